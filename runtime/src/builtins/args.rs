@@ -1,0 +1,64 @@
+//! Reading typed arguments, with errors that name the function, the
+//! argument's position, what was expected and what was given.
+
+use crate::func::FnError;
+use crate::val::{ListRef, MapRef, Val};
+
+/// "len() argument 1 must be a string, list or map, got nil".
+pub fn wrong(f: &str, i: usize, expected: &str, got: Val<'_>) -> FnError {
+    FnError::arg(i, format!("{f}() argument {} must be {expected}, got {}", i + 1, got.type_name()))
+}
+
+/// Argument `i` as text.
+pub fn str_at<'a>(f: &str, args: &[Val<'a>], i: usize) -> Result<&'a str, FnError> {
+    match args.get(i).copied().unwrap_or(Val::Nil) {
+        Val::Str(s) => Ok(s),
+        other => Err(wrong(f, i, "a string", other)),
+    }
+}
+
+/// Argument `i` as an integer (an integral float is accepted).
+pub fn int_at(f: &str, args: &[Val<'_>], i: usize) -> Result<i64, FnError> {
+    match args.get(i).copied().unwrap_or(Val::Nil) {
+        Val::Int(n) => Ok(n),
+        Val::Float(x) if x.fract() == 0.0 && x.abs() < 9.2e18 => Ok(x as i64),
+        other => Err(wrong(f, i, "an integer", other)),
+    }
+}
+
+/// Argument `i` as a number.
+pub fn num_at(f: &str, args: &[Val<'_>], i: usize) -> Result<f64, FnError> {
+    let v = args.get(i).copied().unwrap_or(Val::Nil);
+    v.as_f64().ok_or_else(|| wrong(f, i, "a number", v))
+}
+
+/// Argument `i` as a list.
+pub fn list_at<'a>(f: &str, args: &[Val<'a>], i: usize) -> Result<ListRef<'a>, FnError> {
+    let v = args.get(i).copied().unwrap_or(Val::Nil);
+    v.list().ok_or_else(|| wrong(f, i, "a list", v))
+}
+
+/// Argument `i` as a map.
+pub fn map_at<'a>(f: &str, args: &[Val<'a>], i: usize) -> Result<MapRef<'a>, FnError> {
+    let v = args.get(i).copied().unwrap_or(Val::Nil);
+    v.map().ok_or_else(|| wrong(f, i, "a map", v))
+}
+
+/// Argument `i` as a boolean.
+pub fn bool_at(f: &str, args: &[Val<'_>], i: usize) -> Result<bool, FnError> {
+    match args.get(i).copied().unwrap_or(Val::Nil) {
+        Val::Bool(b) => Ok(b),
+        other => Err(wrong(f, i, "a bool", other)),
+    }
+}
+
+/// Resolves a possibly negative index against `len` (negative counts from the end).
+pub fn index_in(i: i64, len: usize) -> Option<usize> {
+    let i = if i < 0 { i + len as i64 } else { i };
+    (0..len as i64).contains(&i).then_some(i as usize)
+}
+
+/// The character offset of byte offset `byte` in `s` (D5: strings count characters).
+pub fn char_offset(s: &str, byte: usize) -> i64 {
+    s[..byte].chars().count() as i64
+}

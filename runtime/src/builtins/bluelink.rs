@@ -1,0 +1,3 @@
+use crate::func::Builtin;
+/// Every core function of the Bluelink dialect, by name.
+pub static FUNCTIONS: &[Builtin] = &[];

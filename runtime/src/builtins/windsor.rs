@@ -1,0 +1,419 @@
+//! The Windsor dialect's functions: expr-lang's builtins as Windsor facets
+//! use them, with Windsor's own `string` and `split`.
+//!
+//! Functions that take a predicate (`filter`, `map`, `all`, `reduce`, …) are
+//! not here: the compiler turns them into loops in bytecode.
+
+use super::args::{char_offset, index_in, int_at, list_at, map_at, num_at, str_at, wrong};
+use crate::func::{Builtin, Ctx, FnError, VARIADIC};
+use crate::ops;
+use crate::text;
+use crate::val::Val;
+use base64::Engine as _;
+use std::cmp::Ordering;
+
+macro_rules! builtin {
+    ($name:literal, $min:expr, $max:expr, $f:expr) => {
+        Builtin { name: $name, min: $min, max: $max, f: $f }
+    };
+}
+
+/// Every function of the Windsor dialect, by name.
+pub static FUNCTIONS: &[Builtin] = &[
+    builtin!("len", 1, 1, len),
+    builtin!("string", 1, 1, string),
+    builtin!("split", 2, 2, split),
+    builtin!("concat", 0, VARIADIC, concat),
+    builtin!("fromPairs", 1, 1, from_pairs),
+    builtin!("toPairs", 1, 1, to_pairs),
+    builtin!("get", 2, 2, get),
+    builtin!("take", 2, 2, take),
+    builtin!("uniq", 1, 1, uniq),
+    builtin!("floor", 1, 1, |_, a| round_with("floor", a, f64::floor)),
+    builtin!("ceil", 1, 1, |_, a| round_with("ceil", a, f64::ceil)),
+    builtin!("round", 1, 1, |_, a| round_with("round", a, f64::round)),
+    builtin!("abs", 1, 1, abs),
+    builtin!("int", 1, 1, int),
+    builtin!("float", 1, 1, float),
+    builtin!("min", 1, VARIADIC, |_, a| extreme("min", a, Ordering::Less)),
+    builtin!("max", 1, VARIADIC, |_, a| extreme("max", a, Ordering::Greater)),
+    builtin!("sum", 1, 1, sum),
+    builtin!("mean", 1, 1, mean),
+    builtin!("values", 1, 1, values),
+    builtin!("keys", 1, 1, keys),
+    builtin!("first", 1, 1, |_, a| end_item("first", a, false)),
+    builtin!("last", 1, 1, |_, a| end_item("last", a, true)),
+    builtin!("join", 1, 2, join),
+    builtin!("lower", 1, 1, |c, a| Ok(c.str(&str_at("lower", a, 0)?.to_lowercase()))),
+    builtin!("upper", 1, 1, |c, a| Ok(c.str(&str_at("upper", a, 0)?.to_uppercase()))),
+    builtin!("trim", 1, 2, trim),
+    builtin!("trimPrefix", 2, 2, trim_prefix),
+    builtin!("trimSuffix", 2, 2, trim_suffix),
+    builtin!("hasPrefix", 2, 2, |_, a| Ok(Val::Bool(str_at("hasPrefix", a, 0)?.starts_with(str_at("hasPrefix", a, 1)?)))),
+    builtin!("hasSuffix", 2, 2, |_, a| Ok(Val::Bool(str_at("hasSuffix", a, 0)?.ends_with(str_at("hasSuffix", a, 1)?)))),
+    builtin!("replace", 3, 3, replace),
+    builtin!("repeat", 2, 2, repeat),
+    builtin!("indexOf", 2, 2, |_, a| index_of("indexOf", a, false)),
+    builtin!("lastIndexOf", 2, 2, |_, a| index_of("lastIndexOf", a, true)),
+    builtin!("flatten", 1, 1, flatten),
+    builtin!("reverse", 1, 1, reverse),
+    builtin!("sort", 1, 2, sort),
+    builtin!("type", 1, 1, type_of),
+    builtin!("toJSON", 1, 1, to_json),
+    builtin!("fromJSON", 1, 1, from_json),
+    builtin!("toBase64", 1, 1, to_base64),
+    builtin!("fromBase64", 1, 1, from_base64),
+];
+
+fn len<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let n = match a[0] {
+        Val::Str(s) => s.chars().count(),
+        Val::Bytes(b) => b.len(),
+        v => match (v.list(), v.map()) {
+            (Some(l), _) => l.len(),
+            (_, Some(m)) => m.len(),
+            _ => return Err(wrong("len", 0, "a string, list or map", v)),
+        },
+    };
+    Ok(Val::Int(n as i64))
+}
+
+/// Windsor's `string`: nil is empty, lists and maps are YAML, the rest is Go `%v`.
+fn string<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    if let Val::Str(_) = a[0] {
+        return Ok(a[0]);
+    }
+    let mut s = String::new();
+    text::push_text(&mut s, a[0]);
+    Ok(c.str(&s))
+}
+
+fn split<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let s = str_at("split", a, 0)?;
+    let sep = str_at("split", a, 1)?;
+    if sep.is_empty() {
+        let mut buf = [0u8; 4];
+        return Ok(c.list(s.chars().map(|ch| c.str(ch.encode_utf8(&mut buf))).collect::<Vec<_>>()));
+    }
+    Ok(c.list(s.split(sep).map(Val::Str).collect::<Vec<_>>()))
+}
+
+fn concat<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let mut out = Vec::new();
+    for i in 0..a.len() {
+        out.extend(list_at("concat", a, i)?.iter());
+    }
+    Ok(c.list(out))
+}
+
+fn from_pairs<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let mut entries = Vec::new();
+    for pair in list_at("fromPairs", a, 0)?.iter() {
+        let p = pair.list().filter(|p| p.len() == 2).ok_or_else(|| {
+            FnError::arg(0, format!("fromPairs() needs a list of [key, value] pairs, got an item of type {}", pair.type_name()))
+        })?;
+        let key = match p.get(0).unwrap_or(Val::Nil) {
+            Val::Str(s) => s,
+            k @ (Val::Int(_) | Val::Float(_) | Val::Bool(_)) => {
+                let mut s = String::new();
+                text::push_text(&mut s, k);
+                c.arena.alloc_str(&s)
+            }
+            k => return Err(FnError::arg(0, format!("fromPairs() keys must be strings, got {}", k.type_name()))),
+        };
+        entries.push((key, p.get(1).unwrap_or(Val::Nil)));
+    }
+    Ok(c.map(entries))
+}
+
+fn to_pairs<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let m = map_at("toPairs", a, 0)?;
+    let pairs: Vec<Val<'a>> = m.iter().map(|(k, v)| c.list([Val::Str(k), v])).collect();
+    Ok(c.list(pairs))
+}
+
+fn get<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let (base, key) = (a[0], a[1]);
+    if let Some(m) = base.map() {
+        return match key {
+            Val::Str(k) => Ok(m.get(k).unwrap_or(Val::Nil)),
+            _ => Ok(Val::Nil),
+        };
+    }
+    if let Some(l) = base.list() {
+        return match key {
+            Val::Int(i) => Ok(index_in(i, l.len()).and_then(|i| l.get(i)).unwrap_or(Val::Nil)),
+            other => Err(wrong("get", 1, "an integer index for a list", other)),
+        };
+    }
+    match base {
+        Val::Nil => Ok(Val::Nil),
+        other => Err(wrong("get", 0, "a map, a list or nil", other)),
+    }
+}
+
+fn take<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let l = list_at("take", a, 0)?;
+    let n = int_at("take", a, 1)?.clamp(0, l.len() as i64) as usize;
+    Ok(c.list(l.iter().take(n)))
+}
+
+fn uniq<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let mut out: Vec<Val<'a>> = Vec::new();
+    for v in list_at("uniq", a, 0)?.iter() {
+        if !out.iter().any(|o| ops::equal(*o, v)) {
+            out.push(v);
+        }
+    }
+    Ok(c.list(out))
+}
+
+fn round_with<'a>(f: &str, a: &[Val<'a>], op: fn(f64) -> f64) -> Result<Val<'a>, FnError> {
+    Ok(Val::Float(op(num_at(f, a, 0)?)))
+}
+
+fn abs<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    match a[0] {
+        Val::Int(i) => i.checked_abs().map(Val::Int).ok_or_else(|| FnError::new("abs() integer overflow")),
+        Val::Float(f) => Ok(Val::Float(f.abs())),
+        v => Err(wrong("abs", 0, "a number", v)),
+    }
+}
+
+fn int<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    match a[0] {
+        Val::Int(i) => Ok(Val::Int(i)),
+        Val::Float(f) if f.is_finite() && f.abs() < 9.2e18 => Ok(Val::Int(f.trunc() as i64)),
+        Val::Str(s) => s
+            .trim()
+            .parse::<i64>()
+            .map(Val::Int)
+            .map_err(|_| FnError::arg(0, format!("int() cannot parse {s:?} as an integer"))),
+        v => Err(wrong("int", 0, "a number or a numeric string", v)),
+    }
+}
+
+fn float<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    match a[0] {
+        Val::Int(i) => Ok(Val::Float(i as f64)),
+        Val::Float(f) => Ok(Val::Float(f)),
+        Val::Str(s) => s
+            .trim()
+            .parse::<f64>()
+            .map(Val::Float)
+            .map_err(|_| FnError::arg(0, format!("float() cannot parse {s:?} as a number"))),
+        v => Err(wrong("float", 0, "a number or a numeric string", v)),
+    }
+}
+
+/// `min`/`max` over arguments or over one list; the winner keeps its type.
+fn extreme<'a>(f: &str, a: &[Val<'a>], want: Ordering) -> Result<Val<'a>, FnError> {
+    let items: Vec<Val<'a>> = match (a.len(), a[0].list()) {
+        (1, Some(l)) => l.iter().collect(),
+        _ => a.to_vec(),
+    };
+    let mut best: Option<Val<'a>> = None;
+    for (i, v) in items.into_iter().enumerate() {
+        if v.as_f64().is_none() {
+            return Err(wrong(f, if a.len() == 1 { 0 } else { i }, "a number", v));
+        }
+        best = match best {
+            Some(b) if ops::compare(v, b).map_err(|_| wrong(f, i, "a number", v))? != want => Some(b),
+            _ => Some(v),
+        };
+    }
+    best.ok_or_else(|| FnError::arg(0, format!("{f}() of an empty list")))
+}
+
+fn sum<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let mut total = Val::Int(0);
+    for v in list_at("sum", a, 0)?.iter() {
+        total = match (total, v) {
+            (Val::Int(x), Val::Int(y)) => Val::Int(x.checked_add(y).ok_or_else(|| FnError::new("sum() integer overflow"))?),
+            (t, v) => match (t.as_f64(), v.as_f64()) {
+                (Some(x), Some(y)) => Val::Float(x + y),
+                _ => return Err(FnError::arg(0, format!("sum() needs a list of numbers, got an item of type {}", v.type_name()))),
+            },
+        };
+    }
+    Ok(total)
+}
+
+fn mean<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let l = list_at("mean", a, 0)?;
+    if l.is_empty() {
+        return Ok(Val::Float(0.0));
+    }
+    let mut total = 0.0;
+    for v in l.iter() {
+        total += v
+            .as_f64()
+            .ok_or_else(|| FnError::arg(0, format!("mean() needs a list of numbers, got an item of type {}", v.type_name())))?;
+    }
+    Ok(Val::Float(total / l.len() as f64))
+}
+
+fn values<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let m = map_at("values", a, 0)?;
+    Ok(c.list(m.iter().map(|(_, v)| v)))
+}
+
+fn keys<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let m = map_at("keys", a, 0)?;
+    Ok(c.list(m.iter().map(|(k, _)| Val::Str(k))))
+}
+
+fn end_item<'a>(f: &str, a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
+    if a[0].is_nil() {
+        return Ok(Val::Nil);
+    }
+    let l = list_at(f, a, 0)?;
+    let i = if last { l.len().checked_sub(1) } else { Some(0) };
+    Ok(i.and_then(|i| l.get(i)).unwrap_or(Val::Nil))
+}
+
+fn join<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let l = list_at("join", a, 0)?;
+    let sep = if a.len() > 1 { str_at("join", a, 1)? } else { "" };
+    let mut out = String::new();
+    for (i, v) in l.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        match v {
+            Val::Str(s) => out.push_str(s),
+            other => return Err(FnError::arg(0, format!("join() needs a list of strings, got an item of type {}", other.type_name()))),
+        }
+    }
+    Ok(c.str(&out))
+}
+
+fn trim<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let s = str_at("trim", a, 0)?;
+    if a.len() > 1 {
+        let cut = str_at("trim", a, 1)?;
+        return Ok(Val::Str(s.trim_matches(|ch| cut.contains(ch))));
+    }
+    Ok(Val::Str(s.trim()))
+}
+
+fn trim_prefix<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let s = str_at("trimPrefix", a, 0)?;
+    Ok(Val::Str(s.strip_prefix(str_at("trimPrefix", a, 1)?).unwrap_or(s)))
+}
+
+fn trim_suffix<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let s = str_at("trimSuffix", a, 0)?;
+    Ok(Val::Str(s.strip_suffix(str_at("trimSuffix", a, 1)?).unwrap_or(s)))
+}
+
+fn replace<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let s = str_at("replace", a, 0)?;
+    Ok(c.str(&s.replace(str_at("replace", a, 1)?, str_at("replace", a, 2)?)))
+}
+
+fn repeat<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let s = str_at("repeat", a, 0)?;
+    let n = int_at("repeat", a, 1)?;
+    if n < 0 || (s.len() as u128) * (n as u128) > (1 << 26) {
+        return Err(FnError::arg(1, format!("repeat() count {n} is negative or too large")));
+    }
+    Ok(c.str(&s.repeat(n as usize)))
+}
+
+fn index_of<'a>(f: &str, a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
+    let s = str_at(f, a, 0)?;
+    let sub = str_at(f, a, 1)?;
+    let at = if last { s.rfind(sub) } else { s.find(sub) };
+    Ok(Val::Int(at.map_or(-1, |b| char_offset(s, b))))
+}
+
+fn flatten<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    fn walk<'a>(v: Val<'a>, out: &mut Vec<Val<'a>>, depth: usize) -> Result<(), FnError> {
+        if depth > 256 {
+            return Err(FnError::new("flatten() nesting is too deep"));
+        }
+        match v.list() {
+            Some(l) => l.iter().try_for_each(|x| walk(x, out, depth + 1)),
+            None => {
+                out.push(v);
+                Ok(())
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for v in list_at("flatten", a, 0)?.iter() {
+        walk(v, &mut out, 0)?;
+    }
+    Ok(c.list(out))
+}
+
+fn reverse<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    Ok(c.list(list_at("reverse", a, 0)?.iter().rev()))
+}
+
+fn sort<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let mut items: Vec<Val<'a>> = list_at("sort", a, 0)?.iter().collect();
+    let desc = match a.get(1) {
+        None => false,
+        Some(_) => match str_at("sort", a, 1)? {
+            "asc" => false,
+            "desc" => true,
+            other => return Err(FnError::arg(1, format!("sort() order must be \"asc\" or \"desc\", got {other:?}"))),
+        },
+    };
+    let mut failure = None;
+    items.sort_by(|x, y| match ops::compare(*x, *y) {
+        Ok(o) => o,
+        Err(_) => {
+            failure.get_or_insert_with(|| {
+                FnError::arg(0, format!("sort() cannot order {} and {}", x.type_name(), y.type_name()))
+            });
+            Ordering::Equal
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if desc {
+        items.reverse();
+    }
+    Ok(c.list(items))
+}
+
+fn type_of<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    Ok(Val::Str(match a[0].type_name() {
+        "list" => "array",
+        other => other,
+    }))
+}
+
+fn to_json<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let v = a[0].to_value();
+    let s = serde_json::to_string_pretty(&v).map_err(|e| FnError::new(format!("toJSON() {e}")))?;
+    Ok(c.str(&s))
+}
+
+fn from_json<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let s = str_at("fromJSON", a, 0)?;
+    let v = crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("fromJSON() invalid JSON: {e}")))?;
+    Ok(c.import(&v))
+}
+
+fn to_base64<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let bytes = match a[0] {
+        Val::Str(s) => s.as_bytes(),
+        Val::Bytes(b) => b,
+        v => return Err(wrong("toBase64", 0, "a string", v)),
+    };
+    Ok(c.str(&base64::engine::general_purpose::STANDARD.encode(bytes)))
+}
+
+fn from_base64<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let s = str_at("fromBase64", a, 0)?;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(s)
+        .map_err(|e| FnError::arg(0, format!("fromBase64() invalid base64: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|_| FnError::arg(0, "fromBase64() result is not UTF-8 text"))?;
+    Ok(c.str(&text))
+}

@@ -1,0 +1,159 @@
+//! Native functions: their signature, the call context they get, and the
+//! libraries the compiler resolves names against.
+
+use crate::val::Val;
+use bumpalo::Bump;
+use std::fmt;
+
+/// A native function: arguments in, one value out.
+pub type NativeFn = for<'a> fn(&mut Ctx<'a>, &[Val<'a>]) -> Result<Val<'a>, FnError>;
+
+/// A function known to the compiler by name, with its arity.
+pub struct Builtin {
+    /// Name as written in expressions.
+    pub name: &'static str,
+    /// Fewest arguments.
+    pub min: u8,
+    /// Most arguments ([`VARIADIC`] for no limit).
+    pub max: u8,
+    /// The implementation.
+    pub f: NativeFn,
+}
+
+/// `Builtin::max` for functions without an upper limit.
+pub const VARIADIC: u8 = u8::MAX;
+
+impl Builtin {
+    /// True when `n` arguments are accepted.
+    pub fn accepts(&self, n: usize) -> bool {
+        n >= self.min as usize && (self.max == VARIADIC || n <= self.max as usize)
+    }
+
+    /// The arity as people write it: `2`, `1 to 3`, `at least 1`.
+    pub fn arity(&self) -> String {
+        match (self.min, self.max) {
+            (a, b) if a == b => format!("{a}"),
+            (a, VARIADIC) => format!("at least {a}"),
+            (a, b) => format!("{a} to {b}"),
+        }
+    }
+}
+
+impl fmt::Debug for Builtin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.name, self.arity())
+    }
+}
+
+/// A function used as a value: a builtin with arguments already bound
+/// (Bluelink `_g` partials, `getattr("id")`, `compose(...)`).
+#[derive(Debug)]
+pub struct FuncVal<'a> {
+    /// The function called.
+    pub func: &'static Builtin,
+    /// Arguments bound before the call's own arguments are added.
+    pub bound: &'a [Val<'a>],
+}
+
+/// What a native function is given besides its arguments.
+pub struct Ctx<'a> {
+    /// Where results that outlive the call are allocated.
+    pub arena: &'a Bump,
+}
+
+impl<'a> Ctx<'a> {
+    /// Copies `s` into the arena.
+    #[inline]
+    pub fn str(&self, s: &str) -> Val<'a> {
+        Val::Str(self.arena.alloc_str(s))
+    }
+
+    /// Moves a list of values into the arena.
+    pub fn list(&self, items: impl IntoIterator<Item = Val<'a>, IntoIter: ExactSizeIterator>) -> Val<'a> {
+        Val::List(self.arena.alloc_slice_fill_iter(items))
+    }
+
+    /// Moves a map's entries into the arena; a repeated key keeps its first
+    /// position and its last value.
+    pub fn map(&self, entries: impl IntoIterator<Item = (&'a str, Val<'a>)>) -> Val<'a> {
+        let mut out: bumpalo::collections::Vec<'a, (&'a str, Val<'a>)> = bumpalo::collections::Vec::new_in(self.arena);
+        for (k, v) in entries {
+            match out.iter_mut().find(|(ek, _)| *ek == k) {
+                Some(slot) => slot.1 = v,
+                None => out.push((k, v)),
+            }
+        }
+        Val::Map(out.into_bump_slice())
+    }
+
+    /// Deep-copies a document value into the arena (the arena never runs
+    /// destructors, so owned values must not be moved into it).
+    pub fn import(&self, v: &crate::Value) -> Val<'a> {
+        use crate::Value;
+        match v {
+            Value::Str(s) => self.str(s),
+            Value::Bytes(b) => Val::Bytes(self.arena.alloc_slice_copy(b)),
+            Value::List(items) => self.list(items.iter().map(|x| self.import(x)).collect::<Vec<_>>()),
+            Value::Map(m) => {
+                let entries: Vec<(&'a str, Val<'a>)> =
+                    m.iter().map(|(k, x)| (&*self.arena.alloc_str(k.as_str()), self.import(x))).collect();
+                Val::Map(self.arena.alloc_slice_copy(&entries))
+            }
+            scalar => Val::from_doc(scalar).detach(),
+        }
+    }
+
+    /// Calls a function value with `args` after its bound arguments.
+    pub fn call(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+        let all: Vec<Val<'a>> = f.bound.iter().chain(args).copied().collect();
+        if !f.func.accepts(all.len()) {
+            return Err(FnError::new(format!(
+                "{}() takes {} arguments, got {}",
+                f.func.name,
+                f.func.arity(),
+                all.len()
+            )));
+        }
+        (f.func.f)(self, &all)
+    }
+}
+
+/// A native function's failure. The VM adds the call's position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FnError {
+    /// What went wrong, starting with the function's name.
+    pub message: String,
+    /// The 0-based argument the failure is about, when there is one.
+    pub arg: Option<usize>,
+}
+
+impl FnError {
+    /// A failure not tied to one argument.
+    pub fn new(message: impl Into<String>) -> FnError {
+        FnError { message: message.into(), arg: None }
+    }
+
+    /// A failure about argument `arg` (0-based).
+    pub fn arg(arg: usize, message: impl Into<String>) -> FnError {
+        FnError { message: message.into(), arg: Some(arg) }
+    }
+}
+
+impl fmt::Display for FnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A set of functions a dialect's compiler resolves calls against.
+pub struct Library {
+    /// The functions, looked up by name at compile time only.
+    pub builtins: &'static [Builtin],
+}
+
+impl Library {
+    /// The function called `name`.
+    pub fn find(&self, name: &str) -> Option<&'static Builtin> {
+        self.builtins.iter().find(|b| b.name == name)
+    }
+}

@@ -1,0 +1,89 @@
+//! Map keys with their hash computed once.
+//!
+//! Every key of a document map and every key named in a compiled path carries
+//! the same fixed-seed hash, so a lookup at run time compares two integers
+//! before it ever looks at the text. Nothing here depends on hash order:
+//! maps iterate in document order (D1).
+
+use std::fmt;
+use std::hash::{BuildHasher, Hasher};
+
+/// The hash every key is given. Fixed-seed, so programs compiled in one
+/// process and documents loaded in another agree.
+#[inline]
+pub fn hash_key(text: &str) -> u64 {
+    let mut h = foldhash::fast::FixedState::with_seed(0x9e37_79b9_7f4a_7c15).build_hasher();
+    h.write(text.as_bytes());
+    h.finish()
+}
+
+/// A string key with its precomputed hash.
+///
+/// ```
+/// use bpvm_runtime::Key;
+/// let k = Key::new("cluster");
+/// assert_eq!(k.as_str(), "cluster");
+/// assert_eq!(k, Key::new("cluster"));
+/// ```
+#[derive(Clone)]
+pub struct Key {
+    hash: u64,
+    text: Box<str>,
+}
+
+impl Key {
+    /// Makes a key, hashing `text` once.
+    pub fn new(text: &str) -> Key {
+        Key { hash: hash_key(text), text: text.into() }
+    }
+
+    /// The precomputed hash.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The key's text.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// True when this key is `text`, whose hash is `hash`.
+    #[inline]
+    pub fn is(&self, hash: u64, text: &str) -> bool {
+        self.hash == hash && *self.text == *text
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.is(other.hash, &other.text)
+    }
+}
+
+impl Eq for Key {}
+
+impl std::hash::Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash)
+    }
+}
+
+impl fmt::Debug for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.text, f)
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl From<&str> for Key {
+    fn from(s: &str) -> Key {
+        Key::new(s)
+    }
+}

@@ -1,0 +1,28 @@
+//! The bpvm runtime: the value model shared with YAML/JSON documents, the
+//! [`Environment`] expressions read, operator semantics, the text rules for
+//! values, and the builtin function libraries of both dialects.
+//!
+//! ```
+//! use bpvm_runtime::{Environment, Value};
+//! let env = Environment::from_yaml("provider: aws").unwrap();
+//! assert_eq!(env.root().get("provider"), Some(&Value::from("aws")));
+//! ```
+
+pub mod builtins;
+mod diag;
+mod env;
+pub mod func;
+mod key;
+mod map;
+pub mod ops;
+pub mod text;
+mod val;
+mod value;
+
+pub use diag::Diagnostic;
+pub use env::Environment;
+pub use func::{Builtin, Ctx, FnError, FuncVal, Library, NativeFn};
+pub use key::{Key, hash_key};
+pub use map::Map;
+pub use val::{ListRef, MapRef, Val};
+pub use value::Value;

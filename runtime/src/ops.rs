@@ -1,0 +1,178 @@
+//! Operator semantics shared by the VM and the compiler's constant folder,
+//! so a folded expression can never give a different answer than a run one.
+
+use crate::val::{ListRef, MapRef, Val};
+use bumpalo::Bump;
+use std::cmp::Ordering;
+
+/// An operator's failure; the VM adds which operator and where.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OpError {
+    /// The operand types do not fit the operator: (left, right).
+    Types(&'static str, &'static str),
+    /// An integer operation overflowed.
+    Overflow,
+    /// Integer division or modulo by zero.
+    DivideByZero,
+    /// Anything else, fully described.
+    Other(String),
+}
+
+/// Nil-safe structural equality: numbers compare across int and float,
+/// different types are unequal.
+pub fn equal(a: Val<'_>, b: Val<'_>) -> bool {
+    match (a, b) {
+        (Val::Nil, Val::Nil) => true,
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Int(x), Val::Int(y)) => x == y,
+        (Val::Float(x), Val::Float(y)) => x == y,
+        (Val::Int(x), Val::Float(y)) | (Val::Float(y), Val::Int(x)) => (x as f64) == y,
+        (Val::Str(x), Val::Str(y)) => x == y,
+        (Val::Bytes(x), Val::Bytes(y)) => x == y,
+        (Val::Str(x), Val::Bytes(y)) | (Val::Bytes(y), Val::Str(x)) => x.as_bytes() == y,
+        (Val::Func(x), Val::Func(y)) => std::ptr::eq(x, y),
+        _ => match (a.list(), b.list()) {
+            (Some(x), Some(y)) => lists_equal(x, y),
+            (None, None) => match (a.map(), b.map()) {
+                (Some(x), Some(y)) => maps_equal(x, y),
+                _ => false,
+            },
+            _ => false,
+        },
+    }
+}
+
+fn lists_equal(a: ListRef<'_>, b: ListRef<'_>) -> bool {
+    a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| equal(x, y))
+}
+
+fn maps_equal(a: MapRef<'_>, b: MapRef<'_>) -> bool {
+    a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| equal(v, w)))
+}
+
+/// Orders two numbers or two strings.
+pub fn compare(a: Val<'_>, b: Val<'_>) -> Result<Ordering, OpError> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => Ok(x.cmp(&y)),
+        (Val::Str(x), Val::Str(y)) => Ok(x.cmp(y)),
+        _ => match (a.as_f64(), b.as_f64()) {
+            (Some(x), Some(y)) => x.partial_cmp(&y).ok_or(OpError::Other("cannot order NaN".into())),
+            _ => Err(OpError::Types(a.type_name(), b.type_name())),
+        },
+    }
+}
+
+/// `a + b`: integer addition (checked), float addition, string concatenation.
+pub fn add<'a>(arena: &'a Bump, a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => x.checked_add(y).map(Val::Int).ok_or(OpError::Overflow),
+        (Val::Str(x), Val::Str(y)) => {
+            let mut s = bumpalo::collections::String::with_capacity_in(x.len() + y.len(), arena);
+            s.push_str(x);
+            s.push_str(y);
+            Ok(Val::Str(s.into_bump_str()))
+        }
+        _ => float_op(a, b, |x, y| x + y),
+    }
+}
+
+/// `a - b`.
+pub fn sub<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => x.checked_sub(y).map(Val::Int).ok_or(OpError::Overflow),
+        _ => float_op(a, b, |x, y| x - y),
+    }
+}
+
+/// `a * b`.
+pub fn mul<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => x.checked_mul(y).map(Val::Int).ok_or(OpError::Overflow),
+        _ => float_op(a, b, |x, y| x * y),
+    }
+}
+
+/// `a / b`: always a float, as in expr-lang.
+pub fn div<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
+    float_op(a, b, |x, y| x / y)
+}
+
+/// `a % b`: integers only.
+pub fn rem<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
+    match (a, b) {
+        (Val::Int(_), Val::Int(0)) => Err(OpError::DivideByZero),
+        (Val::Int(x), Val::Int(y)) => x.checked_rem(y).map(Val::Int).ok_or(OpError::Overflow),
+        _ => Err(OpError::Types(a.type_name(), b.type_name())),
+    }
+}
+
+/// `a ** b`: always a float.
+pub fn pow<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
+    float_op(a, b, f64::powf)
+}
+
+/// `-a`.
+pub fn neg<'a>(a: Val<'a>) -> Result<Val<'a>, OpError> {
+    match a {
+        Val::Int(x) => x.checked_neg().map(Val::Int).ok_or(OpError::Overflow),
+        Val::Float(x) => Ok(Val::Float(-x)),
+        _ => Err(OpError::Types(a.type_name(), "")),
+    }
+}
+
+fn float_op<'a>(a: Val<'a>, b: Val<'a>, f: impl Fn(f64, f64) -> f64) -> Result<Val<'a>, OpError> {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => Ok(Val::Float(f(x, y))),
+        _ => Err(OpError::Types(a.type_name(), b.type_name())),
+    }
+}
+
+/// `needle in haystack`: list membership by [`equal`], or a string key of a map.
+pub fn contains_item(needle: Val<'_>, haystack: Val<'_>) -> Result<bool, OpError> {
+    if let Some(list) = haystack.list() {
+        return Ok(list.iter().any(|x| equal(x, needle)));
+    }
+    if let Some(map) = haystack.map() {
+        return match needle {
+            Val::Str(k) => Ok(map.get(k).is_some()),
+            _ => Err(OpError::Types(needle.type_name(), haystack.type_name())),
+        };
+    }
+    match haystack {
+        Val::Nil => Ok(false),
+        _ => Err(OpError::Types(needle.type_name(), haystack.type_name())),
+    }
+}
+
+/// The string operators `contains`, `startsWith`, `endsWith`.
+pub fn string_test(a: Val<'_>, b: Val<'_>, test: fn(&str, &str) -> bool) -> Result<bool, OpError> {
+    match (a, b) {
+        (Val::Str(x), Val::Str(y)) => Ok(test(x, y)),
+        _ => Err(OpError::Types(a.type_name(), b.type_name())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_overflow_is_an_error_not_a_wrap() {
+        assert_eq!(add(&Bump::new(), Val::Int(i64::MAX), Val::Int(1)), Err(OpError::Overflow));
+        assert_eq!(mul(Val::Int(i64::MIN), Val::Int(-1)), Err(OpError::Overflow));
+        assert_eq!(rem(Val::Int(1), Val::Int(0)), Err(OpError::DivideByZero));
+    }
+
+    #[test]
+    fn division_is_always_float() {
+        assert!(matches!(div(Val::Int(4), Val::Int(2)), Ok(Val::Float(f)) if f == 2.0));
+    }
+
+    #[test]
+    fn equality_crosses_numeric_types_only() {
+        assert!(equal(Val::Int(1), Val::Float(1.0)));
+        assert!(!equal(Val::Int(1), Val::Str("1")));
+        assert!(!equal(Val::Nil, Val::Bool(false)));
+        assert!(equal(Val::Nil, Val::Nil));
+    }
+}

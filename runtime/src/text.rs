@@ -1,0 +1,128 @@
+//! How values become text (D4): integers as integers, floats in shortest
+//! round-trip form the way Go's `%v` prints them (`2.0` → `2`, `1e6` →
+//! `1e+06`, `1e21` → `1e+21`), nil as the empty string, lists and maps as YAML.
+
+use crate::val::Val;
+use crate::value::Value;
+use std::fmt::Write;
+
+/// Appends a float as Go's `%v` prints a float64.
+///
+/// ```
+/// let mut s = String::new();
+/// bpvm_runtime::text::push_float(&mut s, 2.0);
+/// s.push(' ');
+/// bpvm_runtime::text::push_float(&mut s, 1e21);
+/// assert_eq!(s, "2 1e+21");
+/// ```
+pub fn push_float(out: &mut String, f: f64) {
+    if f.is_nan() {
+        out.push_str("NaN");
+        return;
+    }
+    if f.is_infinite() {
+        out.push_str(if f > 0.0 { "+Inf" } else { "-Inf" });
+        return;
+    }
+    if f == 0.0 {
+        out.push_str(if f.is_sign_negative() { "-0" } else { "0" });
+        return;
+    }
+    // `{:e}` gives the shortest round-trip digits: "-1.2345e6".
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let (neg, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => (true, m),
+        None => (false, mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    if neg {
+        out.push('-');
+    }
+    // Go's shortest `%g` uses exponent form below 1e-4 and from 1e6 up.
+    if !(-4..6).contains(&exp) {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    } else if exp < 0 {
+        out.push_str("0.");
+        for _ in 0..(-exp - 1) {
+            out.push('0');
+        }
+        out.push_str(&digits);
+    } else {
+        let point = exp as usize + 1;
+        if digits.len() <= point {
+            out.push_str(&digits);
+            for _ in digits.len()..point {
+                out.push('0');
+            }
+        } else {
+            out.push_str(&digits[..point]);
+            out.push('.');
+            out.push_str(&digits[point..]);
+        }
+    }
+}
+
+/// Appends `v` as text: the rule for embedded `${…}` results and `string()`.
+pub fn push_text(out: &mut String, v: Val<'_>) {
+    match v {
+        Val::Nil => {}
+        Val::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Val::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Val::Float(f) => push_float(out, f),
+        Val::Str(s) => out.push_str(s),
+        Val::Bytes(b) => out.push_str(&String::from_utf8_lossy(b)),
+        Val::Func(f) => {
+            let _ = write!(out, "<function {}>", f.func.name);
+        }
+        Val::Doc(_) | Val::List(_) | Val::Map(_) => out.push_str(to_yaml(&v.to_value()).trim_end()),
+    }
+}
+
+/// `v` as text (see [`push_text`]).
+pub fn to_text(v: &Value) -> String {
+    let mut s = String::new();
+    push_text(&mut s, Val::from_doc(v));
+    s
+}
+
+/// `v` as a YAML document.
+pub fn to_yaml(v: &Value) -> String {
+    serde_saphyr::to_string(v).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(x: f64) -> String {
+        let mut s = String::new();
+        push_float(&mut s, x);
+        s
+    }
+
+    #[test]
+    fn floats_print_like_go() {
+        assert_eq!(f(2.0), "2");
+        assert_eq!(f(2.5), "2.5");
+        assert_eq!(f(3.14), "3.14");
+        assert_eq!(f(-0.5), "-0.5");
+        assert_eq!(f(1e21), "1e+21");
+        assert_eq!(f(1e20), "1e+20");
+        assert_eq!(f(1e6), "1e+06");
+        assert_eq!(f(1234567.0), "1.234567e+06");
+        assert_eq!(f(123456.0), "123456");
+        assert_eq!(f(0.0001), "0.0001");
+        assert_eq!(f(0.00001), "1e-05");
+        assert_eq!(f(1.5e-7), "1.5e-07");
+        assert_eq!(f(0.1 + 0.2), "0.30000000000000004");
+    }
+}

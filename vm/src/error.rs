@@ -1,0 +1,69 @@
+//! Evaluation failures, and how they are described against the source.
+
+use crate::program::Program;
+use bpvm_runtime::ops::OpError;
+use bpvm_runtime::{Diagnostic, FnError};
+
+/// An evaluation failure at instruction `ip`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunError {
+    /// The failing instruction.
+    pub ip: usize,
+    /// What went wrong.
+    pub fault: Fault,
+}
+
+/// What went wrong, before it is put in words against the source.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fault {
+    /// A boolean position got something else.
+    NeedBool(&'static str),
+    /// An operator's operands did not fit.
+    Op(OpError),
+    /// A strict path or index named a key that is not there.
+    Missing(String),
+    /// A member was read from something that has no members.
+    NoMembers { key: String, got: &'static str },
+    /// A list or string index is out of range.
+    OutOfRange { index: i64, len: usize },
+    /// An index of the wrong type, or into the wrong type.
+    BadIndex { index: &'static str, base: &'static str },
+    /// A function failed.
+    Call(FnError),
+    /// A predicate builtin was given something it cannot iterate.
+    NotIterable(&'static str),
+    /// A regular expression does not compile.
+    Regex(String),
+    /// A list or map was interpolated into text.
+    ComplexText(&'static str),
+}
+
+impl Program {
+    /// Puts a failure into words, pointing at the source it came from.
+    pub fn diagnose(&self, err: &RunError) -> Diagnostic {
+        let site = self.sites.get(err.ip).copied().unwrap_or_default();
+        let from = self.site_text(err.ip);
+        let what = site.what;
+        let message = match &err.fault {
+            Fault::NeedBool(got) => format!("'{what}' needs a bool, got {got} (from '{from}')"),
+            Fault::Op(OpError::Types(a, "")) => format!("'{what}' cannot be applied to {a}"),
+            Fault::Op(OpError::Types(a, b)) => format!("'{what}' cannot be applied to {a} and {b}"),
+            Fault::Op(OpError::Overflow) => format!("'{what}' overflows a 64-bit integer"),
+            Fault::Op(OpError::DivideByZero) => format!("'{what}' divides by zero"),
+            Fault::Op(OpError::Other(m)) => format!("'{what}' {m}"),
+            Fault::Missing(path) => format!("'{path}' does not exist"),
+            Fault::NoMembers { key, got } => format!("cannot read '{key}' of a {got} (in '{from}')"),
+            Fault::OutOfRange { index, len } => {
+                format!("index {index} is out of range for length {len} (in '{from}')")
+            }
+            Fault::BadIndex { index, base } => format!("cannot index a {base} with a {index} (in '{from}')"),
+            Fault::Call(e) => e.message.clone(),
+            Fault::NotIterable(got) => format!("'{what}' needs a list, got {got}"),
+            Fault::Regex(e) => format!("'matches' has an invalid regular expression: {e}"),
+            Fault::ComplexText(got) => {
+                format!("a {got} cannot be interpolated into a string (from '{from}')")
+            }
+        };
+        Diagnostic::new(message, &self.source, site.start as usize, site.end as usize)
+    }
+}

@@ -1,0 +1,26 @@
+//! The bpvm virtual machine: the instruction set ([`Op`]), compiled
+//! programs ([`Program`]), the dispatch loop ([`Vm`]) and a disassembler.
+//!
+//! It knows nothing about source syntax, YAML or blueprints: it runs
+//! bytecode over [`bpvm_runtime::Val`] values against an
+//! [`bpvm_runtime::Environment`].
+//!
+//! ```
+//! use bpvm_vm::{Op, Program, Vm};
+//! use bpvm_runtime::{Environment, Val};
+//! let prog = Program { code: vec![Op::True, Op::Not, Op::Return], ..Program::default() };
+//! let env = Environment::new();
+//! assert!(matches!(Vm::new().run(&prog, &env), Ok(Val::Bool(false))));
+//! ```
+
+mod disasm;
+mod error;
+mod op;
+mod program;
+mod vm;
+
+pub use disasm::disassemble;
+pub use error::{Fault, RunError};
+pub use op::{Access, Loop, Op, TextRule};
+pub use program::{Path, Program, Seg, Site};
+pub use vm::Vm;

@@ -1,0 +1,221 @@
+//! The instruction set: one enum, read top to bottom.
+//!
+//! The machine has a value stack, a table of local slots (`let`), and a
+//! stack of loop frames for predicate builtins (`filter`, `all`, …). Every
+//! instruction is 8 bytes: a tag and at most 32 bits of operand, which index
+//! the program's tables (constants, paths, functions, regexes) or are jump
+//! targets. Nothing is looked up by name at run time: paths carry
+//! pre-hashed keys, functions are resolved to table entries when compiled.
+
+/// One instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    // ── constants ─────────────────────────────────────────────────────
+    /// Push nil.
+    Nil,
+    /// Push `true`.
+    True,
+    /// Push `false`.
+    False,
+    /// Push a small integer held in the instruction.
+    Int(i32),
+    /// Push constant `n` of the constant table.
+    Const(u32),
+
+    // ── reading ───────────────────────────────────────────────────────
+    /// Push the value at path `n` (`cluster.cni.driver`), walked from the
+    /// environment's root in one instruction.
+    Load(u32),
+    /// Replace the top of the stack with the value at path `n` inside it
+    /// (`f(x).a.b`, `#.name`).
+    Get(u32),
+    /// Push local slot `n` (a `let` binding).
+    Local(u32),
+    /// Pop into local slot `n`.
+    SetLocal(u32),
+    /// Pop a key or index and a base; push `base[key]`.
+    Index(Access),
+    /// Pop `to`, `from` (nil when omitted) and a base; push `base[from:to]`.
+    Slice,
+
+    // ── operators: pop operands, push the result ──────────────────────
+    /// Boolean negation (nil counts as false; other non-bools are errors).
+    Not,
+    /// Numeric negation.
+    Neg,
+    /// `+`: numbers, or string concatenation.
+    Add,
+    /// `-`.
+    Sub,
+    /// `*`.
+    Mul,
+    /// `/` (always a float).
+    Div,
+    /// `%` (integers).
+    Mod,
+    /// `**` (always a float).
+    Pow,
+    /// `==` (nil-safe, structural).
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+    /// `== constant n`: compares the top of the stack with a constant.
+    EqConst(u32),
+    /// `!= constant n`.
+    NeConst(u32),
+    /// `x in list` / `key in map`.
+    In,
+    /// String `contains`.
+    Contains,
+    /// String `startsWith`.
+    StartsWith,
+    /// String `endsWith`.
+    EndsWith,
+    /// `matches` with a pattern computed at run time.
+    Matches,
+    /// `matches` with precompiled regex `n`.
+    MatchesConst(u32),
+    /// Turn the top of the stack into a bool (nil → false; other non-bools are errors).
+    Bool,
+
+    // ── control flow ──────────────────────────────────────────────────
+    /// Continue at instruction `n`.
+    Jump(u32),
+    /// Pop a condition; jump to `n` when it is false or nil.
+    JumpIfFalse(u32),
+    /// Pop a condition; jump to `n` when it is true.
+    JumpIfTrue(u32),
+    /// If the top of the stack is not nil, jump to `n` keeping it; otherwise pop it (`??`).
+    JumpIfNotNil(u32),
+    /// Drop the top of the stack.
+    Pop,
+
+    // ── building values ───────────────────────────────────────────────
+    /// Pop `n` items; push them as a list.
+    List(u32),
+    /// Pop `n` key/value pairs; push them as a map.
+    Map(u32),
+    /// Turn the top of the stack into text, by the dialect's rule for embedded values.
+    Text(TextRule),
+    /// Pop `n` strings; push their concatenation (templates).
+    Concat(u32),
+
+    // ── calls ─────────────────────────────────────────────────────────
+    /// Call function `func` of the function table with the top `argc` values.
+    Call { func: u16, argc: u16 },
+    /// Push function `n` of the function table as a value.
+    Func(u32),
+
+    // ── predicate loops (`filter(xs, # > 1)`) ─────────────────────────
+    /// Pop a list and open a loop frame of the given kind.
+    LoopBegin(Loop),
+    /// Advance to the next item; when there is none (or the result is
+    /// known), jump to `n`.
+    LoopNext(u32),
+    /// Push the current item (`#`).
+    Item,
+    /// Push the current index (`#index`).
+    ItemIndex,
+    /// Push the accumulator (`#acc`).
+    Acc,
+    /// Pop the predicate's result for the current item into the frame.
+    LoopStep,
+    /// Close the frame; push its result.
+    LoopEnd,
+
+    /// Stop; the top of the stack is the result.
+    Return,
+}
+
+/// What an index does when the key or index is not there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Windsor: a missing key, or anything of nil, is nil.
+    Optional,
+    /// Bluelink: a missing key is an error.
+    Strict,
+}
+
+/// How an embedded `${…}` result becomes text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextRule {
+    /// nil is empty, lists and maps are YAML, numbers as Go prints them.
+    Windsor,
+    /// none is empty, lists and maps are an error (seed 002, "Complex Types").
+    Bluelink,
+}
+
+/// The predicate builtins, each a loop with its own step and result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loop {
+    /// Items whose predicate is true.
+    Filter,
+    /// The body's value for each item.
+    Map,
+    /// True when every predicate is true (stops at the first false).
+    All,
+    /// True when some predicate is true (stops at the first true).
+    Any,
+    /// True when no predicate is true.
+    None,
+    /// True when exactly one predicate is true.
+    One,
+    /// How many predicates are true.
+    Count,
+    /// The first item whose predicate is true, else nil.
+    Find,
+    /// The index of that item, else -1.
+    FindIndex,
+    /// The last item whose predicate is true, else nil.
+    FindLast,
+    /// The index of that item, else -1.
+    FindLastIndex,
+    /// A map from each body value (as text) to the items that gave it.
+    GroupBy,
+    /// The items ordered by the body's value (stable, ascending).
+    SortBy,
+    /// The items ordered by the body's value, descending.
+    SortByDesc,
+    /// The accumulator after the body ran for each item; starts at the first item.
+    Reduce,
+    /// Like `Reduce`, starting at a given initial value (popped before the list).
+    ReduceFrom,
+}
+
+impl Loop {
+    /// The builtin's name, for messages and disassembly.
+    pub fn name(self) -> &'static str {
+        match self {
+            Loop::Filter => "filter",
+            Loop::Map => "map",
+            Loop::All => "all",
+            Loop::Any => "any",
+            Loop::None => "none",
+            Loop::One => "one",
+            Loop::Count => "count",
+            Loop::Find => "find",
+            Loop::FindIndex => "findIndex",
+            Loop::FindLast => "findLast",
+            Loop::FindLastIndex => "findLastIndex",
+            Loop::GroupBy => "groupBy",
+            Loop::SortBy | Loop::SortByDesc => "sortBy",
+            Loop::Reduce | Loop::ReduceFrom => "reduce",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_instruction_is_eight_bytes() {
+        assert_eq!(std::mem::size_of::<super::Op>(), 8);
+    }
+}

@@ -1,0 +1,67 @@
+//! A compiled program: the code and the tables its operands index.
+
+use crate::op::{Access, Op};
+use bpvm_runtime::{Builtin, Key, Value};
+use regex::Regex;
+
+/// Bytecode plus everything it refers to. Built once by the compiler,
+/// immutable afterwards, run any number of times by any number of [`crate::Vm`]s.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    /// The instructions.
+    pub code: Vec<Op>,
+    /// For each instruction, the source it came from (for errors).
+    pub sites: Vec<Site>,
+    /// Constants (`Op::Const`, `Op::EqConst`, …).
+    pub consts: Vec<Value>,
+    /// Paths (`Op::Load`, `Op::Get`).
+    pub paths: Vec<Path>,
+    /// Functions (`Op::Call`, `Op::Func`), resolved at compile time.
+    pub funcs: Vec<&'static Builtin>,
+    /// Precompiled regular expressions (`Op::MatchesConst`).
+    pub regexes: Vec<Regex>,
+    /// How many local slots (`let`) the program uses.
+    pub locals: u32,
+    /// The source text the program was compiled from.
+    pub source: String,
+}
+
+/// Where an instruction came from: a byte span of the source, and the
+/// operator or construct it implements (`&&`, `+`, `len`), used in messages.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Site {
+    /// Start byte of the operand or construct at fault.
+    pub start: u32,
+    /// End byte (exclusive).
+    pub end: u32,
+    /// The operator or construct, as written.
+    pub what: &'static str,
+}
+
+/// A chain of member and index accesses compiled as one instruction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Path {
+    /// The steps, each a pre-hashed key or a constant index.
+    pub segs: Vec<Seg>,
+    /// What a missing step does.
+    pub access: Access,
+    /// The path as written, for messages and disassembly.
+    pub text: String,
+}
+
+/// One step of a [`Path`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Seg {
+    /// `.name` or `["name"]`.
+    Key(Key),
+    /// `[n]` (negative counts from the end).
+    Index(i64),
+}
+
+impl Program {
+    /// The source text of instruction `ip`'s site.
+    pub fn site_text(&self, ip: usize) -> &str {
+        let s = self.sites.get(ip).copied().unwrap_or_default();
+        self.source.get(s.start as usize..s.end as usize).unwrap_or("")
+    }
+}

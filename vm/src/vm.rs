@@ -1,0 +1,635 @@
+//! The dispatch loop.
+//!
+//! A [`Vm`] owns the arena that evaluation results live in; it is reset at
+//! the start of every run, so a reused `Vm` evaluates without touching the
+//! heap unless a program builds large values. The value stack, the local
+//! slots and the loop frames live on the native stack.
+
+use crate::error::{Fault, RunError};
+use crate::op::{Access, Loop, Op, TextRule};
+use crate::program::{Path, Program, Seg};
+use bpvm_runtime::builtins::args::index_in;
+use bpvm_runtime::ops::{self, OpError};
+use bpvm_runtime::{Ctx, Environment, FuncVal, ListRef, Map, Val, Value, text};
+use bumpalo::Bump;
+use bumpalo::collections::Vec as BumpVec;
+use smallvec::SmallVec;
+
+/// Runs programs. Keep one per thread and reuse it.
+///
+/// ```
+/// use bpvm_vm::{Op, Program, Vm};
+/// use bpvm_runtime::{Environment, Val};
+/// let prog = Program { code: vec![Op::Int(2), Op::Int(3), Op::Add, Op::Return], ..Program::default() };
+/// let mut vm = Vm::new();
+/// let env = Environment::new();
+/// assert!(matches!(vm.run(&prog, &env), Ok(Val::Int(5))));
+/// ```
+#[derive(Default)]
+pub struct Vm {
+    arena: Bump,
+}
+
+impl Vm {
+    /// A machine with an empty arena.
+    pub fn new() -> Vm {
+        Vm::default()
+    }
+
+    /// Runs `prog` against `env`. The result borrows from the environment,
+    /// the program and this machine's arena.
+    pub fn run<'a>(&'a mut self, prog: &'a Program, env: &'a Environment) -> Result<Val<'a>, RunError> {
+        self.arena.reset();
+        exec(prog, env.root(), &self.arena)
+    }
+
+    /// Bytes the arena holds (for allocation reporting).
+    pub fn arena_bytes(&self) -> usize {
+        self.arena.allocated_bytes()
+    }
+}
+
+/// One open predicate loop.
+struct Frame<'a> {
+    kind: Loop,
+    items: ListRef<'a>,
+    /// Index of the current item + 1 (0 before the first).
+    at: usize,
+    acc: Val<'a>,
+    count: usize,
+    hit: Option<usize>,
+    done: bool,
+    /// Collected values: kept items, mapped values, or sort/group keys.
+    out: BumpVec<'a, Val<'a>>,
+}
+
+macro_rules! fail {
+    ($ip:expr, $fault:expr) => {
+        return Err(RunError { ip: $ip, fault: $fault })
+    };
+}
+
+#[inline]
+fn truth(v: Val<'_>) -> Result<bool, Fault> {
+    match v {
+        Val::Bool(b) => Ok(b),
+        Val::Nil => Ok(false),
+        other => Err(Fault::NeedBool(other.type_name())),
+    }
+}
+
+fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump) -> Result<Val<'a>, RunError> {
+    let code = &prog.code[..];
+    let mut stack: SmallVec<[Val<'a>; 16]> = SmallVec::new();
+    let mut locals: SmallVec<[Val<'a>; 4]> = SmallVec::from_elem(Val::Nil, prog.locals as usize);
+    let mut loops: SmallVec<[Frame<'a>; 2]> = SmallVec::new();
+    let mut ip = 0usize;
+
+    macro_rules! pop {
+        () => {
+            stack.pop().unwrap_or(Val::Nil)
+        };
+    }
+    macro_rules! top {
+        () => {
+            match stack.last_mut() {
+                Some(v) => v,
+                None => fail!(ip - 1, Fault::Op(OpError::Other("stack underflow".into()))),
+            }
+        };
+    }
+    macro_rules! binary {
+        ($f:expr) => {{
+            let b = pop!();
+            let a = top!();
+            *a = match $f(*a, b) {
+                Ok(v) => v,
+                Err(e) => fail!(ip - 1, Fault::Op(e)),
+            };
+        }};
+    }
+    macro_rules! compare {
+        ($test:expr) => {{
+            binary!(|a, b| ops::compare(a, b).map(|o| Val::Bool($test(o))))
+        }};
+    }
+    macro_rules! frame {
+        () => {
+            match loops.last_mut() {
+                Some(f) => f,
+                None => fail!(ip - 1, Fault::Op(OpError::Other("no loop is open".into()))),
+            }
+        };
+    }
+
+    loop {
+        let op = match code.get(ip) {
+            Some(op) => *op,
+            None => return Ok(pop!()),
+        };
+        ip += 1;
+        match op {
+            Op::Nil => stack.push(Val::Nil),
+            Op::True => stack.push(Val::Bool(true)),
+            Op::False => stack.push(Val::Bool(false)),
+            Op::Int(i) => stack.push(Val::Int(i as i64)),
+            Op::Const(c) => stack.push(constant(prog, c)),
+
+            Op::Load(p) => match load(root, &prog.paths[p as usize]) {
+                Ok(v) => stack.push(v),
+                Err(f) => fail!(ip - 1, f),
+            },
+            Op::Get(p) => {
+                let t = top!();
+                *t = match get(*t, &prog.paths[p as usize]) {
+                    Ok(v) => v,
+                    Err(f) => fail!(ip - 1, f),
+                };
+            }
+            Op::Local(n) => stack.push(locals[n as usize]),
+            Op::SetLocal(n) => locals[n as usize] = pop!(),
+            Op::Index(access) => {
+                let key = pop!();
+                let t = top!();
+                *t = match index(*t, key, access) {
+                    Ok(v) => v,
+                    Err(f) => fail!(ip - 1, f),
+                };
+            }
+            Op::Slice => {
+                let to = pop!();
+                let from = pop!();
+                let t = top!();
+                *t = match slice(arena, *t, from, to) {
+                    Ok(v) => v,
+                    Err(f) => fail!(ip - 1, f),
+                };
+            }
+
+            Op::Not => {
+                let t = top!();
+                *t = match truth(*t) {
+                    Ok(b) => Val::Bool(!b),
+                    Err(f) => fail!(ip - 1, f),
+                };
+            }
+            Op::Bool => {
+                let t = top!();
+                *t = match truth(*t) {
+                    Ok(b) => Val::Bool(b),
+                    Err(f) => fail!(ip - 1, f),
+                };
+            }
+            Op::Neg => {
+                let t = top!();
+                *t = match ops::neg(*t) {
+                    Ok(v) => v,
+                    Err(e) => fail!(ip - 1, Fault::Op(e)),
+                };
+            }
+            Op::Add => binary!(|a, b| ops::add(arena, a, b)),
+            Op::Sub => binary!(ops::sub),
+            Op::Mul => binary!(ops::mul),
+            Op::Div => binary!(ops::div),
+            Op::Mod => binary!(ops::rem),
+            Op::Pow => binary!(ops::pow),
+            Op::Eq => binary!(|a, b| Ok::<_, OpError>(Val::Bool(ops::equal(a, b)))),
+            Op::Ne => binary!(|a, b| Ok::<_, OpError>(Val::Bool(!ops::equal(a, b)))),
+            Op::Lt => compare!(|o: std::cmp::Ordering| o.is_lt()),
+            Op::Le => compare!(|o: std::cmp::Ordering| o.is_le()),
+            Op::Gt => compare!(|o: std::cmp::Ordering| o.is_gt()),
+            Op::Ge => compare!(|o: std::cmp::Ordering| o.is_ge()),
+            Op::EqConst(c) => {
+                let t = top!();
+                *t = Val::Bool(ops::equal(*t, constant(prog, c)));
+            }
+            Op::NeConst(c) => {
+                let t = top!();
+                *t = Val::Bool(!ops::equal(*t, constant(prog, c)));
+            }
+            Op::In => binary!(|a, b| ops::contains_item(a, b).map(Val::Bool)),
+            Op::Contains => binary!(|a, b| ops::string_test(a, b, |x, y| x.contains(y)).map(Val::Bool)),
+            Op::StartsWith => binary!(|a, b| ops::string_test(a, b, |x, y| x.starts_with(y)).map(Val::Bool)),
+            Op::EndsWith => binary!(|a, b| ops::string_test(a, b, |x, y| x.ends_with(y)).map(Val::Bool)),
+            Op::Matches => {
+                let pattern = pop!();
+                let t = top!();
+                *t = match (*t, pattern) {
+                    (Val::Str(s), Val::Str(p)) => match regex::Regex::new(p) {
+                        Ok(re) => Val::Bool(re.is_match(s)),
+                        Err(e) => fail!(ip - 1, Fault::Regex(e.to_string())),
+                    },
+                    (a, b) => fail!(ip - 1, Fault::Op(OpError::Types(a.type_name(), b.type_name()))),
+                };
+            }
+            Op::MatchesConst(r) => {
+                let t = top!();
+                *t = match *t {
+                    Val::Str(s) => Val::Bool(prog.regexes[r as usize].is_match(s)),
+                    a => fail!(ip - 1, Fault::Op(OpError::Types(a.type_name(), "string"))),
+                };
+            }
+
+            Op::Jump(t) => ip = t as usize,
+            Op::JumpIfFalse(t) => match truth(pop!()) {
+                Ok(false) => ip = t as usize,
+                Ok(true) => {}
+                Err(f) => fail!(ip - 1, f),
+            },
+            Op::JumpIfTrue(t) => match truth(pop!()) {
+                Ok(true) => ip = t as usize,
+                Ok(false) => {}
+                Err(f) => fail!(ip - 1, f),
+            },
+            Op::JumpIfNotNil(t) => {
+                if matches!(stack.last(), Some(v) if !v.is_nil()) {
+                    ip = t as usize;
+                } else {
+                    stack.pop();
+                }
+            }
+            Op::Pop => {
+                stack.pop();
+            }
+
+            Op::List(n) => {
+                let base = stack.len().saturating_sub(n as usize);
+                let list = arena.alloc_slice_copy(&stack[base..]);
+                stack.truncate(base);
+                stack.push(Val::List(list));
+            }
+            Op::Map(n) => {
+                let base = stack.len().saturating_sub(2 * n as usize);
+                let mut entries: BumpVec<'a, (&'a str, Val<'a>)> = BumpVec::with_capacity_in(n as usize, arena);
+                for pair in stack[base..].chunks(2) {
+                    let key = match pair[0] {
+                        Val::Str(s) => s,
+                        other => {
+                            let mut s = String::new();
+                            text::push_text(&mut s, other);
+                            arena.alloc_str(&s)
+                        }
+                    };
+                    match entries.iter_mut().find(|(k, _)| *k == key) {
+                        Some(slot) => slot.1 = pair[1],
+                        None => entries.push((key, pair[1])),
+                    }
+                }
+                stack.truncate(base);
+                stack.push(Val::Map(entries.into_bump_slice()));
+            }
+            Op::Text(rule) => {
+                let t = top!();
+                *t = match (*t, rule) {
+                    (Val::Str(_), _) => *t,
+                    (v @ (Val::Doc(_) | Val::List(_) | Val::Map(_) | Val::Func(_)), TextRule::Bluelink) => {
+                        fail!(ip - 1, Fault::ComplexText(v.type_name()))
+                    }
+                    (v, _) => {
+                        let mut s = String::new();
+                        text::push_text(&mut s, v);
+                        Val::Str(arena.alloc_str(&s))
+                    }
+                };
+            }
+            Op::Concat(n) => {
+                let base = stack.len().saturating_sub(n as usize);
+                let mut s = bumpalo::collections::String::new_in(arena);
+                for v in &stack[base..] {
+                    if let Val::Str(part) = v {
+                        s.push_str(part);
+                    }
+                }
+                stack.truncate(base);
+                stack.push(Val::Str(s.into_bump_str()));
+            }
+
+            Op::Call { func, argc } => {
+                let f = prog.funcs[func as usize];
+                let base = stack.len().saturating_sub(argc as usize);
+                let mut ctx = Ctx { arena };
+                let result = match (f.f)(&mut ctx, &stack[base..]) {
+                    Ok(v) => v,
+                    Err(e) => fail!(ip - 1, Fault::Call(e)),
+                };
+                stack.truncate(base);
+                stack.push(result);
+            }
+            Op::Func(n) => {
+                let f = arena.alloc(FuncVal { func: prog.funcs[n as usize], bound: &[] });
+                stack.push(Val::Func(f));
+            }
+
+            Op::LoopBegin(kind) => {
+                let init = if kind == Loop::ReduceFrom { Some(pop!()) } else { None };
+                let list = pop!();
+                let items = match list.list() {
+                    Some(items) => items,
+                    None => fail!(ip - 1, Fault::NotIterable(list.type_name())),
+                };
+                let mut frame = Frame {
+                    kind,
+                    items,
+                    at: 0,
+                    acc: Val::Nil,
+                    count: 0,
+                    hit: None,
+                    done: false,
+                    out: BumpVec::new_in(arena),
+                };
+                match kind {
+                    Loop::All | Loop::None => frame.acc = Val::Bool(true),
+                    Loop::Any => frame.acc = Val::Bool(false),
+                    Loop::Reduce => {
+                        frame.acc = items.get(0).unwrap_or(Val::Nil);
+                        frame.at = 1;
+                    }
+                    Loop::ReduceFrom => frame.acc = init.unwrap_or(Val::Nil),
+                    _ => {}
+                }
+                loops.push(frame);
+            }
+            Op::LoopNext(end) => {
+                let f = frame!();
+                if f.done || f.at >= f.items.len() {
+                    ip = end as usize;
+                } else {
+                    f.at += 1;
+                }
+            }
+            Op::Item => {
+                let f = frame!();
+                let item = f.items.get(f.at.saturating_sub(1)).unwrap_or(Val::Nil);
+                stack.push(item);
+            }
+            Op::ItemIndex => {
+                let f = frame!();
+                let i = f.at.saturating_sub(1) as i64;
+                stack.push(Val::Int(i));
+            }
+            Op::Acc => {
+                let acc = frame!().acc;
+                stack.push(acc);
+            }
+            Op::LoopStep => {
+                let v = pop!();
+                let f = frame!();
+                if let Err(fault) = step(f, v) {
+                    fail!(ip - 1, fault);
+                }
+            }
+            Op::LoopEnd => {
+                let f = match loops.pop() {
+                    Some(f) => f,
+                    None => fail!(ip - 1, Fault::Op(OpError::Other("no loop is open".into()))),
+                };
+                match finish(arena, f) {
+                    Ok(v) => stack.push(v),
+                    Err(fault) => fail!(ip - 1, fault),
+                }
+            }
+
+            Op::Return => return Ok(pop!()),
+        }
+    }
+}
+
+#[inline]
+fn constant<'a>(prog: &'a Program, c: u32) -> Val<'a> {
+    Val::from_doc(&prog.consts[c as usize])
+}
+
+/// Walks a path from the environment's root, hop by hop over document
+/// values, converting only the final value.
+#[inline]
+fn load<'a>(root: &'a Map, path: &'a Path) -> Result<Val<'a>, Fault> {
+    let strict = path.access == Access::Strict;
+    let mut segs = path.segs.iter();
+    let mut cur: &'a Value = match segs.next() {
+        Some(Seg::Key(k)) => match root.get_hashed(k.hash(), k.as_str()) {
+            Some(v) => v,
+            None if strict => return Err(Fault::Missing(k.as_str().to_string())),
+            None => return Ok(Val::Nil),
+        },
+        _ => return Ok(Val::Nil),
+    };
+    for (n, seg) in segs.enumerate() {
+        cur = match (cur, seg) {
+            (Value::Map(m), Seg::Key(k)) => match m.get_hashed(k.hash(), k.as_str()) {
+                Some(v) => v,
+                None if strict => return Err(Fault::Missing(prefix(path, n + 2))),
+                None => return Ok(Val::Nil),
+            },
+            (Value::List(items), Seg::Index(i)) => match index_in(*i, items.len()) {
+                Some(i) => &items[i],
+                None => return Err(Fault::OutOfRange { index: *i, len: items.len() }),
+            },
+            _ => return step_from(Val::from_doc(cur), path, n + 1),
+        };
+    }
+    Ok(Val::from_doc(cur))
+}
+
+/// Finishes a path from segment `from` on with the general rules.
+fn step_from<'a>(mut v: Val<'a>, path: &'a Path, from: usize) -> Result<Val<'a>, Fault> {
+    for (n, seg) in path.segs.iter().enumerate().skip(from) {
+        v = match seg {
+            Seg::Key(k) => match v.map() {
+                Some(m) => match m.get_hashed(k.hash(), k.as_str()) {
+                    Some(x) => x,
+                    None if path.access == Access::Strict => return Err(Fault::Missing(prefix(path, n + 1))),
+                    None => Val::Nil,
+                },
+                None => match v {
+                    Val::Nil if path.access == Access::Optional => return Ok(Val::Nil),
+                    other => return Err(Fault::NoMembers { key: k.as_str().to_string(), got: other.type_name() }),
+                },
+            },
+            Seg::Index(i) => index(v, Val::Int(*i), path.access)?,
+        };
+    }
+    Ok(v)
+}
+
+fn get<'a>(v: Val<'a>, path: &'a Path) -> Result<Val<'a>, Fault> {
+    step_from(v, path, 0)
+}
+
+/// The text of the first `n` segments of a path, for messages.
+fn prefix(path: &Path, n: usize) -> String {
+    let mut s = String::new();
+    for seg in path.segs.iter().take(n) {
+        match seg {
+            Seg::Key(k) if s.is_empty() => s.push_str(k.as_str()),
+            Seg::Key(k) => {
+                s.push('.');
+                s.push_str(k.as_str());
+            }
+            Seg::Index(i) => s.push_str(&format!("[{i}]")),
+        }
+    }
+    s
+}
+
+fn index<'a>(base: Val<'a>, key: Val<'a>, access: Access) -> Result<Val<'a>, Fault> {
+    if let Some(m) = base.map() {
+        return match key {
+            Val::Str(k) => match m.get(k) {
+                Some(v) => Ok(v),
+                None if access == Access::Strict => Err(Fault::Missing(k.to_string())),
+                None => Ok(Val::Nil),
+            },
+            other => Err(Fault::BadIndex { index: other.type_name(), base: "map" }),
+        };
+    }
+    if let Some(l) = base.list() {
+        return match key {
+            Val::Int(i) => match index_in(i, l.len()) {
+                Some(at) => Ok(l.get(at).unwrap_or(Val::Nil)),
+                None => Err(Fault::OutOfRange { index: i, len: l.len() }),
+            },
+            other => Err(Fault::BadIndex { index: other.type_name(), base: "list" }),
+        };
+    }
+    match (base, key) {
+        (Val::Nil, _) if access == Access::Optional => Ok(Val::Nil),
+        (Val::Str(s), Val::Int(i)) => {
+            let len = s.chars().count();
+            match index_in(i, len) {
+                Some(at) => {
+                    let (b, ch) = s.char_indices().nth(at).unwrap_or((0, ' '));
+                    Ok(Val::Str(&s[b..b + ch.len_utf8()]))
+                }
+                None => Err(Fault::OutOfRange { index: i, len }),
+            }
+        }
+        (b, Val::Str(k)) => Err(Fault::NoMembers { key: k.to_string(), got: b.type_name() }),
+        (b, k) => Err(Fault::BadIndex { index: k.type_name(), base: b.type_name() }),
+    }
+}
+
+fn slice<'a>(arena: &'a Bump, base: Val<'a>, from: Val<'a>, to: Val<'a>) -> Result<Val<'a>, Fault> {
+    let bound = |v: Val<'a>, default: usize, len: usize| -> Result<usize, Fault> {
+        match v {
+            Val::Nil => Ok(default),
+            Val::Int(i) => Ok((if i < 0 { i + len as i64 } else { i }).clamp(0, len as i64) as usize),
+            other => Err(Fault::BadIndex { index: other.type_name(), base: base.type_name() }),
+        }
+    };
+    if let Some(l) = base.list() {
+        let a = bound(from, 0, l.len())?;
+        let b = bound(to, l.len(), l.len())?.max(a);
+        let items: BumpVec<'a, Val<'a>> = BumpVec::from_iter_in(l.iter().skip(a).take(b - a), arena);
+        return Ok(Val::List(items.into_bump_slice()));
+    }
+    match base {
+        Val::Str(s) => {
+            let len = s.chars().count();
+            let a = bound(from, 0, len)?;
+            let b = bound(to, len, len)?.max(a);
+            let start = s.char_indices().nth(a).map_or(s.len(), |(i, _)| i);
+            let end = s.char_indices().nth(b).map_or(s.len(), |(i, _)| i);
+            Ok(Val::Str(&s[start..end]))
+        }
+        Val::Nil => Ok(Val::Nil),
+        other => Err(Fault::BadIndex { index: "slice", base: other.type_name() }),
+    }
+}
+
+/// Takes one predicate or body result into the frame.
+fn step<'a>(f: &mut Frame<'a>, v: Val<'a>) -> Result<(), Fault> {
+    let current = f.at.saturating_sub(1);
+    match f.kind {
+        Loop::Map => f.out.push(v),
+        Loop::GroupBy | Loop::SortBy | Loop::SortByDesc => f.out.push(v),
+        Loop::Reduce | Loop::ReduceFrom => f.acc = v,
+        kind => {
+            let b = truth(v)?;
+            match kind {
+                Loop::Filter if b => f.out.push(f.items.get(current).unwrap_or(Val::Nil)),
+                Loop::All if !b => {
+                    f.acc = Val::Bool(false);
+                    f.done = true;
+                }
+                Loop::Any if b => {
+                    f.acc = Val::Bool(true);
+                    f.done = true;
+                }
+                Loop::None if b => {
+                    f.acc = Val::Bool(false);
+                    f.done = true;
+                }
+                Loop::One | Loop::Count if b => {
+                    f.count += 1;
+                    f.done = kind == Loop::One && f.count > 1;
+                }
+                Loop::Find | Loop::FindIndex if b => {
+                    f.hit = Some(current);
+                    f.done = true;
+                }
+                Loop::FindLast | Loop::FindLastIndex if b => f.hit = Some(current),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The result of a finished loop.
+fn finish<'a>(arena: &'a Bump, f: Frame<'a>) -> Result<Val<'a>, Fault> {
+    Ok(match f.kind {
+        Loop::Filter | Loop::Map => Val::List(f.out.into_bump_slice()),
+        Loop::All | Loop::Any | Loop::None | Loop::Reduce | Loop::ReduceFrom => f.acc,
+        Loop::One => Val::Bool(f.count == 1),
+        Loop::Count => Val::Int(f.count as i64),
+        Loop::Find | Loop::FindLast => f.hit.and_then(|i| f.items.get(i)).unwrap_or(Val::Nil),
+        Loop::FindIndex | Loop::FindLastIndex => Val::Int(f.hit.map_or(-1, |i| i as i64)),
+        Loop::SortBy | Loop::SortByDesc => {
+            let keys = f.out;
+            let mut order: Vec<usize> = (0..keys.len()).collect();
+            let mut failure = None;
+            order.sort_by(|&x, &y| match ops::compare(keys[x], keys[y]) {
+                Ok(o) => o,
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    std::cmp::Ordering::Equal
+                }
+            });
+            if let Some(e) = failure {
+                return Err(Fault::Op(e));
+            }
+            if f.kind == Loop::SortByDesc {
+                order.reverse();
+            }
+            let items: BumpVec<'a, Val<'a>> =
+                BumpVec::from_iter_in(order.into_iter().map(|i| f.items.get(i).unwrap_or(Val::Nil)), arena);
+            Val::List(items.into_bump_slice())
+        }
+        Loop::GroupBy => {
+            let mut groups: Vec<(&'a str, Vec<Val<'a>>)> = Vec::new();
+            for (i, key) in f.out.iter().enumerate() {
+                let name: &'a str = match *key {
+                    Val::Str(s) => s,
+                    Val::Doc(_) | Val::List(_) | Val::Map(_) | Val::Func(_) => {
+                        return Err(Fault::Op(OpError::Other(format!("cannot group by a {}", key.type_name()))));
+                    }
+                    other => {
+                        let mut s = String::new();
+                        text::push_text(&mut s, other);
+                        arena.alloc_str(&s)
+                    }
+                };
+                let item = f.items.get(i).unwrap_or(Val::Nil);
+                match groups.iter_mut().find(|(k, _)| *k == name) {
+                    Some((_, g)) => g.push(item),
+                    None => groups.push((name, vec![item])),
+                }
+            }
+            let entries: BumpVec<'a, (&'a str, Val<'a>)> = BumpVec::from_iter_in(
+                groups.into_iter().map(|(k, g)| (k, Val::List(arena.alloc_slice_copy(&g)))),
+                arena,
+            );
+            Val::Map(entries.into_bump_slice())
+        }
+    })
+}
