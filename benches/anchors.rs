@@ -1,1 +1,51 @@
-fn main(){}
+//! The anchor expressions of `benches/anchors.yaml`, evaluated on a reused
+//! VM (compiled once), plus compile time of a short `when` (h = d).
+//!
+//! Run: `cargo bench --bench anchors`.
+
+use bpvm::{Compiler, Dialect, Environment, Value, Vm};
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn anchors(c: &mut Criterion) {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/anchors.yaml")).unwrap();
+    let doc = Value::from_yaml(&text).unwrap();
+    let root = doc.as_map().unwrap();
+    let envs = root.get("environments").and_then(Value::as_map).unwrap();
+    let Some(Value::List(exprs)) = root.get("expressions") else {
+        panic!("no expressions")
+    };
+    let compiler = Compiler::new(Dialect::Windsor);
+    let mut group = c.benchmark_group("eval");
+    for e in exprs {
+        let e = e.as_map().unwrap();
+        let id = e.get("id").and_then(Value::as_str).unwrap();
+        let src = e.get("expr").and_then(Value::as_str).unwrap();
+        let env_name = e.get("env").and_then(Value::as_str).unwrap_or("blueprint");
+        let env = Environment::from_value(envs.get(env_name).unwrap().clone()).unwrap();
+        let prog = compiler.compile(src).unwrap();
+        let mut vm = Vm::new();
+        let got = bpvm::eval(&mut vm, &prog, &env).unwrap();
+        assert_eq!(
+            got.to_json(),
+            e.get("result").unwrap().to_json(),
+            "anchor {id} gives the wrong result"
+        );
+        group.bench_function(id, |b| {
+            b.iter(|| black_box(vm.run(black_box(&prog), black_box(&env)).is_ok()))
+        });
+        if id == "d" {
+            group.bench_function("h (compile d)", |b| {
+                b.iter(|| black_box(compiler.compile(black_box(src)).is_ok()))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(50).warm_up_time(std::time::Duration::from_millis(700)).measurement_time(std::time::Duration::from_secs(2));
+    targets = anchors
+}
+criterion_main!(benches);

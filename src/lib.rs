@@ -1,1 +1,31 @@
+//! bpvm: blueprint expressions compiled once to bytecode and run on a tight VM.
+//!
+//! The phases are separate crates, re-exported here:
+//! [`compiler`] (source → tokens → syntax tree → bytecode),
+//! [`vm`] (the instruction set and the dispatch loop) and
+//! [`runtime`] (values, environments, builtin functions).
+//!
+//! ```
+//! use bpvm::{Compiler, Dialect, Environment, Vm};
+//! let env = Environment::from_yaml("provider: aws\ncluster: {enabled: true}").unwrap();
+//! let prog = Compiler::new(Dialect::Windsor).compile("provider == 'aws' && cluster.enabled == true").unwrap();
+//! let mut vm = Vm::new();
+//! assert_eq!(bpvm::eval(&mut vm, &prog, &env).unwrap(), bpvm::Value::Bool(true));
+//! ```
 
+pub use bpvm_compiler as compiler;
+pub use bpvm_runtime as runtime;
+pub use bpvm_vm as vm;
+
+pub use bpvm_compiler::{Compiler, Dialect};
+pub use bpvm_runtime::{Diagnostic, Environment, Val, Value};
+pub use bpvm_vm::{Program, Vm, disassemble};
+
+/// Runs `prog` and copies the result out of the VM, describing a failure
+/// against the program's source.
+pub fn eval(vm: &mut Vm, prog: &Program, env: &Environment) -> Result<Value, Diagnostic> {
+    match vm.run(prog, env) {
+        Ok(v) => Ok(v.to_value()),
+        Err(e) => Err(prog.diagnose(&e)),
+    }
+}

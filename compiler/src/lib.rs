@@ -1,1 +1,136 @@
+//! The bpvm compiler: source → tokens → syntax tree → bytecode.
+//!
+//! Two front ends ([`Dialect::Windsor`], the expr-lang language of Windsor
+//! facets, and [`Dialect::Bluelink`], the `${..}` substitution language of
+//! Bluelink blueprints) produce one syntax tree ([`ast`]); one code
+//! generator turns it into a [`bpvm_vm::Program`].
+//!
+//! ```
+//! use bpvm_compiler::{Compiler, Dialect};
+//! use bpvm_runtime::{Environment, Val};
+//! use bpvm_vm::Vm;
+//! let prog = Compiler::new(Dialect::Windsor).compile("cluster.cni.driver == 'cilium'").unwrap();
+//! let env = Environment::from_yaml("cluster: {cni: {driver: cilium}}").unwrap();
+//! assert!(matches!(Vm::new().run(&prog, &env), Ok(Val::Bool(true))));
+//! ```
 
+pub mod ast;
+pub mod bluelink;
+mod codegen;
+mod fold;
+pub mod template;
+pub mod windsor;
+
+use ast::Expr;
+use bpvm_runtime::builtins::{BLUELINK, WINDSOR};
+use bpvm_runtime::{Diagnostic, Library, Value};
+use bpvm_vm::{Op, Program};
+use codegen::Gen;
+use template::Part;
+
+/// The expression language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// expr-lang, as in Windsor facets' `when:` and `${…}`.
+    Windsor,
+    /// The Bluelink blueprint `${..}` substitution language.
+    Bluelink,
+}
+
+/// Compiles expressions and templates of one dialect.
+#[derive(Clone, Copy)]
+pub struct Compiler {
+    dialect: Dialect,
+    library: &'static Library,
+    fold: bool,
+}
+
+impl Compiler {
+    /// A compiler for `dialect` with its standard library and folding on.
+    pub fn new(dialect: Dialect) -> Compiler {
+        let library = match dialect {
+            Dialect::Windsor => &WINDSOR,
+            Dialect::Bluelink => &BLUELINK,
+        };
+        Compiler {
+            dialect,
+            library,
+            fold: true,
+        }
+    }
+
+    /// Resolves calls against `library` instead of the dialect's standard one.
+    pub fn library(mut self, library: &'static Library) -> Compiler {
+        self.library = library;
+        self
+    }
+
+    /// Turns constant folding on or off (it is on by default).
+    pub fn fold(mut self, on: bool) -> Compiler {
+        self.fold = on;
+        self
+    }
+
+    /// The dialect compiled.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Parses `src[start..end]` into a syntax tree (spans are in `src`).
+    pub fn parse(&self, src: &str, start: usize, end: usize) -> Result<Expr, Diagnostic> {
+        let mut e = match self.dialect {
+            Dialect::Windsor => windsor::parse::parse(src, start, end)?,
+            Dialect::Bluelink => bluelink::parse::parse(src, start, end, self.library)?,
+        };
+        if self.fold {
+            fold::fold(&mut e);
+        }
+        Ok(e)
+    }
+
+    /// Compiles a bare expression (a `when:` value, or `bpvm eval EXPR`).
+    pub fn compile(&self, src: &str) -> Result<Program, Diagnostic> {
+        let e = self.parse(src, 0, src.len())?;
+        let mut g = Gen::new(src, self.dialect, self.library);
+        g.expr(&e)?;
+        Ok(g.finish())
+    }
+
+    /// Compiles a host string with `${…}` parts into one program.
+    ///
+    /// ```
+    /// use bpvm_compiler::{Compiler, Dialect};
+    /// use bpvm_runtime::{Environment, Val};
+    /// use bpvm_vm::Vm;
+    /// let prog = Compiler::new(Dialect::Windsor).compile_template("v${1 + 1}.${2.5}").unwrap();
+    /// let env = Environment::new();
+    /// assert!(matches!(Vm::new().run(&prog, &env), Ok(Val::Str("v2.2.5"))));
+    /// ```
+    pub fn compile_template(&self, src: &str) -> Result<Program, Diagnostic> {
+        let parts = template::split(src)?;
+        let mut g = Gen::new(src, self.dialect, self.library);
+        if let Some((start, end)) = template::whole(&parts) {
+            let e = self.parse(src, start as usize, end as usize)?;
+            g.expr(&e)?;
+            return Ok(g.finish());
+        }
+        let rule = g.text_rule();
+        for part in &parts {
+            match part {
+                Part::Text(t) => {
+                    let c = g.constant(Value::Str(t.as_str().into()));
+                    g.emit(Op::Const(c), (0, 0), "text");
+                }
+                Part::Expr((start, end)) => {
+                    let e = self.parse(src, *start as usize, *end as usize)?;
+                    g.expr(&e)?;
+                    g.emit(Op::Text(rule), e.span, "${}");
+                }
+            }
+        }
+        if parts.len() > 1 {
+            g.emit(Op::Concat(parts.len() as u32), (0, src.len() as u32), "template");
+        }
+        Ok(g.finish())
+    }
+}

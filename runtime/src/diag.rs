@@ -30,7 +30,13 @@ impl Diagnostic {
     pub fn new(message: impl Into<String>, source: &str, start: usize, end: usize) -> Diagnostic {
         let start = floor_char(source, start.min(source.len()));
         let end = floor_char(source, end.clamp(start, source.len()));
-        Diagnostic { message: message.into(), source: source.to_string(), start, end, origin: None }
+        Diagnostic {
+            message: message.into(),
+            source: source.to_string(),
+            start,
+            end,
+            origin: None,
+        }
     }
 
     /// Adds where the expression came from.
@@ -69,7 +75,10 @@ impl fmt::Display for Diagnostic {
         writeln!(f, "{line} | {text}")?;
         let line_start = self.source[..self.start].rfind('\n').map_or(0, |i| i + 1);
         let line_end = line_start + text.len();
-        let width = self.source[self.start..self.end.min(line_end).max(self.start)].chars().count().max(1);
+        let width = self.source[self.start..self.end.min(line_end).max(self.start)]
+            .chars()
+            .count()
+            .max(1);
         writeln!(f, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(width))
     }
 }

@@ -95,8 +95,10 @@ impl<'a> Ctx<'a> {
             Value::Bytes(b) => Val::Bytes(self.arena.alloc_slice_copy(b)),
             Value::List(items) => self.list(items.iter().map(|x| self.import(x)).collect::<Vec<_>>()),
             Value::Map(m) => {
-                let entries: Vec<(&'a str, Val<'a>)> =
-                    m.iter().map(|(k, x)| (&*self.arena.alloc_str(k.as_str()), self.import(x))).collect();
+                let entries: Vec<(&'a str, Val<'a>)> = m
+                    .iter()
+                    .map(|(k, x)| (&*self.arena.alloc_str(k.as_str()), self.import(x)))
+                    .collect();
                 Val::Map(self.arena.alloc_slice_copy(&entries))
             }
             scalar => Val::from_doc(scalar).detach(),
@@ -130,12 +132,18 @@ pub struct FnError {
 impl FnError {
     /// A failure not tied to one argument.
     pub fn new(message: impl Into<String>) -> FnError {
-        FnError { message: message.into(), arg: None }
+        FnError {
+            message: message.into(),
+            arg: None,
+        }
     }
 
     /// A failure about argument `arg` (0-based).
     pub fn arg(arg: usize, message: impl Into<String>) -> FnError {
-        FnError { message: message.into(), arg: Some(arg) }
+        FnError {
+            message: message.into(),
+            arg: Some(arg),
+        }
     }
 }
 

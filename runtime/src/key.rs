@@ -34,7 +34,10 @@ pub struct Key {
 impl Key {
     /// Makes a key, hashing `text` once.
     pub fn new(text: &str) -> Key {
-        Key { hash: hash_key(text), text: text.into() }
+        Key {
+            hash: hash_key(text),
+            text: text.into(),
+        }
     }
 
     /// The precomputed hash.

@@ -161,7 +161,9 @@ impl PartialEq for Map {
     /// Maps are equal when they hold the same keys with equal values, in any order.
     fn eq(&self, other: &Map) -> bool {
         self.len() == other.len()
-            && self.iter().all(|(k, v)| other.get_hashed(k.hash(), k.as_str()) == Some(v))
+            && self
+                .iter()
+                .all(|(k, v)| other.get_hashed(k.hash(), k.as_str()) == Some(v))
     }
 }
 

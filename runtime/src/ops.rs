@@ -158,7 +158,10 @@ mod tests {
 
     #[test]
     fn integer_overflow_is_an_error_not_a_wrap() {
-        assert_eq!(add(&Bump::new(), Val::Int(i64::MAX), Val::Int(1)), Err(OpError::Overflow));
+        assert_eq!(
+            add(&Bump::new(), Val::Int(i64::MAX), Val::Int(1)),
+            Err(OpError::Overflow)
+        );
         assert_eq!(mul(Val::Int(i64::MIN), Val::Int(-1)), Err(OpError::Overflow));
         assert_eq!(rem(Val::Int(1), Val::Int(0)), Err(OpError::DivideByZero));
     }

@@ -35,9 +35,14 @@ pub enum Value {
 }
 
 impl Value {
-    /// Parses one YAML document.
+    /// Parses one YAML document with YAML 1.2 core-schema scalars: only
+    /// `true`/`false` are booleans (`yes`, `on`, `n` stay strings) and
+    /// `010` is the integer 10, not octal.
     pub fn from_yaml(text: &str) -> Result<Value, String> {
-        serde_saphyr::from_str::<Value>(text).map_err(|e| e.to_string())
+        let mut options = serde_saphyr::Options::default();
+        options.strict_booleans = true;
+        options.legacy_octal_numbers = false;
+        serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| e.to_string())
     }
 
     /// Parses one JSON document.
@@ -224,6 +229,12 @@ mod tests {
     fn yaml_keeps_order_and_int_types() {
         let v = Value::from_yaml("z: 1\na: 2.0\nm: {q: true, b: null}\n").unwrap();
         assert_eq!(v.to_json(), r#"{"z":1,"a":2.0,"m":{"q":true,"b":null}}"#);
+    }
+
+    #[test]
+    fn yaml_1_1_booleans_stay_strings() {
+        let v = Value::from_yaml("n: 1\nmode: on\nok: yes\nb: true\n").unwrap();
+        assert_eq!(v.to_json(), r#"{"n":1,"mode":"on","ok":"yes","b":true}"#);
     }
 
     #[test]

@@ -17,9 +17,7 @@ pub fn disassemble(prog: &Program) -> String {
     for (ip, op) in prog.code.iter().enumerate() {
         let _ = write!(out, "{ip:04}  ");
         let note = match *op {
-            Op::Const(c) | Op::EqConst(c) | Op::NeConst(c) => {
-                prog.consts.get(c as usize).map(|v| v.to_json())
-            }
+            Op::Const(c) | Op::EqConst(c) | Op::NeConst(c) => prog.consts.get(c as usize).map(|v| v.to_json()),
             Op::Load(p) | Op::Get(p) => prog.paths.get(p as usize).map(|p| p.text.clone()),
             Op::Call { func, .. } => prog.funcs.get(func as usize).map(|f| f.name.to_string()),
             Op::Func(f) => prog.funcs.get(f as usize).map(|f| f.name.to_string()),

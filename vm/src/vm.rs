@@ -109,9 +109,7 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump) -> Result<Val<'a>
         }};
     }
     macro_rules! compare {
-        ($test:expr) => {{
-            binary!(|a, b| ops::compare(a, b).map(|o| Val::Bool($test(o))))
-        }};
+        ($test:expr) => {{ binary!(|a, b| ops::compare(a, b).map(|o| Val::Bool($test(o)))) }};
     }
     macro_rules! frame {
         () => {
@@ -316,7 +314,10 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump) -> Result<Val<'a>
                 stack.push(result);
             }
             Op::Func(n) => {
-                let f = arena.alloc(FuncVal { func: prog.funcs[n as usize], bound: &[] });
+                let f = arena.alloc(FuncVal {
+                    func: prog.funcs[n as usize],
+                    bound: &[],
+                });
                 stack.push(Val::Func(f));
             }
 
@@ -422,7 +423,12 @@ fn load<'a>(root: &'a Map, path: &'a Path) -> Result<Val<'a>, Fault> {
             },
             (Value::List(items), Seg::Index(i)) => match index_in(*i, items.len()) {
                 Some(i) => &items[i],
-                None => return Err(Fault::OutOfRange { index: *i, len: items.len() }),
+                None => {
+                    return Err(Fault::OutOfRange {
+                        index: *i,
+                        len: items.len(),
+                    });
+                }
             },
             _ => return step_from(Val::from_doc(cur), path, n + 1),
         };
@@ -442,7 +448,12 @@ fn step_from<'a>(mut v: Val<'a>, path: &'a Path, from: usize) -> Result<Val<'a>,
                 },
                 None => match v {
                     Val::Nil if path.access == Access::Optional => return Ok(Val::Nil),
-                    other => return Err(Fault::NoMembers { key: k.as_str().to_string(), got: other.type_name() }),
+                    other => {
+                        return Err(Fault::NoMembers {
+                            key: k.as_str().to_string(),
+                            got: other.type_name(),
+                        });
+                    }
                 },
             },
             Seg::Index(i) => index(v, Val::Int(*i), path.access)?,
@@ -479,7 +490,10 @@ fn index<'a>(base: Val<'a>, key: Val<'a>, access: Access) -> Result<Val<'a>, Fau
                 None if access == Access::Strict => Err(Fault::Missing(k.to_string())),
                 None => Ok(Val::Nil),
             },
-            other => Err(Fault::BadIndex { index: other.type_name(), base: "map" }),
+            other => Err(Fault::BadIndex {
+                index: other.type_name(),
+                base: "map",
+            }),
         };
     }
     if let Some(l) = base.list() {
@@ -488,7 +502,10 @@ fn index<'a>(base: Val<'a>, key: Val<'a>, access: Access) -> Result<Val<'a>, Fau
                 Some(at) => Ok(l.get(at).unwrap_or(Val::Nil)),
                 None => Err(Fault::OutOfRange { index: i, len: l.len() }),
             },
-            other => Err(Fault::BadIndex { index: other.type_name(), base: "list" }),
+            other => Err(Fault::BadIndex {
+                index: other.type_name(),
+                base: "list",
+            }),
         };
     }
     match (base, key) {
@@ -503,8 +520,14 @@ fn index<'a>(base: Val<'a>, key: Val<'a>, access: Access) -> Result<Val<'a>, Fau
                 None => Err(Fault::OutOfRange { index: i, len }),
             }
         }
-        (b, Val::Str(k)) => Err(Fault::NoMembers { key: k.to_string(), got: b.type_name() }),
-        (b, k) => Err(Fault::BadIndex { index: k.type_name(), base: b.type_name() }),
+        (b, Val::Str(k)) => Err(Fault::NoMembers {
+            key: k.to_string(),
+            got: b.type_name(),
+        }),
+        (b, k) => Err(Fault::BadIndex {
+            index: k.type_name(),
+            base: b.type_name(),
+        }),
     }
 }
 
@@ -513,7 +536,10 @@ fn slice<'a>(arena: &'a Bump, base: Val<'a>, from: Val<'a>, to: Val<'a>) -> Resu
         match v {
             Val::Nil => Ok(default),
             Val::Int(i) => Ok((if i < 0 { i + len as i64 } else { i }).clamp(0, len as i64) as usize),
-            other => Err(Fault::BadIndex { index: other.type_name(), base: base.type_name() }),
+            other => Err(Fault::BadIndex {
+                index: other.type_name(),
+                base: base.type_name(),
+            }),
         }
     };
     if let Some(l) = base.list() {
@@ -532,7 +558,10 @@ fn slice<'a>(arena: &'a Bump, base: Val<'a>, from: Val<'a>, to: Val<'a>) -> Resu
             Ok(Val::Str(&s[start..end]))
         }
         Val::Nil => Ok(Val::Nil),
-        other => Err(Fault::BadIndex { index: "slice", base: other.type_name() }),
+        other => Err(Fault::BadIndex {
+            index: "slice",
+            base: other.type_name(),
+        }),
     }
 }
 
@@ -611,7 +640,10 @@ fn finish<'a>(arena: &'a Bump, f: Frame<'a>) -> Result<Val<'a>, Fault> {
                 let name: &'a str = match *key {
                     Val::Str(s) => s,
                     Val::Doc(_) | Val::List(_) | Val::Map(_) | Val::Func(_) => {
-                        return Err(Fault::Op(OpError::Other(format!("cannot group by a {}", key.type_name()))));
+                        return Err(Fault::Op(OpError::Other(format!(
+                            "cannot group by a {}",
+                            key.type_name()
+                        ))));
                     }
                     other => {
                         let mut s = String::new();
@@ -626,7 +658,9 @@ fn finish<'a>(arena: &'a Bump, f: Frame<'a>) -> Result<Val<'a>, Fault> {
                 }
             }
             let entries: BumpVec<'a, (&'a str, Val<'a>)> = BumpVec::from_iter_in(
-                groups.into_iter().map(|(k, g)| (k, Val::List(arena.alloc_slice_copy(&g)))),
+                groups
+                    .into_iter()
+                    .map(|(k, g)| (k, Val::List(arena.alloc_slice_copy(&g)))),
                 arena,
             );
             Val::Map(entries.into_bump_slice())

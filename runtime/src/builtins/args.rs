@@ -6,7 +6,10 @@ use crate::val::{ListRef, MapRef, Val};
 
 /// "len() argument 1 must be a string, list or map, got nil".
 pub fn wrong(f: &str, i: usize, expected: &str, got: Val<'_>) -> FnError {
-    FnError::arg(i, format!("{f}() argument {} must be {expected}, got {}", i + 1, got.type_name()))
+    FnError::arg(
+        i,
+        format!("{f}() argument {} must be {expected}, got {}", i + 1, got.type_name()),
+    )
 }
 
 /// Argument `i` as text.

@@ -1,3 +1,294 @@
-use crate::func::Builtin;
+//! The Bluelink core functions (seed 003): strings, collections, logic and
+//! comparison, numbers. `none` propagates through the functions that seed
+//! 003 says return none for a none first argument.
+
+use super::args::{bool_at, char_offset, int_at, list_at, map_at, str_at, wrong};
+use crate::func::{Builtin, Ctx, FnError, VARIADIC};
+use crate::ops;
+use crate::val::Val;
+use std::cmp::Ordering;
+
+macro_rules! builtin {
+    ($name:literal, $min:expr, $max:expr, $f:expr) => {
+        Builtin {
+            name: $name,
+            min: $min,
+            max: $max,
+            f: $f,
+        }
+    };
+}
+
 /// Every core function of the Bluelink dialect, by name.
-pub static FUNCTIONS: &[Builtin] = &[];
+pub static FUNCTIONS: &[Builtin] = &[
+    builtin!("trim", 1, 1, |_, a| none_or(a, |a| Ok(Val::Str(
+        str_at("trim", a, 0)?.trim()
+    )))),
+    builtin!("trimprefix", 2, 2, |_, a| none_or(a, |a| {
+        let s = str_at("trimprefix", a, 0)?;
+        Ok(Val::Str(s.strip_prefix(str_at("trimprefix", a, 1)?).unwrap_or(s)))
+    })),
+    builtin!("trimsuffix", 2, 2, |_, a| none_or(a, |a| {
+        let s = str_at("trimsuffix", a, 0)?;
+        Ok(Val::Str(s.strip_suffix(str_at("trimsuffix", a, 1)?).unwrap_or(s)))
+    })),
+    builtin!("replace", 3, 3, |c, a| none_or(a, |a| {
+        let s = str_at("replace", a, 0)?;
+        Ok(c.str(&s.replace(str_at("replace", a, 1)?, str_at("replace", a, 2)?)))
+    })),
+    builtin!("substr", 2, 3, substr),
+    builtin!("split", 2, 2, |c, a| none_or(a, |a| {
+        let s = str_at("split", a, 0)?;
+        let sep = str_at("split", a, 1)?;
+        Ok(c.list(s.split(sep).map(Val::Str).collect::<Vec<_>>()))
+    })),
+    builtin!("join", 2, 2, join),
+    builtin!("index", 2, 2, |_, a| none_or(a, |a| find("index", a, false))),
+    builtin!("last_index", 2, 2, |_, a| none_or(a, |a| find("last_index", a, true))),
+    builtin!("to_upper", 1, 1, |c, a| none_or(a, |a| Ok(
+        c.str(&str_at("to_upper", a, 0)?.to_uppercase())
+    ))),
+    builtin!("to_lower", 1, 1, |c, a| none_or(a, |a| Ok(
+        c.str(&str_at("to_lower", a, 0)?.to_lowercase())
+    ))),
+    builtin!("has_prefix", 2, 2, |_, a| affix("has_prefix", a, |s, p| s
+        .starts_with(p))),
+    builtin!("has_suffix", 2, 2, |_, a| affix("has_suffix", a, |s, p| s.ends_with(p))),
+    builtin!("contains", 2, 2, contains),
+    builtin!("len", 1, 1, len),
+    builtin!("list", 0, VARIADIC, |c, a| Ok(c.list(a.iter().copied()))),
+    builtin!("object", 0, VARIADIC, object),
+    builtin!("keys", 1, 1, |c, a| Ok(
+        c.list(map_at("keys", a, 0)?.iter().map(|(k, _)| Val::Str(k)))
+    )),
+    builtin!("vals", 1, 1, |c, a| Ok(
+        c.list(map_at("vals", a, 0)?.iter().map(|(_, v)| v))
+    )),
+    builtin!("lookup", 2, 3, lookup),
+    builtin!("first", 1, VARIADIC, first),
+    builtin!("coalesce", 1, VARIADIC, |_, a| Ok(a
+        .iter()
+        .copied()
+        .find(|v| !v.is_nil())
+        .unwrap_or(Val::Nil))),
+    builtin!("and", 2, 2, |_, a| Ok(Val::Bool(
+        truthy("and", a, 0)? && truthy("and", a, 1)?
+    ))),
+    builtin!("or", 2, 2, |_, a| Ok(Val::Bool(
+        truthy("or", a, 0)? || truthy("or", a, 1)?
+    ))),
+    builtin!("not", 1, 1, |_, a| Ok(Val::Bool(!truthy("not", a, 0)?))),
+    builtin!("if", 3, 3, |_, a| Ok(if truthy("if", a, 0)? { a[1] } else { a[2] })),
+    builtin!("eq", 2, 2, eq),
+    builtin!("gt", 2, 2, |_, a| order("gt", a, Ordering::is_gt)),
+    builtin!("ge", 2, 2, |_, a| order("ge", a, Ordering::is_ge)),
+    builtin!("lt", 2, 2, |_, a| order("lt", a, Ordering::is_lt)),
+    builtin!("le", 2, 2, |_, a| order("le", a, Ordering::is_le)),
+    builtin!("min", 1, VARIADIC, |_, a| extreme("min", a, Ordering::Less)),
+    builtin!("max", 1, VARIADIC, |_, a| extreme("max", a, Ordering::Greater)),
+    builtin!("abs", 1, 1, |_, a| match a[0] {
+        Val::Int(i) => i
+            .checked_abs()
+            .map(Val::Int)
+            .ok_or_else(|| FnError::new("abs() integer overflow")),
+        Val::Float(f) => Ok(Val::Float(f.abs())),
+        v => Err(wrong("abs", 0, "a number", v)),
+    }),
+    builtin!("jsondecode", 1, 1, |c, a| {
+        let s = str_at("jsondecode", a, 0)?;
+        let v = crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("jsondecode() invalid JSON: {e}")))?;
+        Ok(c.import(&v))
+    }),
+];
+
+/// Returns none when the first argument is none, else runs `f`.
+fn none_or<'a>(a: &[Val<'a>], f: impl FnOnce(&[Val<'a>]) -> Result<Val<'a>, FnError>) -> Result<Val<'a>, FnError> {
+    if a.first().is_some_and(Val::is_nil) {
+        Ok(Val::Nil)
+    } else {
+        f(a)
+    }
+}
+
+/// A boolean argument where none counts as false (`and`, `or`, `not`, `if`).
+fn truthy(f: &str, a: &[Val<'_>], i: usize) -> Result<bool, FnError> {
+    if a[i].is_nil() { Ok(false) } else { bool_at(f, a, i) }
+}
+
+/// `substr(s, start[, end])` counting characters (D5).
+fn substr<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    none_or(a, |a| {
+        let s = str_at("substr", a, 0)?;
+        let len = s.chars().count() as i64;
+        let start = int_at("substr", a, 1)?;
+        let end = if a.len() > 2 { int_at("substr", a, 2)? } else { len };
+        if start < 0 || end < 0 {
+            return Err(FnError::new("substr() start and end must not be negative"));
+        }
+        if start > end {
+            return Err(FnError::new(format!(
+                "substr() start {start} is greater than end {end}"
+            )));
+        }
+        let (start, end) = (start.min(len) as usize, end.min(len) as usize);
+        let from = s.char_indices().nth(start).map_or(s.len(), |(i, _)| i);
+        let to = s.char_indices().nth(end).map_or(s.len(), |(i, _)| i);
+        Ok(Val::Str(&s[from..to]))
+    })
+}
+
+fn join<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    none_or(a, |a| {
+        let items = list_at("join", a, 0)?;
+        let sep = str_at("join", a, 1)?;
+        let mut out = String::new();
+        let mut first = true;
+        for v in items.iter() {
+            if v.is_nil() {
+                continue;
+            }
+            if !first {
+                out.push_str(sep);
+            }
+            first = false;
+            match v {
+                Val::Doc(_) | Val::List(_) | Val::Map(_) | Val::Func(_) => {
+                    return Err(FnError::arg(
+                        0,
+                        format!("join() items must be strings or primitives, got {}", v.type_name()),
+                    ));
+                }
+                v => crate::text::push_text(&mut out, v),
+            }
+        }
+        Ok(c.str(&out))
+    })
+}
+
+fn find<'a>(f: &str, a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
+    let s = str_at(f, a, 0)?;
+    let sub = str_at(f, a, 1)?;
+    let at = if last { s.rfind(sub) } else { s.find(sub) };
+    Ok(Val::Int(at.map_or(-1, |b| char_offset(s, b))))
+}
+
+fn affix<'a>(f: &str, a: &[Val<'a>], test: fn(&str, &str) -> bool) -> Result<Val<'a>, FnError> {
+    if a[0].is_nil() {
+        return Ok(Val::Bool(false));
+    }
+    Ok(Val::Bool(test(str_at(f, a, 0)?, str_at(f, a, 1)?)))
+}
+
+fn contains<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    match a[0] {
+        Val::Nil => Ok(Val::Bool(false)),
+        Val::Str(s) => Ok(Val::Bool(s.contains(str_at("contains", a, 1)?))),
+        v => match v.list() {
+            Some(items) => {
+                let mut found = false;
+                for x in items.iter() {
+                    if deep_eq(x, a[1])? {
+                        found = true;
+                        break;
+                    }
+                }
+                Ok(Val::Bool(found))
+            }
+            None => Err(wrong("contains", 0, "a string or an array", v)),
+        },
+    }
+}
+
+fn len<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let n = match a[0] {
+        Val::Str(s) => s.chars().count(),
+        v => match (v.list(), v.map()) {
+            (Some(l), _) => l.len(),
+            (_, Some(m)) => m.len(),
+            _ => return Err(wrong("len", 0, "a string, an array or a mapping", v)),
+        },
+    };
+    Ok(Val::Int(n as i64))
+}
+
+/// `object(name = value, …)`: the compiler passes each named argument as a
+/// (name, value) pair of positions.
+fn object<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let mut entries = Vec::with_capacity(a.len() / 2);
+    for pair in a.chunks(2) {
+        match (pair[0], pair.get(1)) {
+            (Val::Str(k), Some(v)) if !v.is_nil() => entries.push((k, *v)),
+            (Val::Str(_), Some(_)) => {}
+            _ => return Err(FnError::new("object() takes named arguments only, like object(id = 1)")),
+        }
+    }
+    Ok(c.map(entries))
+}
+
+fn lookup<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    if a[0].is_nil() {
+        return Ok(a.get(2).copied().unwrap_or(Val::Nil));
+    }
+    let m = map_at("lookup", a, 0)?;
+    let key = str_at("lookup", a, 1)?;
+    Ok(m.get(key).unwrap_or_else(|| a.get(2).copied().unwrap_or(Val::Nil)))
+}
+
+/// The first argument that is not none and not empty; else the last argument.
+fn first<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let empty = |v: &Val<'_>| match v {
+        Val::Nil => true,
+        Val::Str(s) => s.is_empty(),
+        v => v.list().is_some_and(|l| l.is_empty()) || v.map().is_some_and(|m| m.is_empty()),
+    };
+    Ok(a.iter().copied().find(|v| !empty(v)).unwrap_or(a[a.len() - 1]))
+}
+
+/// B5: deep structural equality; int and float compare numerically; other
+/// type mismatches are errors naming both types.
+fn deep_eq(x: Val<'_>, y: Val<'_>) -> Result<bool, FnError> {
+    let kind = |v: Val<'_>| match v {
+        Val::Int(_) | Val::Float(_) => "number",
+        v => v.type_name(),
+    };
+    if kind(x) != kind(y) {
+        return Err(FnError::new(format!(
+            "eq() cannot compare {} with {}",
+            x.type_name(),
+            y.type_name()
+        )));
+    }
+    Ok(ops::equal(x, y))
+}
+
+fn eq<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    deep_eq(a[0], a[1]).map(Val::Bool)
+}
+
+fn order<'a>(f: &str, a: &[Val<'a>], test: fn(Ordering) -> bool) -> Result<Val<'a>, FnError> {
+    for (i, v) in a.iter().enumerate().take(2) {
+        if v.as_f64().is_none() {
+            return Err(wrong(f, i, "a number", *v));
+        }
+    }
+    let o = ops::compare(a[0], a[1]).map_err(|_| FnError::new(format!("{f}() cannot order NaN")))?;
+    Ok(Val::Bool(test(o)))
+}
+
+fn extreme<'a>(f: &str, a: &[Val<'a>], want: Ordering) -> Result<Val<'a>, FnError> {
+    let items: Vec<Val<'a>> = match (a.len(), a[0].list()) {
+        (1, Some(l)) => l.iter().collect(),
+        _ => a.to_vec(),
+    };
+    let mut best: Option<Val<'a>> = None;
+    for (i, v) in items.into_iter().enumerate() {
+        if v.as_f64().is_none() {
+            return Err(wrong(f, if a.len() == 1 { 0 } else { i }, "a number", v));
+        }
+        best = match best {
+            Some(b) if ops::compare(v, b).map_err(|_| wrong(f, i, "a number", v))? != want => Some(b),
+            _ => Some(v),
+        };
+    }
+    best.ok_or_else(|| FnError::arg(0, format!("{f}() of an empty array")))
+}

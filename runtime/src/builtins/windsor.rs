@@ -14,7 +14,12 @@ use std::cmp::Ordering;
 
 macro_rules! builtin {
     ($name:literal, $min:expr, $max:expr, $f:expr) => {
-        Builtin { name: $name, min: $min, max: $max, f: $f }
+        Builtin {
+            name: $name,
+            min: $min,
+            max: $max,
+            f: $f,
+        }
     };
 }
 
@@ -49,8 +54,12 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("trim", 1, 2, trim),
     builtin!("trimPrefix", 2, 2, trim_prefix),
     builtin!("trimSuffix", 2, 2, trim_suffix),
-    builtin!("hasPrefix", 2, 2, |_, a| Ok(Val::Bool(str_at("hasPrefix", a, 0)?.starts_with(str_at("hasPrefix", a, 1)?)))),
-    builtin!("hasSuffix", 2, 2, |_, a| Ok(Val::Bool(str_at("hasSuffix", a, 0)?.ends_with(str_at("hasSuffix", a, 1)?)))),
+    builtin!("hasPrefix", 2, 2, |_, a| Ok(Val::Bool(
+        str_at("hasPrefix", a, 0)?.starts_with(str_at("hasPrefix", a, 1)?)
+    ))),
+    builtin!("hasSuffix", 2, 2, |_, a| Ok(Val::Bool(
+        str_at("hasSuffix", a, 0)?.ends_with(str_at("hasSuffix", a, 1)?)
+    ))),
     builtin!("replace", 3, 3, replace),
     builtin!("repeat", 2, 2, repeat),
     builtin!("indexOf", 2, 2, |_, a| index_of("indexOf", a, false)),
@@ -110,7 +119,13 @@ fn from_pairs<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let mut entries = Vec::new();
     for pair in list_at("fromPairs", a, 0)?.iter() {
         let p = pair.list().filter(|p| p.len() == 2).ok_or_else(|| {
-            FnError::arg(0, format!("fromPairs() needs a list of [key, value] pairs, got an item of type {}", pair.type_name()))
+            FnError::arg(
+                0,
+                format!(
+                    "fromPairs() needs a list of [key, value] pairs, got an item of type {}",
+                    pair.type_name()
+                ),
+            )
         })?;
         let key = match p.get(0).unwrap_or(Val::Nil) {
             Val::Str(s) => s,
@@ -119,7 +134,12 @@ fn from_pairs<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
                 text::push_text(&mut s, k);
                 c.arena.alloc_str(&s)
             }
-            k => return Err(FnError::arg(0, format!("fromPairs() keys must be strings, got {}", k.type_name()))),
+            k => {
+                return Err(FnError::arg(
+                    0,
+                    format!("fromPairs() keys must be strings, got {}", k.type_name()),
+                ));
+            }
         };
         entries.push((key, p.get(1).unwrap_or(Val::Nil)));
     }
@@ -174,7 +194,10 @@ fn round_with<'a>(f: &str, a: &[Val<'a>], op: fn(f64) -> f64) -> Result<Val<'a>,
 
 fn abs<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     match a[0] {
-        Val::Int(i) => i.checked_abs().map(Val::Int).ok_or_else(|| FnError::new("abs() integer overflow")),
+        Val::Int(i) => i
+            .checked_abs()
+            .map(Val::Int)
+            .ok_or_else(|| FnError::new("abs() integer overflow")),
         Val::Float(f) => Ok(Val::Float(f.abs())),
         v => Err(wrong("abs", 0, "a number", v)),
     }
@@ -229,10 +252,17 @@ fn sum<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let mut total = Val::Int(0);
     for v in list_at("sum", a, 0)?.iter() {
         total = match (total, v) {
-            (Val::Int(x), Val::Int(y)) => Val::Int(x.checked_add(y).ok_or_else(|| FnError::new("sum() integer overflow"))?),
+            (Val::Int(x), Val::Int(y)) => {
+                Val::Int(x.checked_add(y).ok_or_else(|| FnError::new("sum() integer overflow"))?)
+            }
             (t, v) => match (t.as_f64(), v.as_f64()) {
                 (Some(x), Some(y)) => Val::Float(x + y),
-                _ => return Err(FnError::arg(0, format!("sum() needs a list of numbers, got an item of type {}", v.type_name()))),
+                _ => {
+                    return Err(FnError::arg(
+                        0,
+                        format!("sum() needs a list of numbers, got an item of type {}", v.type_name()),
+                    ));
+                }
             },
         };
     }
@@ -246,9 +276,12 @@ fn mean<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     }
     let mut total = 0.0;
     for v in l.iter() {
-        total += v
-            .as_f64()
-            .ok_or_else(|| FnError::arg(0, format!("mean() needs a list of numbers, got an item of type {}", v.type_name())))?;
+        total += v.as_f64().ok_or_else(|| {
+            FnError::arg(
+                0,
+                format!("mean() needs a list of numbers, got an item of type {}", v.type_name()),
+            )
+        })?;
     }
     Ok(Val::Float(total / l.len() as f64))
 }
@@ -282,7 +315,15 @@ fn join<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         }
         match v {
             Val::Str(s) => out.push_str(s),
-            other => return Err(FnError::arg(0, format!("join() needs a list of strings, got an item of type {}", other.type_name()))),
+            other => {
+                return Err(FnError::arg(
+                    0,
+                    format!(
+                        "join() needs a list of strings, got an item of type {}",
+                        other.type_name()
+                    ),
+                ));
+            }
         }
     }
     Ok(c.str(&out))
@@ -359,7 +400,12 @@ fn sort<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         Some(_) => match str_at("sort", a, 1)? {
             "asc" => false,
             "desc" => true,
-            other => return Err(FnError::arg(1, format!("sort() order must be \"asc\" or \"desc\", got {other:?}"))),
+            other => {
+                return Err(FnError::arg(
+                    1,
+                    format!("sort() order must be \"asc\" or \"desc\", got {other:?}"),
+                ));
+            }
         },
     };
     let mut failure = None;
@@ -367,7 +413,10 @@ fn sort<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         Ok(o) => o,
         Err(_) => {
             failure.get_or_insert_with(|| {
-                FnError::arg(0, format!("sort() cannot order {} and {}", x.type_name(), y.type_name()))
+                FnError::arg(
+                    0,
+                    format!("sort() cannot order {} and {}", x.type_name(), y.type_name()),
+                )
             });
             Ordering::Equal
         }

@@ -1,0 +1,149 @@
+//! The syntax tree both front ends produce and the code generator consumes.
+
+use bpvm_vm::Loop;
+
+/// A byte range of the source: `start..end`.
+pub type Span = (u32, u32);
+
+/// An expression and where it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: Kind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// The kinds of expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// `nil` / `none`.
+    Nil,
+    /// `true` / `false`.
+    Bool(bool),
+    /// An integer literal.
+    Int(i64),
+    /// A float literal.
+    Float(f64),
+    /// A string literal (escapes already applied).
+    Str(String),
+    /// A name: a let binding, else a top-level name of the environment.
+    Ident(String),
+    /// `base.key`, `base?.key`, `base["key"]`.
+    Member(Box<Expr>, String),
+    /// `base[index]` with a computed index.
+    Index(Box<Expr>, Box<Expr>),
+    /// `base[from:to]`.
+    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
+    /// A prefix operator.
+    Unary(Unary, Box<Expr>),
+    /// An infix operator.
+    Binary(Binary, Box<Expr>, Box<Expr>),
+    /// `cond ? then : else`.
+    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `[a, b]`.
+    List(Vec<Expr>),
+    /// `{k: v}`.
+    Map(Vec<(Expr, Expr)>),
+    /// `name(args…)`, `name(key = value…)` for named arguments.
+    Call(Call),
+    /// A predicate builtin: the list (and other plain arguments) and the body
+    /// evaluated per item.
+    Predicate(Loop, Vec<Expr>, Box<Expr>),
+    /// `#`.
+    Item,
+    /// `#index`.
+    ItemIndex,
+    /// `#acc`.
+    Acc,
+    /// `let name = value; body`.
+    Let(String, Box<Expr>, Box<Expr>),
+    /// A function named as a value (Bluelink: `map(xs, to_upper)`).
+    FuncRef(String),
+}
+
+/// A function call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// The function's name.
+    pub name: String,
+    /// Where the name is.
+    pub name_span: Span,
+    /// Positional arguments.
+    pub args: Vec<Expr>,
+    /// Named arguments (`object(a = 1)`), in order.
+    pub named: Vec<(String, Span, Expr)>,
+}
+
+/// Prefix operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unary {
+    /// `!x`, `not x`.
+    Not,
+    /// `-x`.
+    Neg,
+    /// `+x`.
+    Plus,
+}
+
+/// Infix operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binary {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Matches,
+    Contains,
+    StartsWith,
+    EndsWith,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Pow,
+    Coalesce,
+}
+
+impl Binary {
+    /// The operator as written, for messages.
+    pub fn text(self) -> &'static str {
+        match self {
+            Binary::Or => "||",
+            Binary::And => "&&",
+            Binary::Eq => "==",
+            Binary::Ne => "!=",
+            Binary::Lt => "<",
+            Binary::Le => "<=",
+            Binary::Gt => ">",
+            Binary::Ge => ">=",
+            Binary::In => "in",
+            Binary::NotIn => "not in",
+            Binary::Matches => "matches",
+            Binary::Contains => "contains",
+            Binary::StartsWith => "startsWith",
+            Binary::EndsWith => "endsWith",
+            Binary::Add => "+",
+            Binary::Sub => "-",
+            Binary::Mul => "*",
+            Binary::Div => "/",
+            Binary::Mod => "%",
+            Binary::Pow => "**",
+            Binary::Coalesce => "??",
+        }
+    }
+}
+
+impl Expr {
+    /// Builds an expression.
+    pub fn new(kind: Kind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+}

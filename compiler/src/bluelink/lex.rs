@@ -1,0 +1,83 @@
+//! Tokens of the Bluelink `${..}` substitution language (seed 002,
+//! "Substitution Grammar").
+
+use crate::ast::Span;
+use logos::Logos;
+
+/// One token.
+#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
+#[logos(skip r"[ \t\r\n\f]+")]
+pub enum Tok {
+    #[regex(r"-?[0-9]+\.[0-9]+")]
+    Float,
+    #[regex(r"-?[0-9]+")]
+    Int,
+    #[regex(r#""([^"\\]|\\(.|\n))*""#)]
+    #[regex(r"'([^'\\]|\\(.|\n))*'")]
+    Str,
+    #[regex(r"[A-Za-z_][A-Za-z0-9_-]*")]
+    Ident,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token(",")]
+    Comma,
+    #[token(".")]
+    Dot,
+    #[token("=")]
+    Assign,
+}
+
+/// A token with its span in the whole source.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Token {
+    /// The token, or `None` for text that is not one.
+    pub tok: Option<Tok>,
+    /// Where.
+    pub span: Span,
+}
+
+/// Splits `src[start..end]` into tokens.
+pub fn tokens(src: &str, start: usize, end: usize) -> Vec<Token> {
+    let mut lex = Tok::lexer(&src[start..end]);
+    let mut out = Vec::new();
+    while let Some(t) = lex.next() {
+        let r = lex.span();
+        out.push(Token {
+            tok: t.ok(),
+            span: ((start + r.start) as u32, (start + r.end) as u32),
+        });
+    }
+    out
+}
+
+/// The text of a string literal: only the quote itself can be escaped;
+/// every other backslash stays as written (seed 002 grammar).
+pub fn unquote(lit: &str) -> String {
+    let quote = &lit[..1];
+    lit[1..lit.len() - 1].replace(&format!("\\{quote}"), quote)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_are_not_prefixes() {
+        let toks: Vec<_> = tokens("variables.trueish", 0, 17)
+            .into_iter()
+            .map(|t| t.tok.unwrap())
+            .collect();
+        assert_eq!(toks, [Tok::Ident, Tok::Dot, Tok::Ident]);
+    }
+
+    #[test]
+    fn only_the_quote_is_escaped() {
+        assert_eq!(unquote(r#""a\"b\nc""#), r#"a"b\nc"#);
+    }
+}

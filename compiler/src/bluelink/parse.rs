@@ -1,0 +1,322 @@
+//! A recursive-descent parser for the Bluelink substitution grammar.
+//!
+//! References become paths rooted at their namespace (`variables`,
+//! `values`, `datasources`, `resources`, `children`, `elem`, `i`); a bare
+//! name is a resource (`cache.spec.host` is `resources.cache.spec.host`)
+//! unless it names a core function in argument position (B4). Accessors
+//! apply after any reference or call (B8). Trailing tokens are an error (D3).
+
+use super::lex::{Tok, Token, tokens, unquote};
+use crate::ast::{Call, Expr, Kind, Span};
+use bpvm_runtime::{Diagnostic, Library};
+
+/// Parses `src[start..end]` as one substitution.
+pub fn parse(src: &str, start: usize, end: usize, lib: &Library) -> Result<Expr, Diagnostic> {
+    let mut p = Parser {
+        src,
+        toks: tokens(src, start, end),
+        pos: 0,
+        end: end as u32,
+        lib,
+        depth: 0,
+    };
+    let e = p.substitution(false)?;
+    if let Some(t) = p.peek_token() {
+        return Err(p.error_at(
+            t.span,
+            format!("unexpected {} after the end of the substitution", p.describe(t)),
+        ));
+    }
+    Ok(e)
+}
+
+struct Parser<'s> {
+    src: &'s str,
+    toks: Vec<Token>,
+    pos: usize,
+    end: u32,
+    lib: &'s Library,
+    depth: u32,
+}
+
+impl<'s> Parser<'s> {
+    fn peek_token(&self) -> Option<Token> {
+        self.toks.get(self.pos).copied()
+    }
+
+    fn peek(&self) -> Option<Tok> {
+        self.toks.get(self.pos).and_then(|t| t.tok)
+    }
+
+    fn text(&self, t: Token) -> &'s str {
+        &self.src[t.span.0 as usize..t.span.1 as usize]
+    }
+
+    fn describe(&self, t: Token) -> String {
+        let text = self.text(t);
+        match t.tok {
+            None if text.starts_with('"') || text.starts_with('\'') => "unterminated string".into(),
+            None => format!("character '{text}'"),
+            Some(_) => format!("'{text}'"),
+        }
+    }
+
+    fn error_at(&self, span: Span, message: String) -> Diagnostic {
+        Diagnostic::new(message, self.src, span.0 as usize, span.1 as usize)
+    }
+
+    fn unexpected(&self, wanted: &str) -> Diagnostic {
+        match self.peek_token() {
+            Some(t) => self.error_at(t.span, format!("expected {wanted}, found {}", self.describe(t))),
+            None => self.error_at(
+                (self.end, self.end),
+                format!("expected {wanted}, found the end of the substitution"),
+            ),
+        }
+    }
+
+    fn expect(&mut self, tok: Tok, wanted: &str) -> Result<Token, Diagnostic> {
+        match self.peek_token() {
+            Some(t) if t.tok == Some(tok) => {
+                self.pos += 1;
+                Ok(t)
+            }
+            _ => Err(self.unexpected(wanted)),
+        }
+    }
+
+    /// substitution = call | reference | literal. `argument` is true in a
+    /// call's argument list, where a bare core-function name is a function value.
+    fn substitution(&mut self, argument: bool) -> Result<Expr, Diagnostic> {
+        self.depth += 1;
+        if self.depth > 100 {
+            let span = self.peek_token().map_or((self.end, self.end), |t| t.span);
+            return Err(self.error_at(span, "substitution is nested too deeply".into()));
+        }
+        let r = self.substitution_inner(argument);
+        self.depth -= 1;
+        r
+    }
+
+    fn substitution_inner(&mut self, argument: bool) -> Result<Expr, Diagnostic> {
+        let Some(t) = self.peek_token() else {
+            return Err(self.unexpected("a reference, a function call or a literal"));
+        };
+        let text = self.text(t);
+        let lit = |k| Ok(Expr::new(k, t.span));
+        match t.tok {
+            Some(Tok::Int) => {
+                self.pos += 1;
+                match text.parse::<i64>() {
+                    Ok(i) => lit(Kind::Int(i)),
+                    Err(_) => Err(self.error_at(t.span, format!("integer {text} does not fit in 64 bits"))),
+                }
+            }
+            Some(Tok::Float) => {
+                self.pos += 1;
+                match text.parse::<f64>() {
+                    Ok(f) => lit(Kind::Float(f)),
+                    Err(_) => Err(self.error_at(t.span, format!("invalid number {text}"))),
+                }
+            }
+            Some(Tok::Str) => {
+                self.pos += 1;
+                lit(Kind::Str(unquote(text)))
+            }
+            Some(Tok::Ident) => {
+                self.pos += 1;
+                match text {
+                    "true" => lit(Kind::Bool(true)),
+                    "false" => lit(Kind::Bool(false)),
+                    "none" => lit(Kind::Nil),
+                    _ if self.peek() == Some(Tok::LParen) => {
+                        let call = self.call(t)?;
+                        self.accessors(call)
+                    }
+                    _ => self.reference(t, argument),
+                }
+            }
+            _ => Err(self.unexpected("a reference, a function call or a literal")),
+        }
+    }
+
+    fn call(&mut self, name: Token) -> Result<Expr, Diagnostic> {
+        self.expect(Tok::LParen, "'('")?;
+        let mut args = Vec::new();
+        let mut named = Vec::new();
+        while self.peek() != Some(Tok::RParen) {
+            let is_named =
+                self.peek() == Some(Tok::Ident) && self.toks.get(self.pos + 1).and_then(|t| t.tok) == Some(Tok::Assign);
+            if is_named {
+                let n = self.toks[self.pos];
+                self.pos += 2;
+                let value = self.substitution(true)?;
+                named.push((self.text(n).to_string(), n.span, value));
+            } else {
+                if !named.is_empty() {
+                    let span = self.peek_token().map_or((self.end, self.end), |t| t.span);
+                    return Err(self.error_at(span, "positional arguments cannot follow named arguments".into()));
+                }
+                args.push(self.substitution(true)?);
+            }
+            match self.peek() {
+                Some(Tok::Comma) => {
+                    self.pos += 1;
+                    if self.peek() == Some(Tok::RParen) {
+                        return Err(self.unexpected("an argument after ','"));
+                    }
+                }
+                Some(Tok::RParen) => {}
+                _ => return Err(self.unexpected("',' or ')' after the argument")),
+            }
+        }
+        let close = self.expect(Tok::RParen, "')' to close the call")?;
+        let call = Call {
+            name: self.text(name).to_string(),
+            name_span: name.span,
+            args,
+            named,
+        };
+        Ok(Expr::new(Kind::Call(call), (name.span.0, close.span.1)))
+    }
+
+    fn root(&self, name: &str, span: Span) -> Expr {
+        Expr::new(Kind::Ident(name.to_string()), span)
+    }
+
+    fn reference(&mut self, first: Token, argument: bool) -> Result<Expr, Diagnostic> {
+        let word = self.text(first);
+        let span = first.span;
+        match word {
+            "variables" => {
+                let e = self.name_accessor(self.root("variables", span), "a variable name after 'variables'")?;
+                if matches!(self.peek(), Some(Tok::Dot | Tok::LBracket)) {
+                    let t = self.peek_token().map_or(span, |t| t.span);
+                    return Err(self.error_at(
+                        t,
+                        "variables are primitives and have no fields or items; use fromjson() to read serialised JSON"
+                            .into(),
+                    ));
+                }
+                Ok(e)
+            }
+            "values" => {
+                let e = self.name_accessor(self.root("values", span), "a value name after 'values'")?;
+                self.accessors(e)
+            }
+            "datasources" => {
+                let e = self.name_accessor(self.root("datasources", span), "a data source name after 'datasources'")?;
+                let mut e = self.name_accessor(e, "a data source field after the data source name")?;
+                if self.peek() == Some(Tok::LBracket) {
+                    e = self.index_accessor(e)?;
+                }
+                if matches!(self.peek(), Some(Tok::Dot | Tok::LBracket)) {
+                    let t = self.peek_token().map_or(span, |t| t.span);
+                    return Err(self.error_at(t, "a data source reference takes a field and at most one index".into()));
+                }
+                Ok(e)
+            }
+            "children" => {
+                let e = self.name_accessor(self.root("children", span), "a child blueprint name after 'children'")?;
+                if !matches!(self.peek(), Some(Tok::Dot | Tok::LBracket)) {
+                    return Err(self.unexpected("an exported field after the child blueprint name"));
+                }
+                self.accessors(e)
+            }
+            "resources" => {
+                let e = self.name_accessor(self.root("resources", span), "a resource name after 'resources'")?;
+                self.accessors(e)
+            }
+            "elem" => self.accessors(self.root("elem", span)),
+            "i" => {
+                if matches!(self.peek(), Some(Tok::Dot | Tok::LBracket)) {
+                    let t = self.peek_token().map_or(span, |t| t.span);
+                    return Err(self.error_at(t, "'i' is the element index and has no fields or items".into()));
+                }
+                Ok(self.root("i", span))
+            }
+            name if argument
+                && self.lib.find(name).is_some()
+                && !matches!(self.peek(), Some(Tok::Dot | Tok::LBracket)) =>
+            {
+                Ok(Expr::new(Kind::FuncRef(name.to_string()), span))
+            }
+            name => {
+                let e = Expr::new(
+                    Kind::Member(Box::new(self.root("resources", span)), name.to_string()),
+                    span,
+                );
+                self.accessors(e)
+            }
+        }
+    }
+
+    fn name_accessor(&mut self, base: Expr, wanted: &str) -> Result<Expr, Diagnostic> {
+        match self.peek() {
+            Some(Tok::Dot) => {
+                self.pos += 1;
+                let name = self.expect(Tok::Ident, wanted)?;
+                let span = (base.span.0, name.span.1);
+                Ok(Expr::new(
+                    Kind::Member(Box::new(base), self.text(name).to_string()),
+                    span,
+                ))
+            }
+            Some(Tok::LBracket) if self.toks.get(self.pos + 1).and_then(|t| t.tok) == Some(Tok::Str) => {
+                self.pos += 1;
+                let lit = self.toks[self.pos];
+                self.pos += 1;
+                let name = unquote(self.text(lit));
+                if name.is_empty()
+                    || !name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                {
+                    return Err(self.error_at(
+                        lit.span,
+                        format!("{name:?} is not a valid name: names in quotes use letters, digits, '_', '-' and '.'"),
+                    ));
+                }
+                let close = self.expect(Tok::RBracket, "']' after the quoted name")?;
+                let span = (base.span.0, close.span.1);
+                Ok(Expr::new(Kind::Member(Box::new(base), name), span))
+            }
+            _ => Err(self.unexpected(wanted)),
+        }
+    }
+
+    fn index_accessor(&mut self, base: Expr) -> Result<Expr, Diagnostic> {
+        let open = self.expect(Tok::LBracket, "'['")?;
+        let index = match self.peek_token() {
+            Some(t) if t.tok == Some(Tok::RBracket) => Expr::new(Kind::Int(0), open.span),
+            Some(t) if t.tok == Some(Tok::Int) && !self.text(t).starts_with('-') => {
+                self.pos += 1;
+                match self.text(t).parse::<i64>() {
+                    Ok(i) => Expr::new(Kind::Int(i), t.span),
+                    Err(_) => return Err(self.error_at(t.span, "index does not fit in 64 bits".into())),
+                }
+            }
+            _ => return Err(self.unexpected("an index (a natural number), a quoted name, or ']'")),
+        };
+        let close = self.expect(Tok::RBracket, "']' to close the index")?;
+        let span = (base.span.0, close.span.1);
+        Ok(Expr::new(Kind::Index(Box::new(base), Box::new(index)), span))
+    }
+
+    fn accessors(&mut self, mut e: Expr) -> Result<Expr, Diagnostic> {
+        loop {
+            match self.peek() {
+                Some(Tok::Dot) => e = self.name_accessor(e, "a field name after '.'")?,
+                Some(Tok::LBracket) => {
+                    let quoted = self.toks.get(self.pos + 1).and_then(|t| t.tok) == Some(Tok::Str);
+                    e = if quoted {
+                        self.name_accessor(e, "a quoted name")?
+                    } else {
+                        self.index_accessor(e)?
+                    };
+                }
+                _ => return Ok(e),
+            }
+        }
+    }
+}

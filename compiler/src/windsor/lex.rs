@@ -1,0 +1,188 @@
+//! Tokens of the Windsor (expr-lang) dialect.
+
+use crate::ast::Span;
+use logos::Logos;
+
+/// One token.
+#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
+#[logos(skip r"[ \t\r\n\f]+")]
+pub enum Tok {
+    #[regex(r"[0-9][0-9_]*")]
+    Int,
+    #[regex(r"0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+")]
+    Radix,
+    #[regex(
+        r"[0-9][0-9_]*\.[0-9][0-9_]*([eE][+-]?[0-9]+)?|[0-9][0-9_]*[eE][+-]?[0-9]+|\.[0-9][0-9_]*([eE][+-]?[0-9]+)?"
+    )]
+    Float,
+    #[regex(r#""([^"\\]|\\(.|\n))*""#)]
+    #[regex(r"'([^'\\]|\\(.|\n))*'")]
+    Str,
+    #[regex(r"[A-Za-z_$][A-Za-z0-9_$]*")]
+    Ident,
+    #[token("#")]
+    Hash,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token(",")]
+    Comma,
+    #[token(":")]
+    Colon,
+    #[token(";")]
+    Semi,
+    #[token(".")]
+    Dot,
+    #[token("?.")]
+    QDot,
+    #[token("?")]
+    Question,
+    #[token("??")]
+    QQ,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("**")]
+    StarStar,
+    #[token("^")]
+    Caret,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    Ne,
+    #[token("<")]
+    Lt,
+    #[token("<=")]
+    Le,
+    #[token(">")]
+    Gt,
+    #[token(">=")]
+    Ge,
+    #[token("&&")]
+    AndAnd,
+    #[token("||")]
+    OrOr,
+    #[token("!")]
+    Bang,
+    #[token("=")]
+    Assign,
+    #[token("..")]
+    DotDot,
+    #[token("|")]
+    Pipe,
+}
+
+/// A token with its text span.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Token {
+    /// The token, or `None` for text that is not a token.
+    pub tok: Option<Tok>,
+    /// Where, in bytes of the whole source.
+    pub span: Span,
+}
+
+/// Splits `src[start..end]` into tokens, with spans in `src`'s coordinates.
+pub fn tokens(src: &str, start: usize, end: usize) -> Vec<Token> {
+    let mut lex = Tok::lexer(&src[start..end]);
+    let mut out = Vec::new();
+    while let Some(t) = lex.next() {
+        let r = lex.span();
+        out.push(Token {
+            tok: t.ok(),
+            span: ((start + r.start) as u32, (start + r.end) as u32),
+        });
+    }
+    out
+}
+
+/// Applies the escapes of a quoted string literal (`"…"` or `'…'`).
+pub fn unescape(lit: &str) -> Result<String, (usize, String)> {
+    let body = &lit[1..lit.len() - 1];
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let at = i + 1;
+        match chars.next().map(|(_, c)| c) {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some('a') => out.push('\x07'),
+            Some('b') => out.push('\x08'),
+            Some('f') => out.push('\x0c'),
+            Some('v') => out.push('\x0b'),
+            Some(c @ ('\\' | '"' | '\'' | '`')) => out.push(c),
+            Some(kind @ ('x' | 'u' | 'U')) => {
+                let n = match kind {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let hex: String = chars.by_ref().take(n).map(|(_, c)| c).collect();
+                let ch = u32::from_str_radix(&hex, 16)
+                    .ok()
+                    .filter(|_| hex.len() == n)
+                    .and_then(char::from_u32);
+                match ch {
+                    Some(ch) => out.push(ch),
+                    None => return Err((at, format!("invalid escape '\\{kind}{hex}'"))),
+                }
+            }
+            Some(other) => return Err((at, format!("unknown escape '\\{other}'"))),
+            None => return Err((at, "a string cannot end with a backslash".into())),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lexes_operators_longest_first() {
+        let toks: Vec<_> = tokens("a?.b ?? c ** 2", 0, 14)
+            .into_iter()
+            .map(|t| t.tok.unwrap())
+            .collect();
+        assert_eq!(
+            toks,
+            [
+                Tok::Ident,
+                Tok::QDot,
+                Tok::Ident,
+                Tok::QQ,
+                Tok::Ident,
+                Tok::StarStar,
+                Tok::Int
+            ]
+        );
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(unescape(r#""a\n\"b\u00e9""#).unwrap(), "a\n\"bé");
+        assert_eq!(unescape(r"'it\'s'").unwrap(), "it's");
+        assert!(unescape(r#""\q""#).is_err());
+    }
+}

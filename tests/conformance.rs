@@ -1,0 +1,125 @@
+//! Table-driven conformance: every YAML file under `tests/cases/<dialect>/`
+//! lists cases of `{expr | template, env, result | error, at}`.
+//!
+//! - `result` is compared as JSON, so types count (`2` is not `2.0`) and so
+//!   does map order.
+//! - `error` must occur in the diagnostic's message; `at` is its `line:col`.
+//! - `env` names an entry of the file's `envs:` (or is an inline mapping).
+//! - Every case is also run with constant folding off, and must agree.
+
+use bpvm::{Compiler, Dialect, Environment, Value, Vm};
+use std::path::Path;
+
+struct Outcome {
+    passed: usize,
+    failures: Vec<String>,
+}
+
+fn run_file(path: &Path, dialect: Dialect, out: &mut Outcome) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = Value::from_yaml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let root = doc.as_map().expect("a case file is a mapping");
+    let envs = root.get("envs").and_then(Value::as_map);
+    let Some(Value::List(cases)) = root.get("cases") else {
+        panic!("{}: no cases", path.display())
+    };
+    for (n, case) in cases.iter().enumerate() {
+        let case = case.as_map().expect("a case is a mapping");
+        let (src, template) = match (case.get("expr"), case.get("template")) {
+            (Some(Value::Str(e)), None) => (e.to_string(), false),
+            (None, Some(Value::Str(t))) => (t.to_string(), true),
+            _ => panic!("{}: case {n} needs expr or template", path.display()),
+        };
+        let env = match case.get("env") {
+            None => Environment::new(),
+            Some(Value::Str(name)) => {
+                let v = envs
+                    .and_then(|e| e.get(name))
+                    .unwrap_or_else(|| panic!("{}: no env {name}", path.display()));
+                Environment::from_value(v.clone()).unwrap()
+            }
+            Some(v) => Environment::from_value(v.clone()).unwrap(),
+        };
+        let label = format!("{}#{} `{}`", path.file_name().unwrap().to_string_lossy(), n + 1, src);
+        let mut results = Vec::new();
+        for fold in [true, false] {
+            let compiler = Compiler::new(dialect).fold(fold);
+            let prog = if template {
+                compiler.compile_template(&src)
+            } else {
+                compiler.compile(&src)
+            };
+            let r = prog.and_then(|p| bpvm::eval(&mut Vm::new(), &p, &env));
+            results.push(r);
+        }
+        let agree = match (&results[0], &results[1]) {
+            (Ok(a), Ok(b)) => a.to_json() == b.to_json(),
+            (Err(a), Err(b)) => a.message == b.message,
+            _ => false,
+        };
+        if !agree {
+            out.failures.push(format!(
+                "{label}: folding changed the outcome: {:?} vs {:?}",
+                results[0], results[1]
+            ));
+            continue;
+        }
+        let failure = match (&results[0], case.get("result"), case.get("error")) {
+            (Ok(got), Some(want), None) if got.to_json() == want.to_json() => None,
+            (Ok(got), Some(want), None) => Some(format!("got {}, want {}", got.to_json(), want.to_json())),
+            (Err(d), Some(want), None) => Some(format!("failed, want {}:\n{d}", want.to_json())),
+            (Ok(got), None, Some(_)) => Some(format!("got {}, want an error", got.to_json())),
+            (Err(d), None, Some(Value::Str(want))) => {
+                let (line, col) = d.line_col();
+                let at = format!("{line}:{col}");
+                match case.get("at") {
+                    _ if !d.message.contains(&**want) => {
+                        Some(format!("error {:?} does not contain {want:?}", d.message))
+                    }
+                    Some(Value::Str(w)) if **w != at => Some(format!("error at {at}, want {w}: {}", d.message)),
+                    _ => None,
+                }
+            }
+            _ => Some("case needs exactly one of result or error".into()),
+        };
+        match failure {
+            Some(f) => out.failures.push(format!("{label}: {f}")),
+            None => out.passed += 1,
+        }
+    }
+}
+
+fn run_dialect(dir: &str, dialect: Dialect, minimum: usize) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases").join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let mut out = Outcome {
+        passed: 0,
+        failures: Vec::new(),
+    };
+    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "yaml")) {
+        run_file(f, dialect, &mut out);
+    }
+    let total = out.passed + out.failures.len();
+    assert!(
+        out.failures.is_empty(),
+        "{} of {total} {dir} cases failed:\n{}",
+        out.failures.len(),
+        out.failures.join("\n")
+    );
+    assert!(
+        total >= minimum,
+        "only {total} {dir} cases; the suite promises at least {minimum}"
+    );
+    println!("{dir}: {total} cases passed");
+}
+
+#[test]
+fn windsor_cases() {
+    run_dialect("windsor", Dialect::Windsor, 150);
+}
+
+#[test]
+fn bluelink_cases() {
+    run_dialect("bluelink", Dialect::Bluelink, 40);
+}
