@@ -3,6 +3,7 @@
 //! 003 says return none for a none first argument.
 
 use super::args::{bool_at, char_offset, int_at, list_at, map_at, str_at, wrong};
+use super::extreme::extreme;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
 use crate::ops;
 use crate::val::Val;
@@ -273,22 +274,4 @@ fn order<'a>(f: &str, a: &[Val<'a>], test: fn(Ordering) -> bool) -> Result<Val<'
     }
     let o = ops::compare(a[0], a[1]).map_err(|_| FnError::new(format!("{f}() cannot order NaN")))?;
     Ok(Val::Bool(test(o)))
-}
-
-fn extreme<'a>(f: &str, a: &[Val<'a>], want: Ordering) -> Result<Val<'a>, FnError> {
-    let items: Vec<Val<'a>> = match (a.len(), a[0].list()) {
-        (1, Some(l)) => l.iter().collect(),
-        _ => a.to_vec(),
-    };
-    let mut best: Option<Val<'a>> = None;
-    for (i, v) in items.into_iter().enumerate() {
-        if v.as_f64().is_none() {
-            return Err(wrong(f, if a.len() == 1 { 0 } else { i }, "a number", v));
-        }
-        best = match best {
-            Some(b) if ops::compare(v, b).map_err(|_| wrong(f, i, "a number", v))? != want => Some(b),
-            _ => Some(v),
-        };
-    }
-    best.ok_or_else(|| FnError::arg(0, format!("{f}() of an empty array")))
 }

@@ -2,6 +2,7 @@
 
 pub mod args;
 pub mod bluelink;
+mod extreme;
 pub mod windsor;
 
 use crate::func::Library;

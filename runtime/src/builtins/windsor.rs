@@ -5,6 +5,7 @@
 //! not here: the compiler turns them into loops in bytecode.
 
 use super::args::{char_offset, index_in, int_at, list_at, map_at, num_at, str_at, wrong};
+use super::extreme::extreme;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
 use crate::ops;
 use crate::text;
@@ -227,25 +228,6 @@ fn float<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
             .map_err(|_| FnError::arg(0, format!("float() cannot parse {s:?} as a number"))),
         v => Err(wrong("float", 0, "a number or a numeric string", v)),
     }
-}
-
-/// `min`/`max` over arguments or over one list; the winner keeps its type.
-fn extreme<'a>(f: &str, a: &[Val<'a>], want: Ordering) -> Result<Val<'a>, FnError> {
-    let items: Vec<Val<'a>> = match (a.len(), a[0].list()) {
-        (1, Some(l)) => l.iter().collect(),
-        _ => a.to_vec(),
-    };
-    let mut best: Option<Val<'a>> = None;
-    for (i, v) in items.into_iter().enumerate() {
-        if v.as_f64().is_none() {
-            return Err(wrong(f, if a.len() == 1 { 0 } else { i }, "a number", v));
-        }
-        best = match best {
-            Some(b) if ops::compare(v, b).map_err(|_| wrong(f, i, "a number", v))? != want => Some(b),
-            _ => Some(v),
-        };
-    }
-    best.ok_or_else(|| FnError::arg(0, format!("{f}() of an empty list")))
 }
 
 fn sum<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {

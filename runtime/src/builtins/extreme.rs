@@ -1,0 +1,27 @@
+//! `min` and `max` of both dialects: over the arguments, or over one list
+//! argument; the winner keeps its type (`max(2, 2.0)` is the integer 2).
+
+use super::args::wrong;
+use crate::func::FnError;
+use crate::ops;
+use crate::val::Val;
+use std::cmp::Ordering;
+
+/// The argument that is most `want` (`Less` for min, `Greater` for max).
+pub fn extreme<'a>(f: &str, a: &[Val<'a>], want: Ordering) -> Result<Val<'a>, FnError> {
+    let items: Vec<Val<'a>> = match (a.len(), a[0].list()) {
+        (1, Some(l)) => l.iter().collect(),
+        _ => a.to_vec(),
+    };
+    let mut best: Option<Val<'a>> = None;
+    for (i, v) in items.into_iter().enumerate() {
+        if v.as_f64().is_none() {
+            return Err(wrong(f, if a.len() == 1 { 0 } else { i }, "a number", v));
+        }
+        best = match best {
+            Some(b) if ops::compare(v, b).map_err(|_| wrong(f, i, "a number", v))? != want => Some(b),
+            _ => Some(v),
+        };
+    }
+    best.ok_or_else(|| FnError::arg(0, format!("{f}() of an empty list")))
+}
