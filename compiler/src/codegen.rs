@@ -84,13 +84,7 @@ impl<'l> Gen<'l> {
     }
 
     pub fn constant(&mut self, v: Value) -> u32 {
-        let key = format!("{}:{}", v.type_name(), v.to_json());
-        if let Some(i) = self
-            .prog
-            .consts
-            .iter()
-            .position(|c| format!("{}:{}", c.type_name(), c.to_json()) == key)
-        {
+        if let Some(i) = self.prog.consts.iter().position(|c| identical(c, &v)) {
             return i as u32;
         }
         self.prog.consts.push(v);
@@ -507,6 +501,17 @@ impl<'l> Gen<'l> {
         self.place(end);
         self.emit(Op::LoopEnd, span, name);
         Ok(())
+    }
+}
+
+/// Constant-table identity: same type and same value (`1` is not `1.0`,
+/// unlike `==`; floats by bits, so `-0.0` and NaN keep their own entries).
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        (Value::Int(_), Value::Float(_)) | (Value::Float(_), Value::Int(_)) => false,
+        _ => a == b,
     }
 }
 

@@ -19,6 +19,7 @@ pub mod bluelink;
 mod codegen;
 mod fold;
 pub mod template;
+pub mod token;
 pub mod windsor;
 
 use ast::Expr;

@@ -1,7 +1,6 @@
 //! Tokens of the Bluelink `${..}` substitution language (seed 002,
 //! "Substitution Grammar").
 
-use crate::ast::Span;
 use logos::Logos;
 
 /// One token.
@@ -33,27 +32,12 @@ pub enum Tok {
     Assign,
 }
 
-/// A token with its span in the whole source.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Token {
-    /// The token, or `None` for text that is not one.
-    pub tok: Option<Tok>,
-    /// Where.
-    pub span: Span,
-}
+/// A token of this dialect with its span.
+pub type Token = crate::token::Token<Tok>;
 
-/// Splits `src[start..end]` into tokens.
+/// Splits `src[start..end]` into tokens, with spans in `src`'s coordinates.
 pub fn tokens(src: &str, start: usize, end: usize) -> Vec<Token> {
-    let mut lex = Tok::lexer(&src[start..end]);
-    let mut out = Vec::new();
-    while let Some(t) = lex.next() {
-        let r = lex.span();
-        out.push(Token {
-            tok: t.ok(),
-            span: ((start + r.start) as u32, (start + r.end) as u32),
-        });
-    }
-    out
+    crate::token::tokens(src, start, end)
 }
 
 /// The text of a string literal: only the quote itself can be escaped;

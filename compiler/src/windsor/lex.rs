@@ -1,6 +1,5 @@
 //! Tokens of the Windsor (expr-lang) dialect.
 
-use crate::ast::Span;
 use logos::Logos;
 
 /// One token.
@@ -88,27 +87,12 @@ pub enum Tok {
     Pipe,
 }
 
-/// A token with its text span.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Token {
-    /// The token, or `None` for text that is not a token.
-    pub tok: Option<Tok>,
-    /// Where, in bytes of the whole source.
-    pub span: Span,
-}
+/// A token of this dialect with its span.
+pub type Token = crate::token::Token<Tok>;
 
 /// Splits `src[start..end]` into tokens, with spans in `src`'s coordinates.
 pub fn tokens(src: &str, start: usize, end: usize) -> Vec<Token> {
-    let mut lex = Tok::lexer(&src[start..end]);
-    let mut out = Vec::new();
-    while let Some(t) = lex.next() {
-        let r = lex.span();
-        out.push(Token {
-            tok: t.ok(),
-            span: ((start + r.start) as u32, (start + r.end) as u32),
-        });
-    }
-    out
+    crate::token::tokens(src, start, end)
 }
 
 /// Applies the escapes of a quoted string literal (`"…"` or `'…'`).

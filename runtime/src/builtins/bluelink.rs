@@ -9,17 +9,6 @@ use crate::ops;
 use crate::val::Val;
 use std::cmp::Ordering;
 
-macro_rules! builtin {
-    ($name:literal, $min:expr, $max:expr, $f:expr) => {
-        Builtin {
-            name: $name,
-            min: $min,
-            max: $max,
-            f: $f,
-        }
-    };
-}
-
 /// Every core function of the Bluelink dialect, by name.
 pub static FUNCTIONS: &[Builtin] = &[
     builtin!("trim", 1, 1, |_, a| none_or(a, |a| Ok(Val::Str(

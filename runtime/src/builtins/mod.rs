@@ -1,5 +1,17 @@
 //! The function libraries of the two dialects.
 
+/// A `Builtin` table entry: name, fewest and most arguments, implementation.
+macro_rules! builtin {
+    ($name:literal, $min:expr, $max:expr, $f:expr) => {
+        Builtin {
+            name: $name,
+            min: $min,
+            max: $max,
+            f: $f,
+        }
+    };
+}
+
 pub mod args;
 pub mod bluelink;
 mod extreme;

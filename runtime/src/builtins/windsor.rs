@@ -13,17 +13,6 @@ use crate::val::Val;
 use base64::Engine as _;
 use std::cmp::Ordering;
 
-macro_rules! builtin {
-    ($name:literal, $min:expr, $max:expr, $f:expr) => {
-        Builtin {
-            name: $name,
-            min: $min,
-            max: $max,
-            f: $f,
-        }
-    };
-}
-
 /// Every function of the Windsor dialect, by name.
 pub static FUNCTIONS: &[Builtin] = &[
     builtin!("len", 1, 1, len),
