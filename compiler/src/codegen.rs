@@ -53,9 +53,22 @@ impl<'l> Gen<'l> {
         }
     }
 
-    pub fn text_rule(&self) -> TextRule {
+    /// How a `${…}` result becomes text after `before`, the host text
+    /// that precedes it (earlier `${…}` results stand in as non-blank
+    /// characters, since their text is only known at run time).
+    pub fn text_rule(&self, before: &str) -> TextRule {
         match self.dialect {
-            Dialect::Windsor => TextRule::Windsor,
+            Dialect::Windsor => {
+                let line = before.rsplit('\n').next().unwrap_or("");
+                let host = if before.contains('\n') {
+                    line.len() - line.trim_start_matches(' ').len()
+                } else {
+                    0
+                };
+                TextRule::Windsor {
+                    indent: u16::try_from(host + 2).unwrap_or(u16::MAX),
+                }
+            }
             Dialect::Bluelink => TextRule::Bluelink,
         }
     }

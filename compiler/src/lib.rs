@@ -115,17 +115,19 @@ impl Compiler {
             g.expr(&e)?;
             return Ok(g.finish());
         }
-        let rule = g.text_rule();
+        let mut before = String::new();
         for part in &parts {
             match part {
                 Part::Text(t) => {
                     let c = g.constant(Value::Str(t.as_str().into()));
                     g.emit(Op::Const(c), (0, 0), "text");
+                    before.push_str(t);
                 }
                 Part::Expr((start, end)) => {
                     let e = self.parse(src, *start as usize, *end as usize)?;
                     g.expr(&e)?;
-                    g.emit(Op::Text(rule), e.span, "${}");
+                    g.emit(Op::Text(g.text_rule(&before)), e.span, "${}");
+                    before.push('x');
                 }
             }
         }

@@ -3,6 +3,7 @@
 
 use crate::val::Val;
 use bumpalo::Bump;
+use std::any::Any;
 use std::fmt;
 
 /// A native function: arguments in, one value out.
@@ -59,6 +60,10 @@ pub struct FuncVal<'a> {
 pub struct Ctx<'a> {
     /// Where results that outlive the call are allocated.
     pub arena: &'a Bump,
+    /// What the program that runs the VM passed along for its own
+    /// functions (a renderer's files and terraform outputs); `&()` when
+    /// nothing was. Host functions downcast it.
+    pub host: &'a dyn Any,
 }
 
 impl<'a> Ctx<'a> {
@@ -153,15 +158,34 @@ impl fmt::Display for FnError {
     }
 }
 
-/// A set of functions a dialect's compiler resolves calls against.
+/// The functions a compiler resolves calls against: a dialect's standard
+/// set, optionally followed by a host's own sets (a renderer's `jsonnet`,
+/// `terraform_output`). A later set's function hides an earlier one of the
+/// same name.
+///
+/// ```
+/// use bpvm_runtime::builtins::windsor;
+/// use bpvm_runtime::{Builtin, Library, Val};
+/// static HOST: &[Builtin] = &[Builtin { name: "answer", min: 0, max: 0, f: |_, _| Ok(Val::Int(42)) }];
+/// static LIB: Library = Library::new(&[windsor::FUNCTIONS, HOST]);
+/// assert_eq!(LIB.find("answer").unwrap().name, "answer");
+/// assert!(LIB.find("len").is_some());
+/// ```
 pub struct Library {
-    /// The functions, looked up by name at compile time only.
-    pub builtins: &'static [Builtin],
+    sets: &'static [&'static [Builtin]],
 }
 
 impl Library {
+    /// A library of `sets`, searched last to first.
+    pub const fn new(sets: &'static [&'static [Builtin]]) -> Library {
+        Library { sets }
+    }
+
     /// The function called `name`.
     pub fn find(&self, name: &str) -> Option<&'static Builtin> {
-        self.builtins.iter().find(|b| b.name == name)
+        self.sets
+            .iter()
+            .rev()
+            .find_map(|set| set.iter().find(|b| b.name == name))
     }
 }

@@ -15,17 +15,17 @@ use std::fmt::Write;
 /// bpvm_runtime::text::push_float(&mut s, 1e21);
 /// assert_eq!(s, "2 1e+21");
 /// ```
-pub fn push_float(out: &mut String, f: f64) {
+pub fn push_float(out: &mut impl Write, f: f64) {
     if f.is_nan() {
-        out.push_str("NaN");
+        let _ = out.write_str("NaN");
         return;
     }
     if f.is_infinite() {
-        out.push_str(if f > 0.0 { "+Inf" } else { "-Inf" });
+        let _ = out.write_str(if f > 0.0 { "+Inf" } else { "-Inf" });
         return;
     }
     if f == 0.0 {
-        out.push_str(if f.is_sign_negative() { "-0" } else { "0" });
+        let _ = out.write_str(if f.is_sign_negative() { "-0" } else { "0" });
         return;
     }
     // `{:e}` gives the shortest round-trip digits: "-1.2345e6".
@@ -38,53 +38,53 @@ pub fn push_float(out: &mut String, f: f64) {
     };
     let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
     if neg {
-        out.push('-');
+        let _ = out.write_char('-');
     }
     // Go's shortest `%g` uses exponent form below 1e-4 and from 1e6 up.
     if !(-4..6).contains(&exp) {
-        out.push_str(&digits[..1]);
+        let _ = out.write_str(&digits[..1]);
         if digits.len() > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
+            let _ = out.write_char('.');
+            let _ = out.write_str(&digits[1..]);
         }
         let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
     } else if exp < 0 {
-        out.push_str("0.");
+        let _ = out.write_str("0.");
         for _ in 0..(-exp - 1) {
-            out.push('0');
+            let _ = out.write_char('0');
         }
-        out.push_str(&digits);
+        let _ = out.write_str(&digits);
     } else {
         let point = exp as usize + 1;
         if digits.len() <= point {
-            out.push_str(&digits);
+            let _ = out.write_str(&digits);
             for _ in digits.len()..point {
-                out.push('0');
+                let _ = out.write_char('0');
             }
         } else {
-            out.push_str(&digits[..point]);
-            out.push('.');
-            out.push_str(&digits[point..]);
+            let _ = out.write_str(&digits[..point]);
+            let _ = out.write_char('.');
+            let _ = out.write_str(&digits[point..]);
         }
     }
 }
 
 /// Appends `v` as text: the rule for embedded `${…}` results and `string()`.
-pub fn push_text(out: &mut String, v: Val<'_>) {
-    match v {
-        Val::Nil => {}
-        Val::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-        Val::Int(i) => {
-            let _ = write!(out, "{i}");
+pub fn push_text(out: &mut impl Write, v: Val<'_>) {
+    // Writing to a string cannot fail.
+    let _ = match v {
+        Val::Nil => Ok(()),
+        Val::Bool(b) => out.write_str(if b { "true" } else { "false" }),
+        Val::Int(i) => write!(out, "{i}"),
+        Val::Float(f) => {
+            push_float(out, f);
+            Ok(())
         }
-        Val::Float(f) => push_float(out, f),
-        Val::Str(s) => out.push_str(s),
-        Val::Bytes(b) => out.push_str(&String::from_utf8_lossy(b)),
-        Val::Func(f) => {
-            let _ = write!(out, "<function {}>", f.func.name);
-        }
-        Val::Doc(_) | Val::List(_) | Val::Map(_) => out.push_str(to_yaml(&v.to_value()).trim_end()),
-    }
+        Val::Str(s) => out.write_str(s),
+        Val::Bytes(b) => out.write_str(&String::from_utf8_lossy(b)),
+        Val::Func(f) => write!(out, "<function {}>", f.func.name),
+        Val::Doc(_) | Val::List(_) | Val::Map(_) => out.write_str(to_yaml(&v.to_value()).trim_end()),
+    };
 }
 
 /// `v` as text (see [`push_text`]).
@@ -113,7 +113,7 @@ mod tests {
     fn floats_print_like_go() {
         assert_eq!(f(2.0), "2");
         assert_eq!(f(2.5), "2.5");
-        assert_eq!(f(3.14), "3.14");
+        assert_eq!(f(3.25), "3.25");
         assert_eq!(f(-0.5), "-0.5");
         assert_eq!(f(1e21), "1e+21");
         assert_eq!(f(1e20), "1e+20");

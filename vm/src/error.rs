@@ -52,18 +52,28 @@ impl Program {
             Fault::Op(OpError::DivideByZero) => format!("'{what}' divides by zero"),
             Fault::Op(OpError::Other(m)) => format!("'{what}' {m}"),
             Fault::Missing(path) => format!("'{path}' does not exist"),
-            Fault::NoMembers { key, got } => format!("cannot read '{key}' of a {got} (in '{from}')"),
+            Fault::NoMembers { key, got } => format!("cannot read '{key}' of {} (in '{from}')", a(got)),
             Fault::OutOfRange { index, len } => {
                 format!("index {index} is out of range for length {len} (in '{from}')")
             }
-            Fault::BadIndex { index, base } => format!("cannot index a {base} with a {index} (in '{from}')"),
+            Fault::BadIndex { index, base } => format!("cannot index {} with {} (in '{from}')", a(base), a(index)),
             Fault::Call(e) => e.message.clone(),
             Fault::NotIterable(got) => format!("'{what}' needs a list, got {got}"),
             Fault::Regex(e) => format!("'matches' has an invalid regular expression: {e}"),
             Fault::ComplexText(got) => {
-                format!("a {got} cannot be interpolated into a string (from '{from}')")
+                format!("{} cannot be interpolated into a string (from '{from}')", a(got))
             }
         };
         Diagnostic::new(message, &self.source, site.start as usize, site.end as usize)
     }
+}
+
+/// A type name with its article: "a map", "an int".
+fn a(type_name: &str) -> String {
+    let article = if type_name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {type_name}")
 }

@@ -148,7 +148,13 @@ pub enum Access {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TextRule {
     /// nil is empty, lists and maps are YAML, numbers as Go prints them.
-    Windsor,
+    /// Text of more than one line starts on a new line with every
+    /// non-empty line indented by `indent` spaces (the indentation of the
+    /// host line plus two, so a YAML block stays nested under its key).
+    Windsor {
+        /// Spaces put before each line of multi-line text.
+        indent: u16,
+    },
     /// none is empty, lists and maps are an error (seed 002, "Complex Types").
     Bluelink,
 }

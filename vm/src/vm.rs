@@ -14,6 +14,7 @@ use bpvm_runtime::{Ctx, Environment, FuncVal, ListRef, Map, Val, Value, text};
 use bumpalo::Bump;
 use bumpalo::collections::Vec as BumpVec;
 use smallvec::SmallVec;
+use std::any::Any;
 
 /// Runs programs. Keep one per thread and reuse it.
 ///
@@ -39,14 +40,50 @@ impl Vm {
     /// Runs `prog` against `env`. The result borrows from the environment,
     /// the program and this machine's arena.
     pub fn run<'a>(&'a mut self, prog: &'a Program, env: &'a Environment) -> Result<Val<'a>, RunError> {
+        self.run_with(prog, env, &())
+    }
+
+    /// Runs `prog` against `env`, handing `host` to every function call
+    /// (see [`Ctx::host`]).
+    pub fn run_with<'a>(
+        &'a mut self,
+        prog: &'a Program,
+        env: &'a Environment,
+        host: &'a dyn Any,
+    ) -> Result<Val<'a>, RunError> {
         self.arena.reset();
-        exec(prog, env.root(), &self.arena)
+        exec(prog, env.root(), &self.arena, host)
     }
 
     /// Bytes the arena holds (for allocation reporting).
     pub fn arena_bytes(&self) -> usize {
         self.arena.allocated_bytes()
     }
+}
+
+/// `v` as the text of an embedded `${…}`; with `indent`, text of more than
+/// one line moves to its own lines, indented (see [`TextRule::Windsor`]).
+fn embed<'a>(arena: &'a Bump, v: Val<'a>, indent: Option<u16>) -> &'a str {
+    let text = match v {
+        Val::Str(s) => s,
+        other => {
+            let mut s = bumpalo::collections::String::new_in(arena);
+            text::push_text(&mut s, other);
+            s.into_bump_str()
+        }
+    };
+    let Some(indent) = indent.filter(|_| text.contains('\n')) else {
+        return text;
+    };
+    let mut out = bumpalo::collections::String::with_capacity_in(text.len() + 16, arena);
+    for line in text.split('\n') {
+        out.push('\n');
+        if !line.is_empty() {
+            out.extend(std::iter::repeat_n(' ', indent as usize));
+            out.push_str(line);
+        }
+    }
+    out.into_bump_str()
 }
 
 /// One open predicate loop.
@@ -78,7 +115,7 @@ fn truth(v: Val<'_>) -> Result<bool, Fault> {
     }
 }
 
-fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump) -> Result<Val<'a>, RunError> {
+fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any) -> Result<Val<'a>, RunError> {
     let code = &prog.code[..];
     let mut stack: SmallVec<[Val<'a>; 16]> = SmallVec::new();
     let mut locals: SmallVec<[Val<'a>; 4]> = SmallVec::from_elem(Val::Nil, prog.locals as usize);
@@ -263,9 +300,9 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump) -> Result<Val<'a>
                     let key = match pair[0] {
                         Val::Str(s) => s,
                         other => {
-                            let mut s = String::new();
+                            let mut s = bumpalo::collections::String::new_in(arena);
                             text::push_text(&mut s, other);
-                            arena.alloc_str(&s)
+                            s.into_bump_str()
                         }
                     };
                     match entries.iter_mut().find(|(k, _)| *k == key) {
@@ -279,15 +316,11 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump) -> Result<Val<'a>
             Op::Text(rule) => {
                 let t = top!();
                 *t = match (*t, rule) {
-                    (Val::Str(_), _) => *t,
                     (v @ (Val::Doc(_) | Val::List(_) | Val::Map(_) | Val::Func(_)), TextRule::Bluelink) => {
                         fail!(ip - 1, Fault::ComplexText(v.type_name()))
                     }
-                    (v, _) => {
-                        let mut s = String::new();
-                        text::push_text(&mut s, v);
-                        Val::Str(arena.alloc_str(&s))
-                    }
+                    (v, TextRule::Bluelink) => Val::Str(embed(arena, v, None)),
+                    (v, TextRule::Windsor { indent }) => Val::Str(embed(arena, v, Some(indent))),
                 };
             }
             Op::Concat(n) => {
@@ -305,7 +338,7 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump) -> Result<Val<'a>
             Op::Call { func, argc } => {
                 let f = prog.funcs[func as usize];
                 let base = stack.len().saturating_sub(argc as usize);
-                let mut ctx = Ctx { arena };
+                let mut ctx = Ctx { arena, host };
                 let result = match (f.f)(&mut ctx, &stack[base..]) {
                     Ok(v) => v,
                     Err(e) => fail!(ip - 1, Fault::Call(e)),
@@ -646,9 +679,9 @@ fn finish<'a>(arena: &'a Bump, f: Frame<'a>) -> Result<Val<'a>, Fault> {
                         ))));
                     }
                     other => {
-                        let mut s = String::new();
+                        let mut s = bumpalo::collections::String::new_in(arena);
                         text::push_text(&mut s, other);
-                        arena.alloc_str(&s)
+                        s.into_bump_str()
                     }
                 };
                 let item = f.items.get(i).unwrap_or(Val::Nil);

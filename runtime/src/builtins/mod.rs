@@ -14,17 +14,14 @@ macro_rules! builtin {
 
 pub mod args;
 pub mod bluelink;
+pub mod cidr;
 mod extreme;
 pub mod windsor;
 
 use crate::func::Library;
 
 /// The Windsor (expr-lang) dialect's functions.
-pub static WINDSOR: Library = Library {
-    builtins: windsor::FUNCTIONS,
-};
+pub static WINDSOR: Library = Library::new(&[windsor::FUNCTIONS, cidr::FUNCTIONS]);
 
 /// The Bluelink dialect's core functions.
-pub static BLUELINK: Library = Library {
-    builtins: bluelink::FUNCTIONS,
-};
+pub static BLUELINK: Library = Library::new(&[bluelink::FUNCTIONS]);

@@ -1,0 +1,97 @@
+//! Every expression in the Windsor core facets of `../shared/corpus` must be
+//! a case of `tests/cases/windsor/corpus.yaml` (which says what it gives).
+//!
+//! The corpus sits beside the repository, not in it: without it this test
+//! has nothing to read and says so, unless `BPVM_CORPUS=required` (as CI
+//! sets it), when a missing corpus fails.
+
+use bpvm::Value;
+use bpvm::compiler::template::{Part, split};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+const FACETS: &str = "../shared/corpus/windsor-core-aae5e79e/contexts/_template/facets";
+
+fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            yaml_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            out.push(path);
+        }
+    }
+}
+
+/// The `when:` values and the `${…}` parts of every string in `v`.
+fn expressions(v: &Value, found: &mut BTreeSet<String>) {
+    match v {
+        Value::Map(m) => {
+            for (k, x) in m.iter() {
+                match x {
+                    Value::Str(when) if k.as_str() == "when" => {
+                        found.insert(when.trim().to_string());
+                    }
+                    _ => expressions(x, found),
+                }
+            }
+        }
+        Value::List(items) => items.iter().for_each(|x| expressions(x, found)),
+        Value::Str(s) => {
+            for part in split(s).unwrap_or_else(|e| panic!("{s:?}: {e}")) {
+                if let Part::Expr((start, end)) = part {
+                    found.insert(s[start as usize..end as usize].trim().to_string());
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_corpus_facet_expression_is_a_conformance_case() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let facets = root.join(FACETS);
+    if !facets.is_dir() {
+        let required = std::env::var("BPVM_CORPUS").is_ok_and(|v| v == "required");
+        assert!(!required, "BPVM_CORPUS=required but {} is missing", facets.display());
+        eprintln!("skipped: {} is not there", facets.display());
+        return;
+    }
+    let mut files = Vec::new();
+    yaml_files(&facets, &mut files);
+    let mut found = BTreeSet::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let doc = Value::from_yaml(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        expressions(&doc, &mut found);
+    }
+
+    let cases = std::fs::read_to_string(root.join("tests/cases/windsor/corpus.yaml")).unwrap();
+    let cases = Value::from_yaml(&cases).unwrap();
+    let Some(Value::List(cases)) = cases.as_map().and_then(|m| m.get("cases")) else {
+        panic!("corpus.yaml has no cases")
+    };
+    let listed: BTreeSet<String> = cases
+        .iter()
+        .filter_map(|c| c.as_map()?.get("expr")?.as_str().map(str::to_string))
+        .collect();
+    let missing: Vec<&String> = found.difference(&listed).collect();
+    assert!(
+        missing.is_empty(),
+        "{} corpus expressions have no case in corpus.yaml:\n{}",
+        missing.len(),
+        missing.iter().map(|m| format!("  {m}")).collect::<Vec<_>>().join("\n")
+    );
+    assert!(
+        found.len() > 50,
+        "only {} expressions found in {}",
+        found.len(),
+        facets.display()
+    );
+    println!(
+        "{} corpus expressions from {} facets, all covered",
+        found.len(),
+        files.len()
+    );
+}
