@@ -125,6 +125,7 @@ impl<'l> Gen<'l> {
             };
         }
         thread_jumps(&mut self.prog.code);
+        self.prog.stack = bpvm_vm::max_depth(&self.prog.code);
         self.prog
     }
 

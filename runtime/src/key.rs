@@ -55,7 +55,49 @@ impl Key {
     /// True when this key is `text`, whose hash is `hash`.
     #[inline]
     pub fn is(&self, hash: u64, text: &str) -> bool {
-        self.hash == hash && *self.text == *text
+        self.hash == hash && same_text(&self.text, text)
+    }
+}
+
+/// String equality without a library call for the short strings keys
+/// and compared values usually are: up to 16 bytes are compared as two
+/// overlapping machine words.
+///
+/// ```
+/// use bpvm_runtime::key::same_text;
+/// assert!(same_text("single-node", "single-node"));
+/// assert!(!same_text("single-node", "single-nodE"));
+/// assert!(!same_text("aws", "azure"));
+/// ```
+#[inline(always)]
+pub fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
+}
+
+#[inline(always)]
+fn word(s: &[u8], at: usize) -> u64 {
+    match s[at..at + 8].try_into() {
+        Ok(w) => u64::from_ne_bytes(w),
+        Err(_) => 0,
+    }
+}
+
+#[inline(always)]
+fn half(s: &[u8], at: usize) -> u32 {
+    match s[at..at + 4].try_into() {
+        Ok(w) => u32::from_ne_bytes(w),
+        Err(_) => 0,
     }
 }
 

@@ -12,7 +12,7 @@ pub mod builtins;
 mod diag;
 mod env;
 pub mod func;
-mod key;
+pub mod key;
 mod map;
 pub mod ops;
 pub mod text;

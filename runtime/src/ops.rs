@@ -27,7 +27,7 @@ pub fn equal(a: Val<'_>, b: Val<'_>) -> bool {
         (Val::Int(x), Val::Int(y)) => x == y,
         (Val::Float(x), Val::Float(y)) => x == y,
         (Val::Int(x), Val::Float(y)) | (Val::Float(y), Val::Int(x)) => (x as f64) == y,
-        (Val::Str(x), Val::Str(y)) => x == y,
+        (Val::Str(x), Val::Str(y)) => crate::key::same_text(x, y),
         (Val::Bytes(x), Val::Bytes(y)) => x == y,
         (Val::Str(x), Val::Bytes(y)) | (Val::Bytes(y), Val::Str(x)) => x.as_bytes() == y,
         (Val::Func(x), Val::Func(y)) => std::ptr::eq(x, y),

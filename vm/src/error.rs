@@ -36,6 +36,9 @@ pub enum Fault {
     Regex(String),
     /// A list or map was interpolated into text.
     ComplexText(&'static str),
+    /// The program pushed more values than its stack has slots (only a
+    /// hand-built program whose `stack` is too small can).
+    StackOverflow(usize),
 }
 
 impl Program {
@@ -60,6 +63,7 @@ impl Program {
             Fault::Call(e) => e.message.clone(),
             Fault::NotIterable(got) => format!("'{what}' needs a list, got {got}"),
             Fault::Regex(e) => format!("'matches' has an invalid regular expression: {e}"),
+            Fault::StackOverflow(n) => format!("the program needs more than {n} stack slots"),
             Fault::ComplexText(got) => {
                 format!("{} cannot be interpolated into a string (from '{from}')", a(got))
             }

@@ -21,6 +21,6 @@ mod vm;
 
 pub use disasm::disassemble;
 pub use error::{Fault, RunError};
-pub use op::{Access, Loop, Op, TextRule};
-pub use program::{Path, Program, Seg, Site};
+pub use op::{Access, Loop, Op, Test, TextRule};
+pub use program::{Path, Program, Seg, Site, max_depth};
 pub use vm::Vm;

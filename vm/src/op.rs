@@ -95,6 +95,13 @@ pub enum Op {
     JumpIfTrue(u32),
     /// If the top of the stack is not nil, jump to `n` keeping it; otherwise pop it (`??`).
     JumpIfNotNil(u32),
+    /// Jump to `to` when the value at path `path` passes `test` against
+    /// constant `c`; the stack is untouched. The fused form of
+    /// `Load`, `Const`, a comparison and `JumpIfTrue` (what `when`
+    /// conditions are made of).
+    JumpIf { path: u16, test: Test, c: u16, to: u16 },
+    /// Like `JumpIf`, jumping when the test fails.
+    JumpUnless { path: u16, test: Test, c: u16, to: u16 },
     /// Drop the top of the stack.
     Pop,
 
@@ -142,6 +149,37 @@ pub enum Access {
     Optional,
     /// Bluelink: a missing key is an error.
     Strict,
+}
+
+/// The comparison of a fused [`Op::JumpIf`] / [`Op::JumpUnless`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Test {
+    /// `==` (nil-safe, structural).
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+}
+
+impl Test {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Test::Eq => "==",
+            Test::Ne => "!=",
+            Test::Lt => "<",
+            Test::Le => "<=",
+            Test::Gt => ">",
+            Test::Ge => ">=",
+        }
+    }
 }
 
 /// How an embedded `${…}` result becomes text.
@@ -194,6 +232,68 @@ pub enum Loop {
     Reduce,
     /// Like `Reduce`, starting at a given initial value (popped before the list).
     ReduceFrom,
+}
+
+impl Op {
+    /// Values popped and pushed when the instruction runs (for a jump
+    /// that keeps its operand, the effect when it does not jump).
+    pub fn stack_effect(self) -> (u32, u32) {
+        match self {
+            Op::Nil | Op::True | Op::False | Op::Int(_) | Op::Const(_) | Op::Load(_) | Op::Local(_) | Op::Func(_) => {
+                (0, 1)
+            }
+            Op::Item | Op::ItemIndex | Op::Acc | Op::LoopEnd => (0, 1),
+            Op::Get(_) | Op::Not | Op::Neg | Op::Bool | Op::EqConst(_) | Op::NeConst(_) | Op::MatchesConst(_) => (1, 1),
+            Op::Text(_) => (1, 1),
+            Op::Index(_) => (2, 1),
+            Op::Slice => (3, 1),
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod | Op::Pow => (2, 1),
+            Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => (2, 1),
+            Op::In | Op::Contains | Op::StartsWith | Op::EndsWith | Op::Matches => (2, 1),
+            Op::SetLocal(_) | Op::Pop | Op::LoopStep | Op::Return => (1, 0),
+            Op::JumpIfFalse(_) | Op::JumpIfTrue(_) | Op::JumpIfNotNil(_) => (1, 0),
+            Op::Jump(_) | Op::JumpIf { .. } | Op::JumpUnless { .. } | Op::LoopNext(_) => (0, 0),
+            Op::List(n) | Op::Concat(n) => (n, 1),
+            Op::Map(n) => (n.saturating_mul(2), 1),
+            Op::Call { argc, .. } => (argc as u32, 1),
+            Op::LoopBegin(Loop::ReduceFrom) => (2, 0),
+            Op::LoopBegin(_) => (1, 0),
+        }
+    }
+
+    /// The instruction this one may jump to.
+    pub fn target(self) -> Option<u32> {
+        match self {
+            Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) | Op::JumpIfNotNil(t) | Op::LoopNext(t) => Some(t),
+            Op::JumpIf { to, .. } | Op::JumpUnless { to, .. } => Some(to as u32),
+            _ => None,
+        }
+    }
+
+    /// The same instruction jumping to `t` instead (`None` when `t` does
+    /// not fit the instruction's operand).
+    pub fn retarget(self, t: u32) -> Option<Op> {
+        Some(match self {
+            Op::Jump(_) => Op::Jump(t),
+            Op::JumpIfFalse(_) => Op::JumpIfFalse(t),
+            Op::JumpIfTrue(_) => Op::JumpIfTrue(t),
+            Op::JumpIfNotNil(_) => Op::JumpIfNotNil(t),
+            Op::LoopNext(_) => Op::LoopNext(t),
+            Op::JumpIf { path, test, c, .. } => Op::JumpIf {
+                path,
+                test,
+                c,
+                to: u16::try_from(t).ok()?,
+            },
+            Op::JumpUnless { path, test, c, .. } => Op::JumpUnless {
+                path,
+                test,
+                c,
+                to: u16::try_from(t).ok()?,
+            },
+            other => other,
+        })
+    }
 }
 
 impl Loop {

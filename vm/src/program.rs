@@ -22,6 +22,9 @@ pub struct Program {
     pub regexes: Vec<Regex>,
     /// How many local slots (`let`) the program uses.
     pub locals: u32,
+    /// The deepest the value stack gets ([`max_depth`]); the compiler sets
+    /// it. A hand-built program may leave it 0 and gets a small default.
+    pub stack: u32,
     /// The source text the program was compiled from.
     pub source: String,
 }
@@ -64,4 +67,47 @@ impl Program {
         let s = self.sites.get(ip).copied().unwrap_or_default();
         self.source.get(s.start as usize..s.end as usize).unwrap_or("")
     }
+}
+
+/// The most values `code` ever has on the stack, following every path
+/// through it. Code whose depth at some instruction depends on the path
+/// taken (which the compiler never emits) gets the deepest of them.
+///
+/// ```
+/// use bpvm_vm::{Op, max_depth};
+/// assert_eq!(max_depth(&[Op::Int(1), Op::Int(2), Op::Add, Op::Return]), 2);
+/// ```
+pub fn max_depth(code: &[Op]) -> u32 {
+    let mut depth_at: Vec<Option<u32>> = vec![None; code.len() + 1];
+    let mut work = vec![(0usize, 0u32)];
+    let mut deepest = 0;
+    // Each instruction is revisited only when reached deeper than before,
+    // and depth is capped, so this ends even on malformed code.
+    let cap = code.len() as u32 + 1;
+    while let Some((ip, depth)) = work.pop() {
+        let Some(op) = code.get(ip) else { continue };
+        if depth_at[ip].is_some_and(|d| d >= depth) {
+            continue;
+        }
+        depth_at[ip] = Some(depth);
+        let (pops, pushes) = op.stack_effect();
+        let after = (depth.saturating_sub(pops) + pushes).min(cap);
+        deepest = deepest.max(after).max(depth);
+        match *op {
+            Op::Return => {}
+            Op::Jump(t) => work.push((t as usize, after)),
+            // Jumps keep the tested value; falling through pops it.
+            Op::JumpIfNotNil(t) => {
+                work.push((t as usize, depth));
+                work.push((ip + 1, after));
+            }
+            other => {
+                if let Some(t) = other.target() {
+                    work.push((t as usize, after));
+                }
+                work.push((ip + 1, after));
+            }
+        }
+    }
+    deepest
 }

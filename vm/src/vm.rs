@@ -3,17 +3,17 @@
 //! A [`Vm`] owns the arena that evaluation results live in; it is reset at
 //! the start of every run, so a reused `Vm` evaluates without touching the
 //! heap unless a program builds large values. The value stack, the local
-//! slots and the loop frames live on the native stack.
+//! slots and the loop frames live in that arena too.
 
 use crate::error::{Fault, RunError};
-use crate::op::{Access, Loop, Op, TextRule};
+use crate::op::{Access, Loop, Op, Test, TextRule};
 use crate::program::{Path, Program, Seg};
 use bpvm_runtime::builtins::args::index_in;
+use bpvm_runtime::key::same_text;
 use bpvm_runtime::ops::{self, OpError};
 use bpvm_runtime::{Ctx, Environment, FuncVal, ListRef, Map, Val, Value, text};
 use bumpalo::Bump;
 use bumpalo::collections::Vec as BumpVec;
-use smallvec::SmallVec;
 use std::any::Any;
 
 /// Runs programs. Keep one per thread and reuse it.
@@ -115,25 +115,81 @@ fn truth(v: Val<'_>) -> Result<bool, Fault> {
     }
 }
 
+/// Stack slots a program gets when it does not say how many it needs.
+const DEFAULT_STACK: usize = 16;
+
 fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any) -> Result<Val<'a>, RunError> {
     let code = &prog.code[..];
-    let mut stack: SmallVec<[Val<'a>; 16]> = SmallVec::new();
-    let mut locals: SmallVec<[Val<'a>; 4]> = SmallVec::from_elem(Val::Nil, prog.locals as usize);
-    let mut loops: SmallVec<[Frame<'a>; 2]> = SmallVec::new();
+    // Locals and the value stack live in the arena: no heap traffic, and
+    // the slots are as many as the compiler found the program needs.
+    let depth = match prog.stack {
+        0 => DEFAULT_STACK,
+        n => n as usize,
+    };
+    // The top of the stack is kept in `acc`, out of memory: most
+    // instructions read the value the previous one produced, and a round
+    // trip through a stack slot costs a store-to-load stall every time.
+    // Values below it are in `stack[1..sp]`; `stack[0]` takes the empty
+    // `acc` when the first value is pushed.
+    let slots = arena.alloc_slice_fill_copy(prog.locals as usize + depth + 1, Val::Nil);
+    let (locals, stack) = slots.split_at_mut(prog.locals as usize);
+    let mut acc = Val::Nil;
+    let mut sp = 0usize;
+    let mut loops: BumpVec<'a, Frame<'a>> = BumpVec::new_in(arena);
     let mut ip = 0usize;
 
+    macro_rules! push {
+        ($v:expr) => {{
+            let v = $v;
+            match stack.get_mut(sp) {
+                Some(slot) => {
+                    *slot = acc;
+                    sp += 1;
+                    acc = v;
+                }
+                None => fail!(ip - 1, Fault::StackOverflow(depth)),
+            }
+        }};
+    }
     macro_rules! pop {
         () => {
-            stack.pop().unwrap_or(Val::Nil)
+            match sp.checked_sub(1) {
+                Some(below) => {
+                    let v = acc;
+                    sp = below;
+                    acc = stack.get(sp).copied().unwrap_or(Val::Nil);
+                    v
+                }
+                None => Val::Nil,
+            }
         };
     }
     macro_rules! top {
         () => {
-            match stack.last_mut() {
-                Some(v) => v,
-                None => fail!(ip - 1, Fault::Op(OpError::Other("stack underflow".into()))),
+            match sp {
+                0 => fail!(ip - 1, Fault::Op(OpError::Other("stack underflow".into()))),
+                _ => &mut acc,
             }
         };
+    }
+    // The top `k` values as `stack[lo..hi]` (acc written back first);
+    // `replace!(lo, v)` then drops them and pushes `v`.
+    macro_rules! window {
+        ($k:expr) => {{
+            match stack.get_mut(sp) {
+                Some(slot) => *slot = acc,
+                None => fail!(ip - 1, Fault::StackOverflow(depth)),
+            }
+            let k = ($k).min(sp);
+            (sp + 1 - k, sp + 1)
+        }};
+    }
+    macro_rules! replace {
+        ($lo:expr, $v:expr) => {{
+            let v = $v;
+            sp = $lo;
+            acc = v;
+        }};
     }
     macro_rules! binary {
         ($f:expr) => {{
@@ -160,20 +216,26 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
     loop {
         let op = match code.get(ip) {
             Some(op) => *op,
-            None => return Ok(pop!()),
+            None => return Ok(if sp == 0 { Val::Nil } else { acc }),
         };
         ip += 1;
         match op {
-            Op::Nil => stack.push(Val::Nil),
-            Op::True => stack.push(Val::Bool(true)),
-            Op::False => stack.push(Val::Bool(false)),
-            Op::Int(i) => stack.push(Val::Int(i as i64)),
-            Op::Const(c) => stack.push(constant(prog, c)),
+            Op::Nil => push!(Val::Nil),
+            Op::True => push!(Val::Bool(true)),
+            Op::False => push!(Val::Bool(false)),
+            Op::Int(i) => push!(Val::Int(i as i64)),
+            Op::Const(c) => push!(constant(prog, c)),
 
-            Op::Load(p) => match load(root, &prog.paths[p as usize]) {
-                Ok(v) => stack.push(v),
-                Err(f) => fail!(ip - 1, f),
-            },
+            Op::Load(p) => {
+                let path = &prog.paths[p as usize];
+                match fast_load(root, path) {
+                    Some(v) => push!(v),
+                    None => match load(root, path) {
+                        Ok(v) => push!(v),
+                        Err(f) => fail!(ip - 1, f),
+                    },
+                }
+            }
             Op::Get(p) => {
                 let t = top!();
                 *t = match get(*t, &prog.paths[p as usize]) {
@@ -181,8 +243,13 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
                     Err(f) => fail!(ip - 1, f),
                 };
             }
-            Op::Local(n) => stack.push(locals[n as usize]),
-            Op::SetLocal(n) => locals[n as usize] = pop!(),
+            Op::Local(n) => push!(locals.get(n as usize).copied().unwrap_or(Val::Nil)),
+            Op::SetLocal(n) => {
+                let v = pop!();
+                if let Some(slot) = locals.get_mut(n as usize) {
+                    *slot = v;
+                }
+            }
             Op::Index(access) => {
                 let key = pop!();
                 let t = top!();
@@ -236,11 +303,11 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
             Op::Ge => compare!(|o: std::cmp::Ordering| o.is_ge()),
             Op::EqConst(c) => {
                 let t = top!();
-                *t = Val::Bool(ops::equal(*t, constant(prog, c)));
+                *t = Val::Bool(same(*t, constant(prog, c)));
             }
             Op::NeConst(c) => {
                 let t = top!();
-                *t = Val::Bool(!ops::equal(*t, constant(prog, c)));
+                *t = Val::Bool(!same(*t, constant(prog, c)));
             }
             Op::In => binary!(|a, b| ops::contains_item(a, b).map(Val::Bool)),
             Op::Contains => binary!(|a, b| ops::string_test(a, b, |x, y| x.contains(y)).map(Val::Bool)),
@@ -277,26 +344,35 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
                 Err(f) => fail!(ip - 1, f),
             },
             Op::JumpIfNotNil(t) => {
-                if matches!(stack.last(), Some(v) if !v.is_nil()) {
-                    ip = t as usize;
+                if top!().is_nil() {
+                    pop!();
                 } else {
-                    stack.pop();
+                    ip = t as usize;
                 }
             }
+            Op::JumpIf { path, test, c, to } => match path_test(prog, root, path, test, c) {
+                Ok(true) => ip = to as usize,
+                Ok(false) => {}
+                Err(f) => fail!(ip - 1, f),
+            },
+            Op::JumpUnless { path, test, c, to } => match path_test(prog, root, path, test, c) {
+                Ok(false) => ip = to as usize,
+                Ok(true) => {}
+                Err(f) => fail!(ip - 1, f),
+            },
             Op::Pop => {
-                stack.pop();
+                pop!();
             }
 
             Op::List(n) => {
-                let base = stack.len().saturating_sub(n as usize);
-                let list = arena.alloc_slice_copy(&stack[base..]);
-                stack.truncate(base);
-                stack.push(Val::List(list));
+                let (lo, hi) = window!(n as usize);
+                let list = arena.alloc_slice_copy(&stack[lo..hi]);
+                replace!(lo, Val::List(list));
             }
             Op::Map(n) => {
-                let base = stack.len().saturating_sub(2 * n as usize);
+                let (lo, hi) = window!(2 * n as usize);
                 let mut entries: BumpVec<'a, (&'a str, Val<'a>)> = BumpVec::with_capacity_in(n as usize, arena);
-                for pair in stack[base..].chunks(2) {
+                for pair in stack[lo..hi].chunks(2) {
                     let key = match pair[0] {
                         Val::Str(s) => s,
                         other => {
@@ -310,8 +386,7 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
                         None => entries.push((key, pair[1])),
                     }
                 }
-                stack.truncate(base);
-                stack.push(Val::Map(entries.into_bump_slice()));
+                replace!(lo, Val::Map(entries.into_bump_slice()));
             }
             Op::Text(rule) => {
                 let t = top!();
@@ -324,34 +399,32 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
                 };
             }
             Op::Concat(n) => {
-                let base = stack.len().saturating_sub(n as usize);
+                let (lo, hi) = window!(n as usize);
                 let mut s = bumpalo::collections::String::new_in(arena);
-                for v in &stack[base..] {
+                for v in &stack[lo..hi] {
                     if let Val::Str(part) = v {
                         s.push_str(part);
                     }
                 }
-                stack.truncate(base);
-                stack.push(Val::Str(s.into_bump_str()));
+                replace!(lo, Val::Str(s.into_bump_str()));
             }
 
             Op::Call { func, argc } => {
                 let f = prog.funcs[func as usize];
-                let base = stack.len().saturating_sub(argc as usize);
+                let (lo, hi) = window!(argc as usize);
                 let mut ctx = Ctx { arena, host };
-                let result = match (f.f)(&mut ctx, &stack[base..]) {
+                let result = match (f.f)(&mut ctx, &stack[lo..hi]) {
                     Ok(v) => v,
                     Err(e) => fail!(ip - 1, Fault::Call(e)),
                 };
-                stack.truncate(base);
-                stack.push(result);
+                replace!(lo, result);
             }
             Op::Func(n) => {
                 let f = arena.alloc(FuncVal {
                     func: prog.funcs[n as usize],
                     bound: &[],
                 });
-                stack.push(Val::Func(f));
+                push!(Val::Func(f));
             }
 
             Op::LoopBegin(kind) => {
@@ -394,16 +467,16 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
             Op::Item => {
                 let f = frame!();
                 let item = f.items.get(f.at.saturating_sub(1)).unwrap_or(Val::Nil);
-                stack.push(item);
+                push!(item);
             }
             Op::ItemIndex => {
                 let f = frame!();
                 let i = f.at.saturating_sub(1) as i64;
-                stack.push(Val::Int(i));
+                push!(Val::Int(i));
             }
             Op::Acc => {
                 let acc = frame!().acc;
-                stack.push(acc);
+                push!(acc);
             }
             Op::LoopStep => {
                 let v = pop!();
@@ -418,12 +491,12 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
                     None => fail!(ip - 1, Fault::Op(OpError::Other("no loop is open".into()))),
                 };
                 match finish(arena, f) {
-                    Ok(v) => stack.push(v),
+                    Ok(v) => push!(v),
                     Err(fault) => fail!(ip - 1, fault),
                 }
             }
 
-            Op::Return => return Ok(pop!()),
+            Op::Return => return Ok(if sp == 0 { Val::Nil } else { acc }),
         }
     }
 }
@@ -433,9 +506,68 @@ fn constant<'a>(prog: &'a Program, c: u32) -> Val<'a> {
     Val::from_doc(&prog.consts[c as usize])
 }
 
+/// `==` with the common scalar cases inline.
+#[inline(always)]
+fn same(a: Val<'_>, b: Val<'_>) -> bool {
+    match (a, b) {
+        (Val::Str(x), Val::Str(y)) => same_text(x, y),
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Int(x), Val::Int(y)) => x == y,
+        (Val::Nil, Val::Nil) => true,
+        _ => ops::equal(a, b),
+    }
+}
+
+/// The test of a fused [`Op::JumpIf`]: the value at a path against a constant.
+#[inline(always)]
+fn path_test<'a>(prog: &'a Program, root: &'a Map, path: u16, test: Test, c: u16) -> Result<bool, Fault> {
+    let path = &prog.paths[path as usize];
+    let v = match fast_load(root, path) {
+        Some(v) => v,
+        None => load(root, path)?,
+    };
+    let k = constant(prog, c as u32);
+    let order = match test {
+        Test::Eq => return Ok(same(v, k)),
+        Test::Ne => return Ok(!same(v, k)),
+        _ => ops::compare(v, k).map_err(Fault::Op)?,
+    };
+    Ok(match test {
+        Test::Lt => order.is_lt(),
+        Test::Le => order.is_le(),
+        Test::Gt => order.is_gt(),
+        _ => order.is_ge(),
+    })
+}
+
+/// The common case of a path: keys all the way through maps of the
+/// document. `None` sends everything else (indexes, strict misses,
+/// errors) to [`load`].
+#[inline(always)]
+fn fast_load<'a>(root: &'a Map, path: &'a Path) -> Option<Val<'a>> {
+    let optional = path.access == Access::Optional;
+    let mut segs = path.segs.iter();
+    let Some(Seg::Key(k)) = segs.next() else { return None };
+    let mut cur = match root.get_hashed(k.hash(), k.as_str()) {
+        Some(v) => v,
+        None => return optional.then_some(Val::Nil),
+    };
+    for seg in segs {
+        cur = match (cur, seg) {
+            (Value::Map(m), Seg::Key(k)) => match m.get_hashed(k.hash(), k.as_str()) {
+                Some(v) => v,
+                None => return optional.then_some(Val::Nil),
+            },
+            _ => return None,
+        };
+    }
+    Some(Val::from_doc(cur))
+}
+
 /// Walks a path from the environment's root, hop by hop over document
 /// values, converting only the final value.
-#[inline]
+#[cold]
+#[inline(never)]
 fn load<'a>(root: &'a Map, path: &'a Path) -> Result<Val<'a>, Fault> {
     let strict = path.access == Access::Strict;
     let mut segs = path.segs.iter();
