@@ -5,7 +5,8 @@
 //!   does map order.
 //! - `error` must occur in the diagnostic's message; `at` is its `line:col`.
 //! - `env` names an entry of the file's `envs:` (or is an inline mapping).
-//! - Every case is also run with constant folding off, and must agree.
+//! - Every case is also run with optimisation (constant folding, peephole
+//!   rewrites) off, and must agree.
 //! - A file's `host:` table answers the functions a renderer adds to the
 //!   Windsor dialect (`jsonnet`, `file`, `yamlString`, `terraform_output`):
 //!   the expressions that call them are the engine's to compile and run,
@@ -105,8 +106,8 @@ fn run_file(path: &Path, dialect: Dialect, out: &mut Outcome) {
         };
         let label = format!("{}#{} `{}`", path.file_name().unwrap().to_string_lossy(), n + 1, src);
         let mut results = Vec::new();
-        for fold in [true, false] {
-            let mut compiler = Compiler::new(dialect).fold(fold);
+        for optimize in [true, false] {
+            let mut compiler = Compiler::new(dialect).optimize(optimize);
             if dialect == Dialect::Windsor && host != Value::Null {
                 compiler = compiler.library(&WINDSOR_HOSTED);
             }
@@ -128,7 +129,7 @@ fn run_file(path: &Path, dialect: Dialect, out: &mut Outcome) {
         };
         if !agree {
             out.failures.push(format!(
-                "{label}: folding changed the outcome: {:?} vs {:?}",
+                "{label}: optimisation changed the outcome: {:?} vs {:?}",
                 results[0], results[1]
             ));
             continue;

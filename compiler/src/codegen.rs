@@ -11,6 +11,7 @@
 
 use crate::Dialect;
 use crate::ast::{Binary, Call, Expr, Kind, Span, Unary};
+use crate::peephole;
 use bpvm_runtime::{Diagnostic, Key, Library, Value};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
 
@@ -28,10 +29,12 @@ pub(crate) struct Gen<'l> {
     labels: Vec<Option<u32>>,
     /// Predicate loops enclosing the current position.
     loops: u32,
+    /// Whether `finish` applies the peephole rewrites.
+    optimize: bool,
 }
 
 impl<'l> Gen<'l> {
-    pub fn new(source: &str, dialect: Dialect, lib: &'l Library) -> Gen<'l> {
+    pub fn new(source: &str, dialect: Dialect, lib: &'l Library, optimize: bool) -> Gen<'l> {
         let prog = Program {
             source: source.to_string(),
             ..Program::default()
@@ -43,6 +46,7 @@ impl<'l> Gen<'l> {
             scope: Vec::new(),
             labels: Vec::new(),
             loops: 0,
+            optimize,
         }
     }
 
@@ -124,7 +128,9 @@ impl<'l> Gen<'l> {
                 other => other,
             };
         }
-        thread_jumps(&mut self.prog.code);
+        if self.optimize {
+            peephole::optimize(&mut self.prog);
+        }
         self.prog.stack = bpvm_vm::max_depth(&self.prog.code);
         self.prog
     }
@@ -547,32 +553,5 @@ fn literal_value(k: &Kind) -> Value {
         Kind::Float(f) => Value::Float(*f),
         Kind::Str(s) => Value::Str(s.as_str().into()),
         _ => Value::Null,
-    }
-}
-
-/// Retargets every jump that lands on an unconditional jump to that
-/// jump's destination (bounded, so a cycle cannot loop forever).
-fn thread_jumps(code: &mut [Op]) {
-    for i in 0..code.len() {
-        let target = match code[i] {
-            Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) | Op::JumpIfNotNil(t) => t,
-            _ => continue,
-        };
-        let mut t = target;
-        for _ in 0..16 {
-            match code.get(t as usize) {
-                Some(Op::Jump(next)) if *next != t => t = *next,
-                _ => break,
-            }
-        }
-        if t != target {
-            code[i] = match code[i] {
-                Op::Jump(_) => Op::Jump(t),
-                Op::JumpIfFalse(_) => Op::JumpIfFalse(t),
-                Op::JumpIfTrue(_) => Op::JumpIfTrue(t),
-                Op::JumpIfNotNil(_) => Op::JumpIfNotNil(t),
-                other => other,
-            };
-        }
     }
 }

@@ -48,8 +48,8 @@ pub fn fold(e: &mut Expr) {
         }
         _ => {}
     }
-    if let Some(kind) = evaluate(e) {
-        e.kind = kind;
+    if let Some(folded) = evaluate(e) {
+        *e = folded;
     }
 }
 
@@ -75,7 +75,11 @@ fn to_kind(v: Val<'_>) -> Option<Kind> {
     })
 }
 
-fn evaluate(e: &Expr) -> Option<Kind> {
+/// What `e` folds to: a literal in `e`'s place, or the one operand that
+/// is always chosen (keeping that operand's own span, so its run-time
+/// errors point at it).
+fn evaluate(e: &Expr) -> Option<Expr> {
+    let literal_at = |kind: Option<Kind>| kind.map(|k| Expr::new(k, e.span));
     let arena = Bump::new();
     match &e.kind {
         Kind::Unary(op, a) => {
@@ -87,16 +91,16 @@ fn evaluate(e: &Expr) -> Option<Kind> {
                 (Unary::Plus, v @ (Val::Int(_) | Val::Float(_))) => v,
                 _ => return None,
             };
-            to_kind(v)
+            literal_at(to_kind(v))
         }
         Kind::Binary(op, a, b) => {
             // Short-circuit and `??` fold on a literal left side alone.
             if let Some(l) = literal(a) {
                 match (op, l) {
-                    (Binary::And, Val::Bool(false) | Val::Nil) => return Some(Kind::Bool(false)),
-                    (Binary::Or, Val::Bool(true)) => return Some(Kind::Bool(true)),
-                    (Binary::Coalesce, Val::Nil) => return Some(b.kind.clone()),
-                    (Binary::Coalesce, _) => return Some(a.kind.clone()),
+                    (Binary::And, Val::Bool(false) | Val::Nil) => return literal_at(Some(Kind::Bool(false))),
+                    (Binary::Or, Val::Bool(true)) => return literal_at(Some(Kind::Bool(true))),
+                    (Binary::Coalesce, Val::Nil) => return Some((**b).clone()),
+                    (Binary::Coalesce, _) => return Some((**a).clone()),
                     _ => {}
                 }
             }
@@ -126,11 +130,11 @@ fn evaluate(e: &Expr) -> Option<Kind> {
                 Binary::EndsWith => Val::Bool(ops::string_test(l, r, |x, y| x.ends_with(y)).ok()?),
                 Binary::In | Binary::NotIn | Binary::Matches | Binary::Coalesce => return None,
             };
-            to_kind(v)
+            literal_at(to_kind(v))
         }
         Kind::Ternary(c, a, b) => match literal(c)? {
-            Val::Bool(true) => Some(a.kind.clone()),
-            Val::Bool(false) | Val::Nil => Some(b.kind.clone()),
+            Val::Bool(true) => Some((**a).clone()),
+            Val::Bool(false) | Val::Nil => Some((**b).clone()),
             _ => None,
         },
         _ => None,

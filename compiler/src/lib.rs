@@ -18,6 +18,7 @@ pub mod ast;
 pub mod bluelink;
 mod codegen;
 mod fold;
+mod peephole;
 pub mod template;
 pub mod token;
 pub mod windsor;
@@ -43,7 +44,7 @@ pub enum Dialect {
 pub struct Compiler {
     dialect: Dialect,
     library: &'static Library,
-    fold: bool,
+    optimize: bool,
 }
 
 impl Compiler {
@@ -56,7 +57,7 @@ impl Compiler {
         Compiler {
             dialect,
             library,
-            fold: true,
+            optimize: true,
         }
     }
 
@@ -66,9 +67,11 @@ impl Compiler {
         self
     }
 
-    /// Turns constant folding on or off (it is on by default).
-    pub fn fold(mut self, on: bool) -> Compiler {
-        self.fold = on;
+    /// Turns optimisation on or off (it is on by default): constant
+    /// folding of the syntax tree and the peephole rewrites of the
+    /// bytecode. Results never depend on it; the tests check that.
+    pub fn optimize(mut self, on: bool) -> Compiler {
+        self.optimize = on;
         self
     }
 
@@ -83,7 +86,7 @@ impl Compiler {
             Dialect::Windsor => windsor::parse::parse(src, start, end)?,
             Dialect::Bluelink => bluelink::parse::parse(src, start, end, self.library)?,
         };
-        if self.fold {
+        if self.optimize {
             fold::fold(&mut e);
         }
         Ok(e)
@@ -92,7 +95,7 @@ impl Compiler {
     /// Compiles a bare expression (a `when:` value, or `bpvm eval EXPR`).
     pub fn compile(&self, src: &str) -> Result<Program, Diagnostic> {
         let e = self.parse(src, 0, src.len())?;
-        let mut g = Gen::new(src, self.dialect, self.library);
+        let mut g = Gen::new(src, self.dialect, self.library, self.optimize);
         g.expr(&e)?;
         Ok(g.finish())
     }
@@ -109,7 +112,7 @@ impl Compiler {
     /// ```
     pub fn compile_template(&self, src: &str) -> Result<Program, Diagnostic> {
         let parts = template::split(src)?;
-        let mut g = Gen::new(src, self.dialect, self.library);
+        let mut g = Gen::new(src, self.dialect, self.library, self.optimize);
         if let Some((start, end)) = template::whole(&parts) {
             let e = self.parse(src, start as usize, end as usize)?;
             g.expr(&e)?;

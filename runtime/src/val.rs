@@ -19,6 +19,7 @@ use crate::value::Value;
 /// assert_eq!(v.list().unwrap().get(1), Some(Val::Str("two")));
 /// ```
 #[derive(Clone, Copy, Debug)]
+#[repr(u64)]
 pub enum Val<'a> {
     /// `nil` / `none`.
     Nil,

@@ -22,6 +22,12 @@ pub fn disassemble(prog: &Program) -> String {
             Op::Call { func, .. } => prog.funcs.get(func as usize).map(|f| f.name.to_string()),
             Op::Func(f) => prog.funcs.get(f as usize).map(|f| f.name.to_string()),
             Op::MatchesConst(r) => prog.regexes.get(r as usize).map(|r| format!("/{}/", r.as_str())),
+            Op::JumpIf { path, test, c, .. } | Op::JumpUnless { path, test, c, .. } => {
+                match (prog.paths.get(path as usize), prog.consts.get(c as usize)) {
+                    (Some(p), Some(k)) => Some(format!("{} {} {}", p.text, test.symbol(), k.to_json())),
+                    _ => None,
+                }
+            }
             _ => None,
         };
         let text = match *op {
@@ -38,6 +44,8 @@ pub fn disassemble(prog: &Program) -> String {
             Op::JumpIfFalse(t) => format!("JumpIfFalse -> {t:04}"),
             Op::JumpIfTrue(t) => format!("JumpIfTrue -> {t:04}"),
             Op::JumpIfNotNil(t) => format!("JumpIfNotNil -> {t:04}"),
+            Op::JumpIf { path, test, c, to } => format!("JumpIf {path} {} {c} -> {to:04}", test.symbol()),
+            Op::JumpUnless { path, test, c, to } => format!("JumpUnless {path} {} {c} -> {to:04}", test.symbol()),
             Op::List(n) => format!("List {n}"),
             Op::Map(n) => format!("Map {n}"),
             Op::Concat(n) => format!("Concat {n}"),
@@ -51,7 +59,7 @@ pub fn disassemble(prog: &Program) -> String {
         };
         match note {
             Some(n) => {
-                let _ = writeln!(out, "{text:<22}; {n}");
+                let _ = writeln!(out, "{text:<30}; {n}");
             }
             None => {
                 out.push_str(&text);

@@ -141,14 +141,15 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
     macro_rules! push {
         ($v:expr) => {{
             let v = $v;
-            match stack.get_mut(sp) {
-                Some(slot) => {
-                    *slot = acc;
-                    sp += 1;
-                    acc = v;
+            // An empty stack has nothing in `acc` worth keeping.
+            if sp > 0 {
+                match stack.get_mut(sp) {
+                    Some(slot) => *slot = acc,
+                    None => fail!(ip - 1, Fault::StackOverflow(depth)),
                 }
-                None => fail!(ip - 1, Fault::StackOverflow(depth)),
             }
+            sp += 1;
+            acc = v;
         }};
     }
     macro_rules! pop {

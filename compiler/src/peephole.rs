@@ -1,0 +1,247 @@
+//! Rewrites of finished bytecode that make it shorter to run:
+//!
+//! - a jump to an unconditional jump goes straight to the final target;
+//! - a jump to `Return` is a `Return`;
+//! - `Load path`, a constant, a comparison and a conditional jump become
+//!   one [`Op::JumpIf`] / [`Op::JumpUnless`], so a `when` condition such
+//!   as `provider == 'aws' && cluster.enabled == true` runs as a chain of
+//!   fused tests that never touch the value stack.
+
+use bpvm_runtime::Value;
+use bpvm_vm::{Access, Op, Program, Seg, Test};
+
+/// Applies every rewrite, in an order where each one helps the next.
+pub fn optimize(prog: &mut Program) {
+    thread_jumps(&mut prog.code);
+    return_early(&mut prog.code);
+    fuse_tests(prog);
+}
+
+/// Retargets every jump that lands on an unconditional jump to that
+/// jump's destination (bounded, so a cycle cannot loop forever).
+fn thread_jumps(code: &mut [Op]) {
+    for i in 0..code.len() {
+        let Some(target) = code[i].target() else { continue };
+        if matches!(code[i], Op::LoopNext(_)) {
+            continue;
+        }
+        let mut t = target;
+        for _ in 0..16 {
+            match code.get(t as usize) {
+                Some(Op::Jump(next)) if *next != t => t = *next,
+                _ => break,
+            }
+        }
+        if t != target
+            && let Some(op) = code[i].retarget(t)
+        {
+            code[i] = op;
+        }
+    }
+}
+
+/// `Jump` to a `Return` returns at once.
+fn return_early(code: &mut [Op]) {
+    for i in 0..code.len() {
+        if let Op::Jump(t) = code[i]
+            && code.get(t as usize) == Some(&Op::Return)
+        {
+            code[i] = Op::Return;
+        }
+    }
+}
+
+/// A run of instructions that `fuse_tests` turns into one.
+struct Fusion {
+    at: usize,
+    len: usize,
+    op: Op,
+}
+
+fn fuse_tests(prog: &mut Program) {
+    let code = &prog.code;
+    let mut targeted = vec![false; code.len() + 1];
+    for op in code {
+        if let Some(t) = op.target() {
+            targeted[(t as usize).min(code.len())] = true;
+        }
+    }
+    let mut fusions = Vec::new();
+    let mut i = 0;
+    while i < code.len() {
+        match fusion_at(prog, &targeted, i) {
+            Some((len, path, test, c, jump)) => {
+                let c = match c {
+                    Konst::Index(c) => c,
+                    Konst::Int(n) => constant_index(&mut prog.consts, Value::Int(n as i64)),
+                };
+                let (Ok(path), Ok(c)) = (u16::try_from(path), u16::try_from(c)) else {
+                    i += 1;
+                    continue;
+                };
+                let op = match jump {
+                    Op::JumpIfTrue(t) => Op::JumpIf {
+                        path,
+                        test,
+                        c,
+                        to: t as u16,
+                    },
+                    _ => Op::JumpUnless {
+                        path,
+                        test,
+                        c,
+                        to: jump.target().unwrap_or(0) as u16,
+                    },
+                };
+                fusions.push(Fusion { at: i, len, op });
+                i += len;
+            }
+            None => i += 1,
+        }
+    }
+    if fusions.is_empty() {
+        return;
+    }
+    relocate(prog, &fusions);
+}
+
+/// The constant a fused test compares against.
+enum Konst {
+    Index(u32),
+    Int(i32),
+}
+
+/// A fusable run at `i`: its length, the path, the test, the constant
+/// and the conditional jump that ends it.
+fn fusion_at(prog: &Program, targeted: &[bool], i: usize) -> Option<(usize, u32, Test, Konst, Op)> {
+    let code = &prog.code;
+    let Op::Load(path) = *code.get(i)? else { return None };
+    // Only paths that cannot fail (optional keys all the way): a fused
+    // test reports its errors at the comparison.
+    let p = prog.paths.get(path as usize)?;
+    if p.access != Access::Optional || !p.segs.iter().all(|s| matches!(s, Seg::Key(_))) {
+        return None;
+    }
+    let (len, test, konst) = match (code.get(i + 1)?, code.get(i + 2)?) {
+        (Op::EqConst(c), _) => (3, Test::Eq, Konst::Index(*c)),
+        (Op::NeConst(c), _) => (3, Test::Ne, Konst::Index(*c)),
+        (Op::Const(c), cmp) => (4, test_of(*cmp)?, Konst::Index(*c)),
+        (Op::Int(n), cmp) => (4, test_of(*cmp)?, Konst::Int(*n)),
+        _ => return None,
+    };
+    let jump = *code.get(i + len - 1)?;
+    if !matches!(jump, Op::JumpIfTrue(t) | Op::JumpIfFalse(t) if t <= u16::MAX as u32) {
+        return None;
+    }
+    // Nothing may jump into the middle of the run.
+    if targeted[i + 1..i + len].iter().any(|t| *t) {
+        return None;
+    }
+    Some((len, path, test, konst, jump))
+}
+
+fn test_of(op: Op) -> Option<Test> {
+    Some(match op {
+        Op::Eq => Test::Eq,
+        Op::Ne => Test::Ne,
+        Op::Lt => Test::Lt,
+        Op::Le => Test::Le,
+        Op::Gt => Test::Gt,
+        Op::Ge => Test::Ge,
+        _ => return None,
+    })
+}
+
+fn constant_index(consts: &mut Vec<Value>, v: Value) -> u32 {
+    match consts.iter().position(|c| *c == v) {
+        Some(i) => i as u32,
+        None => {
+            consts.push(v);
+            (consts.len() - 1) as u32
+        }
+    }
+}
+
+/// Replaces each fused run by its one instruction, keeping the site of
+/// the comparison (where a fused test's errors point), and moves every
+/// jump target to the instruction's new position.
+fn relocate(prog: &mut Program, fusions: &[Fusion]) {
+    let old = std::mem::take(&mut prog.code);
+    let old_sites = std::mem::take(&mut prog.sites);
+    let mut moved = vec![0u32; old.len() + 1];
+    let mut code = Vec::with_capacity(old.len());
+    let mut sites = Vec::with_capacity(old.len());
+    let mut next = fusions.iter().peekable();
+    let mut i = 0;
+    while i < old.len() {
+        moved[i] = code.len() as u32;
+        match next.peek() {
+            Some(f) if f.at == i => {
+                code.push(f.op);
+                sites.push(old_sites.get(i + f.len - 2).copied().unwrap_or_default());
+                for skipped in i + 1..i + f.len {
+                    moved[skipped] = moved[i];
+                }
+                i += f.len;
+                next.next();
+            }
+            _ => {
+                code.push(old[i]);
+                sites.push(old_sites.get(i).copied().unwrap_or_default());
+                i += 1;
+            }
+        }
+    }
+    moved[old.len()] = code.len() as u32;
+    for op in &mut code {
+        if let Some(t) = op.target()
+            && let Some(r) = op.retarget(moved[(t as usize).min(old.len())])
+        {
+            *op = r;
+        }
+    }
+    prog.code = code;
+    prog.sites = sites;
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Compiler, Dialect};
+    use bpvm_vm::{Op, Test};
+
+    fn code(src: &str) -> Vec<Op> {
+        Compiler::new(Dialect::Windsor).compile(src).unwrap().code
+    }
+
+    #[test]
+    fn a_when_condition_becomes_fused_tests() {
+        let ops = code("provider == 'aws' && cluster.nodes >= 3");
+        assert!(matches!(ops[0], Op::JumpUnless { test: Test::Eq, .. }));
+        assert!(matches!(ops[1], Op::JumpUnless { test: Test::Ge, .. }));
+        assert_eq!(ops.len(), 6, "{ops:?}");
+    }
+
+    #[test]
+    fn jumps_land_where_they_did() {
+        // `||` jumps over the second test into the third.
+        let ops = code("(a == 1 || b == 2) && c != 'x'");
+        assert!(matches!(ops[0], Op::JumpIf { to: 2, .. }), "{ops:?}");
+        assert!(matches!(ops[1], Op::JumpUnless { .. }), "{ops:?}");
+        assert!(matches!(ops[2], Op::JumpUnless { test: Test::Ne, .. }), "{ops:?}");
+    }
+
+    #[test]
+    fn paths_that_can_fail_are_not_fused() {
+        let ops = code("xs[5] == 1 ? 'a' : 'b'");
+        assert!(
+            ops.iter()
+                .all(|op| !matches!(op, Op::JumpIf { .. } | Op::JumpUnless { .. }))
+        );
+    }
+
+    #[test]
+    fn a_jump_to_return_returns() {
+        let ops = code("a == 'x' ? 1 : 2");
+        assert_eq!(ops[2], Op::Return, "{ops:?}");
+    }
+}
