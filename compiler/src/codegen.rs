@@ -12,7 +12,7 @@
 use crate::Dialect;
 use crate::ast::{Binary, Call, Expr, Kind, Span, Unary};
 use crate::peephole;
-use bpvm_runtime::{Diagnostic, Key, Library, Value};
+use bpvm_runtime::{Diagnostic, Hint, Key, Library, Value};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
 
 /// A forward reference to an instruction address.
@@ -35,8 +35,11 @@ pub(crate) struct Gen<'l> {
 
 impl<'l> Gen<'l> {
     pub fn new(source: &str, dialect: Dialect, lib: &'l Library, optimize: bool) -> Gen<'l> {
+        // About one instruction per three bytes of source.
         let prog = Program {
             source: source.to_string(),
+            code: Vec::with_capacity(source.len() / 3 + 2),
+            sites: Vec::with_capacity(source.len() / 3 + 2),
             ..Program::default()
         };
         Gen {
@@ -132,6 +135,7 @@ impl<'l> Gen<'l> {
             peephole::optimize(&mut self.prog);
         }
         self.prog.stack = bpvm_vm::max_depth(&self.prog.code);
+        self.prog.decision = bpvm_vm::is_decision(&self.prog.code);
         self.prog
     }
 
@@ -388,7 +392,7 @@ impl<'l> Gen<'l> {
         loop {
             match &cur.kind {
                 Kind::Member(base, key) => {
-                    segs.push(Seg::Key(Key::new(key)));
+                    segs.push(Seg::Key(Key::new(key), Hint::default()));
                     cur = base;
                 }
                 Kind::Index(base, index) if matches!(index.kind, Kind::Int(_)) => {
@@ -421,7 +425,7 @@ impl<'l> Gen<'l> {
             }
         };
         if let Some(name) = root {
-            segs.insert(0, Seg::Key(Key::new(&name)));
+            segs.insert(0, Seg::Key(Key::new(&name), Hint::default()));
             let p = self.add_path(segs, text);
             self.emit(Op::Load(p), e.span, "path");
         } else if !segs.is_empty() {

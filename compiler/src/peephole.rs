@@ -8,7 +8,7 @@
 //!   fused tests that never touch the value stack.
 
 use bpvm_runtime::Value;
-use bpvm_vm::{Access, Op, Program, Seg, Test};
+use bpvm_vm::{Access, Op, Program, Seg, Site, Test};
 
 /// Applies every rewrite, in an order where each one helps the next.
 pub fn optimize(prog: &mut Program) {
@@ -119,7 +119,7 @@ fn fusion_at(prog: &Program, targeted: &[bool], i: usize) -> Option<(usize, u32,
     // Only paths that cannot fail (optional keys all the way): a fused
     // test reports its errors at the comparison.
     let p = prog.paths.get(path as usize)?;
-    if p.access != Access::Optional || !p.segs.iter().all(|s| matches!(s, Seg::Key(_))) {
+    if p.access != Access::Optional || !p.segs.iter().all(|s| matches!(s, Seg::Key(..))) {
         return None;
     }
     let (len, test, konst) = match (code.get(i + 1)?, code.get(i + 2)?) {
@@ -166,42 +166,40 @@ fn constant_index(consts: &mut Vec<Value>, v: Value) -> u32 {
 /// the comparison (where a fused test's errors point), and moves every
 /// jump target to the instruction's new position.
 fn relocate(prog: &mut Program, fusions: &[Fusion]) {
-    let old = std::mem::take(&mut prog.code);
-    let old_sites = std::mem::take(&mut prog.sites);
-    let mut moved = vec![0u32; old.len() + 1];
-    let mut code = Vec::with_capacity(old.len());
-    let mut sites = Vec::with_capacity(old.len());
+    let len = prog.code.len();
+    prog.sites.resize(len, Site::default());
+    let mut moved = vec![0u32; len + 1];
     let mut next = fusions.iter().peekable();
-    let mut i = 0;
-    while i < old.len() {
-        moved[i] = code.len() as u32;
+    // Compacts in place: the write position never passes the read one.
+    let (mut read, mut write) = (0, 0);
+    while read < len {
+        moved[read] = write as u32;
         match next.peek() {
-            Some(f) if f.at == i => {
-                code.push(f.op);
-                sites.push(old_sites.get(i + f.len - 2).copied().unwrap_or_default());
-                for skipped in i + 1..i + f.len {
-                    moved[skipped] = moved[i];
-                }
-                i += f.len;
+            Some(f) if f.at == read => {
+                prog.code[write] = f.op;
+                prog.sites[write] = prog.sites.get(read + f.len - 2).copied().unwrap_or_default();
+                moved[read + 1..read + f.len].fill(write as u32);
+                read += f.len;
                 next.next();
             }
             _ => {
-                code.push(old[i]);
-                sites.push(old_sites.get(i).copied().unwrap_or_default());
-                i += 1;
+                prog.code[write] = prog.code[read];
+                prog.sites[write] = prog.sites.get(read).copied().unwrap_or_default();
+                read += 1;
             }
         }
+        write += 1;
     }
-    moved[old.len()] = code.len() as u32;
-    for op in &mut code {
+    moved[len] = write as u32;
+    prog.code.truncate(write);
+    prog.sites.truncate(write);
+    for op in &mut prog.code {
         if let Some(t) = op.target()
-            && let Some(r) = op.retarget(moved[(t as usize).min(old.len())])
+            && let Some(r) = op.retarget(moved[(t as usize).min(len)])
         {
             *op = r;
         }
     }
-    prog.code = code;
-    prog.sites = sites;
 }
 
 #[cfg(test)]

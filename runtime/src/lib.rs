@@ -23,6 +23,6 @@ pub use diag::Diagnostic;
 pub use env::Environment;
 pub use func::{Builtin, Ctx, FnError, FuncVal, Library, NativeFn};
 pub use key::{Key, hash_key};
-pub use map::Map;
+pub use map::{Hint, Map};
 pub use val::{ListRef, MapRef, Val};
 pub use value::Value;

@@ -6,6 +6,24 @@
 
 use crate::key::{Key, hash_key};
 use crate::value::Value;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The position a key was last found at (see [`Map::get_hinted`]). A
+/// cache: clones carry the current position, and any two hints are equal.
+#[derive(Debug, Default)]
+pub struct Hint(AtomicU32);
+
+impl Clone for Hint {
+    fn clone(&self) -> Hint {
+        Hint(AtomicU32::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+impl PartialEq for Hint {
+    fn eq(&self, _: &Hint) -> bool {
+        true
+    }
+}
 
 /// Maps with more entries than this get a hash index.
 const INDEX_FROM: usize = 12;
@@ -54,6 +72,23 @@ impl Map {
     #[inline]
     pub fn get_hashed(&self, hash: u64, text: &str) -> Option<&Value> {
         self.position(hash, text).map(|i| &self.entries[i].1)
+    }
+
+    /// Looks up `key`, trying first the position `hint` remembers and
+    /// remembering where the key was found. A compiled path keeps one hint
+    /// per step, so environments of one shape are read with one key
+    /// comparison per step, however many keys the maps have.
+    #[inline]
+    pub fn get_hinted(&self, key: &Key, hint: &Hint) -> Option<&Value> {
+        let at = hint.0.load(Ordering::Relaxed) as usize;
+        if let Some((k, v)) = self.entries.get(at)
+            && k.is(key.hash(), key.as_str())
+        {
+            return Some(v);
+        }
+        let i = self.position(key.hash(), key.as_str())?;
+        hint.0.store(i as u32, Ordering::Relaxed);
+        Some(&self.entries[i].1)
     }
 
     /// Mutable access to the value under `text`.

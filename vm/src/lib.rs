@@ -22,5 +22,5 @@ mod vm;
 pub use disasm::disassemble;
 pub use error::{Fault, RunError};
 pub use op::{Access, Loop, Op, Test, TextRule};
-pub use program::{Path, Program, Seg, Site, max_depth};
+pub use program::{Path, Program, Seg, Site, is_decision, max_depth};
 pub use vm::Vm;

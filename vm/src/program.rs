@@ -1,7 +1,7 @@
 //! A compiled program: the code and the tables its operands index.
 
 use crate::op::{Access, Op};
-use bpvm_runtime::{Builtin, Key, Value};
+use bpvm_runtime::{Builtin, Hint, Key, Value};
 use regex::Regex;
 
 /// Bytecode plus everything it refers to. Built once by the compiler,
@@ -25,6 +25,11 @@ pub struct Program {
     /// The deepest the value stack gets ([`max_depth`]); the compiler sets
     /// it. A hand-built program may leave it 0 and gets a small default.
     pub stack: u32,
+    /// Set by the compiler when every instruction is a fused test, a
+    /// constant, a jump or a return ([`is_decision`]): most `when`
+    /// conditions. The VM runs such a program without a value stack or
+    /// arena.
+    pub decision: bool,
     /// The source text the program was compiled from.
     pub source: String,
 }
@@ -55,8 +60,8 @@ pub struct Path {
 /// One step of a [`Path`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum Seg {
-    /// `.name` or `["name"]`.
-    Key(Key),
+    /// `.name` or `["name"]`, with where it was found last time.
+    Key(Key, Hint),
     /// `[n]` (negative counts from the end).
     Index(i64),
 }
@@ -67,6 +72,31 @@ impl Program {
         let s = self.sites.get(ip).copied().unwrap_or_default();
         self.source.get(s.start as usize..s.end as usize).unwrap_or("")
     }
+}
+
+/// True when `code` is only fused tests, constants, jumps and returns.
+///
+/// ```
+/// use bpvm_vm::{Op, Test, is_decision};
+/// let test = Op::JumpUnless { path: 0, test: Test::Eq, c: 0, to: 3 };
+/// assert!(is_decision(&[test, Op::True, Op::Return, Op::False, Op::Return]));
+/// assert!(!is_decision(&[Op::Load(0), Op::Return]));
+/// ```
+pub fn is_decision(code: &[Op]) -> bool {
+    code.iter().all(|op| {
+        matches!(
+            op,
+            Op::JumpIf { .. }
+                | Op::JumpUnless { .. }
+                | Op::Jump(_)
+                | Op::Return
+                | Op::Nil
+                | Op::True
+                | Op::False
+                | Op::Int(_)
+                | Op::Const(_)
+        )
+    })
 }
 
 /// The most values `code` ever has on the stack, following every path

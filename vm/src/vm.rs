@@ -51,6 +51,11 @@ impl Vm {
         env: &'a Environment,
         host: &'a dyn Any,
     ) -> Result<Val<'a>, RunError> {
+        if prog.decision
+            && let Some(result) = decide(prog, env.root())
+        {
+            return result;
+        }
         self.arena.reset();
         exec(prog, env.root(), &self.arena, host)
     }
@@ -112,6 +117,60 @@ fn truth(v: Val<'_>) -> Result<bool, Fault> {
         Val::Bool(b) => Ok(b),
         Val::Nil => Ok(false),
         other => Err(Fault::NeedBool(other.type_name())),
+    }
+}
+
+/// Runs a decision program (see [`Program::decision`]): fused tests pick
+/// the way, the last constant before `Return` is the result. `None` when
+/// an instruction of another kind turns up (a hand-built program can
+/// claim to be a decision and not be); the general loop then runs it from
+/// the start, which is safe because tests have no effects.
+fn decide<'a>(prog: &'a Program, root: &'a Map) -> Option<Result<Val<'a>, RunError>> {
+    let mut ip = 0usize;
+    let mut result = Val::Nil;
+    loop {
+        let hit = match *prog.code.get(ip)? {
+            Op::JumpIf { path, test, c, to } => match path_test(prog, root, path, test, c) {
+                Ok(true) => Some(to),
+                Ok(false) => None,
+                Err(fault) => return Some(Err(RunError { ip, fault })),
+            },
+            Op::JumpUnless { path, test, c, to } => match path_test(prog, root, path, test, c) {
+                Ok(false) => Some(to),
+                Ok(true) => None,
+                Err(fault) => return Some(Err(RunError { ip, fault })),
+            },
+            Op::Jump(t) => {
+                ip = t as usize;
+                continue;
+            }
+            Op::True => {
+                result = Val::Bool(true);
+                None
+            }
+            Op::False => {
+                result = Val::Bool(false);
+                None
+            }
+            Op::Nil => {
+                result = Val::Nil;
+                None
+            }
+            Op::Int(i) => {
+                result = Val::Int(i as i64);
+                None
+            }
+            Op::Const(c) => {
+                result = constant(prog, c);
+                None
+            }
+            Op::Return => return Some(Ok(result)),
+            _ => return None,
+        };
+        ip = match hit {
+            Some(to) => to as usize,
+            None => ip + 1,
+        };
     }
 }
 
@@ -548,14 +607,16 @@ fn path_test<'a>(prog: &'a Program, root: &'a Map, path: u16, test: Test, c: u16
 fn fast_load<'a>(root: &'a Map, path: &'a Path) -> Option<Val<'a>> {
     let optional = path.access == Access::Optional;
     let mut segs = path.segs.iter();
-    let Some(Seg::Key(k)) = segs.next() else { return None };
-    let mut cur = match root.get_hashed(k.hash(), k.as_str()) {
+    let Some(Seg::Key(k, hint)) = segs.next() else {
+        return None;
+    };
+    let mut cur = match root.get_hinted(k, hint) {
         Some(v) => v,
         None => return optional.then_some(Val::Nil),
     };
     for seg in segs {
         cur = match (cur, seg) {
-            (Value::Map(m), Seg::Key(k)) => match m.get_hashed(k.hash(), k.as_str()) {
+            (Value::Map(m), Seg::Key(k, hint)) => match m.get_hinted(k, hint) {
                 Some(v) => v,
                 None => return optional.then_some(Val::Nil),
             },
@@ -573,7 +634,7 @@ fn load<'a>(root: &'a Map, path: &'a Path) -> Result<Val<'a>, Fault> {
     let strict = path.access == Access::Strict;
     let mut segs = path.segs.iter();
     let mut cur: &'a Value = match segs.next() {
-        Some(Seg::Key(k)) => match root.get_hashed(k.hash(), k.as_str()) {
+        Some(Seg::Key(k, _)) => match root.get_hashed(k.hash(), k.as_str()) {
             Some(v) => v,
             None if strict => return Err(Fault::Missing(k.as_str().to_string())),
             None => return Ok(Val::Nil),
@@ -582,7 +643,7 @@ fn load<'a>(root: &'a Map, path: &'a Path) -> Result<Val<'a>, Fault> {
     };
     for (n, seg) in segs.enumerate() {
         cur = match (cur, seg) {
-            (Value::Map(m), Seg::Key(k)) => match m.get_hashed(k.hash(), k.as_str()) {
+            (Value::Map(m), Seg::Key(k, _)) => match m.get_hashed(k.hash(), k.as_str()) {
                 Some(v) => v,
                 None if strict => return Err(Fault::Missing(prefix(path, n + 2))),
                 None => return Ok(Val::Nil),
@@ -606,7 +667,7 @@ fn load<'a>(root: &'a Map, path: &'a Path) -> Result<Val<'a>, Fault> {
 fn step_from<'a>(mut v: Val<'a>, path: &'a Path, from: usize) -> Result<Val<'a>, Fault> {
     for (n, seg) in path.segs.iter().enumerate().skip(from) {
         v = match seg {
-            Seg::Key(k) => match v.map() {
+            Seg::Key(k, _) => match v.map() {
                 Some(m) => match m.get_hashed(k.hash(), k.as_str()) {
                     Some(x) => x,
                     None if path.access == Access::Strict => return Err(Fault::Missing(prefix(path, n + 1))),
@@ -637,8 +698,8 @@ fn prefix(path: &Path, n: usize) -> String {
     let mut s = String::new();
     for seg in path.segs.iter().take(n) {
         match seg {
-            Seg::Key(k) if s.is_empty() => s.push_str(k.as_str()),
-            Seg::Key(k) => {
+            Seg::Key(k, _) if s.is_empty() => s.push_str(k.as_str()),
+            Seg::Key(k, _) => {
                 s.push('.');
                 s.push_str(k.as_str());
             }
