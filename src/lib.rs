@@ -29,3 +29,8 @@ pub fn eval(vm: &mut Vm, prog: &Program, env: &Environment) -> Result<Value, Dia
         Err(e) => Err(prog.diagnose(&e)),
     }
 }
+
+/// The README's Rust examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
