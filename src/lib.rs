@@ -21,6 +21,8 @@ pub use bpvm_compiler::{Compiler, Dialect};
 pub use bpvm_runtime::{Diagnostic, Environment, Val, Value};
 pub use bpvm_vm::{Program, Vm, disassemble};
 
+pub mod windsor;
+
 /// Runs `prog` and copies the result out of the VM, describing a failure
 /// against the program's source.
 pub fn eval(vm: &mut Vm, prog: &Program, env: &Environment) -> Result<Value, Diagnostic> {

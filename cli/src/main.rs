@@ -2,6 +2,7 @@
 
 mod alloc;
 mod bench;
+mod windsor;
 
 use bpvm::{Compiler, Dialect, Environment, Program, Vm};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -89,6 +90,57 @@ enum Command {
         #[arg(value_name = "EXPR", required = true)]
         exprs: Vec<String>,
     },
+    /// Compose a Windsor project's facets into the blueprint of one context.
+    ///
+    /// Reads windsor.yaml, the template in contexts/_template/ (blueprint.yaml,
+    /// schema.yaml, facets/ and legacy features/) and the context's
+    /// values.yaml and blueprint.yaml; prints the blueprint. Nothing is
+    /// written when the render fails.
+    ///
+    /// Example: bpvm render --project . --context local -o json
+    Render {
+        /// The project folder (the one with windsor.yaml and contexts/).
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        project: PathBuf,
+        /// The context; by default windsor.yaml's `context:`, else `local`.
+        #[arg(long, value_name = "NAME")]
+        context: Option<String>,
+        /// Output format.
+        #[arg(short = 'o', long = "output", value_enum, default_value = "yaml")]
+        format: windsor::Format,
+        /// Write to FILE (atomically) instead of stdout.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Say on stderr which facets and components were included or
+        /// skipped, and the condition that decided.
+        #[arg(long)]
+        explain: bool,
+        /// Do not apply the defaults of contexts/_template/schema.yaml.
+        #[arg(long)]
+        no_schema_defaults: bool,
+        /// A YAML or JSON file of terraform outputs by component; without
+        /// it terraform_output() stays as written.
+        #[arg(long, value_name = "FILE")]
+        terraform_outputs: Option<PathBuf>,
+    },
+    /// Run the template's test suites (contexts/_template/tests/**/*.test.yaml).
+    ///
+    /// Prints ✓ or ✗ per case, with what differed, then "N passed, M failed".
+    /// Exit status 1 if any case failed.
+    Test {
+        /// The project folder.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        project: PathBuf,
+        /// Only the case with this name.
+        #[arg(long, value_name = "NAME")]
+        case: Option<String>,
+        /// Do not apply the defaults of contexts/_template/schema.yaml.
+        #[arg(long)]
+        no_schema_defaults: bool,
+        /// Test files or folders, relative to the project.
+        #[arg(value_name = "PATH")]
+        paths: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -115,6 +167,38 @@ fn main() -> ExitCode {
             load_env(env.as_deref())
                 .and_then(|env| bench::run(Compiler::new(dialect.into()), &env, seconds, json, &exprs))
         }
+        Command::Render {
+            project,
+            context,
+            format,
+            out,
+            explain,
+            no_schema_defaults,
+            terraform_outputs,
+        } => windsor::render(windsor::RenderArgs {
+            project,
+            context,
+            format,
+            out,
+            explain,
+            schema_defaults: !no_schema_defaults,
+            outputs: terraform_outputs,
+        }),
+        Command::Test {
+            project,
+            case,
+            no_schema_defaults,
+            paths,
+        } => match windsor::test(windsor::TestArgs {
+            project,
+            paths,
+            case,
+            schema_defaults: !no_schema_defaults,
+        }) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

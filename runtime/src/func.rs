@@ -132,6 +132,9 @@ pub struct FnError {
     pub message: String,
     /// The 0-based argument the failure is about, when there is one.
     pub arg: Option<usize>,
+    /// Not a failure: the value is not known yet (a terraform output before
+    /// apply), and the host keeps the expression's text as it is.
+    pub deferred: bool,
 }
 
 impl FnError {
@@ -140,6 +143,15 @@ impl FnError {
         FnError {
             message: message.into(),
             arg: None,
+            deferred: false,
+        }
+    }
+
+    /// The value is not known yet (sets the `deferred` field).
+    pub fn deferred(message: impl Into<String>) -> FnError {
+        FnError {
+            deferred: true,
+            ..FnError::new(message)
         }
     }
 
@@ -148,6 +160,7 @@ impl FnError {
         FnError {
             message: message.into(),
             arg: Some(arg),
+            deferred: false,
         }
     }
 }

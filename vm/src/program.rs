@@ -67,6 +67,33 @@ pub enum Seg {
 }
 
 impl Program {
+    /// The top-level names the program reads from the environment (each
+    /// path that starts at the root), in order of first use.
+    ///
+    /// ```
+    /// use bpvm_vm::{Op, Path, Program, Seg};
+    /// use bpvm_runtime::{Hint, Key};
+    /// let path = Path { segs: vec![Seg::Key(Key::new("talos"), Hint::default())], access: bpvm_vm::Access::Optional, text: "talos".into() };
+    /// let prog = Program { code: vec![Op::Load(0), Op::Return], paths: vec![path], ..Program::default() };
+    /// assert_eq!(prog.roots(), ["talos"]);
+    /// ```
+    pub fn roots(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for op in &self.code {
+            let p = match *op {
+                Op::Load(p) => p as usize,
+                Op::JumpIf { path, .. } | Op::JumpUnless { path, .. } => path as usize,
+                _ => continue,
+            };
+            if let Some(Seg::Key(k, _)) = self.paths.get(p).and_then(|p| p.segs.first())
+                && !out.contains(&k.as_str())
+            {
+                out.push(k.as_str());
+            }
+        }
+        out
+    }
+
     /// The source text of instruction `ip`'s site.
     pub fn site_text(&self, ip: usize) -> &str {
         let s = self.sites.get(ip).copied().unwrap_or_default();
