@@ -95,3 +95,32 @@ fn every_corpus_facet_expression_is_a_conformance_case() {
         files.len()
     );
 }
+
+#[test]
+fn the_corpus_test_suite_passes() {
+    use bpvm::windsor::{Project, test};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/windsor-core-aae5e79e");
+    if !root.is_dir() {
+        let required = std::env::var("BPVM_CORPUS").is_ok_and(|v| v == "required");
+        assert!(!required, "BPVM_CORPUS=required but {} is missing", root.display());
+        eprintln!("skipped: {} is not there", root.display());
+        return;
+    }
+    let project = Project::load(&root).unwrap_or_else(|e| panic!("{e}"));
+    let cases = test::discover(&project, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(cases.len() >= 38, "only {} cases found", cases.len());
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|c| {
+            let diffs = test::run(&project, c, true);
+            (!diffs.is_empty()).then(|| format!("{} / {}:\n  {}", c.file, c.name, diffs.join("\n  ")))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} corpus cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    println!("{} corpus cases passed", cases.len());
+}

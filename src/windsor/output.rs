@@ -36,11 +36,14 @@ const KUSTOMIZE: &[&str] = &[
 ];
 
 /// `m`'s fields in the order `fields` gives, then any others in their
-/// own order; `path` is always there for components.
+/// own order; `path` is always there for components, empty lists of
+/// names are left out.
 fn ordered(m: &Map, fields: &[&str]) -> Value {
     let mut out = Map::new();
     for f in fields {
         match m.get(f) {
+            Some(Value::List(l))
+                if l.is_empty() && matches!(*f, "dependsOn" | "components" | "cleanup" | "patches") => {}
             Some(v) => {
                 out.insert(*f, v.clone());
             }

@@ -175,13 +175,14 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     }
 
     let [terraform, kustomize] = lists;
-    let terraform = order::topological(terraform);
-    let kustomize = order::kustomize(kustomize);
+    // Checked in contribution order, so a cycle is named from where it starts.
     let mut problems = order::check("terraform", &terraform);
     problems.extend(order::check("kustomize", &kustomize));
     if !problems.is_empty() {
         return Err(Errors(problems));
     }
+    let terraform = order::topological(terraform);
+    let kustomize = order::kustomize(kustomize);
     let blueprint = super::output::blueprint(name, &base, user.as_ref(), terraform, kustomize, config_maps);
     Ok(Rendered { blueprint, explain })
 }

@@ -1,0 +1,142 @@
+//! `bpvm render` and `bpvm test` as scripts use them: output, exit status,
+//! and that a failed render never touches an existing output file.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bpvm() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_bpvm"))
+}
+
+fn project(name: &str, facet: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bpvm-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("contexts/_template/facets")).unwrap();
+    std::fs::create_dir_all(dir.join("contexts/local")).unwrap();
+    std::fs::write(dir.join("windsor.yaml"), "context: local\n").unwrap();
+    std::fs::write(dir.join("contexts/local/values.yaml"), "provider: aws\n").unwrap();
+    std::fs::write(dir.join("contexts/_template/facets/base.yaml"), facet).unwrap();
+    dir
+}
+
+const GOOD: &str = "kind: Facet\nmetadata: {name: base}\nwhen: provider == 'aws'\nterraform: [{path: vpc, inputs: {cidr: '10.0.0.0/16'}}]\n";
+
+#[test]
+fn render_prints_the_blueprint_of_the_default_context() {
+    let dir = project("print", GOOD);
+    let out = bpvm().args(["render", "--project"]).arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("kind: Blueprint\n"), "{text}");
+    assert!(text.contains("  name: local\n"), "{text}");
+    assert!(
+        text.contains("- path: vpc\n  inputs:\n    cidr: 10.0.0.0/16\n"),
+        "{text}"
+    );
+    assert!(text.contains("kustomize: []\n"), "{text}");
+    let json = bpvm()
+        .args(["render", "-o", "json", "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let json = String::from_utf8(json.stdout).unwrap();
+    assert!(json.contains("\"terraform\": ["), "{json}");
+}
+
+#[test]
+fn a_failed_render_leaves_the_output_file_alone() {
+    let good = project("atomic", GOOD);
+    let out_file = good.join("out.yaml");
+    let ok = bpvm()
+        .args(["render", "--project"])
+        .arg(&good)
+        .arg("--out")
+        .arg(&out_file)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let before = std::fs::read_to_string(&out_file).unwrap();
+    std::fs::write(
+        good.join("contexts/_template/facets/base.yaml"),
+        "kind: Facet\nmetadata: {name: base}\nterraform: [{path: p, inputs: {x: '${1 + }'}}]\n",
+    )
+    .unwrap();
+    let failed = bpvm()
+        .args(["render", "--project"])
+        .arg(&good)
+        .arg("--out")
+        .arg(&out_file)
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        message.contains("contexts/_template/facets/base.yaml: terraform[p].inputs.x: 1:"),
+        "{message}"
+    );
+    assert_eq!(std::fs::read_to_string(&out_file).unwrap(), before);
+    let leftovers: Vec<_> = std::fs::read_dir(&good)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn explain_says_what_was_included_and_why() {
+    let dir = project("explain", GOOD);
+    let out = bpvm()
+        .args(["render", "--explain", "--context", "other", "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("facet base (contexts/_template/facets/base.yaml, ordinal 0): skipped by `provider == 'aws'`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn test_reports_each_case_and_a_summary() {
+    let dir = project("test", GOOD);
+    let tests = dir.join("contexts/_template/tests");
+    std::fs::create_dir_all(&tests).unwrap();
+    std::fs::write(
+        tests.join("base.test.yaml"),
+        "cases:\n- name: aws has a vpc\n  values: {provider: aws}\n  expect: {terraform: [{path: vpc, inputs: {cidr: 10.0.0.0/16}}]}\n\
+         - name: wrong on purpose\n  values: {provider: aws}\n  expect: {terraform: [{path: vpc, inputs: {cidr: 10.1.0.0/16}}]}\n\
+         - name: other providers have none\n  values: {provider: gcp}\n  exclude: {terraform: [{path: vpc}]}\n",
+    )
+    .unwrap();
+    let out = bpvm().args(["test", "--project"]).arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("✓ aws has a vpc\n"), "{text}");
+    assert!(
+        text.contains(
+            "✗ wrong on purpose\n    terraform[vpc].inputs.cidr: expected \"10.1.0.0/16\", got \"10.0.0.0/16\"\n"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("2 passed, 1 failed\n"), "{text}");
+    let one = bpvm()
+        .args(["test", "--case", "aws has a vpc", "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(one.status.success());
+    assert!(String::from_utf8(one.stdout).unwrap().ends_with("1 passed, 0 failed\n"));
+}
+
+#[test]
+fn a_missing_project_is_a_clear_error() {
+    let out = bpvm()
+        .args(["render", "--project", "/nonexistent/project"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/project is not a folder"));
+}
