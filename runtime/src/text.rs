@@ -95,8 +95,14 @@ pub fn to_text(v: &Value) -> String {
 }
 
 /// `v` as a YAML document.
+///
+/// Multi-line strings are literal blocks (`|`); long single-line strings
+/// stay on one line (folding them would make `${…}` text hard to read).
 pub fn to_yaml(v: &Value) -> String {
-    serde_saphyr::to_string(v).unwrap_or_default()
+    let mut options = serde_saphyr::SerializerOptions::default();
+    options.folded_wrap_chars = usize::MAX / 4;
+    options.min_fold_chars = usize::MAX / 4;
+    serde_saphyr::to_string_with_options(v, options).unwrap_or_default()
 }
 
 #[cfg(test)]

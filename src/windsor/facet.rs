@@ -265,6 +265,29 @@ pub fn parse(doc: &Value, file: &str) -> Result<Facet, Vec<Error>> {
     }
 }
 
+/// The components of the base `blueprint.yaml`, compiled like a facet's
+/// (their inputs may have `${…}` too).
+pub fn base_parts(doc: &Value, file: &str) -> Result<Vec<Part>, Vec<Error>> {
+    let mut r = Reader {
+        file,
+        errors: Vec::new(),
+    };
+    let mut parts = Vec::new();
+    if let Some(root) = doc.as_map() {
+        for kind in [Kind::Terraform, Kind::Kustomize] {
+            let Some(list) = list_at(&mut r, root, kind.key()) else {
+                continue;
+            };
+            for (i, item) in list.iter().enumerate() {
+                if let Some(p) = part(&mut r, kind, item, i) {
+                    parts.push(p);
+                }
+            }
+        }
+    }
+    if r.errors.is_empty() { Ok(parts) } else { Err(r.errors) }
+}
+
 fn list_at<'v>(r: &mut Reader, root: &'v Map, key: &str) -> Option<&'v [Value]> {
     match root.get(key) {
         None | Some(Value::Null) => None,

@@ -5,6 +5,7 @@
 use crate::{Compiler, Dialect, Environment, Value, Vm};
 use bpvm_runtime::builtins::{cidr, windsor};
 use bpvm_runtime::{Builtin, Ctx, FnError, Library, Map, Val, text};
+use std::cell::RefCell;
 use std::path::{Component, PathBuf};
 
 /// What the renderer's functions read.
@@ -20,6 +21,9 @@ pub struct Host {
     pub outputs: Option<Value>,
     /// The scope of the expressions being evaluated (Jsonnet's `context`).
     pub scope: Value,
+    /// Jsonnet results by file and context JSON: a render that calls the
+    /// same file from the same scope three times evaluates it once.
+    pub jsonnet_cache: RefCell<Vec<(PathBuf, String, Value)>>,
 }
 
 /// The renderer's functions.
@@ -126,8 +130,21 @@ fn jsonnet<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     if !full.is_file() {
         return Err(FnError::arg(0, format!("jsonnet() found no file {path:?}")));
     }
+    let context = h.scope.to_json();
+    if let Some((_, _, v)) = h
+        .jsonnet_cache
+        .borrow()
+        .iter()
+        .find(|(p, ctx, _)| *p == full && *ctx == context)
+    {
+        return Ok(c.import(v));
+    }
     match super::jsonnet::evaluate(&full, &h.scope) {
-        Ok(v) => Ok(c.import(&v)),
+        Ok(v) => {
+            let out = c.import(&v);
+            h.jsonnet_cache.borrow_mut().push((full, context, v));
+            Ok(out)
+        }
         Err(e) => Err(FnError::new(format!("jsonnet() failed on {path:?}: {e}"))),
     }
 }

@@ -6,7 +6,8 @@
 use crate::Value;
 use jrsonnet_evaluator::manifest::JsonFormat;
 use jrsonnet_evaluator::trace::PathResolver;
-use jrsonnet_evaluator::{FileImportResolver, State};
+use jrsonnet_evaluator::{FileImportResolver, State, Val};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use std::path::Path;
 
 /// The helpers Windsor's Jsonnet files use: dotted-path getters with
@@ -44,15 +45,59 @@ const HELPERS: &str = r#"
 }
 "#;
 
+thread_local! {
+    /// The standard library, built once per thread: building it parses
+    /// and evaluates Jsonnet's `std`, which costs more than most files.
+    static STDLIB: jrsonnet_stdlib::ContextInitializer = jrsonnet_stdlib::ContextInitializer::new(PathResolver::Absolute);
+    /// The helper library, parsed once per thread.
+    static HELPER_LIB: Result<Val, String> = {
+        let mut builder = State::builder();
+        builder.context_initializer(STDLIB.with(Clone::clone));
+        let state = builder.build();
+        let _entered = state.try_enter();
+        state.evaluate_snippet("helpers", HELPERS).map_err(|e| e.to_string())
+    };
+}
+
+/// A document as Jsonnet sees it: integers are numbers (jrsonnet's serde
+/// bridge would make 64-bit integers strings, to keep their precision;
+/// those beyond 2^53 still are).
+struct Numbers<'v>(&'v Value);
+
+impl Serialize for Numbers<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Int(n) if n.unsigned_abs() <= 1 << 53 => s.serialize_f64(*n as f64),
+            Value::List(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for x in items {
+                    seq.serialize_element(&Numbers(x))?;
+                }
+                seq.end()
+            }
+            Value::Map(m) => {
+                let mut map = s.serialize_map(Some(m.len()))?;
+                for (k, x) in m.iter() {
+                    map.serialize_entry(k.as_str(), &Numbers(x))?;
+                }
+                map.end()
+            }
+            other => other.serialize(s),
+        }
+    }
+}
+
 /// Evaluates the Jsonnet file at `path` with `context` as its context.
 pub fn evaluate(path: &Path, context: &Value) -> Result<Value, String> {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut builder = State::builder();
     builder.import_resolver(FileImportResolver::new(vec![dir]));
-    let init = jrsonnet_stdlib::ContextInitializer::new(PathResolver::Absolute);
-    init.add_ext_code("context", context.to_json())
-        .map_err(|e| e.to_string())?;
-    init.add_ext_code("helpers", HELPERS).map_err(|e| e.to_string())?;
+    let init = STDLIB.with(Clone::clone);
+    init.add_ext_var(
+        "context".into(),
+        Val::from_serde(Numbers(context)).map_err(|e| e.to_string())?,
+    );
+    init.add_ext_var("helpers".into(), HELPER_LIB.with(Clone::clone)?);
     builder.context_initializer(init);
     let state = builder.build();
     // Ext vars are evaluated against the state entered on this thread.

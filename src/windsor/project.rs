@@ -16,6 +16,8 @@ pub struct Project {
     pub windsor: Value,
     /// `contexts/_template/blueprint.yaml`, the base the facets fold into.
     pub blueprint: Value,
+    /// The base blueprint's components, compiled.
+    pub base: Vec<facet::Part>,
     /// `contexts/_template/schema.yaml`, when there is one.
     pub schema: Option<Value>,
     /// The facets (and legacy features), by ordinal, then name.
@@ -81,6 +83,13 @@ impl Project {
         let windsor = read("windsor.yaml").unwrap_or(Value::Null);
         let blueprint = read(&format!("{TEMPLATE}/blueprint.yaml")).unwrap_or(Value::Null);
         let schema = read(&format!("{TEMPLATE}/schema.yaml"));
+        let base = match facet::base_parts(&blueprint, &format!("{TEMPLATE}/blueprint.yaml")) {
+            Ok(parts) => parts,
+            Err(mut es) => {
+                errors.append(&mut es);
+                Vec::new()
+            }
+        };
         let mut files = Vec::new();
         for dir in ["facets", "features"] {
             if let Err(e) = yaml_files(root, &format!("{TEMPLATE}/{dir}"), &mut files) {
@@ -120,6 +129,7 @@ impl Project {
             root: root.to_path_buf(),
             windsor,
             blueprint,
+            base,
             schema,
             facets,
         })

@@ -47,7 +47,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         root: project.root.clone(),
         dir: facets_dir,
         outputs: opts.outputs.clone(),
-        scope: Value::Null,
+        ..Host::default()
     };
     let mut ev = Evaluator::new(ctx.clone(), host);
     let mut explain = Vec::new();
@@ -119,9 +119,25 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     }
 
     let base = project.blueprint.as_map().cloned().unwrap_or_default();
+    let base_file = format!("{TEMPLATE}/blueprint.yaml");
+    ev.host.dir = project.root.join(TEMPLATE);
+    let mut base_parts = Vec::new();
+    for p in &project.base {
+        match evaluate_part(&mut ev, &p.body, p.kind) {
+            Ok(body) => base_parts.push((p.kind, p.id.clone(), body)),
+            Err((inner, message)) => errors.push(Error::new(
+                Some(&base_file),
+                format!("{}[{}]{inner}", p.kind.key(), p.id),
+                message,
+            )),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Errors(errors));
+    }
     let mut lists = [Vec::new(), Vec::new()];
     for (slot, kind) in [Kind::Terraform, Kind::Kustomize].into_iter().enumerate() {
-        lists[slot] = fold(kind, &base, &contributions);
+        lists[slot] = fold(kind, &base_parts, &contributions);
     }
 
     // The context's own blueprint.yaml overlays the result.
@@ -407,11 +423,11 @@ fn identity(kind: Kind, c: &Map) -> Option<String> {
 
 /// Folds every contribution to each component of `kind` over the base
 /// blueprint's, in (ordinal, facet order) order (W4).
-fn fold(kind: Kind, base: &Map, contributions: &[Contribution]) -> Vec<(String, Map)> {
+fn fold(kind: Kind, base: &[(Kind, String, Map)], contributions: &[Contribution]) -> Vec<(String, Map)> {
     let mut out: Vec<(String, Option<Map>)> = Vec::new();
-    for c in list_of(base, kind.key()) {
-        if let Some(id) = identity(kind, &c) {
-            out.push((id, Some(c)));
+    for (k, id, c) in base {
+        if *k == kind && !out.iter().any(|(i, _)| i == id) {
+            out.push((id.clone(), Some(c.clone())));
         }
     }
     for c in contributions.iter().filter(|c| c.kind == kind) {

@@ -149,6 +149,18 @@ fn coerce_values(v: Option<&Value>) -> Value {
     out
 }
 
+impl Case {
+    /// The context values the case renders with.
+    pub fn values(&self) -> &Value {
+        &self.values
+    }
+
+    /// The terraform outputs the case supplies, if any.
+    pub fn outputs(&self) -> Option<&Value> {
+        self.outputs.as_ref()
+    }
+}
+
 /// What one case found wrong (empty: it passed).
 pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
     let ctx = match context(project, "test", Values::Given(case.values.clone()), defaults) {

@@ -1,0 +1,82 @@
+//! Rendering the Windsor core template of `../shared/corpus` (compiled
+//! once): one context, and 1,000 contexts made from its test cases'
+//! values. Without the corpus beside the repository there is nothing to
+//! measure, and the benchmark says so.
+//!
+//! Run: `cargo bench --bench render`.
+
+use bpvm::Value;
+use bpvm::windsor::{Project, render, scope, test};
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::path::Path;
+
+/// Contexts from the test cases: each case's values as is, then with the
+/// integers nudged, so 1,000 renders are not 38 repeated.
+fn contexts(project: &Project, n: usize) -> Vec<(Value, Option<Value>)> {
+    let cases = test::discover(project, &[]).expect("the corpus tests load");
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let case = &cases[i % cases.len()];
+        let mut values = case.values().clone();
+        nudge(&mut values, (i / cases.len()) as i64);
+        let ctx = scope::context(project, "bench", scope::Values::Given(values), true).expect("context");
+        out.push((ctx, case.outputs().cloned()));
+    }
+    out
+}
+
+fn nudge(v: &mut Value, by: i64) {
+    match v {
+        Value::Int(n) => *n += by,
+        Value::List(items) => items.iter_mut().for_each(|x| nudge(x, by)),
+        Value::Map(m) => {
+            let keys: Vec<String> = m.keys().map(|k| k.as_str().to_string()).collect();
+            for k in keys {
+                if let Some(x) = m.get_mut(&k) {
+                    nudge(x, by);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn renders(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/windsor-core-aae5e79e");
+    if !root.is_dir() {
+        eprintln!("skipped: {} is not there", root.display());
+        return;
+    }
+    let mut group = c.benchmark_group("render");
+    group.bench_function("load and compile the template", |b| {
+        b.iter(|| black_box(Project::load(black_box(&root)).is_ok()))
+    });
+    let project = Project::load(&root).expect("the corpus loads");
+    let many = contexts(&project, 1000);
+    let (one, outputs) = many[10].clone();
+    let opts = render::Options { outputs };
+    render::render(&project, "bench", one.clone(), &opts).expect("renders");
+    group.bench_function("one context", |b| {
+        b.iter(|| black_box(render::render(&project, "bench", black_box(one.clone()), &opts).is_ok()))
+    });
+    group.sample_size(10);
+    group.bench_function("1,000 contexts", |b| {
+        b.iter(|| {
+            for (ctx, outputs) in &many {
+                let opts = render::Options {
+                    outputs: outputs.clone(),
+                };
+                black_box(render::render(&project, "bench", ctx.clone(), &opts).is_ok());
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).warm_up_time(std::time::Duration::from_millis(500)).measurement_time(std::time::Duration::from_secs(3));
+    targets = renders
+}
+criterion_main!(benches);
