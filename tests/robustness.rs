@@ -3,7 +3,7 @@
 //! result or an error. Inputs come from a seeded generator, so a failure
 //! reproduces exactly.
 
-use bpvm::{Compiler, Dialect, Environment, Vm};
+use bpvm::{Compiler, Dialect, Environment, Value, Vm};
 
 /// xorshift64*: small, seeded, good enough to spray inputs.
 struct Rng(u64);
@@ -195,4 +195,98 @@ fn optimisation_never_changes_a_result() {
         checked += 1;
     }
     assert_eq!(checked, 20_000);
+}
+
+/// A random YAML value of the shapes facets are made of.
+fn facet_value(rng: &mut Rng, depth: u32) -> String {
+    let scalars = [
+        "x",
+        "''",
+        "1",
+        "-2",
+        "2.5",
+        "true",
+        "null",
+        "'${a}'",
+        "'${b.c ?? 1}'",
+        "'${1 +}'",
+        "'${x.y[0]}'",
+        "'pre-${a}-post'",
+        "merge",
+        "remove",
+        "replace",
+        "bogus",
+        "'${terraform_output(\"c\", \"k\")}'",
+        "'${file(\"../../../../x\")}'",
+        "'${yaml(\"a: 1\")}'",
+        "'${cidrhost(a, 1)}'",
+    ];
+    if depth == 0 || rng.below(3) == 0 {
+        return rng.pick(&scalars).to_string();
+    }
+    let keys = [
+        "name",
+        "path",
+        "when",
+        "strategy",
+        "ordinal",
+        "inputs",
+        "dependsOn",
+        "components",
+        "cleanup",
+        "substitutions",
+        "patches",
+        "destroy",
+        "parallelism",
+        "a",
+        "b",
+        "config",
+        "terraform",
+        "kustomize",
+    ];
+    if rng.below(2) == 0 {
+        let n = rng.below(4);
+        let items: Vec<String> = (0..n).map(|_| facet_value(rng, depth - 1)).collect();
+        format!("[{}]", items.join(", "))
+    } else {
+        let n = rng.below(5);
+        let mut entries = Vec::new();
+        for _ in 0..n {
+            let k = rng.pick(&keys);
+            if !entries.iter().any(|(ek, _): &(String, String)| ek == k) {
+                entries.push((k.to_string(), facet_value(rng, depth - 1)));
+            }
+        }
+        let body: Vec<String> = entries.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        format!("{{{}}}", body.join(", "))
+    }
+}
+
+#[test]
+fn random_facets_never_panic() {
+    use bpvm::windsor::{Project, render, scope};
+    let dir = std::env::temp_dir().join(format!("bpvm-fuzz-{}", std::process::id()));
+    let facets = dir.join("contexts/_template/facets");
+    std::fs::create_dir_all(&facets).unwrap();
+    let mut rng = Rng(0xface_7000_0000_0001);
+    let mut rendered = 0;
+    for round in 0..1500 {
+        let mut text = String::from("kind: Facet\nmetadata: {name: f}\n");
+        for key in ["when", "config", "terraform", "kustomize"] {
+            if rng.below(2) == 0 {
+                text.push_str(&format!("{key}: {}\n", facet_value(&mut rng, 3)));
+            }
+        }
+        if round % 5 == 0 {
+            text = facet_value(&mut rng, 4);
+        }
+        std::fs::write(facets.join("f.yaml"), &text).unwrap();
+        let Ok(project) = Project::load(&dir) else { continue };
+        let values = Value::from_yaml("{a: 1, b: {c: 2}, x: {y: [1]}}").unwrap();
+        let ctx = scope::context(&project, "t", scope::Values::Given(values), true).unwrap();
+        let _ = render::render(&project, "t", ctx, &render::Options::default());
+        rendered += 1;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(rendered > 100, "only {rendered} of 1500 random projects loaded");
 }

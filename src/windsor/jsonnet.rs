@@ -88,7 +88,15 @@ impl Serialize for Numbers<'_> {
 }
 
 /// Evaluates the Jsonnet file at `path` with `context` as its context.
+/// A panic inside the Jsonnet engine becomes an error, never a crash.
 pub fn evaluate(path: &Path, context: &Value) -> Result<Value, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(path, context))) {
+        Ok(result) => result,
+        Err(_) => Err("the Jsonnet engine failed on this file".to_string()),
+    }
+}
+
+fn run(path: &Path, context: &Value) -> Result<Value, String> {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut builder = State::builder();
     builder.import_resolver(FileImportResolver::new(vec![dir]));
