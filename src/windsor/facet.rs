@@ -144,20 +144,21 @@ impl Reader<'_> {
     }
 
     fn when(&mut self, v: Option<&Value>, at: &str) -> Option<Cond> {
+        let at = if at.is_empty() { String::new() } else { format!("{at}.") };
         match v {
             None | Some(Value::Null) => None,
             Some(Value::Str(s)) if s.trim().is_empty() => None,
             Some(Value::Str(s)) => match condition(s) {
                 Ok(c) => Some(c),
                 Err(d) => {
-                    self.fail(&format!("{at}.when"), d.to_string());
+                    self.fail(&format!("{at}when"), d.to_string());
                     None
                 }
             },
             Some(Value::Bool(b)) => condition(if *b { "true" } else { "false" }).ok(),
             Some(other) => {
                 self.fail(
-                    &format!("{at}.when"),
+                    &format!("{at}when"),
                     format!("a condition must be a string, got {}", other.type_name()),
                 );
                 None
