@@ -110,9 +110,10 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Calls a function value with `args` after its bound arguments.
+    /// Calls a function value: `args` first, then its bound arguments
+    /// (`trimprefix_g("http://")` called with `x` is `trimprefix(x, "http://")`).
     pub fn call(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-        let all: Vec<Val<'a>> = f.bound.iter().chain(args).copied().collect();
+        let all: Vec<Val<'a>> = args.iter().chain(f.bound).copied().collect();
         if !f.func.accepts(all.len()) {
             return Err(FnError::new(format!(
                 "{}() takes {} arguments, got {}",
@@ -122,6 +123,15 @@ impl<'a> Ctx<'a> {
             )));
         }
         (f.func.f)(self, &all)
+    }
+}
+
+impl FuncVal<'_> {
+    /// True when a higher-order function should pass this function the
+    /// item's index too (B3): it needs more than `args` arguments besides
+    /// its bound ones.
+    pub fn wants_index(&self, args: usize) -> bool {
+        (self.func.min as usize) > args + self.bound.len()
     }
 }
 

@@ -84,12 +84,70 @@ pub static FUNCTIONS: &[Builtin] = &[
         Val::Float(f) => Ok(Val::Float(f.abs())),
         v => Err(wrong("abs", 0, "a number", v)),
     }),
+    builtin!("fromjson", 2, 2, fromjson),
+    builtin!("trimprefix_g", 1, 1, |c, a| g(c, "trimprefix", a)),
+    builtin!("trimsuffix_g", 1, 1, |c, a| g(c, "trimsuffix", a)),
+    builtin!("replace_g", 2, 2, |c, a| g(c, "replace", a)),
+    builtin!("substr_g", 1, 2, |c, a| g(c, "substr", a)),
+    builtin!("split_g", 1, 1, |c, a| g(c, "split", a)),
+    builtin!("has_prefix_g", 1, 1, |c, a| g(c, "has_prefix", a)),
+    builtin!("has_suffix_g", 1, 1, |c, a| g(c, "has_suffix", a)),
+    builtin!("contains_g", 1, 1, |c, a| g(c, "contains", a)),
+    builtin!("fromjson_g", 1, 1, |c, a| g(c, "fromjson", a)),
     builtin!("jsondecode", 1, 1, |c, a| {
         let s = str_at("jsondecode", a, 0)?;
         let v = crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("jsondecode() invalid JSON: {e}")))?;
         Ok(c.import(&v))
     }),
 ];
+
+/// `name_g(args…)`: `name` with `args` bound after its first argument.
+fn g<'a>(c: &mut Ctx<'a>, name: &str, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    match FUNCTIONS.iter().find(|f| f.name == name) {
+        Some(f) => super::higher::partial(c, f, a),
+        None => Err(FnError::new(format!("{name}_g() has no function {name}"))),
+    }
+}
+
+/// `fromjson(json, pointer)`: the value at an RFC 6901 pointer (`/a/b/0`)
+/// inside a JSON text whose root is an object.
+fn fromjson<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    none_or(a, |a| {
+        let text = str_at("fromjson", a, 0)?;
+        let pointer = str_at("fromjson", a, 1)?;
+        let doc = crate::Value::from_json(text)
+            .map_err(|e| FnError::arg(0, format!("fromjson() argument 1 is not valid JSON: {e}")))?;
+        if !matches!(doc, crate::Value::Map(_)) {
+            return Err(FnError::arg(0, "fromjson() needs a JSON object at the root"));
+        }
+        if !pointer.is_empty() && !pointer.starts_with('/') {
+            return Err(FnError::arg(
+                1,
+                format!("fromjson() pointer {pointer:?} must start with '/'"),
+            ));
+        }
+        match json_pointer(&doc, pointer) {
+            Some(found) => Ok(c.import(found)),
+            None => Err(FnError::arg(1, format!("fromjson() found nothing at {pointer:?}"))),
+        }
+    })
+}
+
+/// The value an RFC 6901 pointer names (`~1` is `/`, `~0` is `~`).
+fn json_pointer<'v>(doc: &'v crate::Value, pointer: &str) -> Option<&'v crate::Value> {
+    let mut at = doc;
+    for raw in pointer.split('/').skip(1) {
+        let step = raw.replace("~1", "/").replace("~0", "~");
+        at = match at {
+            crate::Value::Map(m) => m.get(&step)?,
+            crate::Value::List(items) if step.bytes().all(|b| b.is_ascii_digit()) && !step.is_empty() => {
+                items.get(step.parse::<usize>().ok()?)?
+            }
+            _ => return None,
+        };
+    }
+    Some(at)
+}
 
 /// Returns none when the first argument is none, else runs `f`.
 fn none_or<'a>(a: &[Val<'a>], f: impl FnOnce(&[Val<'a>]) -> Result<Val<'a>, FnError>) -> Result<Val<'a>, FnError> {

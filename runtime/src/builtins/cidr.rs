@@ -10,6 +10,9 @@ use crate::val::Val;
 use ipnet::IpNet;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
+/// Bluelink's one network function.
+pub static CIDRSUBNET: &[Builtin] = &[builtin!("cidrsubnet", 3, 3, cidrsubnet)];
+
 /// The network functions, by name.
 pub static FUNCTIONS: &[Builtin] = &[
     builtin!("cidrhost", 2, 2, cidrhost),

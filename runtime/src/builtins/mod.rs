@@ -15,7 +15,9 @@ macro_rules! builtin {
 pub mod args;
 pub mod bluelink;
 pub mod cidr;
+pub mod encoding;
 mod extreme;
+pub mod higher;
 pub mod windsor;
 
 use crate::func::Library;
@@ -24,4 +26,9 @@ use crate::func::Library;
 pub static WINDSOR: Library = Library::new(&[windsor::FUNCTIONS, cidr::FUNCTIONS]);
 
 /// The Bluelink dialect's core functions.
-pub static BLUELINK: Library = Library::new(&[bluelink::FUNCTIONS]);
+pub static BLUELINK: Library = Library::new(&[
+    bluelink::FUNCTIONS,
+    higher::FUNCTIONS,
+    encoding::FUNCTIONS,
+    cidr::CIDRSUBNET,
+]);

@@ -1,0 +1,232 @@
+//! Bluelink's higher-order functions (seed 003): `map`, `filter`,
+//! `reduce`, `sort`, `flatmap` over function values, the function builders
+//! `compose`, `pipe`, `getattr`, `getelem`, and the `_g` partials.
+//!
+//! A function value is a builtin with arguments bound after the ones it
+//! is called with; an item's index is passed only to a function that
+//! needs it (B3).
+
+use super::args::{int_at, list_at, str_at, wrong};
+use crate::func::{Builtin, Ctx, FnError, FuncVal, VARIADIC};
+use crate::val::{ListRef, Val};
+use std::cmp::Ordering;
+
+/// The higher-order functions and the builders.
+pub static FUNCTIONS: &[Builtin] = &[
+    builtin!("map", 2, 2, map),
+    builtin!("filter", 2, 2, filter),
+    builtin!("reduce", 3, 3, reduce),
+    builtin!("sort", 2, 2, sort),
+    builtin!("flatmap", 2, 2, flatmap),
+    builtin!("compose", 1, VARIADIC, |c, a| build(c, "compose", &COMPOSED, a)),
+    builtin!("pipe", 1, VARIADIC, |c, a| build(c, "pipe", &PIPED, a)),
+    builtin!("getattr", 1, 1, |c, a| {
+        str_at("getattr", a, 0)?;
+        Ok(bind(c, &ATTR, a))
+    }),
+    builtin!("getelem", 1, 1, |c, a| {
+        int_at("getelem", a, 0)?;
+        Ok(bind(c, &ELEM, a))
+    }),
+];
+
+// What the builders return: applied with the item first, then what was bound.
+static COMPOSED: Builtin = builtin!("compose", 2, VARIADIC, |c, a| chain(c, a[0], a[1..].iter().rev()));
+static PIPED: Builtin = builtin!("pipe", 2, VARIADIC, |c, a| chain(c, a[0], a[1..].iter()));
+static ATTR: Builtin = builtin!("getattr", 2, 2, |_, a| match (a[0], a[1]) {
+    (Val::Nil, _) => Ok(Val::Nil),
+    (obj, Val::Str(name)) => match obj.map() {
+        Some(m) => Ok(m.get(name).unwrap_or(Val::Nil)),
+        None => Err(wrong("getattr", 0, "an object or a mapping", obj)),
+    },
+    (_, other) => Err(wrong("getattr", 1, "a string", other)),
+});
+static ELEM: Builtin = builtin!("getelem", 2, 2, |_, a| match a[0] {
+    Val::Nil => Ok(Val::Nil),
+    v => match (v.list(), a[1]) {
+        (Some(l), Val::Int(i)) => Ok(usize::try_from(i).ok().and_then(|i| l.get(i)).unwrap_or(Val::Nil)),
+        (None, _) => Err(wrong("getelem", 0, "an array", v)),
+        (_, other) => Err(wrong("getelem", 1, "an integer", other)),
+    },
+});
+
+/// A partial: `name_g(args…)` returns `name` with `args` bound after the
+/// argument it will be called with.
+pub fn partial<'a>(c: &mut Ctx<'a>, f: &'static Builtin, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    if !f.accepts(a.len() + 1) {
+        return Err(FnError::new(format!(
+            "{}_g() takes {} arguments, got {}",
+            f.name,
+            less_one(f),
+            a.len()
+        )));
+    }
+    Ok(bind(c, f, a))
+}
+
+fn less_one(f: &Builtin) -> String {
+    let min = f.min.saturating_sub(1);
+    match f.max {
+        VARIADIC => format!("at least {min}"),
+        max if max - 1 == min => format!("{min}"),
+        max => format!("{min} to {}", max - 1),
+    }
+}
+
+fn bind<'a>(c: &Ctx<'a>, func: &'static Builtin, bound: &[Val<'a>]) -> Val<'a> {
+    let bound = c.arena.alloc_slice_copy(bound);
+    Val::Func(c.arena.alloc(FuncVal { func, bound }))
+}
+
+fn build<'a>(c: &mut Ctx<'a>, name: &str, apply: &'static Builtin, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    for (i, f) in a.iter().enumerate() {
+        if !matches!(f, Val::Func(_)) {
+            return Err(wrong(name, i, "a function", *f));
+        }
+    }
+    Ok(bind(c, apply, a))
+}
+
+fn chain<'a, 'f>(c: &mut Ctx<'a>, mut x: Val<'a>, fs: impl Iterator<Item = &'f Val<'a>>) -> Result<Val<'a>, FnError>
+where
+    'a: 'f,
+{
+    for f in fs {
+        let Val::Func(f) = f else { continue };
+        x = c.call(f, &[x])?;
+    }
+    Ok(x)
+}
+
+/// The function argument at `i`.
+fn func_at<'a>(name: &str, a: &[Val<'a>], i: usize) -> Result<&'a FuncVal<'a>, FnError> {
+    match a.get(i).copied().unwrap_or(Val::Nil) {
+        Val::Func(f) => Ok(f),
+        other => Err(wrong(name, i, "a function", other)),
+    }
+}
+
+/// Calls `f` with `args`, adding the index when `f` needs it.
+fn apply<'a>(c: &mut Ctx<'a>, f: &FuncVal<'a>, args: &[Val<'a>], index: usize) -> Result<Val<'a>, FnError> {
+    if f.wants_index(args.len()) {
+        let mut with_index = args.to_vec();
+        with_index.push(Val::Int(index as i64));
+        c.call(f, &with_index)
+    } else {
+        c.call(f, args)
+    }
+}
+
+/// The items of argument 0; none gives `None` (the result is none too).
+fn items<'a>(name: &str, a: &[Val<'a>]) -> Result<Option<ListRef<'a>>, FnError> {
+    if a[0].is_nil() {
+        return Ok(None);
+    }
+    list_at(name, a, 0).map(Some)
+}
+
+fn map<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let Some(xs) = items("map", a)? else {
+        return Ok(Val::Nil);
+    };
+    let f = func_at("map", a, 1)?;
+    let mut out = Vec::with_capacity(xs.len());
+    for (i, x) in xs.iter().enumerate() {
+        // An item that maps to none is left out.
+        match apply(c, f, &[x], i)? {
+            Val::Nil => {}
+            v => out.push(v),
+        }
+    }
+    Ok(c.list(out))
+}
+
+fn filter<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let Some(xs) = items("filter", a)? else {
+        return Ok(Val::Nil);
+    };
+    let f = func_at("filter", a, 1)?;
+    let mut out = Vec::new();
+    for (i, x) in xs.iter().enumerate() {
+        match apply(c, f, &[x], i)? {
+            Val::Bool(true) => out.push(x),
+            Val::Bool(false) | Val::Nil => {}
+            other => {
+                return Err(FnError::arg(
+                    1,
+                    format!("filter() predicate must return a bool, got {}", other.type_name()),
+                ));
+            }
+        }
+    }
+    Ok(c.list(out))
+}
+
+/// `reduce(items, fn, initial)` (B2): `fn(accumulator, item[, index])`.
+fn reduce<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let Some(xs) = items("reduce", a)? else { return Ok(a[2]) };
+    let f = func_at("reduce", a, 1)?;
+    let mut acc = a[2];
+    for (i, x) in xs.iter().enumerate() {
+        acc = apply(c, f, &[acc, x], i)?;
+    }
+    Ok(acc)
+}
+
+/// A stable sort by a comparator returning a number (B6: < 0 means a
+/// before b).
+fn sort<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let Some(xs) = items("sort", a)? else {
+        return Ok(Val::Nil);
+    };
+    let f = func_at("sort", a, 1)?;
+    let mut out: Vec<Val<'a>> = xs.iter().collect();
+    let mut failure = None;
+    out.sort_by(|x, y| {
+        if failure.is_some() {
+            return Ordering::Equal;
+        }
+        match c.call(f, &[*x, *y]) {
+            Ok(Val::Int(n)) => n.cmp(&0),
+            Ok(Val::Float(n)) => n.partial_cmp(&0.0).unwrap_or(Ordering::Equal),
+            Ok(other) => {
+                failure = Some(FnError::arg(
+                    1,
+                    format!("sort() comparator must return a number, got {}", other.type_name()),
+                ));
+                Ordering::Equal
+            }
+            Err(e) => {
+                failure = Some(e);
+                Ordering::Equal
+            }
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(c.list(out)),
+    }
+}
+
+fn flatmap<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let Some(xs) = items("flatmap", a)? else {
+        return Ok(Val::Nil);
+    };
+    let f = func_at("flatmap", a, 1)?;
+    let mut out = Vec::new();
+    for (i, x) in xs.iter().enumerate() {
+        match apply(c, f, &[x], i)? {
+            Val::Nil => {}
+            v => match v.list() {
+                Some(inner) => out.extend(inner.iter()),
+                None => {
+                    return Err(FnError::arg(
+                        1,
+                        format!("flatmap() function must return an array, got {}", v.type_name()),
+                    ));
+                }
+            },
+        }
+    }
+    Ok(c.list(out))
+}
