@@ -26,7 +26,18 @@ pub mod windsor;
 /// Runs `prog` and copies the result out of the VM, describing a failure
 /// against the program's source.
 pub fn eval(vm: &mut Vm, prog: &Program, env: &Environment) -> Result<Value, Diagnostic> {
-    match vm.run(prog, env) {
+    eval_with(vm, prog, env, &())
+}
+
+/// [`eval`], handing `host` to the functions that need it (Bluelink's
+/// [`runtime::builtins::effects::Effects`], a renderer's files).
+pub fn eval_with(
+    vm: &mut Vm,
+    prog: &Program,
+    env: &Environment,
+    host: &dyn std::any::Any,
+) -> Result<Value, Diagnostic> {
+    match vm.run_with(prog, env, host) {
         Ok(v) => Ok(v.to_value()),
         Err(e) => Err(prog.diagnose(&e)),
     }

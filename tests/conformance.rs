@@ -12,6 +12,7 @@
 //!   the expressions that call them are the engine's to compile and run,
 //!   the files and outputs behind them are the renderer's.
 
+use bpvm::runtime::builtins::effects::Effects;
 use bpvm::runtime::builtins::{cidr, windsor};
 use bpvm::runtime::{Builtin, Ctx, FnError, Library, Val};
 use bpvm::{Compiler, Dialect, Environment, Value, Vm};
@@ -78,6 +79,30 @@ struct Outcome {
     failures: Vec<String>,
 }
 
+/// A file's `effects:` for Bluelink's effect functions: `seed`, `now`,
+/// `cwd`, `root` (relative to the case file), `links`.
+fn effects_of(v: Option<&Value>, file: &Path) -> Effects {
+    let m = v.and_then(Value::as_map);
+    let text = |k: &str| m.and_then(|m| m.get(k)).and_then(Value::as_str);
+    Effects {
+        seed: match m.and_then(|m| m.get("seed")) {
+            Some(Value::Int(n)) => Some(*n as u64),
+            _ => None,
+        },
+        now: text("now").map(|t| t.parse().expect("effects.now is RFC 3339")),
+        cwd: text("cwd").map(Into::into),
+        root: text("root").map(|r| {
+            file.parent()
+                .unwrap()
+                .join(r)
+                .canonicalize()
+                .expect("effects.root exists")
+        }),
+        links: m.and_then(|m| m.get("links")).cloned().unwrap_or(Value::Null),
+        ..Effects::default()
+    }
+}
+
 fn run_file(path: &Path, dialect: Dialect, out: &mut Outcome) {
     let text = std::fs::read_to_string(path).unwrap();
     let doc = Value::from_yaml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -116,7 +141,9 @@ fn run_file(path: &Path, dialect: Dialect, out: &mut Outcome) {
             } else {
                 compiler.compile(&src)
             };
-            let r = prog.and_then(|p| match Vm::new().run_with(&p, &env, &host) {
+            let effects = effects_of(root.get("effects"), path);
+            let host: &dyn std::any::Any = if dialect == Dialect::Bluelink { &effects } else { &host };
+            let r = prog.and_then(|p| match Vm::new().run_with(&p, &env, host) {
                 Ok(v) => Ok(v.to_value()),
                 Err(e) => Err(p.diagnose(&e)),
             });

@@ -4,6 +4,7 @@ mod alloc;
 mod bench;
 mod windsor;
 
+use bpvm::runtime::builtins::effects::Effects;
 use bpvm::{Compiler, Dialect, Environment, Program, Vm};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -65,6 +66,15 @@ enum Command {
         /// Print the bytecode to stderr.
         #[arg(long)]
         disasm: bool,
+        /// Pin uuid() (bluelink): the same N gives the same ids.
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// Pin datetime() (bluelink) to this instant, e.g. 2024-05-06T07:08:09Z.
+        #[arg(long, value_name = "RFC3339")]
+        now: Option<String>,
+        /// The folder file() reads from (bluelink; default: the current one).
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
         /// The expression (or, with --template, the host string).
         #[arg(value_name = "EXPR")]
         expr: String,
@@ -151,8 +161,12 @@ fn main() -> ExitCode {
             env,
             template,
             disasm,
+            seed,
+            now,
+            root,
             expr,
-        } => eval(dialect.into(), env.as_deref(), template, disasm, &expr),
+        } => effects(seed, now.as_deref(), root)
+            .and_then(|fx| eval(dialect.into(), env.as_deref(), template, disasm, &expr, fx)),
         Command::Bench {
             dialect,
             env,
@@ -236,14 +250,47 @@ fn compile(compiler: Compiler, src: &str, template: bool) -> Result<Program, Str
     prog.map_err(|d| format!("error: {d}"))
 }
 
-fn eval(dialect: Dialect, env: Option<&Path>, template: bool, disasm: bool, expr: &str) -> Result<(), String> {
+/// What Bluelink's effect functions may do, from the flags.
+fn effects(seed: Option<u64>, now: Option<&str>, root: Option<PathBuf>) -> Result<Effects, String> {
+    let now = match now {
+        None => None,
+        Some(t) => Some(
+            chrono::DateTime::parse_from_rfc3339(t)
+                .map_err(|e| format!("error: --now {t:?} is not an RFC 3339 time: {e}"))?
+                .with_timezone(&chrono::Utc),
+        ),
+    };
+    let root = match root {
+        Some(r) => Some(r),
+        None => std::env::current_dir().ok(),
+    };
+    Ok(Effects {
+        seed,
+        now,
+        root: root.and_then(|r| r.canonicalize().ok()),
+        ..Effects::default()
+    })
+}
+
+fn eval(
+    dialect: Dialect,
+    env: Option<&Path>,
+    template: bool,
+    disasm: bool,
+    expr: &str,
+    mut fx: Effects,
+) -> Result<(), String> {
     let env = load_env(env)?;
     let prog = compile(Compiler::new(dialect), expr, template)?;
     if disasm {
         eprint!("{}", bpvm::disassemble(&prog));
     }
+    // A bluelink environment may say which resources are linked.
+    if let Some(links) = env.root().get("links") {
+        fx.links = links.clone();
+    }
     let mut vm = Vm::new();
-    let value = bpvm::eval(&mut vm, &prog, &env).map_err(|d| format!("error: {d}"))?;
+    let value = bpvm::eval_with(&mut vm, &prog, &env, &fx).map_err(|d| format!("error: {d}"))?;
     println!("{}", value.to_json());
     Ok(())
 }

@@ -15,6 +15,7 @@ macro_rules! builtin {
 pub mod args;
 pub mod bluelink;
 pub mod cidr;
+pub mod effects;
 pub mod encoding;
 mod extreme;
 pub mod higher;
@@ -30,5 +31,6 @@ pub static BLUELINK: Library = Library::new(&[
     bluelink::FUNCTIONS,
     higher::FUNCTIONS,
     encoding::FUNCTIONS,
+    effects::FUNCTIONS,
     cidr::CIDRSUBNET,
 ]);
