@@ -136,6 +136,23 @@ impl<'s> Parser<'s> {
                     _ => self.reference(t, argument),
                 }
             }
+            // An array literal: not in seed 002's grammar, but seed 003's
+            // examples write them (`join([8080, 8081], ",")`); same as list(…).
+            Some(Tok::LBracket) => {
+                self.pos += 1;
+                let mut items = Vec::new();
+                while self.peek() != Some(Tok::RBracket) {
+                    items.push(self.substitution(true)?);
+                    match self.peek() {
+                        Some(Tok::Comma) => self.pos += 1,
+                        Some(Tok::RBracket) => {}
+                        _ => return Err(self.unexpected("',' or ']' in the array")),
+                    }
+                }
+                let close = self.expect(Tok::RBracket, "']' to close the array")?;
+                let list = Expr::new(Kind::List(items), (t.span.0, close.span.1));
+                self.accessors(list)
+            }
             _ => Err(self.unexpected("a reference, a function call or a literal")),
         }
     }
