@@ -188,6 +188,17 @@ impl<'s> Parser<'s> {
             }
         }
         let close = self.expect(Tok::RParen, "')' to close the call")?;
+        // `link(orderApi, resources.createOrderFunction)`: a resource
+        // reference names the resource (seed 003, "string | ResourceRef").
+        if self.text(name) == "link" {
+            for arg in &mut args {
+                if let Kind::Member(base, resource) = &arg.kind
+                    && matches!(&base.kind, Kind::Ident(root) if root == "resources")
+                {
+                    arg.kind = Kind::Str(resource.clone());
+                }
+            }
+        }
         let call = Call {
             name: self.text(name).to_string(),
             name_span: name.span,
