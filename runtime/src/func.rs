@@ -113,16 +113,27 @@ impl<'a> Ctx<'a> {
     /// Calls a function value: `args` first, then its bound arguments
     /// (`trimprefix_g("http://")` called with `x` is `trimprefix(x, "http://")`).
     pub fn call(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-        let all: Vec<Val<'a>> = args.iter().chain(f.bound).copied().collect();
-        if !f.func.accepts(all.len()) {
+        let n = args.len() + f.bound.len();
+        if !f.func.accepts(n) {
             return Err(FnError::new(format!(
-                "{}() takes {} arguments, got {}",
+                "{}() takes {} arguments, got {n}",
                 f.func.name,
                 f.func.arity(),
-                all.len()
             )));
         }
-        (f.func.f)(self, &all)
+        // Higher-order functions call once per item: no heap for the arguments.
+        let mut buf = [Val::Nil; 4];
+        match buf.get_mut(..n) {
+            Some(all) => {
+                all[..args.len()].copy_from_slice(args);
+                all[args.len()..].copy_from_slice(f.bound);
+                (f.func.f)(self, all)
+            }
+            None => {
+                let all: Vec<Val<'a>> = args.iter().chain(f.bound).copied().collect();
+                (f.func.f)(self, &all)
+            }
+        }
     }
 }
 

@@ -7,6 +7,7 @@ use super::extreme::extreme;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
 use crate::ops;
 use crate::val::Val;
+use serde_json::value::RawValue;
 use std::cmp::Ordering;
 
 /// Every core function of the Bluelink dialect, by name.
@@ -115,38 +116,72 @@ fn fromjson<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     none_or(a, |a| {
         let text = str_at("fromjson", a, 0)?;
         let pointer = str_at("fromjson", a, 1)?;
-        let doc = crate::Value::from_json(text)
-            .map_err(|e| FnError::arg(0, format!("fromjson() argument 1 is not valid JSON: {e}")))?;
-        if !matches!(doc, crate::Value::Map(_)) {
-            return Err(FnError::arg(0, "fromjson() needs a JSON object at the root"));
-        }
         if !pointer.is_empty() && !pointer.starts_with('/') {
             return Err(FnError::arg(
                 1,
                 format!("fromjson() pointer {pointer:?} must start with '/'"),
             ));
         }
-        match json_pointer(&doc, pointer) {
-            Some(found) => Ok(c.import(found)),
+        let root: &RawValue = serde_json::from_str(text)
+            .map_err(|e| FnError::arg(0, format!("fromjson() argument 1 is not valid JSON: {e}")))?;
+        if !root.get().trim_start().starts_with('{') {
+            return Err(FnError::arg(0, "fromjson() needs a JSON object at the root"));
+        }
+        match json_pointer(root, pointer) {
+            Some(found) => {
+                let v = crate::Value::from_json(found.get())
+                    .map_err(|e| FnError::new(format!("fromjson() cannot read the value: {e}")))?;
+                Ok(c.import(&v))
+            }
             None => Err(FnError::arg(1, format!("fromjson() found nothing at {pointer:?}"))),
         }
     })
 }
 
-/// The value an RFC 6901 pointer names (`~1` is `/`, `~0` is `~`).
-fn json_pointer<'v>(doc: &'v crate::Value, pointer: &str) -> Option<&'v crate::Value> {
-    let mut at = doc;
+/// The JSON text an RFC 6901 pointer names (`~1` is `/`, `~0` is `~`).
+/// Only the containers on the way are opened; everything else is skipped
+/// over as text, so a small value is found in a large document cheaply.
+fn json_pointer<'t>(root: &'t RawValue, pointer: &str) -> Option<&'t RawValue> {
+    let mut at = root;
     for raw in pointer.split('/').skip(1) {
         let step = raw.replace("~1", "/").replace("~0", "~");
-        at = match at {
-            crate::Value::Map(m) => m.get(&step)?,
-            crate::Value::List(items) if step.bytes().all(|b| b.is_ascii_digit()) && !step.is_empty() => {
-                items.get(step.parse::<usize>().ok()?)?
-            }
-            _ => return None,
+        let text = at.get().trim_start();
+        at = if text.starts_with('{') {
+            let fields: Vec<(std::borrow::Cow<'t, str>, &'t RawValue)> =
+                serde_json::from_str::<JsonObject<'t>>(at.get()).ok()?.0;
+            fields.into_iter().rev().find(|(k, _)| *k == step)?.1
+        } else if text.starts_with('[') && !step.is_empty() && step.bytes().all(|b| b.is_ascii_digit()) {
+            let items: Vec<&'t RawValue> = serde_json::from_str(at.get()).ok()?;
+            items.get(step.parse::<usize>().ok()?).copied()?
+        } else {
+            return None;
         };
     }
     Some(at)
+}
+
+/// A JSON object's fields in order, values left as text.
+struct JsonObject<'t>(Vec<(std::borrow::Cow<'t, str>, &'t RawValue)>);
+
+impl<'de: 't, 't> serde::Deserialize<'de> for JsonObject<'t> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Fields<'t>(std::marker::PhantomData<&'t ()>);
+        impl<'de: 't, 't> serde::de::Visitor<'de> for Fields<'t> {
+            type Value = JsonObject<'t>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    let v: &'de RawValue = map.next_value()?;
+                    out.push((k, v));
+                }
+                Ok(JsonObject(out))
+            }
+        }
+        d.deserialize_map(Fields(std::marker::PhantomData))
+    }
 }
 
 /// Returns none when the first argument is none, else runs `f`.

@@ -109,9 +109,10 @@ fn func_at<'a>(name: &str, a: &[Val<'a>], i: usize) -> Result<&'a FuncVal<'a>, F
 /// Calls `f` with `args`, adding the index when `f` needs it.
 fn apply<'a>(c: &mut Ctx<'a>, f: &FuncVal<'a>, args: &[Val<'a>], index: usize) -> Result<Val<'a>, FnError> {
     if f.wants_index(args.len()) {
-        let mut with_index = args.to_vec();
-        with_index.push(Val::Int(index as i64));
-        c.call(f, &with_index)
+        let mut with_index = [Val::Nil; 3];
+        with_index[..args.len()].copy_from_slice(args);
+        with_index[args.len()] = Val::Int(index as i64);
+        c.call(f, &with_index[..=args.len()])
     } else {
         c.call(f, args)
     }
