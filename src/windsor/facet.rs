@@ -241,17 +241,7 @@ pub fn parse(doc: &Value, file: &str) -> Result<Facet, Vec<Error>> {
             });
         }
     }
-    let mut parts = Vec::new();
-    for kind in [Kind::Terraform, Kind::Kustomize] {
-        let Some(list) = list_at(&mut r, root, kind.key()) else {
-            continue;
-        };
-        for (i, item) in list.iter().enumerate() {
-            if let Some(p) = part(&mut r, kind, item, i) {
-                parts.push(p);
-            }
-        }
-    }
+    let parts = parts_of(&mut r, root);
     if r.errors.is_empty() {
         Ok(Facet {
             name,
@@ -273,20 +263,24 @@ pub fn base_parts(doc: &Value, file: &str) -> Result<Vec<Part>, Vec<Error>> {
         file,
         errors: Vec::new(),
     };
+    let parts = doc.as_map().map(|root| parts_of(&mut r, root)).unwrap_or_default();
+    if r.errors.is_empty() { Ok(parts) } else { Err(r.errors) }
+}
+
+/// The terraform components, then the kustomizations, of a document.
+fn parts_of(r: &mut Reader, root: &Map) -> Vec<Part> {
     let mut parts = Vec::new();
-    if let Some(root) = doc.as_map() {
-        for kind in [Kind::Terraform, Kind::Kustomize] {
-            let Some(list) = list_at(&mut r, root, kind.key()) else {
-                continue;
-            };
-            for (i, item) in list.iter().enumerate() {
-                if let Some(p) = part(&mut r, kind, item, i) {
-                    parts.push(p);
-                }
+    for kind in [Kind::Terraform, Kind::Kustomize] {
+        let Some(list) = list_at(r, root, kind.key()) else {
+            continue;
+        };
+        for (i, item) in list.iter().enumerate() {
+            if let Some(p) = part(r, kind, item, i) {
+                parts.push(p);
             }
         }
     }
-    if r.errors.is_empty() { Ok(parts) } else { Err(r.errors) }
+    parts
 }
 
 fn list_at<'v>(r: &mut Reader, root: &'v Map, key: &str) -> Option<&'v [Value]> {
