@@ -75,6 +75,9 @@ enum Command {
         /// The folder file() reads from (bluelink; default: the current one).
         #[arg(long, value_name = "DIR")]
         root: Option<PathBuf>,
+        /// A host http_resource() may fetch from (bluelink; repeatable).
+        #[arg(long = "allow-http", value_name = "HOST")]
+        allow_http: Vec<String>,
         /// The expression (or, with --template, the host string).
         #[arg(value_name = "EXPR")]
         expr: String,
@@ -164,8 +167,9 @@ fn main() -> ExitCode {
             seed,
             now,
             root,
+            allow_http,
             expr,
-        } => effects(seed, now.as_deref(), root)
+        } => effects(seed, now.as_deref(), root, allow_http)
             .and_then(|fx| eval(dialect.into(), env.as_deref(), template, disasm, &expr, fx)),
         Command::Bench {
             dialect,
@@ -251,7 +255,12 @@ fn compile(compiler: Compiler, src: &str, template: bool) -> Result<Program, Str
 }
 
 /// What Bluelink's effect functions may do, from the flags.
-fn effects(seed: Option<u64>, now: Option<&str>, root: Option<PathBuf>) -> Result<Effects, String> {
+fn effects(
+    seed: Option<u64>,
+    now: Option<&str>,
+    root: Option<PathBuf>,
+    allow_http: Vec<String>,
+) -> Result<Effects, String> {
     let now = match now {
         None => None,
         Some(t) => Some(
@@ -268,6 +277,7 @@ fn effects(seed: Option<u64>, now: Option<&str>, root: Option<PathBuf>) -> Resul
         seed,
         now,
         root: root.and_then(|r| r.canonicalize().ok()),
+        allow_http,
         ..Effects::default()
     })
 }

@@ -1,9 +1,11 @@
 //! Bluelink's functions that look outside the expression (seed 003):
-//! `uuid()`, `datetime(format)`, `cwd()`, `file(path)`, `link(a, b)`.
+//! `uuid()`, `datetime(format)`, `cwd()`, `file(path)`,
+//! `http_resource(url)`, `link(a, b)`.
 //! What they may do, and what pins them for reproducible output (B11),
 //! is an [`Effects`] the host passes to the VM (`Vm::run_with`); without
 //! one, `uuid()` is random, `datetime()` reads the clock, `cwd()` is the
-//! process's, and `file()` and `link()` have nothing to read.
+//! process's, `http_resource()` fetches from no host, and `file()` and
+//! `link()` have nothing to read.
 
 use super::args::{str_at, wrong};
 use crate::func::{Builtin, Ctx, FnError};
@@ -27,6 +29,7 @@ pub static FUNCTIONS: &[Builtin] = &[
         Ok(c.str(&dir.to_string_lossy()))
     }),
     builtin!("file", 1, 1, file),
+    builtin!("http_resource", 1, 1, http_resource),
     builtin!("link", 2, 2, link),
 ];
 
@@ -48,6 +51,8 @@ pub struct Effects {
     /// The blueprint root: `file()` reads inside it only (and not at all
     /// when unset).
     pub root: Option<PathBuf>,
+    /// Hosts `http_resource()` may fetch from (none by default, B11).
+    pub allow_http: Vec<String>,
     /// Links by resource names, `links.<a>.<b>` (what `link(a, b)` returns).
     pub links: Value,
     /// How many ids a pinned `uuid()` has given.
@@ -118,6 +123,41 @@ fn file<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         Ok(bytes) => Ok(Val::Bytes(c.arena.alloc_slice_copy(&bytes))),
         Err(e) => Err(FnError::arg(0, format!("file() cannot read {path:?}: {e}"))),
     }
+}
+
+/// Responses larger than this are refused rather than read into memory.
+const MAX_HTTP_BYTES: u64 = 16 << 20;
+
+fn http_resource<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let url = str_at("http_resource", a, 0)?;
+    let Some(rest) = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://")) else {
+        return Err(FnError::arg(
+            0,
+            format!("http_resource() needs an http:// or https:// URL, got {url:?}"),
+        ));
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = match authority.rsplit_once(':') {
+        Some((h, port)) if port.bytes().all(|b| b.is_ascii_digit()) => h,
+        _ => authority,
+    };
+    let allowed = effects(c).is_some_and(|e| e.allow_http.iter().any(|h| h == host));
+    if !allowed {
+        return Err(FnError::arg(
+            0,
+            format!("http_resource() may not fetch from {host:?}; allow the host first (bpvm: --allow-http {host})"),
+        ));
+    }
+    let mut response = ureq::get(url)
+        .call()
+        .map_err(|e| FnError::new(format!("http_resource() could not fetch {url:?}: {e}")))?;
+    let bytes = response
+        .body_mut()
+        .with_config()
+        .limit(MAX_HTTP_BYTES)
+        .read_to_vec()
+        .map_err(|e| FnError::new(format!("http_resource() could not read {url:?}: {e}")))?;
+    Ok(Val::Bytes(c.arena.alloc_slice_copy(&bytes)))
 }
 
 /// `path` under `root`, `..` resolved, or `None` when it leaves `root`.

@@ -1,0 +1,73 @@
+//! `http_resource()` fetches only from allowed hosts (B11), here from a
+//! one-request server on the loopback interface.
+
+use bpvm::runtime::builtins::effects::Effects;
+use bpvm::{Compiler, Dialect, Environment, Vm};
+use std::io::{Read, Write};
+use std::net::TcpListener;
+
+fn serve_once(body: &'static str) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        if let Ok((mut stream, _)) = listener.accept() {
+            let mut request = [0u8; 2048];
+            let _ = stream.read(&mut request);
+            let reply = format!(
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(reply.as_bytes());
+        }
+    });
+    port
+}
+
+fn run(src: &str, allow: &[&str]) -> Result<String, String> {
+    let prog = Compiler::new(Dialect::Bluelink).compile(src).map_err(|d| d.message)?;
+    let fx = Effects {
+        allow_http: allow.iter().map(|h| h.to_string()).collect(),
+        ..Effects::default()
+    };
+    bpvm::eval_with(&mut Vm::new(), &prog, &Environment::new(), &fx)
+        .map(|v| v.to_json())
+        .map_err(|d| d.message)
+}
+
+#[test]
+fn an_allowed_host_is_fetched_as_bytes() {
+    let port = serve_once(r#"{"name": "app"}"#);
+    let got = run(
+        &format!(r#"jsondecode(utf8(http_resource("http://127.0.0.1:{port}/config.json")))"#),
+        &["127.0.0.1"],
+    );
+    assert_eq!(got, Ok(r#"{"name":"app"}"#.to_string()));
+}
+
+#[test]
+fn other_hosts_are_refused() {
+    let got = run(r#"http_resource("https://example.com/config.json")"#, &["127.0.0.1"]);
+    assert_eq!(
+        got,
+        Err(
+            "http_resource() may not fetch from \"example.com\"; allow the host first (bpvm: --allow-http example.com)"
+                .into()
+        )
+    );
+    let got = run(r#"http_resource("ftp://example.com/x")"#, &["example.com"]);
+    assert_eq!(
+        got,
+        Err("http_resource() needs an http:// or https:// URL, got \"ftp://example.com/x\"".into())
+    );
+}
+
+#[test]
+fn a_failed_fetch_is_an_error_naming_the_url() {
+    // Nothing listens on port 9 of the loopback interface.
+    let got = run(r#"http_resource("http://127.0.0.1:9/x")"#, &["127.0.0.1"]);
+    assert!(
+        got.as_ref()
+            .is_err_and(|e| e.starts_with("http_resource() could not fetch \"http://127.0.0.1:9/x\"")),
+        "{got:?}"
+    );
+}
