@@ -25,24 +25,28 @@ static HOSTED: &[Builtin] = &[
         min: 1,
         max: 1,
         f: |c, a| hosted(c, "jsonnet", a),
+        pure: false,
     },
     Builtin {
         name: "file",
         min: 1,
         max: 1,
         f: |c, a| hosted(c, "file", a),
+        pure: false,
     },
     Builtin {
         name: "yamlString",
         min: 1,
         max: 2,
         f: |c, a| hosted(c, "yamlString", a),
+        pure: false,
     },
     Builtin {
         name: "terraform_output",
         min: 2,
         max: 2,
         f: |c, a| hosted(c, "terraform_output", a),
+        pure: false,
     },
 ];
 

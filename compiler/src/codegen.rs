@@ -12,7 +12,7 @@
 use crate::Dialect;
 use crate::ast::{Binary, Call, Expr, Kind, Span, Unary};
 use crate::peephole;
-use bpvm_runtime::{Diagnostic, Hint, Key, Library, Value};
+use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
 
 /// A forward reference to an instruction address.
@@ -458,6 +458,32 @@ impl<'l> Gen<'l> {
         Ok((self.prog.funcs.len() - 1) as u32)
     }
 
+    /// A pure function called with literal arguments only is run once
+    /// now: if it fails (a wrong type, a bad pattern), that is a compile
+    /// error at the call, not a surprise at run time.
+    fn check_literal_call(&self, builtin: &Builtin, call: &Call, span: Span) -> Result<(), Diagnostic> {
+        let mut args = Vec::with_capacity(call.args.len());
+        for a in &call.args {
+            args.push(match &a.kind {
+                Kind::Nil => Val::Nil,
+                Kind::Bool(b) => Val::Bool(*b),
+                Kind::Int(i) => Val::Int(*i),
+                Kind::Float(f) => Val::Float(*f),
+                Kind::Str(s) => Val::Str(s),
+                _ => return Ok(()),
+            });
+        }
+        let arena = bumpalo::Bump::new();
+        let mut ctx = Ctx {
+            arena: &arena,
+            host: &(),
+        };
+        match (builtin.f)(&mut ctx, &args) {
+            Err(e) if !e.deferred => Err(self.error(span, e.message)),
+            _ => Ok(()),
+        }
+    }
+
     fn call(&mut self, call: &Call, span: Span) -> Result<(), Diagnostic> {
         let f = self.resolve(&call.name, call.name_span)?;
         let builtin = self.prog.funcs[f as usize];
@@ -484,6 +510,9 @@ impl<'l> Gen<'l> {
                     argc
                 ),
             ));
+        }
+        if builtin.pure && call.named.is_empty() {
+            self.check_literal_call(builtin, call, span)?;
         }
         for arg in &call.args {
             self.expr(arg)?;

@@ -19,6 +19,10 @@ pub struct Builtin {
     pub max: u8,
     /// The implementation.
     pub f: NativeFn,
+    /// True when the result depends on the arguments alone (no clock,
+    /// files, network or host data): a call with literal arguments can then
+    /// be checked, and its type errors reported, at compile time.
+    pub pure: bool,
 }
 
 /// `Builtin::max` for functions without an upper limit.
@@ -200,7 +204,7 @@ impl fmt::Display for FnError {
 /// ```
 /// use bpvm_runtime::builtins::windsor;
 /// use bpvm_runtime::{Builtin, Library, Val};
-/// static HOST: &[Builtin] = &[Builtin { name: "answer", min: 0, max: 0, f: |_, _| Ok(Val::Int(42)) }];
+/// static HOST: &[Builtin] = &[Builtin { name: "answer", min: 0, max: 0, f: |_, _| Ok(Val::Int(42)), pure: true }];
 /// static LIB: Library = Library::new(&[windsor::FUNCTIONS, HOST]);
 /// assert_eq!(LIB.find("answer").unwrap().name, "answer");
 /// assert!(LIB.find("len").is_some());

@@ -33,30 +33,35 @@ pub static FUNCTIONS: &[Builtin] = &[
         min: 2,
         max: 2,
         f: terraform_output,
+        pure: false,
     },
     Builtin {
         name: "jsonnet",
         min: 1,
         max: 1,
         f: jsonnet,
+        pure: false,
     },
     Builtin {
         name: "file",
         min: 1,
         max: 1,
         f: file,
+        pure: false,
     },
     Builtin {
         name: "yaml",
         min: 1,
         max: 2,
         f: yaml,
+        pure: false,
     },
     Builtin {
         name: "yamlString",
         min: 1,
         max: 2,
         f: yaml_string,
+        pure: false,
     },
 ];
 

@@ -17,9 +17,9 @@ use std::path::{Component, Path, PathBuf};
 
 /// The functions with effects.
 pub static FUNCTIONS: &[Builtin] = &[
-    builtin!("uuid", 0, 0, uuid),
-    builtin!("datetime", 1, 1, datetime),
-    builtin!("cwd", 0, 0, |c, _| {
+    builtin!(effect "uuid", 0, 0, uuid),
+    builtin!(effect "datetime", 1, 1, datetime),
+    builtin!(effect "cwd", 0, 0, |c, _| {
         let dir = match effects(c).and_then(|e| e.cwd.clone()) {
             Some(d) => d,
             None => {
@@ -28,9 +28,9 @@ pub static FUNCTIONS: &[Builtin] = &[
         };
         Ok(c.str(&dir.to_string_lossy()))
     }),
-    builtin!("file", 1, 1, file),
-    builtin!("http_resource", 1, 1, http_resource),
-    builtin!("link", 2, 2, link),
+    builtin!(effect "file", 1, 1, file),
+    builtin!(effect "http_resource", 1, 1, http_resource),
+    builtin!(effect "link", 2, 2, link),
 ];
 
 /// What the effect functions may do, and what pins them.

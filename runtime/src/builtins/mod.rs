@@ -1,6 +1,7 @@
 //! The function libraries of the two dialects.
 
-/// A `Builtin` table entry: name, fewest and most arguments, implementation.
+/// A `Builtin` table entry: name, fewest and most arguments, implementation;
+/// `effect` marks a function whose result is not its arguments' alone.
 macro_rules! builtin {
     ($name:literal, $min:expr, $max:expr, $f:expr) => {
         Builtin {
@@ -8,6 +9,16 @@ macro_rules! builtin {
             min: $min,
             max: $max,
             f: $f,
+            pure: true,
+        }
+    };
+    (effect $name:literal, $min:expr, $max:expr, $f:expr) => {
+        Builtin {
+            name: $name,
+            min: $min,
+            max: $max,
+            f: $f,
+            pure: false,
         }
     };
 }
