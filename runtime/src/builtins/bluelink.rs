@@ -49,12 +49,12 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("len", 1, 1, len),
     builtin!("list", 0, VARIADIC, |c, a| Ok(c.list(a.iter().copied()))),
     builtin!("object", 0, VARIADIC, object),
-    builtin!("keys", 1, 1, |c, a| Ok(
+    builtin!("keys", 1, 1, |c, a| none_or(a, |a| Ok(
         c.list(map_at("keys", a, 0)?.iter().map(|(k, _)| Val::Str(k)))
-    )),
-    builtin!("vals", 1, 1, |c, a| Ok(
+    ))),
+    builtin!("vals", 1, 1, |c, a| none_or(a, |a| Ok(
         c.list(map_at("vals", a, 0)?.iter().map(|(_, v)| v))
-    )),
+    ))),
     builtin!("lookup", 2, 3, lookup),
     builtin!("first", 1, VARIADIC, first),
     builtin!("coalesce", 1, VARIADIC, |_, a| Ok(a
@@ -75,9 +75,18 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("ge", 2, 2, |_, a| order("ge", a, Ordering::is_ge)),
     builtin!("lt", 2, 2, |_, a| order("lt", a, Ordering::is_lt)),
     builtin!("le", 2, 2, |_, a| order("le", a, Ordering::is_le)),
-    builtin!("min", 1, VARIADIC, |_, a| extreme("min", a, Ordering::Less)),
-    builtin!("max", 1, VARIADIC, |_, a| extreme("max", a, Ordering::Greater)),
+    builtin!("min", 1, VARIADIC, |_, a| none_or(a, |a| extreme(
+        "min",
+        a,
+        Ordering::Less
+    ))),
+    builtin!("max", 1, VARIADIC, |_, a| none_or(a, |a| extreme(
+        "max",
+        a,
+        Ordering::Greater
+    ))),
     builtin!("abs", 1, 1, |_, a| match a[0] {
+        Val::Nil => Ok(Val::Nil),
         Val::Int(i) => i
             .checked_abs()
             .map(Val::Int)
@@ -96,6 +105,9 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("contains_g", 1, 1, |c, a| g(c, "contains", a)),
     builtin!("fromjson_g", 1, 1, |c, a| g(c, "fromjson", a)),
     builtin!("jsondecode", 1, 1, |c, a| {
+        if a[0].is_nil() {
+            return Ok(Val::Nil);
+        }
         let s = str_at("jsondecode", a, 0)?;
         let v = crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("jsondecode() invalid JSON: {e}")))?;
         Ok(c.import(&v))
@@ -184,13 +196,10 @@ impl<'de: 't, 't> serde::Deserialize<'de> for JsonObject<'t> {
     }
 }
 
-/// Returns none when the first argument is none, else runs `f`.
+/// Returns none when any argument is none (seed 003: most functions
+/// propagate none), else runs `f`.
 fn none_or<'a>(a: &[Val<'a>], f: impl FnOnce(&[Val<'a>]) -> Result<Val<'a>, FnError>) -> Result<Val<'a>, FnError> {
-    if a.first().is_some_and(Val::is_nil) {
-        Ok(Val::Nil)
-    } else {
-        f(a)
-    }
+    if a.iter().any(Val::is_nil) { Ok(Val::Nil) } else { f(a) }
 }
 
 /// A boolean argument where none counts as false (`and`, `or`, `not`, `if`).
@@ -256,15 +265,14 @@ fn find<'a>(f: &str, a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
 }
 
 fn affix<'a>(f: &str, a: &[Val<'a>], test: fn(&str, &str) -> bool) -> Result<Val<'a>, FnError> {
-    if a[0].is_nil() {
-        return Ok(Val::Bool(false));
-    }
-    Ok(Val::Bool(test(str_at(f, a, 0)?, str_at(f, a, 1)?)))
+    none_or(a, |a| Ok(Val::Bool(test(str_at(f, a, 0)?, str_at(f, a, 1)?))))
 }
 
 fn contains<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    if a.iter().any(Val::is_nil) {
+        return Ok(Val::Nil);
+    }
     match a[0] {
-        Val::Nil => Ok(Val::Bool(false)),
         Val::Str(s) => Ok(Val::Bool(s.contains(str_at("contains", a, 1)?))),
         v => match v.list() {
             Some(items) => {
@@ -284,6 +292,7 @@ fn contains<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 
 fn len<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let n = match a[0] {
+        Val::Nil => return Ok(Val::Nil),
         Val::Str(s) => s.chars().count(),
         v => match (v.list(), v.map()) {
             (Some(l), _) => l.len(),
@@ -309,7 +318,7 @@ fn object<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 }
 
 fn lookup<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    if a[0].is_nil() {
+    if a[0].is_nil() || a[1].is_nil() {
         return Ok(a.get(2).copied().unwrap_or(Val::Nil));
     }
     let m = map_at("lookup", a, 0)?;
@@ -349,6 +358,9 @@ fn eq<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 }
 
 fn order<'a>(f: &str, a: &[Val<'a>], test: fn(Ordering) -> bool) -> Result<Val<'a>, FnError> {
+    if a.iter().any(Val::is_nil) {
+        return Ok(Val::Nil);
+    }
     for (i, v) in a.iter().enumerate().take(2) {
         if v.as_f64().is_none() {
             return Err(wrong(f, i, "a number", *v));

@@ -10,8 +10,13 @@ use crate::val::Val;
 use ipnet::IpNet;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-/// Bluelink's one network function.
-pub static CIDRSUBNET: &[Builtin] = &[builtin!("cidrsubnet", 3, 3, cidrsubnet)];
+/// Bluelink's one network function; none in any argument gives none.
+pub static CIDRSUBNET: &[Builtin] = &[builtin!("cidrsubnet", 3, 3, |c, a| {
+    if a.iter().any(Val::is_nil) {
+        return Ok(Val::Nil);
+    }
+    cidrsubnet(c, a)
+})];
 
 /// The network functions, by name.
 pub static FUNCTIONS: &[Builtin] = &[

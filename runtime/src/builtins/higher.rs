@@ -165,7 +165,9 @@ fn filter<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 
 /// `reduce(items, fn, initial)` (B2): `fn(accumulator, item[, index])`.
 fn reduce<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let Some(xs) = items("reduce", a)? else { return Ok(a[2]) };
+    let Some(xs) = items("reduce", a)? else {
+        return Ok(Val::Nil);
+    };
     let f = func_at("reduce", a, 1)?;
     let mut acc = a[2];
     for (i, x) in xs.iter().enumerate() {
