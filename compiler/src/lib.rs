@@ -17,6 +17,7 @@
 pub mod ast;
 pub mod bluelink;
 mod codegen;
+mod cursor;
 mod fold;
 mod peephole;
 pub mod template;

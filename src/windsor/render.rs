@@ -168,10 +168,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     {
         for (target, values) in subs.iter() {
             let Some(values) = values.as_map() else { continue };
-            let texts: Map = values
-                .iter()
-                .map(|(k, v)| (k.clone(), Value::Str(text_of(v).into())))
-                .collect();
+            let texts = as_texts(values);
             config_maps.insert(
                 format!("values-{}", target.as_str()).as_str(),
                 Value::Map(texts.clone()),
@@ -328,10 +325,7 @@ fn evaluate_part(ev: &mut Evaluator, body: &Tmpl, kind: Kind) -> Result<Map, (St
     if kind == Kind::Kustomize
         && let Some(Value::Map(subs)) = m.get("substitutions")
     {
-        let texts: Map = subs
-            .iter()
-            .map(|(k, v)| (k.clone(), Value::Str(text_of(v).into())))
-            .collect();
+        let texts = as_texts(subs);
         m.insert("substitutions", Value::Map(texts));
     }
     if let Some(v) = m.get("destroy") {
@@ -367,10 +361,12 @@ fn describe(v: &Value) -> String {
     }
 }
 
-/// A value as substitution text (D4): nil is empty, numbers as Go prints
+/// Substitution values as text (D4): nil is empty, numbers as Go prints
 /// them, lists and maps as YAML.
-fn text_of(v: &Value) -> String {
-    text::to_text(v)
+fn as_texts(m: &Map) -> Map {
+    m.iter()
+        .map(|(k, v)| (k.clone(), Value::Str(text::to_text(v).into())))
+        .collect()
 }
 
 /// dependsOn, components, cleanup: lists flattened, nil and "" dropped (W6).
@@ -381,7 +377,7 @@ fn string_list(v: &Value) -> Vec<Value> {
         Value::Str(s) if s.is_empty() => {}
         Value::Str(_) => out.push(x.clone()),
         other => {
-            let t = text_of(other);
+            let t = text::to_text(other);
             if !t.is_empty() {
                 out.push(Value::Str(t.into()));
             }

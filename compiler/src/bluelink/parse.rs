@@ -8,81 +8,47 @@
 
 use super::lex::{Tok, Token, tokens, unquote};
 use crate::ast::{Call, Expr, Kind, Span};
+use crate::cursor::Cursor;
 use bpvm_runtime::{Diagnostic, Library};
 
 /// Parses `src[start..end]` as one substitution.
 pub fn parse(src: &str, start: usize, end: usize, lib: &Library) -> Result<Expr, Diagnostic> {
     let mut p = Parser {
-        src,
-        toks: tokens(src, start, end),
-        pos: 0,
-        end: end as u32,
+        c: Cursor::new(src, tokens(src, start, end), end),
         lib,
         depth: 0,
     };
     let e = p.substitution(false)?;
-    if let Some(t) = p.peek_token() {
-        return Err(p.error_at(
+    if let Some(t) = p.c.peek_token() {
+        return Err(p.c.error_at(
             t.span,
-            format!("unexpected {} after the end of the substitution", p.describe(t)),
+            format!("unexpected {} after the end of the substitution", p.c.describe(t)),
         ));
     }
     Ok(e)
 }
 
 struct Parser<'s> {
-    src: &'s str,
-    toks: Vec<Token>,
-    pos: usize,
-    end: u32,
+    c: Cursor<'s, Tok>,
     lib: &'s Library,
     depth: u32,
 }
 
 impl<'s> Parser<'s> {
-    fn peek_token(&self) -> Option<Token> {
-        self.toks.get(self.pos).copied()
-    }
-
-    fn peek(&self) -> Option<Tok> {
-        self.toks.get(self.pos).and_then(|t| t.tok)
-    }
-
-    fn text(&self, t: Token) -> &'s str {
-        &self.src[t.span.0 as usize..t.span.1 as usize]
-    }
-
-    fn describe(&self, t: Token) -> String {
-        let text = self.text(t);
-        match t.tok {
-            None if text.starts_with('"') || text.starts_with('\'') => "unterminated string".into(),
-            None => format!("character '{text}'"),
-            Some(_) => format!("'{text}'"),
-        }
-    }
-
-    fn error_at(&self, span: Span, message: String) -> Diagnostic {
-        Diagnostic::new(message, self.src, span.0 as usize, span.1 as usize)
-    }
-
     fn unexpected(&self, wanted: &str) -> Diagnostic {
-        match self.peek_token() {
-            Some(t) => self.error_at(t.span, format!("expected {wanted}, found {}", self.describe(t))),
-            None => self.error_at(
-                (self.end, self.end),
+        match self.c.peek_token() {
+            Some(t) => self
+                .c
+                .error_at(t.span, format!("expected {wanted}, found {}", self.c.describe(t))),
+            None => self.c.error_at(
+                self.c.eof_span(),
                 format!("expected {wanted}, found the end of the substitution"),
             ),
         }
     }
 
     fn expect(&mut self, tok: Tok, wanted: &str) -> Result<Token, Diagnostic> {
-        match self.peek_token() {
-            Some(t) if t.tok == Some(tok) => {
-                self.pos += 1;
-                Ok(t)
-            }
-            _ => Err(self.unexpected(wanted)),
-        }
+        self.c.eat(tok).ok_or_else(|| self.unexpected(wanted))
     }
 
     /// substitution = call | reference | literal. `argument` is true in a
@@ -90,8 +56,8 @@ impl<'s> Parser<'s> {
     fn substitution(&mut self, argument: bool) -> Result<Expr, Diagnostic> {
         self.depth += 1;
         if self.depth > 100 {
-            let span = self.peek_token().map_or((self.end, self.end), |t| t.span);
-            return Err(self.error_at(span, "substitution is nested too deeply".into()));
+            let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
+            return Err(self.c.error_at(span, "substitution is nested too deeply".into()));
         }
         let r = self.substitution_inner(argument);
         self.depth -= 1;
@@ -99,37 +65,39 @@ impl<'s> Parser<'s> {
     }
 
     fn substitution_inner(&mut self, argument: bool) -> Result<Expr, Diagnostic> {
-        let Some(t) = self.peek_token() else {
+        let Some(t) = self.c.peek_token() else {
             return Err(self.unexpected("a reference, a function call or a literal"));
         };
-        let text = self.text(t);
+        let text = self.c.text(t);
         let lit = |k| Ok(Expr::new(k, t.span));
         match t.tok {
             Some(Tok::Int) => {
-                self.pos += 1;
+                self.c.pos += 1;
                 match text.parse::<i64>() {
                     Ok(i) => lit(Kind::Int(i)),
-                    Err(_) => Err(self.error_at(t.span, format!("integer {text} does not fit in 64 bits"))),
+                    Err(_) => Err(self
+                        .c
+                        .error_at(t.span, format!("integer {text} does not fit in 64 bits"))),
                 }
             }
             Some(Tok::Float) => {
-                self.pos += 1;
+                self.c.pos += 1;
                 match text.parse::<f64>() {
                     Ok(f) => lit(Kind::Float(f)),
-                    Err(_) => Err(self.error_at(t.span, format!("invalid number {text}"))),
+                    Err(_) => Err(self.c.error_at(t.span, format!("invalid number {text}"))),
                 }
             }
             Some(Tok::Str) => {
-                self.pos += 1;
+                self.c.pos += 1;
                 lit(Kind::Str(unquote(text)))
             }
             Some(Tok::Ident) => {
-                self.pos += 1;
+                self.c.pos += 1;
                 match text {
                     "true" => lit(Kind::Bool(true)),
                     "false" => lit(Kind::Bool(false)),
                     "none" => lit(Kind::Nil),
-                    _ if self.peek() == Some(Tok::LParen) => {
+                    _ if self.c.peek() == Some(Tok::LParen) => {
                         let call = self.call(t)?;
                         self.accessors(call)
                     }
@@ -139,12 +107,12 @@ impl<'s> Parser<'s> {
             // An array literal: not in seed 002's grammar, but seed 003's
             // examples write them (`join([8080, 8081], ",")`); same as list(…).
             Some(Tok::LBracket) => {
-                self.pos += 1;
+                self.c.pos += 1;
                 let mut items = Vec::new();
-                while self.peek() != Some(Tok::RBracket) {
+                while self.c.peek() != Some(Tok::RBracket) {
                     items.push(self.substitution(true)?);
-                    match self.peek() {
-                        Some(Tok::Comma) => self.pos += 1,
+                    match self.c.peek() {
+                        Some(Tok::Comma) => self.c.pos += 1,
                         Some(Tok::RBracket) => {}
                         _ => return Err(self.unexpected("',' or ']' in the array")),
                     }
@@ -161,25 +129,26 @@ impl<'s> Parser<'s> {
         self.expect(Tok::LParen, "'('")?;
         let mut args = Vec::new();
         let mut named = Vec::new();
-        while self.peek() != Some(Tok::RParen) {
-            let is_named =
-                self.peek() == Some(Tok::Ident) && self.toks.get(self.pos + 1).and_then(|t| t.tok) == Some(Tok::Assign);
+        while self.c.peek() != Some(Tok::RParen) {
+            let is_named = self.c.peek() == Some(Tok::Ident) && self.c.peek_at(1) == Some(Tok::Assign);
             if is_named {
-                let n = self.toks[self.pos];
-                self.pos += 2;
+                let n = self.c.toks[self.c.pos];
+                self.c.pos += 2;
                 let value = self.substitution(true)?;
-                named.push((self.text(n).to_string(), n.span, value));
+                named.push((self.c.text(n).to_string(), n.span, value));
             } else {
                 if !named.is_empty() {
-                    let span = self.peek_token().map_or((self.end, self.end), |t| t.span);
-                    return Err(self.error_at(span, "positional arguments cannot follow named arguments".into()));
+                    let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
+                    return Err(self
+                        .c
+                        .error_at(span, "positional arguments cannot follow named arguments".into()));
                 }
                 args.push(self.substitution(true)?);
             }
-            match self.peek() {
+            match self.c.peek() {
                 Some(Tok::Comma) => {
-                    self.pos += 1;
-                    if self.peek() == Some(Tok::RParen) {
+                    self.c.pos += 1;
+                    if self.c.peek() == Some(Tok::RParen) {
                         return Err(self.unexpected("an argument after ','"));
                     }
                 }
@@ -190,7 +159,7 @@ impl<'s> Parser<'s> {
         let close = self.expect(Tok::RParen, "')' to close the call")?;
         // `link(orderApi, resources.createOrderFunction)`: a resource
         // reference names the resource (seed 003, "string | ResourceRef").
-        if self.text(name) == "link" {
+        if self.c.text(name) == "link" {
             for arg in &mut args {
                 if let Kind::Member(base, resource) = &arg.kind
                     && matches!(&base.kind, Kind::Ident(root) if root == "resources")
@@ -200,7 +169,7 @@ impl<'s> Parser<'s> {
             }
         }
         let call = Call {
-            name: self.text(name).to_string(),
+            name: self.c.text(name).to_string(),
             name_span: name.span,
             args,
             named,
@@ -213,14 +182,14 @@ impl<'s> Parser<'s> {
     }
 
     fn reference(&mut self, first: Token, argument: bool) -> Result<Expr, Diagnostic> {
-        let word = self.text(first);
+        let word = self.c.text(first);
         let span = first.span;
         match word {
             "variables" => {
                 let e = self.name_accessor(self.root("variables", span), "a variable name after 'variables'")?;
-                if matches!(self.peek(), Some(Tok::Dot | Tok::LBracket)) {
-                    let t = self.peek_token().map_or(span, |t| t.span);
-                    return Err(self.error_at(
+                if matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
+                    let t = self.c.peek_token().map_or(span, |t| t.span);
+                    return Err(self.c.error_at(
                         t,
                         "variables are primitives and have no fields or items; use fromjson() to read serialised JSON"
                             .into(),
@@ -235,18 +204,20 @@ impl<'s> Parser<'s> {
             "datasources" => {
                 let e = self.name_accessor(self.root("datasources", span), "a data source name after 'datasources'")?;
                 let mut e = self.name_accessor(e, "a data source field after the data source name")?;
-                if self.peek() == Some(Tok::LBracket) {
+                if self.c.peek() == Some(Tok::LBracket) {
                     e = self.index_accessor(e)?;
                 }
-                if matches!(self.peek(), Some(Tok::Dot | Tok::LBracket)) {
-                    let t = self.peek_token().map_or(span, |t| t.span);
-                    return Err(self.error_at(t, "a data source reference takes a field and at most one index".into()));
+                if matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
+                    let t = self.c.peek_token().map_or(span, |t| t.span);
+                    return Err(self
+                        .c
+                        .error_at(t, "a data source reference takes a field and at most one index".into()));
                 }
                 Ok(e)
             }
             "children" => {
                 let e = self.name_accessor(self.root("children", span), "a child blueprint name after 'children'")?;
-                if !matches!(self.peek(), Some(Tok::Dot | Tok::LBracket)) {
+                if !matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
                     return Err(self.unexpected("an exported field after the child blueprint name"));
                 }
                 self.accessors(e)
@@ -257,15 +228,17 @@ impl<'s> Parser<'s> {
             }
             "elem" => self.accessors(self.root("elem", span)),
             "i" => {
-                if matches!(self.peek(), Some(Tok::Dot | Tok::LBracket)) {
-                    let t = self.peek_token().map_or(span, |t| t.span);
-                    return Err(self.error_at(t, "'i' is the element index and has no fields or items".into()));
+                if matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
+                    let t = self.c.peek_token().map_or(span, |t| t.span);
+                    return Err(self
+                        .c
+                        .error_at(t, "'i' is the element index and has no fields or items".into()));
                 }
                 Ok(self.root("i", span))
             }
             name if argument
                 && self.lib.find(name).is_some()
-                && !matches!(self.peek(), Some(Tok::Dot | Tok::LBracket)) =>
+                && !matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) =>
             {
                 Ok(Expr::new(Kind::FuncRef(name.to_string()), span))
             }
@@ -280,27 +253,27 @@ impl<'s> Parser<'s> {
     }
 
     fn name_accessor(&mut self, base: Expr, wanted: &str) -> Result<Expr, Diagnostic> {
-        match self.peek() {
+        match self.c.peek() {
             Some(Tok::Dot) => {
-                self.pos += 1;
+                self.c.pos += 1;
                 let name = self.expect(Tok::Ident, wanted)?;
                 let span = (base.span.0, name.span.1);
                 Ok(Expr::new(
-                    Kind::Member(Box::new(base), self.text(name).to_string()),
+                    Kind::Member(Box::new(base), self.c.text(name).to_string()),
                     span,
                 ))
             }
-            Some(Tok::LBracket) if self.toks.get(self.pos + 1).and_then(|t| t.tok) == Some(Tok::Str) => {
-                self.pos += 1;
-                let lit = self.toks[self.pos];
-                self.pos += 1;
-                let name = unquote(self.text(lit));
+            Some(Tok::LBracket) if self.c.peek_at(1) == Some(Tok::Str) => {
+                self.c.pos += 1;
+                let lit = self.c.toks[self.c.pos];
+                self.c.pos += 1;
+                let name = unquote(self.c.text(lit));
                 if name.is_empty()
                     || !name
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
                 {
-                    return Err(self.error_at(
+                    return Err(self.c.error_at(
                         lit.span,
                         format!("{name:?} is not a valid name: names in quotes use letters, digits, '_', '-' and '.'"),
                     ));
@@ -315,13 +288,13 @@ impl<'s> Parser<'s> {
 
     fn index_accessor(&mut self, base: Expr) -> Result<Expr, Diagnostic> {
         let open = self.expect(Tok::LBracket, "'['")?;
-        let index = match self.peek_token() {
+        let index = match self.c.peek_token() {
             Some(t) if t.tok == Some(Tok::RBracket) => Expr::new(Kind::Int(0), open.span),
-            Some(t) if t.tok == Some(Tok::Int) && !self.text(t).starts_with('-') => {
-                self.pos += 1;
-                match self.text(t).parse::<i64>() {
+            Some(t) if t.tok == Some(Tok::Int) && !self.c.text(t).starts_with('-') => {
+                self.c.pos += 1;
+                match self.c.text(t).parse::<i64>() {
                     Ok(i) => Expr::new(Kind::Int(i), t.span),
-                    Err(_) => return Err(self.error_at(t.span, "index does not fit in 64 bits".into())),
+                    Err(_) => return Err(self.c.error_at(t.span, "index does not fit in 64 bits".into())),
                 }
             }
             _ => return Err(self.unexpected("an index (a natural number), a quoted name, or ']'")),
@@ -333,10 +306,10 @@ impl<'s> Parser<'s> {
 
     fn accessors(&mut self, mut e: Expr) -> Result<Expr, Diagnostic> {
         loop {
-            match self.peek() {
+            match self.c.peek() {
                 Some(Tok::Dot) => e = self.name_accessor(e, "a field name after '.'")?,
                 Some(Tok::LBracket) => {
-                    let quoted = self.toks.get(self.pos + 1).and_then(|t| t.tok) == Some(Tok::Str);
+                    let quoted = self.c.peek_at(1) == Some(Tok::Str);
                     e = if quoted {
                         self.name_accessor(e, "a quoted name")?
                     } else {

@@ -6,25 +6,23 @@
 //! as a closure (`filter(xs, # > 1)` or `filter(xs, {# > 1})`).
 
 use super::lex::{Tok, Token, tokens, unescape};
-use crate::ast::{Binary, Call, Expr, Kind, Span, Unary};
+use crate::ast::{Binary, Call, Expr, Kind, Unary};
+use crate::cursor::Cursor;
 use bpvm_runtime::Diagnostic;
 use bpvm_vm::Loop;
 
 /// Parses `src[start..end]` as one complete expression.
 pub fn parse(src: &str, start: usize, end: usize) -> Result<Expr, Diagnostic> {
     let mut p = Parser {
-        src,
-        toks: tokens(src, start, end),
-        pos: 0,
-        end: end as u32,
+        c: Cursor::new(src, tokens(src, start, end), end),
         depth: 0,
         closure: 0,
     };
     let e = p.expr(0)?;
-    if let Some(t) = p.peek_token() {
-        return Err(p.error_at(
+    if let Some(t) = p.c.peek_token() {
+        return Err(p.c.error_at(
             t.span,
-            format!("unexpected {} after the end of the expression", p.describe(t)),
+            format!("unexpected {} after the end of the expression", p.c.describe(t)),
         ));
     }
     Ok(e)
@@ -33,10 +31,7 @@ pub fn parse(src: &str, start: usize, end: usize) -> Result<Expr, Diagnostic> {
 const MAX_DEPTH: u32 = 200;
 
 struct Parser<'s> {
-    src: &'s str,
-    toks: Vec<Token>,
-    pos: usize,
-    end: u32,
+    c: Cursor<'s, Tok>,
     depth: u32,
     /// How many closures (predicate bodies) enclose the current position.
     closure: u32,
@@ -91,87 +86,39 @@ fn infix(tok: Tok, text: &str) -> Option<(Binary, u16, bool)> {
 }
 
 impl<'s> Parser<'s> {
-    fn peek_token(&self) -> Option<Token> {
-        self.toks.get(self.pos).copied()
-    }
-
-    fn peek(&self) -> Option<Tok> {
-        self.toks.get(self.pos).and_then(|t| t.tok)
-    }
-
-    fn peek_at(&self, n: usize) -> Option<Tok> {
-        self.toks.get(self.pos + n).and_then(|t| t.tok)
-    }
-
-    fn text(&self, t: Token) -> &'s str {
-        &self.src[t.span.0 as usize..t.span.1 as usize]
-    }
-
     fn peek_text(&self) -> &'s str {
-        self.peek_token().map_or("", |t| self.text(t))
-    }
-
-    fn next(&mut self) -> Option<Token> {
-        let t = self.toks.get(self.pos).copied();
-        self.pos += 1;
-        t
-    }
-
-    fn eof_span(&self) -> Span {
-        (self.end, self.end)
-    }
-
-    fn describe(&self, t: Token) -> String {
-        match t.tok {
-            None => {
-                let text = self.text(t);
-                if text.starts_with('"') || text.starts_with('\'') {
-                    "unterminated string".to_string()
-                } else {
-                    format!("character '{text}'")
-                }
-            }
-            Some(_) => format!("'{}'", self.text(t)),
-        }
-    }
-
-    fn error_at(&self, span: Span, message: String) -> Diagnostic {
-        Diagnostic::new(message, self.src, span.0 as usize, span.1 as usize)
+        self.c.peek_token().map_or("", |t| self.c.text(t))
     }
 
     fn unexpected(&self, wanted: &str) -> Diagnostic {
-        match self.peek_token() {
-            Some(t) if t.tok.is_none() && self.describe(t) == "unterminated string" => {
-                self.error_at((t.span.0, t.span.0 + 1), "unterminated string".into())
+        match self.c.peek_token() {
+            Some(t) if t.tok.is_none() && self.c.describe(t) == "unterminated string" => {
+                self.c.error_at((t.span.0, t.span.0 + 1), "unterminated string".into())
             }
-            Some(t) => self.error_at(t.span, format!("expected {wanted}, found {}", self.describe(t))),
-            None => self.error_at(
-                self.eof_span(),
+            Some(t) => self
+                .c
+                .error_at(t.span, format!("expected {wanted}, found {}", self.c.describe(t))),
+            None => self.c.error_at(
+                self.c.eof_span(),
                 format!("expected {wanted}, found the end of the expression"),
             ),
         }
     }
 
     fn expect(&mut self, tok: Tok, wanted: &str) -> Result<Token, Diagnostic> {
-        match self.peek_token() {
-            Some(t) if t.tok == Some(tok) => {
-                self.pos += 1;
-                Ok(t)
-            }
-            _ => Err(self.unexpected(wanted)),
-        }
+        self.c.eat(tok).ok_or_else(|| self.unexpected(wanted))
     }
 
     fn is_ident(&self, word: &str) -> bool {
-        self.peek() == Some(Tok::Ident) && self.peek_text() == word
+        self.c.peek() == Some(Tok::Ident) && self.peek_text() == word
     }
 
     /// expression := `let` binding | binary [ `?` expression `:` expression ]
     fn expr(&mut self, min: u16) -> Result<Expr, Diagnostic> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            let span = self.peek_token().map_or(self.eof_span(), |t| t.span);
-            return Err(self.error_at(span, "expression is nested too deeply".into()));
+            let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
+            return Err(self.c.error_at(span, "expression is nested too deeply".into()));
         }
         let r = self.expr_inner(min);
         self.depth -= 1;
@@ -183,21 +130,21 @@ impl<'s> Parser<'s> {
             return self.let_binding();
         }
         let mut left = self.unary()?;
-        while let Some(t) = self.peek_token() {
+        while let Some(t) = self.c.peek_token() {
             let Some(tok) = t.tok else { break };
-            let text = self.text(t);
+            let text = self.c.text(t);
             // `not in` / `not matches` …: a negated infix operator.
             if tok == Tok::Ident && text == "not" {
-                let Some(next) = self.toks.get(self.pos + 1).copied() else {
+                let Some(next) = self.c.toks.get(self.c.pos + 1).copied() else {
                     break;
                 };
-                let Some((op, bp, _)) = next.tok.and_then(|n| infix(n, self.text(next))) else {
+                let Some((op, bp, _)) = next.tok.and_then(|n| infix(n, self.c.text(next))) else {
                     break;
                 };
                 if bp != 20 || bp < min || op == Binary::Coalesce {
                     break;
                 }
-                self.pos += 2;
+                self.c.pos += 2;
                 let right = self.expr(bp + 1)?;
                 let span = (left.span.0, right.span.1);
                 left = if op == Binary::In {
@@ -214,25 +161,25 @@ impl<'s> Parser<'s> {
             if bp < min.max(1) {
                 break;
             }
-            self.pos += 1;
+            self.c.pos += 1;
             let right = self.expr(if right_assoc { bp } else { bp + 1 })?;
             let span = (left.span.0, right.span.1);
             left = Expr::new(Kind::Binary(op, Box::new(left), Box::new(right)), span);
         }
-        if min == 0 && self.peek() == Some(Tok::Question) {
-            self.pos += 1;
+        if min == 0 && self.c.peek() == Some(Tok::Question) {
+            self.c.pos += 1;
             let then = self.expr(0)?;
             self.expect(Tok::Colon, "':' of the conditional")?;
             let otherwise = self.expr(0)?;
             let span = (left.span.0, otherwise.span.1);
             left = Expr::new(Kind::Ternary(Box::new(left), Box::new(then), Box::new(otherwise)), span);
         }
-        if min == 0 && self.peek() == Some(Tok::Pipe) {
-            let t = self.peek_token().unwrap_or(Token {
+        if min == 0 && self.c.peek() == Some(Tok::Pipe) {
+            let t = self.c.peek_token().unwrap_or(Token {
                 tok: None,
-                span: self.eof_span(),
+                span: self.c.eof_span(),
             });
-            return Err(self.error_at(
+            return Err(self.c.error_at(
                 t.span,
                 "the pipe operator '|' is not supported; call the function instead".into(),
             ));
@@ -241,7 +188,7 @@ impl<'s> Parser<'s> {
     }
 
     fn let_binding(&mut self) -> Result<Expr, Diagnostic> {
-        let start = self.next().map_or(0, |t| t.span.0);
+        let start = self.c.next().map_or(0, |t| t.span.0);
         let name = self.expect(Tok::Ident, "a name after 'let'")?;
         self.expect(Tok::Assign, "'=' after the let name")?;
         let value = self.expr(0)?;
@@ -249,23 +196,23 @@ impl<'s> Parser<'s> {
         let body = self.expr(0)?;
         let span = (start, body.span.1);
         Ok(Expr::new(
-            Kind::Let(self.text(name).to_string(), Box::new(value), Box::new(body)),
+            Kind::Let(self.c.text(name).to_string(), Box::new(value), Box::new(body)),
             span,
         ))
     }
 
     fn unary(&mut self) -> Result<Expr, Diagnostic> {
-        let Some(t) = self.peek_token() else {
+        let Some(t) = self.c.peek_token() else {
             return Err(self.unexpected("an expression"));
         };
-        let op = match (t.tok, self.text(t)) {
+        let op = match (t.tok, self.c.text(t)) {
             (Some(Tok::Bang), _) | (Some(Tok::Ident), "not") => Some((Unary::Not, 50)),
             (Some(Tok::Minus), _) => Some((Unary::Neg, 90)),
             (Some(Tok::Plus), _) => Some((Unary::Plus, 90)),
             _ => None,
         };
         if let Some((op, bp)) = op {
-            self.pos += 1;
+            self.c.pos += 1;
             let operand = self.expr(bp)?;
             let span = (t.span.0, operand.span.1);
             return Ok(Expr::new(Kind::Unary(op, Box::new(operand)), span));
@@ -276,23 +223,23 @@ impl<'s> Parser<'s> {
 
     fn postfix(&mut self, mut e: Expr) -> Result<Expr, Diagnostic> {
         loop {
-            match self.peek() {
+            match self.c.peek() {
                 Some(Tok::Dot) | Some(Tok::QDot) => {
-                    self.pos += 1;
-                    if self.peek() == Some(Tok::LBracket) {
+                    self.c.pos += 1;
+                    if self.c.peek() == Some(Tok::LBracket) {
                         continue; // `a?.[0]`
                     }
                     let name = self.expect(Tok::Ident, "a field name after '.'")?;
                     let span = (e.span.0, name.span.1);
-                    e = Expr::new(Kind::Member(Box::new(e), self.text(name).to_string()), span);
+                    e = Expr::new(Kind::Member(Box::new(e), self.c.text(name).to_string()), span);
                 }
                 Some(Tok::LBracket) => {
-                    self.pos += 1;
+                    self.c.pos += 1;
                     e = self.index(e)?;
                 }
                 Some(Tok::LParen) => {
-                    let span = self.peek_token().map_or(self.eof_span(), |t| t.span);
-                    return Err(self.error_at(span, "only named functions can be called".into()));
+                    let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
+                    return Err(self.c.error_at(span, "only named functions can be called".into()));
                 }
                 _ => return Ok(e),
             }
@@ -300,14 +247,14 @@ impl<'s> Parser<'s> {
     }
 
     fn index(&mut self, base: Expr) -> Result<Expr, Diagnostic> {
-        let from = if self.peek() == Some(Tok::Colon) {
+        let from = if self.c.peek() == Some(Tok::Colon) {
             None
         } else {
             Some(self.expr(0)?)
         };
-        if self.peek() == Some(Tok::Colon) {
-            self.pos += 1;
-            let to = if self.peek() == Some(Tok::RBracket) {
+        if self.c.peek() == Some(Tok::Colon) {
+            self.c.pos += 1;
+            let to = if self.c.peek() == Some(Tok::RBracket) {
                 None
             } else {
                 Some(self.expr(0)?)
@@ -323,7 +270,7 @@ impl<'s> Parser<'s> {
         let span = (base.span.0, close.span.1);
         let index = match from {
             Some(i) => i,
-            None => return Err(self.error_at(close.span, "expected an index".into())),
+            None => return Err(self.c.error_at(close.span, "expected an index".into())),
         };
         Ok(match index.kind {
             Kind::Str(key) => Expr::new(Kind::Member(Box::new(base), key), span),
@@ -332,24 +279,26 @@ impl<'s> Parser<'s> {
     }
 
     fn primary(&mut self) -> Result<Expr, Diagnostic> {
-        let Some(t) = self.peek_token() else {
+        let Some(t) = self.c.peek_token() else {
             return Err(self.unexpected("an expression"));
         };
         let Some(tok) = t.tok else {
             return Err(self.unexpected("an expression"));
         };
-        let text = self.text(t);
+        let text = self.c.text(t);
         let lit = |k| Ok(Expr::new(k, t.span));
         match tok {
             Tok::Int => {
-                self.pos += 1;
+                self.c.pos += 1;
                 match text.replace('_', "").parse::<i64>() {
                     Ok(i) => lit(Kind::Int(i)),
-                    Err(_) => Err(self.error_at(t.span, format!("integer {text} does not fit in 64 bits"))),
+                    Err(_) => Err(self
+                        .c
+                        .error_at(t.span, format!("integer {text} does not fit in 64 bits"))),
                 }
             }
             Tok::Radix => {
-                self.pos += 1;
+                self.c.pos += 1;
                 let digits = text[2..].replace('_', "");
                 let radix = match text.as_bytes()[1] {
                     b'x' | b'X' => 16,
@@ -358,56 +307,57 @@ impl<'s> Parser<'s> {
                 };
                 match i64::from_str_radix(&digits, radix) {
                     Ok(i) => lit(Kind::Int(i)),
-                    Err(_) => Err(self.error_at(t.span, format!("invalid integer {text}"))),
+                    Err(_) => Err(self.c.error_at(t.span, format!("invalid integer {text}"))),
                 }
             }
             Tok::Float => {
-                self.pos += 1;
+                self.c.pos += 1;
                 match text.replace('_', "").parse::<f64>() {
                     Ok(f) => lit(Kind::Float(f)),
-                    Err(_) => Err(self.error_at(t.span, format!("invalid number {text}"))),
+                    Err(_) => Err(self.c.error_at(t.span, format!("invalid number {text}"))),
                 }
             }
             Tok::Str => {
-                self.pos += 1;
+                self.c.pos += 1;
                 match unescape(text) {
                     Ok(s) => lit(Kind::Str(s)),
                     Err((at, msg)) => {
                         let at = t.span.0 + at as u32;
-                        Err(self.error_at((at, at + 2), msg))
+                        Err(self.c.error_at((at, at + 2), msg))
                     }
                 }
             }
             Tok::Hash => {
-                self.pos += 1;
+                self.c.pos += 1;
                 if self.closure == 0 {
-                    return Err(self.error_at(
+                    return Err(self.c.error_at(
                         t.span,
                         "'#' can only be used inside a predicate (like filter(xs, # > 1))".into(),
                     ));
                 }
                 if let Some(n) = self
+                    .c
                     .peek_token()
                     .filter(|n| n.tok == Some(Tok::Ident) && n.span.0 == t.span.1)
                 {
-                    let kind = match self.text(n) {
+                    let kind = match self.c.text(n) {
                         "acc" => Some(Kind::Acc),
                         "index" => Some(Kind::ItemIndex),
                         _ => None,
                     };
                     if let Some(kind) = kind {
-                        self.pos += 1;
+                        self.c.pos += 1;
                         return Ok(Expr::new(kind, (t.span.0, n.span.1)));
                     }
                 }
                 lit(Kind::Item)
             }
-            Tok::Dot if self.closure > 0 && self.peek_at(1) == Some(Tok::Ident) => {
+            Tok::Dot if self.closure > 0 && self.c.peek_at(1) == Some(Tok::Ident) => {
                 // `.name` inside a predicate is `#.name`.
                 Ok(Expr::new(Kind::Item, (t.span.0, t.span.0)))
             }
             Tok::LParen => {
-                self.pos += 1;
+                self.c.pos += 1;
                 let inner = self.expr(0)?;
                 self.expect(Tok::RParen, "')'")?;
                 Ok(inner)
@@ -415,13 +365,15 @@ impl<'s> Parser<'s> {
             Tok::LBracket => self.list(),
             Tok::LBrace => self.map(),
             Tok::Ident => {
-                self.pos += 1;
+                self.c.pos += 1;
                 match text {
                     "true" => lit(Kind::Bool(true)),
                     "false" => lit(Kind::Bool(false)),
                     "nil" => lit(Kind::Nil),
-                    "let" => Err(self.error_at(t.span, "'let' must start an expression or follow '('".into())),
-                    _ if self.peek() == Some(Tok::LParen) => self.call(t),
+                    "let" => Err(self
+                        .c
+                        .error_at(t.span, "'let' must start an expression or follow '('".into())),
+                    _ if self.c.peek() == Some(Tok::LParen) => self.call(t),
                     _ => lit(Kind::Ident(text.to_string())),
                 }
             }
@@ -430,13 +382,13 @@ impl<'s> Parser<'s> {
     }
 
     fn list(&mut self) -> Result<Expr, Diagnostic> {
-        let open = self.next().map_or((0, 0), |t| t.span);
+        let open = self.c.next().map_or((0, 0), |t| t.span);
         let mut items = Vec::new();
-        while self.peek() != Some(Tok::RBracket) {
+        while self.c.peek() != Some(Tok::RBracket) {
             items.push(self.expr(0)?);
-            if self.peek() == Some(Tok::Comma) {
-                self.pos += 1;
-            } else if self.peek() != Some(Tok::RBracket) {
+            if self.c.peek() == Some(Tok::Comma) {
+                self.c.pos += 1;
+            } else if self.c.peek() != Some(Tok::RBracket) {
                 return Err(self.unexpected("',' or ']' in the list"));
             }
         }
@@ -445,13 +397,13 @@ impl<'s> Parser<'s> {
     }
 
     fn map(&mut self) -> Result<Expr, Diagnostic> {
-        let open = self.next().map_or((0, 0), |t| t.span);
+        let open = self.c.next().map_or((0, 0), |t| t.span);
         let mut entries = Vec::new();
-        while self.peek() != Some(Tok::RBrace) {
-            let key = match self.peek_token() {
+        while self.c.peek() != Some(Tok::RBrace) {
+            let key = match self.c.peek_token() {
                 Some(t) if t.tok == Some(Tok::Ident) => {
-                    self.pos += 1;
-                    Expr::new(Kind::Str(self.text(t).to_string()), t.span)
+                    self.c.pos += 1;
+                    Expr::new(Kind::Str(self.c.text(t).to_string()), t.span)
                 }
                 Some(t) if matches!(t.tok, Some(Tok::Str | Tok::Int | Tok::Float)) => self.primary()?,
                 Some(t) if t.tok == Some(Tok::LParen) => self.primary()?,
@@ -460,9 +412,9 @@ impl<'s> Parser<'s> {
             self.expect(Tok::Colon, "':' after the map key")?;
             let value = self.expr(0)?;
             entries.push((key, value));
-            if self.peek() == Some(Tok::Comma) {
-                self.pos += 1;
-            } else if self.peek() != Some(Tok::RBrace) {
+            if self.c.peek() == Some(Tok::Comma) {
+                self.c.pos += 1;
+            } else if self.c.peek() != Some(Tok::RBrace) {
                 return Err(self.unexpected("',' or '}' in the map"));
             }
         }
@@ -471,19 +423,19 @@ impl<'s> Parser<'s> {
     }
 
     fn call(&mut self, name: Token) -> Result<Expr, Diagnostic> {
-        let fname = self.text(name).to_string();
+        let fname = self.c.text(name).to_string();
         self.expect(Tok::LParen, "'('")?;
         let kind = predicate(&fname);
         let mut args = Vec::new();
-        while self.peek() != Some(Tok::RParen) {
+        while self.c.peek() != Some(Tok::RParen) {
             if kind.is_some() && args.len() == 1 {
                 args.push(self.closure_body()?);
             } else {
                 args.push(self.expr(0)?);
             }
-            if self.peek() == Some(Tok::Comma) {
-                self.pos += 1;
-            } else if self.peek() != Some(Tok::RParen) {
+            if self.c.peek() == Some(Tok::Comma) {
+                self.c.pos += 1;
+            } else if self.c.peek() != Some(Tok::RParen) {
                 return Err(self.unexpected("',' or ')' after the argument"));
             }
         }
@@ -502,7 +454,9 @@ impl<'s> Parser<'s> {
                 } else {
                     format!("{min_args} to {max_args}")
                 };
-                return Err(self.error_at(span, format!("{fname}() takes {want} arguments, got {}", args.len())));
+                return Err(self
+                    .c
+                    .error_at(span, format!("{fname}() takes {want} arguments, got {}", args.len())));
             }
             if args.len() == 1 {
                 args.push(Expr::new(Kind::Item, span));
@@ -520,7 +474,7 @@ impl<'s> Parser<'s> {
                             args.pop();
                         }
                         _ => {
-                            return Err(self.error_at(
+                            return Err(self.c.error_at(
                                 args[1].span,
                                 "sortBy() order must be the literal \"asc\" or \"desc\"".into(),
                             ));
@@ -545,8 +499,8 @@ impl<'s> Parser<'s> {
     /// A predicate's body: `{ expr }` or a bare expression.
     fn closure_body(&mut self) -> Result<Expr, Diagnostic> {
         self.closure += 1;
-        let body = if self.peek() == Some(Tok::LBrace) {
-            self.pos += 1;
+        let body = if self.c.peek() == Some(Tok::LBrace) {
+            self.c.pos += 1;
             let e = self.expr(0)?;
             self.expect(Tok::RBrace, "'}' to close the predicate")?;
             Ok(e)

@@ -65,3 +65,11 @@ pub fn index_in(i: i64, len: usize) -> Option<usize> {
 pub fn char_offset(s: &str, byte: usize) -> i64 {
     s[..byte].chars().count() as i64
 }
+
+/// The length `len()` reports for a string (characters, D5), a list or a map.
+pub fn size(v: Val<'_>) -> Option<usize> {
+    match v {
+        Val::Str(s) => Some(s.chars().count()),
+        v => v.list().map(|l| l.len()).or_else(|| v.map().map(|m| m.len())),
+    }
+}

@@ -2,7 +2,7 @@
 //! comparison, numbers. `none` propagates through the functions that seed
 //! 003 says return none for a none first argument.
 
-use super::args::{bool_at, char_offset, int_at, list_at, map_at, str_at, wrong};
+use super::args::{bool_at, char_offset, int_at, list_at, map_at, size, str_at, wrong};
 use super::extreme::extreme;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
 use crate::ops;
@@ -291,16 +291,12 @@ fn contains<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 }
 
 fn len<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let n = match a[0] {
-        Val::Nil => return Ok(Val::Nil),
-        Val::Str(s) => s.chars().count(),
-        v => match (v.list(), v.map()) {
-            (Some(l), _) => l.len(),
-            (_, Some(m)) => m.len(),
-            _ => return Err(wrong("len", 0, "a string, an array or a mapping", v)),
-        },
-    };
-    Ok(Val::Int(n as i64))
+    match a[0] {
+        Val::Nil => Ok(Val::Nil),
+        v => size(v)
+            .map(|n| Val::Int(n as i64))
+            .ok_or_else(|| wrong("len", 0, "a string, an array or a mapping", v)),
+    }
 }
 
 /// `object(name = value, …)`: the compiler passes each named argument as a

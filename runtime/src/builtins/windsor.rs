@@ -4,7 +4,7 @@
 //! Functions that take a predicate (`filter`, `map`, `all`, `reduce`, …) are
 //! not here: the compiler turns them into loops in bytecode.
 
-use super::args::{char_offset, index_in, int_at, list_at, map_at, num_at, str_at, wrong};
+use super::args::{char_offset, index_in, int_at, list_at, map_at, num_at, size, str_at, wrong};
 use super::extreme::extreme;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
 use crate::ops;
@@ -66,13 +66,8 @@ pub static FUNCTIONS: &[Builtin] = &[
 
 fn len<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let n = match a[0] {
-        Val::Str(s) => s.chars().count(),
         Val::Bytes(b) => b.len(),
-        v => match (v.list(), v.map()) {
-            (Some(l), _) => l.len(),
-            (_, Some(m)) => m.len(),
-            _ => return Err(wrong("len", 0, "a string, list or map", v)),
-        },
+        v => size(v).ok_or_else(|| wrong("len", 0, "a string, list or map", v))?,
     };
     Ok(Val::Int(n as i64))
 }
