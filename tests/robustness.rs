@@ -290,3 +290,52 @@ fn random_facets_never_panic() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(rendered > 100, "only {rendered} of 1500 random projects loaded");
 }
+
+/// `fromjson`'s one-pass pointer scanner accepts exactly the documents
+/// serde_json accepts and finds the same value, over mutations of a
+/// document that has every kind of JSON value.
+#[test]
+fn json_pointer_scanner_agrees_with_serde_json() {
+    use bpvm_runtime::builtins::pointer::find;
+    const DOC: &str = r#"{"a": {"b": [1, -2.5e3, "x\"y", true, null, {"c/d": "\u00e9"}]}, "m~n": false, "e": []}"#;
+    const POINTERS: &[&str] = &[
+        "",
+        "/a",
+        "/a/b/0",
+        "/a/b/2",
+        "/a/b/5/c~1d",
+        "/m~0n",
+        "/e",
+        "/a/b/9",
+        "/x",
+    ];
+    const ALPHABET: &[u8] = br#"{}[],:"\ 0123456789.-+eEtrufalsn/~abcdxyu"#;
+    let mut rng = Rng(0x0f0f_1234_5678_9abc);
+    for _ in 0..20_000 {
+        let mut doc = DOC.as_bytes().to_vec();
+        for _ in 0..rng.below(3) + 1 {
+            let at = rng.below(doc.len() + 1);
+            let c = ALPHABET[rng.below(ALPHABET.len())];
+            match rng.below(3) {
+                0 if at < doc.len() => {
+                    doc.remove(at);
+                }
+                1 if at < doc.len() => doc[at] = c,
+                _ => doc.insert(at, c),
+            }
+        }
+        let doc = String::from_utf8(doc).unwrap();
+        let serde: Result<serde_json::Value, _> = serde_json::from_str(&doc);
+        for pointer in POINTERS {
+            let ours = find(&doc, pointer);
+            match &serde {
+                Err(_) => assert!(ours.is_err(), "{doc:?} is not JSON, {pointer:?} gave {ours:?}"),
+                Ok(v) => {
+                    let ours = ours.unwrap_or_else(|e| panic!("{doc:?} is JSON: {e:?}"));
+                    let ours: Option<serde_json::Value> = ours.map(|t| serde_json::from_str(t).unwrap());
+                    assert_eq!(ours.as_ref(), v.pointer(pointer), "{doc:?} at {pointer:?}");
+                }
+            }
+        }
+    }
+}

@@ -479,7 +479,7 @@ impl<'l> Gen<'l> {
             host: &(),
         };
         match (builtin.f)(&mut ctx, &args) {
-            Err(e) if !e.deferred => Err(self.error(span, e.message)),
+            Err(e) if !e.deferred => Err(self.error(span, e.message.clone())),
             _ => Ok(()),
         }
     }

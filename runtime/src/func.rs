@@ -125,17 +125,18 @@ impl<'a> Ctx<'a> {
                 f.func.arity(),
             )));
         }
-        // Higher-order functions call once per item: no heap for the arguments.
-        let mut buf = [Val::Nil; 4];
-        match buf.get_mut(..n) {
-            Some(all) => {
-                all[..args.len()].copy_from_slice(args);
-                all[args.len()..].copy_from_slice(f.bound);
-                (f.func.f)(self, all)
-            }
-            None => {
+        // Higher-order functions call once per item: the common shapes are
+        // spelled out so that neither the heap nor a length-driven memmove
+        // is involved.
+        let f_ = f.func.f;
+        match (args, f.bound) {
+            (_, []) => f_(self, args),
+            ([x], [b]) => f_(self, &[*x, *b]),
+            ([x], [b, c]) => f_(self, &[*x, *b, *c]),
+            ([x, y], [b]) => f_(self, &[*x, *y, *b]),
+            _ => {
                 let all: Vec<Val<'a>> = args.iter().chain(f.bound).copied().collect();
-                (f.func.f)(self, &all)
+                f_(self, &all)
             }
         }
     }
@@ -151,8 +152,16 @@ impl FuncVal<'_> {
 }
 
 /// A native function's failure. The VM adds the call's position.
+///
+/// Boxed, so that `Result<Val, FnError>` is as small as a `Val`: every
+/// native call returns one, and higher-order functions make one call per
+/// item.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FnError {
+pub struct FnError(Box<Failure>);
+
+/// What an [`FnError`] says (reached through `Deref`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
     /// What went wrong, starting with the function's name.
     pub message: String,
     /// The 0-based argument the failure is about, when there is one.
@@ -165,28 +174,32 @@ pub struct FnError {
 impl FnError {
     /// A failure not tied to one argument.
     pub fn new(message: impl Into<String>) -> FnError {
-        FnError {
+        FnError(Box::new(Failure {
             message: message.into(),
             arg: None,
             deferred: false,
-        }
+        }))
     }
 
     /// The value is not known yet (sets the `deferred` field).
     pub fn deferred(message: impl Into<String>) -> FnError {
-        FnError {
-            deferred: true,
-            ..FnError::new(message)
-        }
+        let mut e = FnError::new(message);
+        e.0.deferred = true;
+        e
     }
 
     /// A failure about argument `arg` (0-based).
     pub fn arg(arg: usize, message: impl Into<String>) -> FnError {
-        FnError {
-            message: message.into(),
-            arg: Some(arg),
-            deferred: false,
-        }
+        let mut e = FnError::new(message);
+        e.0.arg = Some(arg);
+        e
+    }
+}
+
+impl std::ops::Deref for FnError {
+    type Target = Failure;
+    fn deref(&self) -> &Failure {
+        &self.0
     }
 }
 
@@ -225,5 +238,15 @@ impl Library {
             .iter()
             .rev()
             .find_map(|set| set.iter().find(|b| b.name == name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_result_is_no_larger_than_a_value() {
+        assert_eq!(size_of::<Result<Val<'_>, FnError>>(), size_of::<Val<'_>>());
     }
 }

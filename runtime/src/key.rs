@@ -71,7 +71,13 @@ impl Key {
 /// ```
 #[inline(always)]
 pub fn same_text(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
+    same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// [`same_text`] over bytes (a prefix of a string need not end on a
+/// character boundary).
+#[inline(always)]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;

@@ -21,7 +21,7 @@ mod value;
 
 pub use diag::Diagnostic;
 pub use env::Environment;
-pub use func::{Builtin, Ctx, FnError, FuncVal, Library, NativeFn};
+pub use func::{Builtin, Ctx, Failure, FnError, FuncVal, Library, NativeFn};
 pub use key::{Key, hash_key};
 pub use map::{Hint, Map};
 pub use val::{ListRef, MapRef, Val};

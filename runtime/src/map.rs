@@ -4,7 +4,7 @@
 //! larger ones get an open-addressing index over the same entries. Iteration
 //! is always in insertion order (D1).
 
-use crate::key::{Key, hash_key};
+use crate::key::{Key, hash_key, same_text};
 use crate::value::Value;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -65,6 +65,14 @@ impl Map {
 
     /// Looks up `text` by its text.
     pub fn get(&self, text: &str) -> Option<&Value> {
+        // A small map is scanned by text: cheaper than hashing `text`.
+        if self.index.is_empty() {
+            return self
+                .entries
+                .iter()
+                .find(|(k, _)| same_text(k.as_str(), text))
+                .map(|(_, v)| v);
+        }
         self.get_hashed(hash_key(text), text)
     }
 

@@ -4,10 +4,11 @@
 
 use super::args::{bool_at, char_offset, int_at, list_at, map_at, size, str_at, wrong};
 use super::extreme::extreme;
+use super::pointer;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
+use crate::key::same_bytes;
 use crate::ops;
 use crate::val::Val;
-use serde_json::value::RawValue;
 use std::cmp::Ordering;
 
 /// Every core function of the Bluelink dialect, by name.
@@ -36,15 +37,21 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("join", 2, 2, join),
     builtin!("index", 2, 2, |_, a| none_or(a, |a| find("index", a, false))),
     builtin!("last_index", 2, 2, |_, a| none_or(a, |a| find("last_index", a, true))),
-    builtin!("to_upper", 1, 1, |c, a| none_or(a, |a| Ok(
-        c.str(&str_at("to_upper", a, 0)?.to_uppercase())
-    ))),
-    builtin!("to_lower", 1, 1, |c, a| none_or(a, |a| Ok(
-        c.str(&str_at("to_lower", a, 0)?.to_lowercase())
-    ))),
+    builtin!("to_upper", 1, 1, |c, a| none_or(a, |a| Ok(recase::<true>(
+        c,
+        str_at("to_upper", a, 0)?
+    )))),
+    builtin!("to_lower", 1, 1, |c, a| none_or(a, |a| Ok(recase::<false>(
+        c,
+        str_at("to_lower", a, 0)?
+    )))),
     builtin!("has_prefix", 2, 2, |_, a| affix("has_prefix", a, |s, p| s
-        .starts_with(p))),
-    builtin!("has_suffix", 2, 2, |_, a| affix("has_suffix", a, |s, p| s.ends_with(p))),
+        .get(..p.len())
+        .is_some_and(|s| same_bytes(s, p)))),
+    builtin!("has_suffix", 2, 2, |_, a| affix("has_suffix", a, |s, p| s
+        .len()
+        .checked_sub(p.len())
+        .is_some_and(|from| same_bytes(&s[from..], p)))),
     builtin!("contains", 2, 2, contains),
     builtin!("len", 1, 1, len),
     builtin!("list", 0, VARIADIC, |c, a| Ok(c.list(a.iter().copied()))),
@@ -134,14 +141,15 @@ fn fromjson<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
                 format!("fromjson() pointer {pointer:?} must start with '/'"),
             ));
         }
-        let root: &RawValue = serde_json::from_str(text)
-            .map_err(|e| FnError::arg(0, format!("fromjson() argument 1 is not valid JSON: {e}")))?;
-        if !root.get().trim_start().starts_with('{') {
-            return Err(FnError::arg(0, "fromjson() needs a JSON object at the root"));
+        if !text.trim_start().starts_with('{') {
+            return match pointer::find(text, "") {
+                Err(e) => Err(not_json(e)),
+                Ok(_) => Err(FnError::arg(0, "fromjson() needs a JSON object at the root")),
+            };
         }
-        match json_pointer(root, pointer) {
+        match pointer::find(text, pointer).map_err(not_json)? {
             Some(found) => {
-                let v = crate::Value::from_json(found.get())
+                let v = crate::Value::from_json(found)
                     .map_err(|e| FnError::new(format!("fromjson() cannot read the value: {e}")))?;
                 Ok(c.import(&v))
             }
@@ -150,56 +158,47 @@ fn fromjson<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     })
 }
 
-/// The JSON text an RFC 6901 pointer names (`~1` is `/`, `~0` is `~`).
-/// Only the containers on the way are opened; everything else is skipped
-/// over as text, so a small value is found in a large document cheaply.
-fn json_pointer<'t>(root: &'t RawValue, pointer: &str) -> Option<&'t RawValue> {
-    let mut at = root;
-    for raw in pointer.split('/').skip(1) {
-        let step = raw.replace("~1", "/").replace("~0", "~");
-        let text = at.get().trim_start();
-        at = if text.starts_with('{') {
-            let fields: Vec<(std::borrow::Cow<'t, str>, &'t RawValue)> =
-                serde_json::from_str::<JsonObject<'t>>(at.get()).ok()?.0;
-            fields.into_iter().rev().find(|(k, _)| *k == step)?.1
-        } else if text.starts_with('[') && !step.is_empty() && step.bytes().all(|b| b.is_ascii_digit()) {
-            let items: Vec<&'t RawValue> = serde_json::from_str(at.get()).ok()?;
-            items.get(step.parse::<usize>().ok()?).copied()?
-        } else {
-            return None;
-        };
-    }
-    Some(at)
-}
-
-/// A JSON object's fields in order, values left as text.
-struct JsonObject<'t>(Vec<(std::borrow::Cow<'t, str>, &'t RawValue)>);
-
-impl<'de: 't, 't> serde::Deserialize<'de> for JsonObject<'t> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Fields<'t>(std::marker::PhantomData<&'t ()>);
-        impl<'de: 't, 't> serde::de::Visitor<'de> for Fields<'t> {
-            type Value = JsonObject<'t>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    let v: &'de RawValue = map.next_value()?;
-                    out.push((k, v));
-                }
-                Ok(JsonObject(out))
-            }
-        }
-        d.deserialize_map(Fields(std::marker::PhantomData))
-    }
+fn not_json(e: pointer::Invalid) -> FnError {
+    FnError::arg(
+        0,
+        format!(
+            "fromjson() argument 1 is not valid JSON: {} at line {} column {}",
+            e.message, e.line, e.column
+        ),
+    )
 }
 
 /// Returns none when any argument is none (seed 003: most functions
 /// propagate none), else runs `f`.
 fn none_or<'a>(a: &[Val<'a>], f: impl FnOnce(&[Val<'a>]) -> Result<Val<'a>, FnError>) -> Result<Val<'a>, FnError> {
     if a.iter().any(Val::is_nil) { Ok(Val::Nil) } else { f(a) }
+}
+
+/// `s` in upper case (`UPPER`) or lower case. Called once per item by
+/// `map`, so ASCII text (nearly all names in blueprints) is converted in the
+/// arena without a heap string, and text already in that case is returned
+/// as it is.
+fn recase<'a, const UPPER: bool>(c: &Ctx<'a>, s: &'a str) -> Val<'a> {
+    let changes = |b: &u8| {
+        if UPPER {
+            b.is_ascii_lowercase()
+        } else {
+            b.is_ascii_uppercase()
+        }
+    };
+    if !s.is_ascii() {
+        return c.str(&if UPPER { s.to_uppercase() } else { s.to_lowercase() });
+    }
+    let Some(first) = s.as_bytes().iter().position(changes) else {
+        return Val::Str(s);
+    };
+    let out = c.arena.alloc_str(s);
+    if UPPER {
+        out[first..].make_ascii_uppercase();
+    } else {
+        out[first..].make_ascii_lowercase();
+    }
+    Val::Str(out)
 }
 
 /// A boolean argument where none counts as false (`and`, `or`, `not`, `if`).
@@ -264,8 +263,13 @@ fn find<'a>(f: &str, a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
     Ok(Val::Int(at.map_or(-1, |b| char_offset(s, b))))
 }
 
-fn affix<'a>(f: &str, a: &[Val<'a>], test: fn(&str, &str) -> bool) -> Result<Val<'a>, FnError> {
-    none_or(a, |a| Ok(Val::Bool(test(str_at(f, a, 0)?, str_at(f, a, 1)?))))
+fn affix<'a>(f: &str, a: &[Val<'a>], test: impl Fn(&[u8], &[u8]) -> bool) -> Result<Val<'a>, FnError> {
+    none_or(a, |a| {
+        Ok(Val::Bool(test(
+            str_at(f, a, 0)?.as_bytes(),
+            str_at(f, a, 1)?.as_bytes(),
+        )))
+    })
 }
 
 fn contains<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {

@@ -9,6 +9,7 @@
 use super::args::{int_at, list_at, str_at, wrong};
 use crate::func::{Builtin, Ctx, FnError, FuncVal, VARIADIC};
 use crate::val::{ListRef, Val};
+use bumpalo::collections::Vec as BumpVec;
 use std::cmp::Ordering;
 
 /// The higher-order functions and the builders.
@@ -106,15 +107,33 @@ fn func_at<'a>(name: &str, a: &[Val<'a>], i: usize) -> Result<&'a FuncVal<'a>, F
     }
 }
 
-/// Calls `f` with `args`, adding the index when `f` needs it.
-fn apply<'a>(c: &mut Ctx<'a>, f: &FuncVal<'a>, args: &[Val<'a>], index: usize) -> Result<Val<'a>, FnError> {
-    if f.wants_index(args.len()) {
-        let mut with_index = [Val::Nil; 3];
-        with_index[..args.len()].copy_from_slice(args);
-        with_index[args.len()] = Val::Int(index as i64);
-        c.call(f, &with_index[..=args.len()])
-    } else {
-        c.call(f, args)
+/// A function called once per item; whether it also takes the item's
+/// index (B3) is decided once, not per item.
+struct PerItem<'a> {
+    f: &'a FuncVal<'a>,
+    index: bool,
+}
+
+impl<'a> PerItem<'a> {
+    /// `f` at argument 1 of `name`, to be called with `args` values per item.
+    fn new(name: &str, a: &[Val<'a>], args: usize) -> Result<PerItem<'a>, FnError> {
+        let f = func_at(name, a, 1)?;
+        Ok(PerItem {
+            f,
+            index: f.wants_index(args),
+        })
+    }
+
+    #[inline]
+    fn call(&self, c: &mut Ctx<'a>, args: &[Val<'a>], index: usize) -> Result<Val<'a>, FnError> {
+        if self.index {
+            let mut with_index = [Val::Nil; 3];
+            with_index[..args.len()].copy_from_slice(args);
+            with_index[args.len()] = Val::Int(index as i64);
+            c.call(self.f, &with_index[..=args.len()])
+        } else {
+            c.call(self.f, args)
+        }
     }
 }
 
@@ -130,26 +149,26 @@ fn map<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let Some(xs) = items("map", a)? else {
         return Ok(Val::Nil);
     };
-    let f = func_at("map", a, 1)?;
-    let mut out = Vec::with_capacity(xs.len());
+    let f = PerItem::new("map", a, 1)?;
+    let mut out = BumpVec::with_capacity_in(xs.len(), c.arena);
     for (i, x) in xs.iter().enumerate() {
         // An item that maps to none is left out.
-        match apply(c, f, &[x], i)? {
+        match f.call(c, &[x], i)? {
             Val::Nil => {}
             v => out.push(v),
         }
     }
-    Ok(c.list(out))
+    Ok(Val::List(out.into_bump_slice()))
 }
 
 fn filter<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let Some(xs) = items("filter", a)? else {
         return Ok(Val::Nil);
     };
-    let f = func_at("filter", a, 1)?;
-    let mut out = Vec::new();
+    let f = PerItem::new("filter", a, 1)?;
+    let mut out = BumpVec::with_capacity_in(xs.len(), c.arena);
     for (i, x) in xs.iter().enumerate() {
-        match apply(c, f, &[x], i)? {
+        match f.call(c, &[x], i)? {
             Val::Bool(true) => out.push(x),
             Val::Bool(false) | Val::Nil => {}
             other => {
@@ -160,7 +179,7 @@ fn filter<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
             }
         }
     }
-    Ok(c.list(out))
+    Ok(Val::List(out.into_bump_slice()))
 }
 
 /// `reduce(items, fn, initial)` (B2): `fn(accumulator, item[, index])`.
@@ -168,10 +187,10 @@ fn reduce<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let Some(xs) = items("reduce", a)? else {
         return Ok(Val::Nil);
     };
-    let f = func_at("reduce", a, 1)?;
+    let f = PerItem::new("reduce", a, 2)?;
     let mut acc = a[2];
     for (i, x) in xs.iter().enumerate() {
-        acc = apply(c, f, &[acc, x], i)?;
+        acc = f.call(c, &[acc, x], i)?;
     }
     Ok(acc)
 }
@@ -215,10 +234,10 @@ fn flatmap<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let Some(xs) = items("flatmap", a)? else {
         return Ok(Val::Nil);
     };
-    let f = func_at("flatmap", a, 1)?;
+    let f = PerItem::new("flatmap", a, 1)?;
     let mut out = Vec::new();
     for (i, x) in xs.iter().enumerate() {
-        match apply(c, f, &[x], i)? {
+        match f.call(c, &[x], i)? {
             Val::Nil => {}
             v => match v.list() {
                 Some(inner) => out.extend(inner.iter()),

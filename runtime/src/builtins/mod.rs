@@ -30,6 +30,7 @@ pub mod effects;
 pub mod encoding;
 mod extreme;
 pub mod higher;
+pub mod pointer;
 pub mod windsor;
 
 use crate::func::Library;
