@@ -21,6 +21,7 @@ pub use bpvm_compiler::{Compiler, Dialect};
 pub use bpvm_runtime::{Diagnostic, Environment, Val, Value};
 pub use bpvm_vm::{Program, Vm, disassemble};
 
+pub mod bluelink;
 pub mod windsor;
 
 /// Runs `prog` and copies the result out of the VM, describing a failure

@@ -79,19 +79,24 @@ impl Program {
     /// ```
     pub fn roots(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
-        for op in &self.code {
-            let p = match *op {
-                Op::Load(p) => p as usize,
-                Op::JumpIf { path, .. } | Op::JumpUnless { path, .. } => path as usize,
-                _ => continue,
-            };
-            if let Some(Seg::Key(k, _)) = self.paths.get(p).and_then(|p| p.segs.first())
+        for path in self.loads() {
+            if let Some(Seg::Key(k, _)) = path.segs.first()
                 && !out.contains(&k.as_str())
             {
                 out.push(k.as_str());
             }
         }
         out
+    }
+
+    /// The paths the program reads from the environment's root, in code
+    /// order (a host finds what a program depends on from these).
+    pub fn loads(&self) -> impl Iterator<Item = &Path> {
+        self.code.iter().filter_map(|op| match *op {
+            Op::Load(p) => self.paths.get(p as usize),
+            Op::JumpIf { path, .. } | Op::JumpUnless { path, .. } => self.paths.get(path as usize),
+            _ => None,
+        })
     }
 
     /// The source text of instruction `ip`'s site.

@@ -1,0 +1,129 @@
+//! Blueprint values with `${..}` substitutions, compiled once: a [`Tree`]
+//! mirrors a value of the document, its strings with substitutions
+//! replaced by compiled programs that know what they [`Ref`]er to.
+
+use super::error::Pos;
+use bpvm_compiler::template::{Part, split};
+use bpvm_runtime::Value;
+use bpvm_vm::{Path, Program, Seg};
+
+/// A value as written, its substitutions compiled.
+#[derive(Debug, Clone)]
+pub enum Tree {
+    /// No substitution anywhere inside.
+    Lit(Value),
+    /// A string with one or more `${..}`.
+    Sub(Box<Sub>),
+    /// A sequence.
+    List(Vec<Tree>),
+    /// A mapping, in document order.
+    Map(Vec<(String, Tree)>),
+}
+
+/// A compiled string-or-substitutions value.
+#[derive(Debug, Clone)]
+pub struct Sub {
+    /// The program: the string's parts evaluated and joined, or, for a
+    /// string that is one `${..}`, that substitution's value.
+    pub prog: Program,
+    /// The string as written (kept in the output when the value can only
+    /// be known at deploy time).
+    pub text: String,
+    /// Where the string starts.
+    pub at: Pos,
+    /// Its path in the blueprint (`resources.fn.spec.timeout`).
+    pub path: String,
+    /// What it reads, in order of first use.
+    pub refs: Vec<Ref>,
+}
+
+/// Something a substitution reads.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Ref {
+    /// `variables.name`
+    Variable(String),
+    /// `values.name`
+    Value(String),
+    /// `datasources.name.field`
+    DataSource(String, String),
+    /// `resources.name` or a bare `name`
+    Resource(String),
+    /// `children.name.export`
+    Child(String, String),
+    /// `elem`
+    Elem,
+    /// `i`
+    Index,
+}
+
+impl Ref {
+    /// The reference a program's environment path makes.
+    fn of(path: &Path) -> Option<Ref> {
+        let key = |i: usize| match path.segs.get(i) {
+            Some(Seg::Key(k, _)) => Some(k.as_str().to_string()),
+            _ => None,
+        };
+        Some(match key(0)?.as_str() {
+            "variables" => Ref::Variable(key(1)?),
+            "values" => Ref::Value(key(1)?),
+            "datasources" => Ref::DataSource(key(1)?, key(2)?),
+            "resources" => Ref::Resource(key(1)?),
+            "children" => Ref::Child(key(1)?, key(2)?),
+            "elem" => Ref::Elem,
+            "i" => Ref::Index,
+            _ => return None,
+        })
+    }
+
+    /// The reference as written (`values.bucketNames`).
+    pub fn describe(&self) -> String {
+        match self {
+            Ref::Variable(n) => format!("variables.{n}"),
+            Ref::Value(n) => format!("values.{n}"),
+            Ref::DataSource(n, f) => format!("datasources.{n}.{f}"),
+            Ref::Resource(n) => format!("resources.{n}"),
+            Ref::Child(n, e) => format!("children.{n}.{e}"),
+            Ref::Elem => "elem".into(),
+            Ref::Index => "i".into(),
+        }
+    }
+}
+
+/// The distinct references of a program, in order of first use.
+pub fn refs(prog: &Program) -> Vec<Ref> {
+    let mut out: Vec<Ref> = Vec::new();
+    for r in prog.loads().filter_map(Ref::of) {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// True when `s` has a `${..}` (a `$${` escape is not one). A string
+/// that fails to split counts: compiling it reports why.
+pub fn has_substitution(s: &str) -> bool {
+    s.contains("${")
+        && match split(s) {
+            Ok(parts) => parts.iter().any(|p| matches!(p, Part::Expr(_))),
+            Err(_) => true,
+        }
+}
+
+impl Tree {
+    /// Every substitution inside, in document order.
+    pub fn subs(&self) -> Vec<&Sub> {
+        let mut out = Vec::new();
+        self.collect(&mut out);
+        out
+    }
+
+    fn collect<'t>(&'t self, out: &mut Vec<&'t Sub>) {
+        match self {
+            Tree::Lit(_) => {}
+            Tree::Sub(s) => out.push(s),
+            Tree::List(items) => items.iter().for_each(|t| t.collect(out)),
+            Tree::Map(entries) => entries.iter().for_each(|(_, t)| t.collect(out)),
+        }
+    }
+}
