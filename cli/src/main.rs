@@ -2,7 +2,9 @@
 
 mod alloc;
 mod bench;
+mod bluelink;
 mod windsor;
+mod write;
 
 use bpvm::runtime::builtins::effects::Effects;
 use bpvm::{Compiler, Dialect, Environment, Program, Vm};
@@ -103,20 +105,34 @@ enum Command {
         #[arg(value_name = "EXPR", required = true)]
         exprs: Vec<String>,
     },
-    /// Compose a Windsor project's facets into the blueprint of one context.
+    /// Materialise a Bluelink blueprint, or compose a Windsor project.
     ///
-    /// Reads windsor.yaml, the template in contexts/_template/ (blueprint.yaml,
-    /// schema.yaml, facets/ and legacy features/) and the context's
-    /// values.yaml and blueprint.yaml; prints the blueprint. Nothing is
-    /// written when the render fails.
+    /// With BLUEPRINT (YAML or JSON): the whole blueprint is validated
+    /// (every problem reported with file:line:column and its path), then
+    /// variables, values, data sources, resources (condition, each),
+    /// included children, exports and metadata are resolved in dependency
+    /// order, and the materialised blueprint is printed. A value only known
+    /// at deploy time keeps its ${..} text and is listed on stderr.
     ///
-    /// Example: bpvm render --project . --context local -o json
+    /// Without BLUEPRINT: reads the Windsor project's windsor.yaml, the
+    /// template in contexts/_template/ (blueprint.yaml, schema.yaml, facets/
+    /// and legacy features/) and the context's values.yaml and
+    /// blueprint.yaml, and prints the blueprint of one context.
+    ///
+    /// Nothing is written when the render fails.
+    ///
+    /// Examples: bpvm render examples/bluelink/blueprint.yaml --var environment=prod;
+    /// bpvm render --project . --context local -o json
     Render {
-        /// The project folder (the one with windsor.yaml and contexts/).
-        #[arg(long, value_name = "DIR", default_value = ".")]
+        /// A Bluelink blueprint (YAML or JSON); without it, the Windsor
+        /// project is rendered.
+        #[arg(value_name = "BLUEPRINT")]
+        blueprint: Option<PathBuf>,
+        /// The Windsor project folder (the one with windsor.yaml and contexts/).
+        #[arg(long, value_name = "DIR", default_value = ".", conflicts_with = "blueprint")]
         project: PathBuf,
-        /// The context; by default windsor.yaml's `context:`, else `local`.
-        #[arg(long, value_name = "NAME")]
+        /// The Windsor context; by default windsor.yaml's `context:`, else `local`.
+        #[arg(long, value_name = "NAME", conflicts_with = "blueprint")]
         context: Option<String>,
         /// Output format.
         #[arg(short = 'o', long = "output", value_enum, default_value = "yaml")]
@@ -125,16 +141,50 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Say on stderr which facets and components were included or
-        /// skipped, and the condition that decided.
-        #[arg(long)]
+        /// skipped, and the condition that decided (Windsor).
+        #[arg(long, conflicts_with = "blueprint")]
         explain: bool,
-        /// Do not apply the defaults of contexts/_template/schema.yaml.
-        #[arg(long)]
+        /// Do not apply the defaults of contexts/_template/schema.yaml (Windsor).
+        #[arg(long, conflicts_with = "blueprint")]
         no_schema_defaults: bool,
         /// A YAML or JSON file of terraform outputs by component; without
-        /// it terraform_output() stays as written.
-        #[arg(long, value_name = "FILE")]
+        /// it terraform_output() stays as written (Windsor).
+        #[arg(long, value_name = "FILE", conflicts_with = "blueprint")]
         terraform_outputs: Option<PathBuf>,
+        /// A variable's value, parsed to its declared type (repeatable;
+        /// later wins).
+        #[arg(long = "var", value_name = "NAME=VALUE", requires = "blueprint")]
+        vars: Vec<String>,
+        /// A YAML or JSON mapping of variable names to values.
+        #[arg(long = "vars", value_name = "FILE", requires = "blueprint")]
+        vars_file: Option<PathBuf>,
+        /// Data source data: a mapping from data source name to its
+        /// exported fields, or from data source type to a list of candidate
+        /// records (the first that matches the filter is used). Without
+        /// it, data source fields are left as written.
+        #[arg(long, value_name = "FILE", requires = "blueprint")]
+        datasources: Option<PathBuf>,
+        /// Deploy-time resource fields: a mapping from resource name
+        /// (`fn`, `buckets[1]`) to fields read as if they were in its spec.
+        #[arg(long, value_name = "FILE", requires = "blueprint")]
+        resource_state: Option<PathBuf>,
+        /// Print secret variables and values instead of ********.
+        #[arg(long, requires = "blueprint")]
+        show_secrets: bool,
+        /// Pin uuid(): the same N gives the same ids.
+        #[arg(long, value_name = "N", requires = "blueprint")]
+        seed: Option<u64>,
+        /// Pin datetime() to this instant, e.g. 2024-05-06T07:08:09Z.
+        #[arg(long, value_name = "RFC3339", requires = "blueprint")]
+        now: Option<String>,
+        /// The folder file() and include paths must stay inside (default:
+        /// the current folder when the blueprint is in it, else the
+        /// blueprint's folder).
+        #[arg(long, value_name = "DIR", requires = "blueprint")]
+        root: Option<PathBuf>,
+        /// A host http_resource() may fetch from (repeatable).
+        #[arg(long = "allow-http", value_name = "HOST", requires = "blueprint")]
+        allow_http: Vec<String>,
     },
     /// Run the template's test suites (contexts/_template/tests/**/*.test.yaml).
     ///
@@ -186,6 +236,35 @@ fn main() -> ExitCode {
                 .and_then(|env| bench::run(Compiler::new(dialect.into()), &env, seconds, json, &exprs))
         }
         Command::Render {
+            blueprint: Some(blueprint),
+            format,
+            out,
+            vars,
+            vars_file,
+            datasources,
+            resource_state,
+            show_secrets,
+            seed,
+            now,
+            root,
+            allow_http,
+            ..
+        } => bluelink::render(bluelink::RenderArgs {
+            blueprint,
+            vars,
+            vars_file,
+            datasources,
+            resource_state,
+            format,
+            out,
+            show_secrets,
+            seed,
+            now,
+            root,
+            allow_http,
+        }),
+        Command::Render {
+            blueprint: None,
             project,
             context,
             format,
@@ -193,6 +272,7 @@ fn main() -> ExitCode {
             explain,
             no_schema_defaults,
             terraform_outputs,
+            ..
         } => windsor::render(windsor::RenderArgs {
             project,
             context,

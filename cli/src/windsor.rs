@@ -2,7 +2,6 @@
 
 use bpvm::Value;
 use bpvm::windsor::{Project, output, render, scope, test};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The output formats of `render`.
@@ -60,29 +59,8 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
             print!("{text}");
             Ok(())
         }
-        Some(path) => write_atomically(path, &text),
+        Some(path) => crate::write::atomically(path, &text),
     }
-}
-
-/// Writes `text` to a temporary file beside `path`, then renames it over
-/// `path`: a reader never sees half a file, and a failure leaves the old one.
-fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.sync_all()))
-        .and_then(|_| std::fs::rename(&tmp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("error: cannot write {}: {e}", path.display())
-    })
 }
 
 /// What `bpvm test` was asked.

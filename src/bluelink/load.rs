@@ -549,7 +549,9 @@ impl Loader {
             let v = &f.value;
             match f.key.as_str() {
                 "type" => {
-                    let name = self.plain_str(v, &p, "the value type property")?;
+                    let Some(name) = self.plain_str(v, &p, "the value type property") else {
+                        continue;
+                    };
                     ty = Type::parse(&name, VALUE_TYPES);
                     if ty.is_none() {
                         self.fail(
@@ -595,7 +597,9 @@ impl Loader {
             let v = &f.value;
             match f.key.as_str() {
                 "type" => {
-                    let t = self.plain_str(v, &p, "the data source type property")?;
+                    let Some(t) = self.plain_str(v, &p, "the data source type property") else {
+                        continue;
+                    };
                     if !namespaced(&t, 2, 3) {
                         self.fail(
                             v.at,
@@ -671,7 +675,9 @@ impl Loader {
             match f.key.as_str() {
                 "field" => field = self.plain_str(&f.value, &p, "the data source filter.field property"),
                 "operator" => {
-                    let text = self.plain_str(&f.value, &p, "the data source filter.operator property")?;
+                    let Some(text) = self.plain_str(&f.value, &p, "the data source filter.operator property") else {
+                        continue;
+                    };
                     operator = Operator::parse(&text);
                     if operator.is_none() {
                         let all: Vec<&str> = Operator::ALL.iter().map(|(t, _)| *t).collect();
@@ -996,7 +1002,9 @@ impl Loader {
             let v = &f.value;
             match f.key.as_str() {
                 "type" => {
-                    let name = self.plain_str(v, &p, "the export type property")?;
+                    let Some(name) = self.plain_str(v, &p, "the export type property") else {
+                        continue;
+                    };
                     ty = Type::parse(&name, VALUE_TYPES);
                     if ty.is_none() {
                         self.fail(
@@ -1007,7 +1015,9 @@ impl Loader {
                     }
                 }
                 "field" => {
-                    let text = self.plain_str(v, &p, "the export field property")?;
+                    let Some(text) = self.plain_str(v, &p, "the export field property") else {
+                        continue;
+                    };
                     match self.compiler.compile(&text) {
                         Ok(prog) if prog.loads().next().is_some() && is_reference(&text) => {
                             field = self.checked(prog, &text, v.at, &p);

@@ -1,0 +1,125 @@
+//! `bpvm render BLUEPRINT`: a Bluelink blueprint validated and materialised.
+
+use crate::windsor::Format;
+use bpvm::Value;
+use bpvm::bluelink::{load, render};
+use std::path::{Path, PathBuf};
+
+/// What `bpvm render BLUEPRINT` was asked.
+pub struct RenderArgs {
+    pub blueprint: PathBuf,
+    pub vars: Vec<String>,
+    pub vars_file: Option<PathBuf>,
+    pub datasources: Option<PathBuf>,
+    pub resource_state: Option<PathBuf>,
+    pub format: Format,
+    pub out: Option<PathBuf>,
+    pub show_secrets: bool,
+    pub seed: Option<u64>,
+    pub now: Option<String>,
+    pub root: Option<PathBuf>,
+    pub allow_http: Vec<String>,
+}
+
+/// Reads a YAML or JSON data file given by a flag.
+fn data(flag: &str, path: &Path) -> Result<Value, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("error: {flag} {}: cannot read it: {e}", path.display()))?;
+    Value::from_yaml(&text).map_err(|e| format!("error: {flag} {}: {e}", path.display()))
+}
+
+/// The folder files must stay inside (B11): `--root`, else the current
+/// folder when the blueprint is in it, else the blueprint's folder.
+fn root(args: &RenderArgs, blueprint: &Path) -> Result<PathBuf, String> {
+    if let Some(r) = &args.root {
+        return r
+            .canonicalize()
+            .map_err(|e| format!("error: --root {}: {e}", r.display()));
+    }
+    let cwd = std::env::current_dir().and_then(|d| d.canonicalize()).ok();
+    match cwd {
+        Some(cwd) if blueprint.starts_with(&cwd) => Ok(cwd),
+        _ => Ok(blueprint.parent().map(PathBuf::from).unwrap_or_default()),
+    }
+}
+
+pub fn render(args: RenderArgs) -> Result<(), String> {
+    let name = args.blueprint.display().to_string();
+    let abs = args
+        .blueprint
+        .canonicalize()
+        .map_err(|e| format!("error: {name}: cannot read the blueprint: {e}"))?;
+    let bp = load::load(&abs, &name).map_err(|e| format!("{e}"))?;
+    let mut variables = Vec::new();
+    if let Some(path) = &args.vars_file {
+        match data("--vars", path)? {
+            Value::Map(m) => {
+                for (k, v) in m.iter() {
+                    variables.push((k.as_str().to_string(), render::Input::Value(v.clone())));
+                }
+            }
+            Value::Null => {}
+            other => {
+                return Err(format!(
+                    "error: --vars {}: expected a mapping of variable names to values, found {}",
+                    path.display(),
+                    other.type_name()
+                ));
+            }
+        }
+    }
+    for v in &args.vars {
+        let Some((k, text)) = v.split_once('=') else {
+            return Err(format!("error: --var {v:?}: expected NAME=VALUE"));
+        };
+        variables.push((k.to_string(), render::Input::Text(text.to_string())));
+    }
+    let now = match &args.now {
+        None => None,
+        Some(t) => Some(
+            chrono::DateTime::parse_from_rfc3339(t)
+                .map_err(|e| format!("error: --now {t:?} is not an RFC 3339 time: {e}"))?
+                .with_timezone(&chrono::Utc),
+        ),
+    };
+    let opts = render::Options {
+        variables,
+        datasources: args
+            .datasources
+            .as_deref()
+            .map(|p| data("--datasources", p))
+            .transpose()?,
+        resource_state: args
+            .resource_state
+            .as_deref()
+            .map(|p| data("--resource-state", p))
+            .transpose()?,
+        show_secrets: args.show_secrets,
+        seed: args.seed,
+        now,
+        cwd: None,
+        root: Some(root(&args, &abs)?),
+        allow_http: args.allow_http.clone(),
+    };
+    let rendered = render::render(&bp, &opts).map_err(|e| format!("{e}"))?;
+    if !rendered.deferred.is_empty() {
+        eprintln!(
+            "{} value(s) left as written until deploy time:",
+            rendered.deferred.len()
+        );
+        for d in &rendered.deferred {
+            eprintln!("  {}: {}: {}", d.file, d.path, d.reference);
+        }
+    }
+    let text = match args.format {
+        Format::Yaml => bpvm::runtime::text::to_yaml(&rendered.document),
+        Format::Json => bpvm::windsor::output::to_json(&rendered.document),
+    };
+    match &args.out {
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+        Some(path) => crate::write::atomically(path, &text),
+    }
+}

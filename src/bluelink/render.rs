@@ -1,0 +1,1348 @@
+//! Materialising a blueprint: every definition resolved in dependency
+//! order (what a definition's substitutions reference is resolved first),
+//! `condition` and `each` applied, children rendered, exports read.
+//!
+//! A value that is only known at deploy time (a resource field that is in
+//! neither the spec nor the resource state) keeps its `${..}` text, and so
+//! does everything computed from it; the render lists each one.
+
+use super::blueprint::{Blueprint, Condition, Resource, Type, VarType};
+use super::error::{Error, Errors, Pos};
+use super::filter;
+use super::load;
+use super::output;
+use super::resolved::{MASK, Resolved};
+use super::sub::{Ref, Sub, Tree};
+use bpvm_runtime::builtins::effects::Effects;
+use bpvm_runtime::{Environment, Map, Value};
+use bpvm_vm::{Fault, Path, Seg, Vm};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+/// A variable's value as given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// Text (`--var name=text`), parsed to the declared type (B10).
+    Text(String),
+    /// A typed value (`--vars FILE`, a parent's `include.variables`).
+    Value(Value),
+    /// Only known at deploy time (a parent passed a deferred value).
+    Deferred(String),
+}
+
+/// What a render is given besides the blueprint.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Variable values by name.
+    pub variables: Vec<(String, Input)>,
+    /// Data source data: a mapping from data source name to its exported
+    /// fields, or from data source type to a list of candidate records.
+    pub datasources: Option<Value>,
+    /// Deploy-time resource fields by resource name (`fn`, `buckets[1]`),
+    /// read as if they were in the resource's spec.
+    pub resource_state: Option<Value>,
+    /// Print secrets instead of masking them.
+    pub show_secrets: bool,
+    /// Pins `uuid()`.
+    pub seed: Option<u64>,
+    /// Pins `datetime()`.
+    pub now: Option<chrono::DateTime<chrono::Utc>>,
+    /// What `cwd()` returns (the process's directory when unset).
+    pub cwd: Option<PathBuf>,
+    /// Files (`file()`, `include`) must be inside this folder (B11); no
+    /// limit when unset.
+    pub root: Option<PathBuf>,
+    /// Hosts `http_resource()` may fetch from.
+    pub allow_http: Vec<String>,
+}
+
+/// A value left as written because it is only known at deploy time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deferral {
+    /// The blueprint file.
+    pub file: String,
+    /// The value's path in the blueprint.
+    pub path: String,
+    /// The reference that is not known yet.
+    pub reference: String,
+}
+
+/// A rendered blueprint.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The materialised document.
+    pub document: Value,
+    /// Every value left as written, in document order.
+    pub deferred: Vec<Deferral>,
+    /// The blueprint's exports (what a parent reads as `children.<name>`).
+    pub exports: Vec<(String, Resolved)>,
+}
+
+/// Renders `bp` (compiled once; render it again with other options).
+///
+/// ```
+/// use bpvm::bluelink::{load::parse, render::{render, Input, Options}};
+/// let text = "version: 2023-04-20
+/// variables:
+///   env: {type: string}
+/// resources:
+///   fn:
+///     type: aws/lambda/function
+///     spec: {role: '${role.spec.name}', roleArn: '${role.spec.arn}'}
+///   role:
+///     type: aws/iam/role
+///     spec: {name: 'orders-${variables.env}'}
+/// ";
+/// let bp = parse(text, "bp.yaml", std::path::Path::new("/bp.yaml")).unwrap();
+/// let opts = Options { variables: vec![("env".into(), Input::Text("prod".into()))], ..Options::default() };
+/// let out = render(&bp, &opts).unwrap();
+/// let resources = out.document.as_map().unwrap().get("resources").unwrap();
+/// assert_eq!(
+///     resources.to_json(),
+///     r#"{"fn":{"type":"aws/lambda/function","spec":{"role":"orders-prod","roleArn":"${role.spec.arn}"}},"role":{"type":"aws/iam/role","spec":{"name":"orders-prod"}}}"#
+/// );
+/// // The role's ARN is only known once it is deployed.
+/// assert_eq!(out.deferred[0].reference, "resources.role.spec.arn");
+/// ```
+pub fn render(bp: &Blueprint, opts: &Options) -> Result<Rendered, Errors> {
+    Resolver::new(bp, opts, &opts.variables, vec![bp.path.clone()]).run()
+}
+
+/// A definition that is resolved as a whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Entity {
+    Value(usize),
+    DataSource(usize),
+    Resource(usize),
+    Child(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Status {
+    Active,
+    Done,
+    Failed,
+}
+
+/// The failure is already recorded.
+struct Failed;
+
+/// One resource of a template (or the resource itself).
+pub(super) struct Instance {
+    pub name: String,
+    pub spec: Resolved,
+    pub display_name: Option<Resolved>,
+    pub annotations: Option<Resolved>,
+    pub custom: Option<Resolved>,
+    pub description: Option<Resolved>,
+    pub links: Vec<String>,
+}
+
+/// A resource after its condition and `each`.
+pub(super) enum ResourceOut {
+    /// Its condition is false.
+    Absent,
+    /// Created; `condition` is kept when it is only known at deploy time.
+    Present {
+        instances: Vec<Instance>,
+        condition_deferred: bool,
+    },
+}
+
+pub(super) struct DataOut {
+    pub fields: Vec<(String, Value)>,
+    pub search: Resolved,
+    pub metadata: Option<Resolved>,
+    pub description: Option<Resolved>,
+}
+
+pub(super) struct ChildOut {
+    pub path: Resolved,
+    pub variables: Option<Resolved>,
+    pub metadata: Option<Resolved>,
+    pub description: Option<Resolved>,
+    pub exports: Vec<(String, Resolved)>,
+}
+
+/// Everything a render resolved, by definition, for the output.
+pub(super) struct Results {
+    pub variables: Vec<Option<Resolved>>,
+    pub values: Vec<Option<Resolved>>,
+    pub value_descriptions: Vec<Option<Resolved>>,
+    pub datasources: Vec<Option<DataOut>>,
+    pub resources: Vec<Option<ResourceOut>>,
+    pub children: Vec<Option<ChildOut>>,
+    pub exports: Vec<Option<Resolved>>,
+    pub export_descriptions: Vec<Option<Resolved>>,
+    pub metadata: Option<Resolved>,
+}
+
+struct Resolver<'b> {
+    bp: &'b Blueprint,
+    opts: &'b Options,
+    inputs: &'b [(String, Input)],
+    /// The include chain down to this blueprint (for cycles).
+    chain: Vec<PathBuf>,
+    env: Environment,
+    vm: Vm,
+    effects: Effects,
+    names: HashMap<(u8, &'b str), usize>,
+    status: HashMap<Entity, Status>,
+    stack: Vec<Entity>,
+    errors: Vec<Error>,
+    deferrals: Vec<Deferral>,
+    /// Definitions whose value was computed from a secret.
+    secret: HashSet<Entity>,
+    secret_vars: HashSet<usize>,
+    secret_exports: HashSet<(usize, String)>,
+    /// Definitions only known at deploy time.
+    deferred_vars: HashSet<usize>,
+    deferred_values: HashSet<usize>,
+    deferred_datasources: HashSet<usize>,
+    deferred_exports: HashSet<(usize, String)>,
+    out: Results,
+}
+
+const VAR: u8 = 0;
+const VAL: u8 = 1;
+const DS: u8 = 2;
+const RES: u8 = 3;
+const CHILD: u8 = 4;
+
+impl<'b> Resolver<'b> {
+    fn new(bp: &'b Blueprint, opts: &'b Options, inputs: &'b [(String, Input)], chain: Vec<PathBuf>) -> Resolver<'b> {
+        let mut names = HashMap::new();
+        for (i, v) in bp.variables.iter().enumerate() {
+            names.insert((VAR, v.name.as_str()), i);
+        }
+        for (i, v) in bp.values.iter().enumerate() {
+            names.insert((VAL, v.name.as_str()), i);
+        }
+        for (i, d) in bp.datasources.iter().enumerate() {
+            names.insert((DS, d.name.as_str()), i);
+        }
+        for (i, r) in bp.resources.iter().enumerate() {
+            names.insert((RES, r.name.as_str()), i);
+        }
+        for (i, c) in bp.includes.iter().enumerate() {
+            names.insert((CHILD, c.name.as_str()), i);
+        }
+        let mut root = Map::new();
+        for ns in ["variables", "values", "datasources", "resources", "children"] {
+            root.insert(ns, Value::Map(Map::new()));
+        }
+        let effects = Effects {
+            seed: opts.seed,
+            now: opts.now,
+            cwd: opts.cwd.clone(),
+            root: opts.root.clone(),
+            allow_http: opts.allow_http.clone(),
+            ..Effects::default()
+        };
+        Resolver {
+            bp,
+            opts,
+            inputs,
+            chain,
+            env: Environment::from_value(Value::Map(root)).unwrap_or_default(),
+            vm: Vm::new(),
+            effects,
+            names,
+            status: HashMap::new(),
+            stack: Vec::new(),
+            errors: Vec::new(),
+            deferrals: Vec::new(),
+            secret: HashSet::new(),
+            secret_vars: HashSet::new(),
+            secret_exports: HashSet::new(),
+            deferred_vars: HashSet::new(),
+            deferred_values: HashSet::new(),
+            deferred_datasources: HashSet::new(),
+            deferred_exports: HashSet::new(),
+            out: Results {
+                variables: vec![None; bp.variables.len()],
+                values: vec![None; bp.values.len()],
+                value_descriptions: vec![None; bp.values.len()],
+                datasources: (0..bp.datasources.len()).map(|_| None).collect(),
+                resources: (0..bp.resources.len()).map(|_| None).collect(),
+                children: (0..bp.includes.len()).map(|_| None).collect(),
+                exports: vec![None; bp.exports.len()],
+                export_descriptions: vec![None; bp.exports.len()],
+                metadata: None,
+            },
+        }
+    }
+
+    fn mask(&self) -> bool {
+        !self.opts.show_secrets
+    }
+
+    fn fail(&mut self, at: Pos, path: &str, message: impl Into<String>) -> Failed {
+        self.errors.push(Error {
+            file: self.bp.file.clone(),
+            at,
+            path: path.to_string(),
+            message: message.into(),
+        });
+        Failed
+    }
+
+    fn run(mut self) -> Result<Rendered, Errors> {
+        self.variables();
+        let entities = (0..self.bp.values.len())
+            .map(Entity::Value)
+            .chain((0..self.bp.datasources.len()).map(Entity::DataSource))
+            .chain((0..self.bp.resources.len()).map(Entity::Resource))
+            .chain((0..self.bp.includes.len()).map(Entity::Child));
+        for e in entities.collect::<Vec<_>>() {
+            let _ = self.ensure(e);
+        }
+        for i in 0..self.bp.exports.len() {
+            let _ = self.export(i);
+        }
+        if let Some(m) = &self.bp.metadata {
+            self.out.metadata = self.tree(m).ok();
+        }
+        self.links();
+        if !self.errors.is_empty() {
+            self.errors.sort_by(|a, b| (&a.file, a.at).cmp(&(&b.file, b.at)));
+            return Err(Errors(self.errors));
+        }
+        let exports = self
+            .bp
+            .exports
+            .iter()
+            .zip(&self.out.exports)
+            .filter_map(|(x, r)| Some((x.name.clone(), r.clone()?)))
+            .collect();
+        let document = output::document(self.bp, &self.out, self.mask());
+        Ok(Rendered {
+            document,
+            deferred: self.deferrals,
+            exports,
+        })
+    }
+
+    fn put(&mut self, ns: &str, name: &str, v: Value) {
+        if let Some(Value::Map(m)) = self.env.root_mut().get_mut(ns) {
+            m.insert(name, v);
+        }
+    }
+
+    // ---- variables -------------------------------------------------
+
+    fn variables(&mut self) {
+        for (name, _) in self.inputs {
+            if !self.names.contains_key(&(VAR, name.as_str())) {
+                let message = format!("the blueprint has no variable {name:?}");
+                self.fail(Pos::default(), &format!("variables.{name}"), message);
+            }
+        }
+        for (i, var) in self.bp.variables.iter().enumerate() {
+            let path = format!("variables.{}", var.name);
+            let input = self.inputs.iter().rev().find(|(n, _)| *n == var.name).map(|(_, v)| v);
+            let shown = |v: &str| {
+                if var.secret && self.mask() {
+                    MASK.to_string()
+                } else {
+                    v.to_string()
+                }
+            };
+            let value = match input {
+                Some(Input::Deferred(text)) => {
+                    self.deferred_vars.insert(i);
+                    self.out.variables[i] = Some(Resolved::Deferred(text.clone()));
+                    continue;
+                }
+                Some(Input::Text(t)) => match parse_text(&var.ty, t) {
+                    Some(v) => v,
+                    None => {
+                        let message = format!("{} is not {}", shown(&format!("{t:?}")), var_type_name(&var.ty));
+                        self.fail(var.at, &path, message);
+                        continue;
+                    }
+                },
+                Some(Input::Value(v)) => match typed(&var.ty, v) {
+                    Some(v) => v,
+                    None => {
+                        let message = format!("{} is not {}", shown(&describe_value(v)), var_type_name(&var.ty));
+                        self.fail(var.at, &path, message);
+                        continue;
+                    }
+                },
+                None => match &var.default {
+                    Some(d) => d.clone(),
+                    None => {
+                        let message = format!(
+                            "no value: give one with --var {}=VALUE or --vars FILE, or a default in the blueprint",
+                            var.name
+                        );
+                        self.fail(var.at, &path, message);
+                        continue;
+                    }
+                },
+            };
+            if !var.allowed.is_empty() && !var.allowed.contains(&value) {
+                let allowed: Vec<String> = var.allowed.iter().map(describe_value).collect();
+                let message = format!(
+                    "{} is not one of the allowed values: {}",
+                    shown(&describe_value(&value)),
+                    if var.secret && self.mask() {
+                        MASK.to_string()
+                    } else {
+                        allowed.join(", ")
+                    }
+                );
+                self.fail(var.at, &path, message);
+                continue;
+            }
+            if var.secret {
+                self.secret_vars.insert(i);
+            }
+            self.out.variables[i] = Some(Resolved::Known(value.clone(), var.secret));
+            self.put("variables", &var.name, value);
+        }
+    }
+
+    // ---- dependencies ----------------------------------------------
+
+    fn entity(&self, r: &Ref) -> Option<Entity> {
+        let find = |kind, name: &str| self.names.get(&(kind, name)).copied();
+        match r {
+            Ref::Value(n) => find(VAL, n).map(Entity::Value),
+            Ref::DataSource(n, _) => find(DS, n).map(Entity::DataSource),
+            Ref::Resource(n) => find(RES, n).map(Entity::Resource),
+            Ref::Child(n, _) => find(CHILD, n).map(Entity::Child),
+            Ref::Variable(_) | Ref::Elem | Ref::Index => None,
+        }
+    }
+
+    fn is_secret(&self, r: &Ref) -> bool {
+        match r {
+            Ref::Variable(n) => self
+                .names
+                .get(&(VAR, n.as_str()))
+                .is_some_and(|i| self.secret_vars.contains(i)),
+            Ref::Child(c, e) => self
+                .names
+                .get(&(CHILD, c.as_str()))
+                .is_some_and(|i| self.secret_exports.contains(&(*i, e.clone()))),
+            r => self.entity(r).is_some_and(|e| self.secret.contains(&e)),
+        }
+    }
+
+    /// True when a `resources.…` path reads something computed from a
+    /// secret (a resource's other fields stay readable).
+    fn resource_path_secret(&self, path: &Path) -> bool {
+        let segs = &path.segs;
+        let (Some(Seg::Key(root, _)), Some(Seg::Key(name, _))) = (segs.first(), segs.get(1)) else {
+            return false;
+        };
+        let Some(&i) = self.names.get(&(RES, name.as_str())) else {
+            return false;
+        };
+        if root.as_str() != "resources" || !self.secret.contains(&Entity::Resource(i)) {
+            return false;
+        }
+        let Some(ResourceOut::Present { instances, .. }) = &self.out.resources[i] else {
+            return false;
+        };
+        let (inst, rest) = match segs.get(2) {
+            Some(Seg::Index(n)) => (usize::try_from(*n).ok().and_then(|n| instances.get(n)), &segs[3..]),
+            _ if instances.len() == 1 && self.bp.resources[i].each.is_none() => (instances.first(), &segs[2..]),
+            _ => return true,
+        };
+        let Some(inst) = inst else { return false };
+        let key = |k: usize| match rest.get(k) {
+            Some(Seg::Key(k, _)) => k.as_str(),
+            _ => "",
+        };
+        let part = match (key(0), key(1)) {
+            ("spec", _) => Some((&inst.spec, 1)),
+            ("metadata", "displayName") => inst.display_name.as_ref().map(|r| (r, 2)),
+            ("metadata", "annotations") => inst.annotations.as_ref().map(|r| (r, 2)),
+            ("metadata", "custom") => inst.custom.as_ref().map(|r| (r, 2)),
+            ("metadata", "labels") => return false,
+            _ => return true,
+        };
+        part.is_some_and(|(r, from)| secret_at(r, rest.get(from..).unwrap_or(&[])))
+    }
+
+    fn describe(&self, e: Entity) -> String {
+        match e {
+            Entity::Value(i) => format!("values.{}", self.bp.values[i].name),
+            Entity::DataSource(i) => format!("datasources.{}", self.bp.datasources[i].name),
+            Entity::Resource(i) => format!("resources.{}", self.bp.resources[i].name),
+            Entity::Child(i) => format!("include.{}", self.bp.includes[i].name),
+        }
+    }
+
+    fn at(&self, e: Entity) -> Pos {
+        match e {
+            Entity::Value(i) => self.bp.values[i].at,
+            Entity::DataSource(i) => self.bp.datasources[i].at,
+            Entity::Resource(i) => self.bp.resources[i].at,
+            Entity::Child(i) => self.bp.includes[i].at,
+        }
+    }
+
+    /// Resolves `e` unless it is already; a reference cycle is an error.
+    fn ensure(&mut self, e: Entity) -> Result<(), Failed> {
+        match self.status.get(&e) {
+            Some(Status::Done) => return Ok(()),
+            Some(Status::Failed) => return Err(Failed),
+            Some(Status::Active) => {
+                let from = self.stack.iter().position(|x| *x == e).unwrap_or(0);
+                let mut cycle: Vec<String> = self.stack[from..].iter().map(|x| self.describe(*x)).collect();
+                cycle.push(self.describe(e));
+                let message = format!("a reference cycle: {}", cycle.join(" → "));
+                let (at, path) = (self.at(e), self.describe(e));
+                return Err(self.fail(at, &path, message));
+            }
+            None => {}
+        }
+        self.status.insert(e, Status::Active);
+        self.stack.push(e);
+        let r = match e {
+            Entity::Value(i) => self.value(i),
+            Entity::DataSource(i) => self.datasource(i),
+            Entity::Resource(i) => self.resource(i),
+            Entity::Child(i) => self.child(i),
+        };
+        self.stack.pop();
+        self.status
+            .insert(e, if r.is_ok() { Status::Done } else { Status::Failed });
+        r
+    }
+
+    /// Resolves what `subs` reference.
+    fn ensure_refs<'s>(&mut self, subs: impl IntoIterator<Item = &'s Sub>) -> Result<(), Failed> {
+        let mut ok = true;
+        for s in subs {
+            for r in &s.refs {
+                if let Some(e) = self.entity(r) {
+                    ok &= self.ensure(e).is_ok();
+                }
+            }
+        }
+        if ok { Ok(()) } else { Err(Failed) }
+    }
+
+    // ---- evaluation ------------------------------------------------
+
+    fn eval(&mut self, sub: &Sub) -> Result<Resolved, Failed> {
+        self.ensure_refs([sub])?;
+        let secret = sub
+            .refs
+            .iter()
+            .any(|r| !matches!(r, Ref::Resource(_)) && self.is_secret(r))
+            || sub.prog.loads().any(|p| self.resource_path_secret(p));
+        let result = self
+            .vm
+            .run_with(&sub.prog, &self.env, &self.effects)
+            .map(|v| v.to_value());
+        let e = match result {
+            Ok(Value::Null) => return Ok(Resolved::Omitted),
+            Ok(v) => return Ok(Resolved::Known(v, secret)),
+            Err(e) => e,
+        };
+        let deferred = match &e.fault {
+            Fault::Missing(_) => self.why_missing(sub),
+            Fault::Call(f) if f.deferred => Some(Ok(f.message.clone())),
+            _ => None,
+        };
+        match deferred {
+            Some(Ok(reference)) => {
+                self.deferrals.push(Deferral {
+                    file: self.bp.file.clone(),
+                    path: sub.path.clone(),
+                    reference,
+                });
+                Ok(Resolved::Deferred(sub.text.clone()))
+            }
+            Some(Err(message)) => Err(self.fail(sub.at, &sub.path, message)),
+            None if secret && self.mask() => Err(self.fail(
+                sub.at,
+                &sub.path,
+                "the substitution failed; it reads a secret, so the details are hidden (--show-secrets shows them)",
+            )),
+            None => {
+                let d = sub.prog.diagnose(&e);
+                Err(self.fail(sub.at, &sub.path, d.to_string().trim_end()))
+            }
+        }
+    }
+
+    /// Why a strict path found nothing: `Ok(reference)` when the reference
+    /// is only known at deploy time, `Err(message)` when it does not exist.
+    fn why_missing(&self, sub: &Sub) -> Option<Result<String, String>> {
+        for path in sub.prog.loads() {
+            let Some(k) = first_missing(self.env.root(), path) else {
+                continue;
+            };
+            let key = |i: usize| match path.segs.get(i) {
+                Some(Seg::Key(k, _)) => k.as_str(),
+                _ => "",
+            };
+            let idx = |kind, name: &str| self.names.get(&(kind, name)).copied();
+            let text = prefix_text(path, path.segs.len());
+            let deferred = match key(0) {
+                "variables" => idx(VAR, key(1)).is_some_and(|i| self.deferred_vars.contains(&i)),
+                "values" => k == 1 && idx(VAL, key(1)).is_some_and(|i| self.deferred_values.contains(&i)),
+                "datasources" => k == 1 && idx(DS, key(1)).is_some_and(|i| self.deferred_datasources.contains(&i)),
+                "children" => {
+                    k == 2
+                        && idx(CHILD, key(1)).is_some_and(|i| self.deferred_exports.contains(&(i, key(2).to_string())))
+                }
+                "resources" => {
+                    let name = key(1);
+                    if k == 1 {
+                        if let Some(i) = idx(RES, name)
+                            && matches!(self.out.resources[i], Some(ResourceOut::Absent))
+                        {
+                            return Some(Err(format!(
+                                "{text}: resources.{name} is not created (its condition is false)"
+                            )));
+                        }
+                        false
+                    } else {
+                        let spec = (2..=3).find(|&i| key(i) == "spec");
+                        spec.is_some_and(|s| k > s)
+                    }
+                }
+                _ => false,
+            };
+            return Some(if deferred {
+                Ok(text)
+            } else {
+                Err(format!("{} does not exist", prefix_text(path, k + 1)))
+            });
+        }
+        None
+    }
+
+    /// Resolves a value with substitutions; every failure inside is
+    /// recorded before it fails.
+    fn tree(&mut self, t: &Tree) -> Result<Resolved, Failed> {
+        match t {
+            Tree::Lit(v) => Ok(Resolved::Known(v.clone(), false)),
+            Tree::Sub(s) => self.eval(s),
+            Tree::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                let mut ok = true;
+                for item in items {
+                    match self.tree(item) {
+                        Ok(r) => out.push(r),
+                        Err(_) => ok = false,
+                    }
+                }
+                if ok { Ok(Resolved::List(out)) } else { Err(Failed) }
+            }
+            Tree::Map(entries) => {
+                let mut out = Vec::with_capacity(entries.len());
+                let mut ok = true;
+                for (k, item) in entries {
+                    match self.tree(item) {
+                        Ok(r) => out.push((k.clone(), r)),
+                        Err(_) => ok = false,
+                    }
+                }
+                if ok { Ok(Resolved::Map(out)) } else { Err(Failed) }
+            }
+        }
+    }
+
+    fn opt_tree(&mut self, t: &Option<Tree>) -> Result<Option<Resolved>, Failed> {
+        t.as_ref().map(|t| self.tree(t)).transpose()
+    }
+
+    // ---- values ----------------------------------------------------
+
+    fn value(&mut self, i: usize) -> Result<(), Failed> {
+        let def = &self.bp.values[i];
+        let path = format!("values.{}", def.name);
+        self.out.value_descriptions[i] = self.opt_tree(&def.description)?;
+        let r = self.tree(&def.value)?;
+        let r = match r {
+            Resolved::Known(v, secret) => match as_type(def.ty, v) {
+                Ok(v) => Resolved::Known(v, secret || def.secret),
+                Err(v) => {
+                    let shown = if (secret || def.secret) && self.mask() {
+                        MASK.to_string()
+                    } else {
+                        describe_value(&v)
+                    };
+                    let message = format!("the value is declared {} but is {shown}", def.ty.name());
+                    return Err(self.fail(def.at, &path, message));
+                }
+            },
+            other => other,
+        };
+        if r.is_secret() || def.secret {
+            self.secret.insert(Entity::Value(i));
+        }
+        match r.known() {
+            _ if r.is_deferred() => {
+                self.deferred_values.insert(i);
+            }
+            Some(v) => self.put("values", &def.name, v),
+            None => self.put("values", &def.name, Value::Null),
+        }
+        self.out.values[i] = Some(r);
+        Ok(())
+    }
+
+    // ---- data sources ----------------------------------------------
+
+    fn datasource(&mut self, i: usize) -> Result<(), Failed> {
+        let d = &self.bp.datasources[i];
+        let path = format!("datasources.{}", d.name);
+        let subs: Vec<&Sub> = d
+            .filter
+            .search
+            .subs()
+            .into_iter()
+            .chain(d.metadata.iter().flat_map(Tree::subs))
+            .chain(d.description.iter().flat_map(Tree::subs))
+            .collect();
+        self.ensure_refs(subs)?;
+        let search = self.tree(&d.filter.search)?;
+        let metadata = self.opt_tree(&d.metadata)?;
+        let description = self.opt_tree(&d.description)?;
+        let data = self.opts.datasources.as_ref().and_then(Value::as_map);
+        let by_name = data.and_then(|m| m.get(&d.name)).filter(|v| v.as_map().is_some());
+        let by_type = data.and_then(|m| m.get(&d.ty));
+        let record: Option<(Value, bool)> = match (by_name, by_type) {
+            (Some(fields), _) => Some((fields.clone(), false)),
+            (None, Some(Value::List(candidates))) => match search.known() {
+                None => None,
+                Some(s) => {
+                    let mut found = None;
+                    for c in candidates {
+                        let Some(field) = filter::field_at(c, &d.filter.field) else {
+                            continue;
+                        };
+                        match filter::test(field, d.filter.operator, &s) {
+                            Ok(true) => {
+                                found = Some(c.clone());
+                                break;
+                            }
+                            Ok(false) => {}
+                            Err(message) => {
+                                let p = format!("{path}.filter");
+                                return Err(self.fail(d.filter.at, &p, message));
+                            }
+                        }
+                    }
+                    match found {
+                        Some(c) => Some((c, true)),
+                        None => {
+                            let message = format!(
+                                "no {} record matches the filter ({} {} {})",
+                                d.ty,
+                                d.filter.field,
+                                d.filter.operator.text(),
+                                describe_value(&s)
+                            );
+                            return Err(self.fail(d.filter.at, &format!("{path}.filter"), message));
+                        }
+                    }
+                }
+            },
+            (None, Some(other)) => {
+                let message = format!(
+                    "the data for type {} must be a list of candidate records, found {}",
+                    d.ty,
+                    other.type_name()
+                );
+                return Err(self.fail(d.at, &path, message));
+            }
+            (None, None) => None,
+        };
+        let Some((record, by_record)) = record else {
+            self.deferred_datasources.insert(i);
+            self.out.datasources[i] = Some(DataOut {
+                fields: Vec::new(),
+                search,
+                metadata,
+                description,
+            });
+            return Ok(());
+        };
+        let mut fields = Vec::new();
+        let mut ok = true;
+        for f in &d.fields {
+            let source = if by_record {
+                f.alias_for.as_deref().unwrap_or(&f.name)
+            } else {
+                &f.name
+            };
+            let p = format!("{path}.exports.{}", f.name);
+            match filter::field_at(&record, source) {
+                None => {
+                    self.fail(f.at, &p, format!("the data has no field {source:?}"));
+                    ok = false;
+                }
+                Some(v) if !field_fits(f.ty, v) => {
+                    let message = format!("declared {} but the data gives {}", f.ty.name(), describe_value(v));
+                    self.fail(f.at, &p, message);
+                    ok = false;
+                }
+                Some(v) => fields.push((f.name.clone(), v.clone())),
+            }
+        }
+        if !ok {
+            return Err(Failed);
+        }
+        let mut m = Map::new();
+        for (k, v) in &fields {
+            m.insert(k.as_str(), v.clone());
+        }
+        self.put("datasources", &d.name, Value::Map(m));
+        self.out.datasources[i] = Some(DataOut {
+            fields,
+            search,
+            metadata,
+            description,
+        });
+        Ok(())
+    }
+
+    // ---- resources -------------------------------------------------
+
+    fn resource(&mut self, i: usize) -> Result<(), Failed> {
+        let r: &'b Resource = &self.bp.resources[i];
+        self.ensure_refs(resource_subs(r))?;
+        for dep in &r.depends_on {
+            if let Some(e) = self.names.get(&(RES, dep.as_str())).copied() {
+                self.ensure(Entity::Resource(e))?;
+            }
+        }
+        let present = match &r.condition {
+            None => Some(true),
+            Some(c) => self.condition(c)?,
+        };
+        if present == Some(false) {
+            self.out.resources[i] = Some(ResourceOut::Absent);
+            return Ok(());
+        }
+        let path = format!("resources.{}", r.name);
+        let elems = match &r.each {
+            None => None,
+            Some(each) => match self.eval(each)? {
+                Resolved::Known(Value::List(items), _) if !items.is_empty() => Some(items),
+                Resolved::Known(Value::List(_), _) => {
+                    return Err(self.fail(
+                        each.at,
+                        &format!("{path}.each"),
+                        "each yields an empty array; at least one item is needed",
+                    ));
+                }
+                Resolved::Known(other, _) => {
+                    let message = format!("each must yield an array, got {}", describe_value(&other));
+                    return Err(self.fail(each.at, &format!("{path}.each"), message));
+                }
+                Resolved::Omitted => {
+                    return Err(self.fail(
+                        each.at,
+                        &format!("{path}.each"),
+                        "each yields none; it must yield an array",
+                    ));
+                }
+                _ => {
+                    return Err(self.fail(
+                        each.at,
+                        &format!("{path}.each"),
+                        "each depends on a value only known at deploy time; it must be known when rendering",
+                    ));
+                }
+            },
+        };
+        let count = elems.as_ref().map_or(1, Vec::len);
+        let mut instances = Vec::with_capacity(count);
+        let mut ok = true;
+        for k in 0..count {
+            if let Some(items) = &elems {
+                let root = self.env.root_mut();
+                root.insert("elem", items[k].clone());
+                root.insert("i", Value::Int(k as i64));
+            }
+            let name = if elems.is_some() {
+                format!("{}[{k}]", r.name)
+            } else {
+                r.name.clone()
+            };
+            let spec = self.tree(&r.spec);
+            let display_name = self.opt_tree(&r.metadata.display_name);
+            let annotations = self.opt_tree(&r.metadata.annotations);
+            let custom = self.opt_tree(&r.metadata.custom);
+            let description = self.opt_tree(&r.description);
+            match (spec, display_name, annotations, custom, description) {
+                (Ok(spec), Ok(display_name), Ok(annotations), Ok(custom), Ok(description)) => {
+                    instances.push(Instance {
+                        name,
+                        spec,
+                        display_name,
+                        annotations,
+                        custom,
+                        description,
+                        links: Vec::new(),
+                    })
+                }
+                _ => ok = false,
+            }
+        }
+        if elems.is_some() {
+            let root = self.env.root_mut();
+            root.remove("elem");
+            root.remove("i");
+        }
+        if !ok {
+            return Err(Failed);
+        }
+        let objects: Vec<Value> = instances.iter().map(|inst| self.resource_value(r, inst)).collect();
+        let value = if elems.is_some() {
+            Value::List(objects)
+        } else {
+            objects.into_iter().next().unwrap_or_default()
+        };
+        self.put("resources", &r.name, value);
+        let secret = instances.iter().any(|inst| {
+            inst.spec.is_secret()
+                || [&inst.display_name, &inst.annotations, &inst.custom, &inst.description]
+                    .iter()
+                    .any(|x| x.as_ref().is_some_and(Resolved::is_secret))
+        });
+        if secret {
+            self.secret.insert(Entity::Resource(i));
+        }
+        self.out.resources[i] = Some(ResourceOut::Present {
+            instances,
+            condition_deferred: present.is_none(),
+        });
+        Ok(())
+    }
+
+    /// What `resources.<name>` reads: the known spec (with the resource
+    /// state on top) and the metadata.
+    fn resource_value(&self, r: &Resource, inst: &Instance) -> Value {
+        let mut spec = inst.spec.known().unwrap_or_else(|| Value::Map(Map::new()));
+        let state = self
+            .opts
+            .resource_state
+            .as_ref()
+            .and_then(Value::as_map)
+            .and_then(|m| m.get(&inst.name));
+        if let (Value::Map(s), Some(Value::Map(st))) = (&mut spec, state) {
+            for (k, v) in st.iter() {
+                if s.get(k.as_str()).is_none() {
+                    s.insert(k.as_str(), v.clone());
+                }
+            }
+        }
+        let mut meta = Map::new();
+        if let Some(v) = inst.display_name.as_ref().and_then(Resolved::known) {
+            meta.insert("displayName", v);
+        }
+        let mut labels = Map::new();
+        for (k, v) in &r.metadata.labels {
+            labels.insert(k.as_str(), Value::Str(v.as_str().into()));
+        }
+        meta.insert("labels", Value::Map(labels));
+        for (key, part) in [("annotations", &inst.annotations), ("custom", &inst.custom)] {
+            meta.insert(
+                key,
+                part.as_ref()
+                    .and_then(Resolved::known)
+                    .unwrap_or_else(|| Value::Map(Map::new())),
+            );
+        }
+        let mut obj = Map::new();
+        obj.insert("spec", spec);
+        obj.insert("metadata", Value::Map(meta));
+        Value::Map(obj)
+    }
+
+    /// `Some(present)`, or `None` when only known at deploy time.
+    fn condition(&mut self, c: &Condition) -> Result<Option<bool>, Failed> {
+        match c {
+            Condition::Leaf(t) => match self.tree(t)? {
+                Resolved::Known(Value::Bool(b), _) => Ok(Some(b)),
+                Resolved::Omitted => Ok(Some(false)),
+                Resolved::Deferred(_) => Ok(None),
+                other => {
+                    let got = other.known().map_or("a mixed value".into(), |v| describe_value(&v));
+                    let (at, path) = match t {
+                        Tree::Sub(s) => (s.at, s.path.clone()),
+                        _ => (Pos::default(), String::new()),
+                    };
+                    Err(self.fail(at, &path, format!("a condition must yield a boolean, got {got}")))
+                }
+            },
+            Condition::And(parts) | Condition::Or(parts) => {
+                let and = matches!(c, Condition::And(_));
+                let mut results = Vec::with_capacity(parts.len());
+                let mut ok = true;
+                for p in parts {
+                    match self.condition(p) {
+                        Ok(r) => results.push(r),
+                        Err(_) => ok = false,
+                    }
+                }
+                if !ok {
+                    return Err(Failed);
+                }
+                // A decided part decides, whatever the unknown parts are.
+                let decisive = !and;
+                Ok(if results.contains(&Some(decisive)) {
+                    Some(decisive)
+                } else if results.contains(&None) {
+                    None
+                } else {
+                    Some(!decisive)
+                })
+            }
+            Condition::Not(inner) => Ok(self.condition(inner)?.map(|b| !b)),
+        }
+    }
+
+    /// `links:` on each resource with `linkSelector.byLabel`: the present
+    /// resources of this blueprint whose labels match all of it.
+    fn links(&mut self) {
+        let mut found: Vec<(usize, Vec<String>)> = Vec::new();
+        for (i, r) in self.bp.resources.iter().enumerate() {
+            if r.selector.is_empty() {
+                continue;
+            }
+            let mut names = Vec::new();
+            for (j, other) in self.bp.resources.iter().enumerate() {
+                let matches = i != j
+                    && r.selector
+                        .iter()
+                        .all(|(k, v)| other.metadata.labels.iter().any(|(lk, lv)| lk == k && lv == v));
+                if let (true, Some(ResourceOut::Present { instances, .. })) = (matches, &self.out.resources[j]) {
+                    names.extend(instances.iter().map(|x| x.name.clone()));
+                }
+            }
+            found.push((i, names));
+        }
+        for (i, names) in found {
+            if let Some(ResourceOut::Present { instances, .. }) = &mut self.out.resources[i] {
+                for inst in instances {
+                    inst.links = names.clone();
+                }
+            }
+        }
+    }
+
+    // ---- children --------------------------------------------------
+
+    fn child(&mut self, i: usize) -> Result<(), Failed> {
+        let inc = &self.bp.includes[i];
+        let path = format!("include.{}", inc.name);
+        let subs: Vec<&Sub> = inc
+            .path
+            .subs()
+            .into_iter()
+            .chain(inc.variables.iter().flat_map(Tree::subs))
+            .chain(inc.metadata.iter().flat_map(Tree::subs))
+            .chain(inc.description.iter().flat_map(Tree::subs))
+            .collect();
+        self.ensure_refs(subs)?;
+        let file_r = self.tree(&inc.path)?;
+        let variables = self.opt_tree(&inc.variables)?;
+        let metadata = self.opt_tree(&inc.metadata)?;
+        let description = self.opt_tree(&inc.description)?;
+        let at = inc.at;
+        let file = match &file_r {
+            Resolved::Known(Value::Str(s), _) => s.to_string(),
+            _ => {
+                return Err(self.fail(
+                    at,
+                    &format!("{path}.path"),
+                    "the path of a child blueprint must be a string known when rendering",
+                ));
+            }
+        };
+        let dir = self.bp.path.parent().map(PathBuf::from).unwrap_or_default();
+        let target = dir.join(&file);
+        let Ok(target) = target.canonicalize() else {
+            let message = format!("cannot read the child blueprint {}: no such file", target.display());
+            return Err(self.fail(at, &format!("{path}.path"), message));
+        };
+        if let Some(root) = &self.opts.root
+            && !target.starts_with(root)
+        {
+            let message = format!(
+                "the child blueprint {} is outside the blueprint root {} (B11)",
+                target.display(),
+                root.display()
+            );
+            return Err(self.fail(at, &format!("{path}.path"), message));
+        }
+        if self.chain.contains(&target) {
+            let mut names: Vec<String> = self.chain.iter().map(|p| p.display().to_string()).collect();
+            names.push(target.display().to_string());
+            let message = format!("an include cycle: {}", names.join(" → "));
+            return Err(self.fail(at, &path, message));
+        }
+        let shown = match &self.opts.root {
+            Some(root) => target.strip_prefix(root).unwrap_or(&target).display().to_string(),
+            None => target.display().to_string(),
+        };
+        let child = match load::load(&target, &shown) {
+            Ok(bp) => bp,
+            Err(errors) => {
+                self.errors.extend(errors.0);
+                return Err(Failed);
+            }
+        };
+        let mut inputs = Vec::new();
+        if let Some(Resolved::Map(entries)) = &variables {
+            for (k, r) in entries {
+                match r {
+                    Resolved::Known(v, _) => inputs.push((k.clone(), Input::Value(v.clone()))),
+                    Resolved::Deferred(text) => inputs.push((k.clone(), Input::Deferred(text.clone()))),
+                    _ => {}
+                }
+            }
+        }
+        let mut chain = self.chain.clone();
+        chain.push(target);
+        let rendered = match Resolver::new(&child, self.opts, &inputs, chain).run() {
+            Ok(r) => r,
+            Err(errors) => {
+                self.errors.extend(errors.0);
+                return Err(Failed);
+            }
+        };
+        self.deferrals.extend(rendered.deferred);
+        let mut m = Map::new();
+        for (name, r) in &rendered.exports {
+            if r.is_deferred() {
+                self.deferred_exports.insert((i, name.clone()));
+            } else if let Some(v) = r.known() {
+                m.insert(name.as_str(), v);
+            }
+            if r.is_secret() {
+                self.secret_exports.insert((i, name.clone()));
+            }
+        }
+        self.put("children", &inc.name, Value::Map(m));
+        self.out.children[i] = Some(ChildOut {
+            path: file_r,
+            variables,
+            metadata,
+            description,
+            exports: rendered.exports,
+        });
+        Ok(())
+    }
+
+    // ---- exports ---------------------------------------------------
+
+    fn export(&mut self, i: usize) -> Result<(), Failed> {
+        let x = &self.bp.exports[i];
+        self.out.export_descriptions[i] = self.opt_tree(&x.description)?;
+        let r = match self.eval(&x.field)? {
+            // An export field is written without `${..}`; a deferred one
+            // is shown as the substitution it stands for.
+            Resolved::Deferred(text) => Resolved::Deferred(format!("${{{text}}}")),
+            r => r,
+        };
+        if let Resolved::Known(v, _) = &r
+            && !x.ty.holds(v)
+        {
+            let message = format!(
+                "the export is declared {} but {} is {}",
+                x.ty.name(),
+                x.field.text,
+                article(kind_name(v))
+            );
+            return Err(self.fail(x.at, &format!("exports.{}", x.name), message));
+        }
+        self.out.exports[i] = Some(r);
+        Ok(())
+    }
+}
+
+/// True when what `segs` reach inside `r` was computed from a secret.
+fn secret_at(r: &Resolved, segs: &[Seg]) -> bool {
+    match (r, segs.first()) {
+        (r, None) => r.is_secret(),
+        (Resolved::Known(_, secret), _) => *secret,
+        (Resolved::Map(entries), Some(Seg::Key(k, _))) => entries
+            .iter()
+            .find(|(n, _)| n == k.as_str())
+            .is_some_and(|(_, r)| secret_at(r, &segs[1..])),
+        (Resolved::List(items), Some(Seg::Index(i))) => {
+            let kept: Vec<&Resolved> = items.iter().filter(|r| !matches!(r, Resolved::Omitted)).collect();
+            usize::try_from(*i)
+                .ok()
+                .and_then(|i| kept.get(i))
+                .is_some_and(|r| secret_at(r, &segs[1..]))
+        }
+        _ => false,
+    }
+}
+
+/// Every substitution of a resource definition.
+fn resource_subs(r: &Resource) -> Vec<&Sub> {
+    let mut out = r.spec.subs();
+    for t in [
+        &r.description,
+        &r.metadata.display_name,
+        &r.metadata.annotations,
+        &r.metadata.custom,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        out.extend(t.subs());
+    }
+    out.extend(r.each.iter());
+    let mut conds: Vec<&Condition> = r.condition.iter().collect();
+    while let Some(c) = conds.pop() {
+        match c {
+            Condition::Leaf(t) => out.extend(t.subs()),
+            Condition::And(parts) | Condition::Or(parts) => conds.extend(parts),
+            Condition::Not(inner) => conds.push(inner),
+        }
+    }
+    out
+}
+
+/// The index of the first key of `path` that is not in `root` (`None`
+/// when every key is there, or the path fails for another reason).
+fn first_missing(root: &Map, path: &Path) -> Option<usize> {
+    let mut cur: Option<&Value> = None;
+    for (k, seg) in path.segs.iter().enumerate() {
+        let next = match (cur, seg) {
+            (None, Seg::Key(key, _)) => root.get(key.as_str()),
+            (Some(Value::Map(m)), Seg::Key(key, _)) => m.get(key.as_str()),
+            (Some(Value::List(items)), Seg::Index(i)) => {
+                let at = if *i < 0 { items.len() as i64 + i } else { *i };
+                Some(usize::try_from(at).ok().and_then(|at| items.get(at))?)
+            }
+            _ => return None,
+        };
+        match next {
+            Some(v) => cur = Some(v),
+            None => return Some(k),
+        }
+    }
+    None
+}
+
+/// The text of the first `n` steps of a path.
+fn prefix_text(path: &Path, n: usize) -> String {
+    let mut s = String::new();
+    for seg in path.segs.iter().take(n) {
+        match seg {
+            Seg::Key(k, _) if s.is_empty() => s.push_str(k.as_str()),
+            Seg::Key(k, _) => {
+                s.push('.');
+                s.push_str(k.as_str());
+            }
+            Seg::Index(i) => s.push_str(&format!("[{i}]")),
+        }
+    }
+    s
+}
+
+/// The blueprint's name for a value's type.
+fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "none",
+        Value::Bool(_) => "boolean",
+        Value::Int(_) => "integer",
+        Value::Float(_) => "float",
+        Value::Str(_) | Value::Bytes(_) => "string",
+        Value::List(_) => "array",
+        Value::Map(_) => "object",
+    }
+}
+
+fn article(kind: &str) -> String {
+    if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {kind}")
+    } else {
+        format!("a {kind}")
+    }
+}
+
+/// A value for messages: `"text"`, `42`, `an array`.
+fn describe_value(v: &Value) -> String {
+    match v {
+        Value::Str(s) => format!("{s:?}"),
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) => v.to_json(),
+        other => article(kind_name(other)),
+    }
+}
+
+fn var_type_name(ty: &VarType) -> String {
+    match ty {
+        VarType::String => "a non-empty string".into(),
+        VarType::Custom(t) => format!("a non-empty string (a {t} label)"),
+        VarType::Integer => "an integer".into(),
+        VarType::Float => "a float".into(),
+        VarType::Boolean => "a boolean (true or false)".into(),
+    }
+}
+
+/// Command-line text as a variable's type (B10).
+fn parse_text(ty: &VarType, t: &str) -> Option<Value> {
+    match ty {
+        VarType::String | VarType::Custom(_) => (!t.trim().is_empty()).then(|| Value::Str(t.into())),
+        VarType::Integer => t.trim().parse().ok().map(Value::Int),
+        VarType::Float => t.trim().parse::<f64>().ok().filter(|f| f.is_finite()).map(Value::Float),
+        VarType::Boolean => match t.trim() {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+    }
+}
+
+/// A typed value as a variable's type; text is parsed (B10).
+fn typed(ty: &VarType, v: &Value) -> Option<Value> {
+    match (ty, v) {
+        (_, Value::Str(s)) => parse_text(ty, s),
+        (VarType::Integer, Value::Int(_)) | (VarType::Boolean, Value::Bool(_)) | (VarType::Float, Value::Float(_)) => {
+            Some(v.clone())
+        }
+        (VarType::Float, Value::Int(i)) => Some(Value::Float(*i as f64)),
+        _ => None,
+    }
+}
+
+/// A value's result as its declared type: integers, floats and booleans
+/// are parsed from text (seed 002); anything else must already fit.
+fn as_type(ty: Type, v: Value) -> Result<Value, Value> {
+    let parsed = match (ty, &v) {
+        (Type::Integer, Value::Str(s)) => s.trim().parse().ok().map(Value::Int),
+        (Type::Float, Value::Str(s)) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()).map(Value::Float),
+        (Type::Float, Value::Int(i)) => Some(Value::Float(*i as f64)),
+        (Type::Boolean, Value::Str(s)) => match s.trim() {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        _ => None,
+    };
+    match parsed {
+        Some(p) => Ok(p),
+        None if ty.holds(&v) => Ok(v),
+        None => Err(v),
+    }
+}
+
+/// A data source field of `ty` (arrays hold primitives only).
+fn field_fits(ty: Type, v: &Value) -> bool {
+    match (ty, v) {
+        (Type::Array, Value::List(items)) => items
+            .iter()
+            .all(|x| matches!(x, Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_))),
+        _ => ty.holds(v),
+    }
+}
