@@ -130,7 +130,11 @@ impl Loader {
         };
         for e in entries {
             if !known.contains(&e.key.as_str()) {
-                let message = format!("unknown field {:?}; expected one of: {}", e.key, known.join(", "));
+                let hint = match known.iter().find(|k| edit_distance(k, &e.key) <= 2) {
+                    Some(k) => format!(" (did you mean {k:?}?)"),
+                    None => String::new(),
+                };
+                let message = format!("unknown field {:?}{hint}; expected one of: {}", e.key, known.join(", "));
                 self.fail(e.key_at, &join(path, &e.key), message);
             }
         }
@@ -1042,6 +1046,22 @@ impl Loader {
             description,
         })
     }
+}
+
+/// The number of single-character edits between `a` and `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            prev = row[j + 1];
+            row[j + 1] = here;
+        }
+    }
+    row[b.len()]
 }
 
 /// True when `text` is a bare reference (no call, no literal).
