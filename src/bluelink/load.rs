@@ -316,7 +316,14 @@ impl Loader {
             exports: Vec::new(),
             metadata: None,
         };
-        let top = self.fields(doc, "", TOP, &["version", "resources"]);
+        // Seed 002 requires `resources`, yet its own modular examples
+        // compose a blueprint from children alone: `include` stands in.
+        let required: &[&str] = if doc.get("include").is_some() {
+            &["version"]
+        } else {
+            &["version", "resources"]
+        };
+        let top = self.fields(doc, "", TOP, required);
         self.collect_names(doc);
         for e in top {
             let p = e.key.as_str();

@@ -1107,6 +1107,27 @@ impl<'b> Resolver<'b> {
                 }
             }
         }
+        // Seed 002: the names must match the child's variables.
+        let mut unknown = false;
+        for (k, _) in &inputs {
+            if !child.variables.iter().any(|v| v.name == *k) {
+                let key_at = self
+                    .bp
+                    .doc
+                    .get("include")
+                    .and_then(|n| n.get(&inc.name))
+                    .and_then(|n| n.get("variables"))
+                    .and_then(|n| n.entries())
+                    .and_then(|es| es.iter().find(|e| e.key == *k))
+                    .map_or(at, |e| e.key_at);
+                let message = format!("{shown} has no variable {k:?}");
+                self.fail(key_at, &format!("{path}.variables.{k}"), message);
+                unknown = true;
+            }
+        }
+        if unknown {
+            return Err(Failed);
+        }
         let mut chain = self.chain.clone();
         chain.push(target);
         let rendered = match Resolver::new(&child, self.opts, &inputs, chain).run() {
@@ -1129,8 +1150,15 @@ impl<'b> Resolver<'b> {
             }
         }
         self.put("children", &inc.name, Value::Map(m));
+        // An absolute path (`${cwd()}/…`) prints relative to the root, so
+        // that the output does not depend on where the project is (D1).
+        let path_out = if std::path::Path::new(&file).is_absolute() {
+            Resolved::Known(Value::Str(shown.replace('\\', "/").into()), false)
+        } else {
+            file_r
+        };
         self.out.children[i] = Some(ChildOut {
-            path: file_r,
+            path: path_out,
             variables,
             metadata,
             description,
