@@ -156,7 +156,14 @@ impl Reader {
         let refuse = |what: &str| {
             Err(ReadError {
                 at,
-                message: format!("YAML {what} are not supported in blueprints (seed 002, Caveats)"),
+                message: format!(
+                    "YAML {what} are not supported in blueprints (seed 002, Caveats){}",
+                    if what == "tags" {
+                        "; quote a value that starts with '!'"
+                    } else {
+                        ""
+                    }
+                ),
             })
         };
         match event {
