@@ -9,7 +9,8 @@
 //! blueprint.yaml, else blueprint.json); `vars` (a string is command-line
 //! text, parsed to the declared type; anything else a typed value);
 //! `datasources`, `state` (resource state), `show_secrets`, `cwd` (what
-//! cwd() returns, relative to the case folder), `seed`, `now`; then one
+//! cwd() returns, relative to the case folder), `root` (the folder files
+//! must stay in, default the case folder), `seed`, `now`; then one
 //! of `output` (the document), `expect` (a file with the document),
 //! `error` (text every problem's line must include, in order: a string or
 //! a list); and optionally `deferred` (the references left as written).
@@ -65,7 +66,10 @@ fn options(case: &Map, dir: &Path) -> render::Options {
             Some(c) => dir.join(c),
             None => dir.to_path_buf(),
         }),
-        root: Some(dir.to_path_buf()),
+        root: Some(match text(case, "root") {
+            Some(r) => dir.join(r),
+            None => dir.to_path_buf(),
+        }),
         allow_http: Vec::new(),
     }
 }

@@ -197,6 +197,8 @@ struct Resolver<'b> {
     secret_exports: HashSet<(usize, String)>,
     /// Definitions only known at deploy time.
     deferred_vars: HashSet<usize>,
+    /// Variables whose value was refused (reported once, not at each use).
+    failed_vars: HashSet<usize>,
     deferred_values: HashSet<usize>,
     deferred_datasources: HashSet<usize>,
     deferred_exports: HashSet<(usize, String)>,
@@ -256,6 +258,7 @@ impl<'b> Resolver<'b> {
             secret_vars: HashSet::new(),
             secret_exports: HashSet::new(),
             deferred_vars: HashSet::new(),
+            failed_vars: HashSet::new(),
             deferred_values: HashSet::new(),
             deferred_datasources: HashSet::new(),
             deferred_exports: HashSet::new(),
@@ -359,6 +362,7 @@ impl<'b> Resolver<'b> {
                     None => {
                         let message = format!("{} is not {}", shown(&format!("{t:?}")), var_type_name(&var.ty));
                         self.fail(var.at, &path, message);
+                        self.failed_vars.insert(i);
                         continue;
                     }
                 },
@@ -367,6 +371,7 @@ impl<'b> Resolver<'b> {
                     None => {
                         let message = format!("{} is not {}", shown(&describe_value(v)), var_type_name(&var.ty));
                         self.fail(var.at, &path, message);
+                        self.failed_vars.insert(i);
                         continue;
                     }
                 },
@@ -378,6 +383,7 @@ impl<'b> Resolver<'b> {
                             var.name
                         );
                         self.fail(var.at, &path, message);
+                        self.failed_vars.insert(i);
                         continue;
                     }
                 },
@@ -394,6 +400,7 @@ impl<'b> Resolver<'b> {
                     }
                 );
                 self.fail(var.at, &path, message);
+                self.failed_vars.insert(i);
                 continue;
             }
             if var.secret {
@@ -560,6 +567,7 @@ impl<'b> Resolver<'b> {
                 });
                 Ok(Resolved::Deferred(sub.text.clone()))
             }
+            Some(Err(message)) if message.is_empty() => Err(Failed),
             Some(Err(message)) => Err(self.fail(sub.at, &sub.path, message)),
             None if secret && self.mask() => Err(self.fail(
                 sub.at,
@@ -574,7 +582,8 @@ impl<'b> Resolver<'b> {
     }
 
     /// Why a strict path found nothing: `Ok(reference)` when the reference
-    /// is only known at deploy time, `Err(message)` when it does not exist.
+    /// is only known at deploy time, `Err(message)` when it does not exist
+    /// (an empty message when that was already reported).
     fn why_missing(&self, sub: &Sub) -> Option<Result<String, String>> {
         for path in sub.prog.loads() {
             let Some(k) = first_missing(self.env.root(), path) else {
@@ -586,6 +595,9 @@ impl<'b> Resolver<'b> {
             };
             let idx = |kind, name: &str| self.names.get(&(kind, name)).copied();
             let text = prefix_text(path, path.segs.len());
+            if key(0) == "variables" && idx(VAR, key(1)).is_some_and(|i| self.failed_vars.contains(&i)) {
+                return Some(Err(String::new()));
+            }
             let deferred = match key(0) {
                 "variables" => idx(VAR, key(1)).is_some_and(|i| self.deferred_vars.contains(&i)),
                 "values" => k == 1 && idx(VAL, key(1)).is_some_and(|i| self.deferred_values.contains(&i)),
