@@ -7,6 +7,7 @@
 
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
+use std::sync::Arc;
 
 /// The hash every key is given. Fixed-seed, so programs compiled in one
 /// process and documents loaded in another agree.
@@ -17,7 +18,8 @@ pub fn hash_key(text: &str) -> u64 {
     h.finish()
 }
 
-/// A string key with its precomputed hash.
+/// A string key with its precomputed hash. The text is shared, so copying
+/// a map copies no key text.
 ///
 /// ```
 /// use bpvm_runtime::Key;
@@ -28,7 +30,7 @@ pub fn hash_key(text: &str) -> u64 {
 #[derive(Clone)]
 pub struct Key {
     hash: u64,
-    text: Box<str>,
+    text: Arc<str>,
 }
 
 impl Key {

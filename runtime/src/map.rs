@@ -51,6 +51,14 @@ impl Map {
         Map::default()
     }
 
+    /// An empty map with room for `n` entries.
+    pub fn with_capacity(n: usize) -> Map {
+        Map {
+            entries: Vec::with_capacity(n),
+            index: Vec::new(),
+        }
+    }
+
     /// Number of entries.
     #[inline]
     pub fn len(&self) -> usize {
@@ -128,6 +136,31 @@ impl Map {
             }
             slot = (slot + 1) & mask;
         }
+    }
+
+    /// A map of `entries` whose keys are already known to be distinct (the
+    /// keys of another map, or of a document mapping): nothing is
+    /// searched, and a large map's index is built once.
+    ///
+    /// ```
+    /// use bpvm_runtime::{Key, Map, Value};
+    /// let m = Map::from_distinct(vec![(Key::new("b"), Value::Int(1)), (Key::new("a"), Value::Int(2))]);
+    /// assert_eq!(m.get("a"), Some(&Value::Int(2)));
+    /// ```
+    pub fn from_distinct(entries: Vec<(Key, Value)>) -> Map {
+        debug_assert!(
+            entries
+                .iter()
+                .enumerate()
+                .all(|(i, (k, _))| entries[..i].iter().all(|(e, _)| e != k)),
+            "keys must be distinct"
+        );
+        let mut m = Map {
+            entries,
+            index: Vec::new(),
+        };
+        m.rebuild_index();
+        m
     }
 
     /// Inserts or replaces; a replaced key keeps its original position.

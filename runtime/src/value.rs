@@ -25,7 +25,7 @@ pub enum Value {
     /// A 64-bit float.
     Float(f64),
     /// UTF-8 text.
-    Str(Box<str>),
+    Str(std::sync::Arc<str>),
     /// Raw bytes (Bluelink `file()`, `base64decode()`); printed as UTF-8 text.
     Bytes(Box<[u8]>),
     /// A list.
@@ -188,7 +188,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::Str(s.into()))
     }
     fn visit_string<E>(self, s: String) -> Result<Value, E> {
-        Ok(Value::Str(s.into_boxed_str()))
+        Ok(Value::Str(s.into()))
     }
     fn visit_bytes<E>(self, b: &[u8]) -> Result<Value, E> {
         Ok(Value::Bytes(b.into()))

@@ -4,8 +4,8 @@
 
 use super::error::Pos;
 use super::node::Node;
-use super::sub::{Sub, Tree};
-use bpvm_runtime::Value;
+use super::sub::{Def, Sub, Tree};
+use bpvm_runtime::{Key, Value};
 use std::path::PathBuf;
 
 /// A blueprint file, loaded and validated as a whole.
@@ -17,6 +17,9 @@ pub struct Blueprint {
     pub path: PathBuf,
     /// The document as written.
     pub doc: Node,
+    /// The same, positions dropped (what the output copies its literal
+    /// parts from).
+    pub value: Value,
     /// `variables`, in document order.
     pub variables: Vec<Variable>,
     /// `values`.
@@ -264,6 +267,8 @@ pub struct ResourceMeta {
 pub struct Resource {
     /// Its name.
     pub name: String,
+    /// Its name as a key of `resources`.
+    pub key: Key,
     /// Where the definition starts.
     pub at: Pos,
     /// `type` (`aws/lambda/function`).
@@ -272,6 +277,8 @@ pub struct Resource {
     pub description: Option<Tree>,
     /// `metadata`.
     pub metadata: ResourceMeta,
+    /// `metadata.labels` as a mapping (what references read).
+    pub labels: Value,
     /// `dependsOn`: names of resources in this blueprint.
     pub depends_on: Vec<String>,
     /// `condition`.
@@ -282,6 +289,36 @@ pub struct Resource {
     pub selector: Vec<(String, String)>,
     /// `spec`.
     pub spec: Tree,
+    /// What its substitutions read, each once.
+    pub defs: Vec<Def>,
+}
+
+impl Resource {
+    /// Every substitution of the definition.
+    pub fn subs(&self) -> Vec<&Sub> {
+        let mut out = self.spec.subs();
+        for t in [
+            &self.description,
+            &self.metadata.display_name,
+            &self.metadata.annotations,
+            &self.metadata.custom,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            out.extend(t.subs());
+        }
+        out.extend(self.each.iter());
+        let mut conds: Vec<&Condition> = self.condition.iter().collect();
+        while let Some(c) = conds.pop() {
+            match c {
+                Condition::Leaf(t) => out.extend(t.subs()),
+                Condition::And(parts) | Condition::Or(parts) => conds.extend(parts),
+                Condition::Not(inner) => conds.push(inner),
+            }
+        }
+        out
+    }
 }
 
 /// A child blueprint (`include`).

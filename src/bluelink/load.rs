@@ -8,11 +8,12 @@ use super::blueprint::{
 };
 use super::error::{Error, Errors, Pos};
 use super::node::{Entry, Kind, Node, read};
-use super::sub::{Ref, Sub, Tree, has_substitution, refs};
+use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
 use bpvm_compiler::{Compiler, Dialect};
-use bpvm_runtime::Value;
-use std::collections::{HashMap, HashSet};
+use bpvm_runtime::{Key, Value};
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Blueprint versions accepted (B1).
 pub const VERSIONS: [&str; 2] = ["2023-04-20", "2025-11-02"];
@@ -84,14 +85,15 @@ pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
     }
 }
 
-/// The names defined in the blueprint, for checking references.
+/// The names defined in the blueprint and their positions, for checking
+/// references.
 #[derive(Default)]
 struct Names {
-    variables: HashSet<String>,
-    values: HashSet<String>,
-    datasources: HashMap<String, Vec<String>>,
-    resources: HashSet<String>,
-    includes: HashSet<String>,
+    variables: HashMap<String, usize>,
+    values: HashMap<String, usize>,
+    datasources: HashMap<String, (usize, Vec<String>)>,
+    resources: HashMap<String, usize>,
+    includes: HashMap<String, usize>,
 }
 
 struct Loader {
@@ -226,9 +228,9 @@ impl Loader {
         match &node.kind {
             Kind::Scalar(Value::Str(s)) if has_substitution(s) => match self.sub(s, node.at, path) {
                 Some(sub) => Tree::Sub(Box::new(sub)),
-                None => Tree::Lit(Value::Null),
+                None => Tree::Lit(Arc::new(Value::Null)),
             },
-            Kind::Scalar(v) => Tree::Lit(v.clone()),
+            Kind::Scalar(v) => Tree::Lit(Arc::new(v.clone())),
             Kind::List(items) => Tree::List(
                 items
                     .iter()
@@ -243,7 +245,7 @@ impl Loader {
                         if has_substitution(&e.key) {
                             self.no_sub_key(e, path);
                         }
-                        (e.key.clone(), self.tree(&e.value, &join(path, &e.key)))
+                        (Key::new(&e.key), self.tree(&e.value, &join(path, &e.key)))
                     })
                     .collect(),
             ),
@@ -264,33 +266,49 @@ impl Loader {
     fn checked(&mut self, prog: bpvm_vm::Program, text: &str, at: Pos, path: &str) -> Option<Sub> {
         let refs = refs(&prog);
         let before = self.errors.len();
+        let mut defs = Vec::new();
         for r in &refs {
             self.check_ref(r, at, path);
+            let n = &self.names;
+            let def = match r {
+                Ref::Variable(v) => n.variables.get(v).map(|&i| Def::Variable(i)),
+                Ref::Value(v) => n.values.get(v).map(|&i| Def::Value(i)),
+                Ref::DataSource(d, _) => n.datasources.get(d).map(|&(i, _)| Def::DataSource(i)),
+                Ref::Resource(r) => n.resources.get(r).map(|&i| Def::Resource(i)),
+                Ref::Child(c, _) => n.includes.get(c).map(|&i| Def::Child(i)),
+                Ref::Elem | Ref::Index => None,
+            };
+            if let Some(d) = def
+                && !defs.contains(&d)
+            {
+                defs.push(d);
+            }
         }
         (self.errors.len() == before).then(|| Sub {
             prog,
-            text: text.to_string(),
+            text: Arc::from(text),
             at,
             path: path.to_string(),
             refs,
+            defs,
         })
     }
 
     fn check_ref(&mut self, r: &Ref, at: Pos, path: &str) {
         let n = &self.names;
         let problem = match r {
-            Ref::Variable(v) if !n.variables.contains(v) => Some(format!("variables.{v} is not defined")),
-            Ref::Value(v) if !n.values.contains(v) => Some(format!("values.{v} is not defined")),
+            Ref::Variable(v) if !n.variables.contains_key(v) => Some(format!("variables.{v} is not defined")),
+            Ref::Value(v) if !n.values.contains_key(v) => Some(format!("values.{v} is not defined")),
             Ref::DataSource(d, f) => match n.datasources.get(d) {
                 None => Some(format!("datasources.{d} is not defined")),
-                Some(fields) if !fields.contains(f) => Some(format!(
+                Some((_, fields)) if !fields.contains(f) => Some(format!(
                     "datasources.{d} does not export {f:?}; its exports are: {}",
                     fields.join(", ")
                 )),
                 Some(_) => None,
             },
-            Ref::Resource(name) if !n.resources.contains(name) => Some(format!("resources.{name} is not defined")),
-            Ref::Child(c, _) if !n.includes.contains(c) => {
+            Ref::Resource(name) if !n.resources.contains_key(name) => Some(format!("resources.{name} is not defined")),
+            Ref::Child(c, _) if !n.includes.contains_key(c) => {
                 Some(format!("children.{c} is not defined (no include of that name)"))
             }
             Ref::Elem | Ref::Index if !self.in_each => {
@@ -308,6 +326,7 @@ impl Loader {
             file: self.file.clone(),
             path: path.to_path_buf(),
             doc: doc.clone(),
+            value: doc.to_value(),
             variables: Vec::new(),
             values: Vec::new(),
             datasources: Vec::new(),
@@ -403,22 +422,29 @@ impl Loader {
     }
 
     fn collect_names(&mut self, doc: &Node) {
-        let keys =
-            |section: &str| -> Vec<&Entry> { doc.get(section).and_then(Node::entries).unwrap_or(&[]).iter().collect() };
-        self.names.variables = keys("variables").iter().map(|e| e.key.clone()).collect();
-        self.names.values = keys("values").iter().map(|e| e.key.clone()).collect();
-        self.names.resources = keys("resources").iter().map(|e| e.key.clone()).collect();
-        self.names.includes = keys("include").iter().map(|e| e.key.clone()).collect();
+        let keys = |section: &str| -> &[Entry] { doc.get(section).and_then(Node::entries).unwrap_or(&[]) };
+        let index = |section: &str| {
+            keys(section)
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.key.clone(), i))
+                .collect()
+        };
+        self.names.variables = index("variables");
+        self.names.values = index("values");
+        self.names.resources = index("resources");
+        self.names.includes = index("include");
         self.names.datasources = keys("datasources")
             .iter()
-            .map(|e| {
+            .enumerate()
+            .map(|(i, e)| {
                 let fields = e
                     .value
                     .get("exports")
                     .and_then(Node::entries)
                     .map(|x| x.iter().map(|f| f.key.clone()).collect())
                     .unwrap_or_default();
-                (e.key.clone(), fields)
+                (e.key.clone(), (i, fields))
             })
             .collect();
     }
@@ -744,6 +770,8 @@ impl Loader {
         self.in_each = e.value.get("each").is_some();
         let mut r = Resource {
             name: e.key.clone(),
+            key: Key::new(&e.key),
+            labels: Value::Null,
             at: e.key_at,
             ty: String::new(),
             description: None,
@@ -752,7 +780,8 @@ impl Loader {
             condition: None,
             each: None,
             selector: Vec::new(),
-            spec: Tree::Lit(Value::Null),
+            spec: Tree::Lit(Arc::new(Value::Null)),
+            defs: Vec::new(),
         };
         let before = self.errors.len();
         for f in fields {
@@ -782,7 +811,9 @@ impl Loader {
                         match n.as_str() {
                             Some(name) if has_substitution(name) => {}
                             Some(name) if name == e.key => self.fail(n.at, &p, "a resource cannot depend on itself"),
-                            Some(name) if self.names.resources.contains(name) => r.depends_on.push(name.to_string()),
+                            Some(name) if self.names.resources.contains_key(name) => {
+                                r.depends_on.push(name.to_string())
+                            }
                             Some(name) => self.fail(n.at, &p, format!("resources.{name} is not defined")),
                             None => self.fail(n.at, &p, "expected a resource name or an array of resource names"),
                         }
@@ -831,6 +862,18 @@ impl Loader {
             }
         }
         self.in_each = false;
+        let mut defs: Vec<Def> = Vec::new();
+        for d in r.subs().iter().flat_map(|s| &s.defs) {
+            if !defs.contains(d) {
+                defs.push(*d);
+            }
+        }
+        r.defs = defs;
+        let mut labels = bpvm_runtime::Map::with_capacity(r.metadata.labels.len());
+        for (k, v) in &r.metadata.labels {
+            labels.insert(k.as_str(), Value::Str(v.as_str().into()));
+        }
+        r.labels = Value::Map(labels);
         (self.errors.len() == before).then_some(r)
     }
 
@@ -888,7 +931,7 @@ impl Loader {
 
     fn condition(&mut self, v: &Node, path: &str) -> Option<Condition> {
         match &v.kind {
-            Kind::Scalar(Value::Bool(_)) => Some(Condition::Leaf(Tree::Lit(v.to_value()))),
+            Kind::Scalar(Value::Bool(_)) => Some(Condition::Leaf(Tree::Lit(Arc::new(v.to_value())))),
             Kind::Scalar(Value::Str(s)) if has_substitution(s) => Some(Condition::Leaf(self.tree(v, path))),
             Kind::Map(entries) => {
                 if entries.len() != 1 {
@@ -968,7 +1011,7 @@ impl Loader {
         let mut inc = Include {
             name: e.key.clone(),
             at: e.key_at,
-            path: Tree::Lit(Value::Null),
+            path: Tree::Lit(Arc::new(Value::Null)),
             variables: None,
             metadata: None,
             description: None,

@@ -3,40 +3,36 @@
 //! resources with `condition` and `each` applied.
 
 use super::blueprint::Blueprint;
-use super::node::{Entry, Node};
 use super::render::{ChildOut, DataOut, Instance, ResourceOut, Results};
 use super::resolved::Resolved;
 use bpvm_runtime::{Map, Value};
 
 /// Builds the output document.
 pub(super) fn document(bp: &Blueprint, out: &Results, mask: bool) -> Value {
-    let mut doc = Map::new();
-    for e in bp.doc.entries().unwrap_or(&[]) {
-        let v = match e.key.as_str() {
-            "variables" => section(&e.value, |name, def| {
-                let i = bp.variables.iter().position(|v| v.name == name)?;
+    let empty = Map::new();
+    let top = bp.value.as_map().unwrap_or(&empty);
+    let mut doc = Map::with_capacity(top.len());
+    for (key, value) in top.iter() {
+        let v = match key.as_str() {
+            "variables" => section(value, |i, def| {
                 let mut m = literal_map(def);
                 put(&mut m, "value", out.variables[i].as_ref(), mask);
                 Some(m)
             }),
-            "values" => section(&e.value, |name, def| {
-                let i = bp.values.iter().position(|v| v.name == name)?;
+            "values" => section(value, |i, def| {
                 Some(fields(def, |key, node| match key {
                     "value" => out.values[i].as_ref().and_then(|r| r.output(mask)),
                     "description" => out.value_descriptions[i].as_ref().and_then(|r| r.output(mask)),
-                    _ => Some(node.to_value()),
+                    _ => Some(node.clone()),
                 }))
             }),
-            "datasources" => section(&e.value, |name, def| {
-                let i = bp.datasources.iter().position(|d| d.name == name)?;
+            "datasources" => section(value, |i, def| {
                 Some(datasource(def, out.datasources[i].as_ref()?, mask))
             }),
             "resources" => {
-                let mut m = Map::new();
-                for r in e.value.entries().unwrap_or(&[]) {
-                    let Some(i) = bp.resources.iter().position(|x| x.name == r.key) else {
-                        continue;
-                    };
+                let defs = value.as_map().unwrap_or(&empty);
+                let mut m = Map::with_capacity(defs.len());
+                for (i, (_, def)) in defs.iter().enumerate() {
                     if let Some(ResourceOut::Present {
                         instances,
                         condition_deferred,
@@ -45,22 +41,18 @@ pub(super) fn document(bp: &Blueprint, out: &Results, mask: bool) -> Value {
                         for inst in instances {
                             m.insert(
                                 inst.name.as_str(),
-                                Value::Map(resource(&r.value, inst, *condition_deferred, mask)),
+                                Value::Map(resource(def, inst, *condition_deferred, mask)),
                             );
                         }
                     }
                 }
                 Value::Map(m)
             }
-            "include" => section(&e.value, |name, def| {
-                let i = bp.includes.iter().position(|c| c.name == name)?;
-                Some(include(def, out.children[i].as_ref()?, mask))
-            }),
-            "exports" => section(&e.value, |name, def| {
-                let i = bp.exports.iter().position(|x| x.name == name)?;
+            "include" => section(value, |i, def| Some(include(def, out.children[i].as_ref()?, mask))),
+            "exports" => section(value, |i, def| {
                 let mut m = fields(def, |key, node| match key {
                     "description" => out.export_descriptions[i].as_ref().and_then(|r| r.output(mask)),
-                    _ => Some(node.to_value()),
+                    _ => Some(node.clone()),
                 });
                 put(&mut m, "value", out.exports[i].as_ref(), mask);
                 Some(m)
@@ -69,38 +61,45 @@ pub(super) fn document(bp: &Blueprint, out: &Results, mask: bool) -> Value {
                 Some(v) => v,
                 None => continue,
             },
-            _ => e.value.to_value(),
+            _ => value.clone(),
         };
-        doc.insert(e.key.as_str(), v);
+        doc.insert(key.clone(), v);
     }
     Value::Map(doc)
 }
 
-/// A section of named definitions, each rendered by `f` (`None` leaves
-/// it out).
-fn section(node: &Node, mut f: impl FnMut(&str, &Node) -> Option<Map>) -> Value {
-    let mut m = Map::new();
-    for e in node.entries().unwrap_or(&[]) {
-        if let Some(def) = f(&e.key, &e.value) {
-            m.insert(e.key.as_str(), Value::Map(def));
+/// A section of named definitions, each rendered by `f` from its position
+/// (a rendered blueprint is valid, so its definitions are the section's
+/// entries in order); `None` leaves it out.
+fn section(node: &Value, mut f: impl FnMut(usize, &Value) -> Option<Map>) -> Value {
+    let Some(defs) = node.as_map() else {
+        return node.clone();
+    };
+    let mut m = Map::with_capacity(defs.len());
+    for (i, (key, def)) in defs.iter().enumerate() {
+        if let Some(def) = f(i, def) {
+            m.insert(key.clone(), Value::Map(def));
         }
     }
     Value::Map(m)
 }
 
 /// A definition's fields in document order, each as `f` gives it.
-fn fields(def: &Node, mut f: impl FnMut(&str, &Node) -> Option<Value>) -> Map {
-    let mut m = Map::new();
-    for Entry { key, value, .. } in def.entries().unwrap_or(&[]) {
-        if let Some(v) = f(key, value) {
-            m.insert(key.as_str(), v);
+fn fields(def: &Value, mut f: impl FnMut(&str, &Value) -> Option<Value>) -> Map {
+    let Some(entries) = def.as_map() else {
+        return Map::new();
+    };
+    let mut out = Vec::with_capacity(entries.len() + 1);
+    for (key, value) in entries.iter() {
+        if let Some(v) = f(key.as_str(), value) {
+            out.push((key.clone(), v));
         }
     }
-    m
+    Map::from_distinct(out)
 }
 
-fn literal_map(def: &Node) -> Map {
-    fields(def, |_, node| Some(node.to_value()))
+fn literal_map(def: &Value) -> Map {
+    def.as_map().cloned().unwrap_or_default()
 }
 
 fn put(m: &mut Map, key: &str, r: Option<&Resolved>, mask: bool) {
@@ -109,13 +108,13 @@ fn put(m: &mut Map, key: &str, r: Option<&Resolved>, mask: bool) {
     }
 }
 
-fn datasource(def: &Node, d: &DataOut, mask: bool) -> Map {
+fn datasource(def: &Value, d: &DataOut, mask: bool) -> Map {
     fields(def, |key, node| match key {
         "metadata" => d.metadata.as_ref().and_then(|r| r.output(mask)),
         "description" => d.description.as_ref().and_then(|r| r.output(mask)),
         "filter" => Some(Value::Map(fields(node, |k, n| match k {
             "search" => d.search.output(mask),
-            _ => Some(n.to_value()),
+            _ => Some(n.clone()),
         }))),
         "exports" => Some(Value::Map(fields(node, |name, x| {
             let mut m = literal_map(x);
@@ -124,39 +123,39 @@ fn datasource(def: &Node, d: &DataOut, mask: bool) -> Map {
             }
             Some(Value::Map(m))
         }))),
-        _ => Some(node.to_value()),
+        _ => Some(node.clone()),
     })
 }
 
-fn resource(def: &Node, inst: &Instance, condition_deferred: bool, mask: bool) -> Map {
+fn resource(def: &Value, inst: &Instance, condition_deferred: bool, mask: bool) -> Map {
     let out = |r: &Option<Resolved>| r.as_ref().and_then(|r| r.output(mask));
     let mut m = fields(def, |key, node| match key {
         "spec" => inst.spec.output(mask),
         "description" => out(&inst.description),
         "each" => None,
-        "condition" => condition_deferred.then(|| node.to_value()),
+        "condition" => condition_deferred.then(|| node.clone()),
         "metadata" => Some(Value::Map(fields(node, |k, n| match k {
             "displayName" => out(&inst.display_name),
             "annotations" => out(&inst.annotations),
             "custom" => out(&inst.custom),
-            _ => Some(n.to_value()),
+            _ => Some(n.clone()),
         }))),
-        _ => Some(node.to_value()),
+        _ => Some(node.clone()),
     });
-    if def.get("linkSelector").is_some() {
+    if def.as_map().is_some_and(|m| m.contains_key("linkSelector")) {
         let links = inst.links.iter().map(|n| Value::Str(n.as_str().into())).collect();
         m.insert("links", Value::List(links));
     }
     m
 }
 
-fn include(def: &Node, c: &ChildOut, mask: bool) -> Map {
+fn include(def: &Value, c: &ChildOut, mask: bool) -> Map {
     let mut m = fields(def, |key, node| match key {
         "path" => c.path.output(mask),
         "variables" => c.variables.as_ref().and_then(|r| r.output(mask)),
         "metadata" => c.metadata.as_ref().and_then(|r| r.output(mask)),
         "description" => c.description.as_ref().and_then(|r| r.output(mask)),
-        _ => Some(node.to_value()),
+        _ => Some(node.clone()),
     });
     let mut exports = Map::new();
     for (name, r) in &c.exports {

@@ -12,9 +12,9 @@ use super::filter;
 use super::load;
 use super::output;
 use super::resolved::{MASK, Resolved};
-use super::sub::{Ref, Sub, Tree};
+use super::sub::{Def, Ref, Sub, Tree};
 use bpvm_runtime::builtins::effects::Effects;
-use bpvm_runtime::{Environment, Map, Value};
+use bpvm_runtime::{Environment, Key, Map, Value};
 use bpvm_vm::{Fault, Path, Seg, Vm};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -108,13 +108,51 @@ pub fn render(bp: &Blueprint, opts: &Options) -> Result<Rendered, Errors> {
     Resolver::new(bp, opts, &opts.variables, vec![bp.path.clone()]).run()
 }
 
-/// A definition that is resolved as a whole.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Entity {
-    Value(usize),
-    DataSource(usize),
-    Resource(usize),
-    Child(usize),
+/// Something known about each definition, by [`Def`].
+struct PerDef<T> {
+    /// Where each section starts: variables, values, data sources,
+    /// resources, children.
+    starts: [usize; 5],
+    items: Vec<T>,
+}
+
+impl<T: Clone> PerDef<T> {
+    fn new(bp: &Blueprint, init: T) -> PerDef<T> {
+        let lens = [
+            bp.variables.len(),
+            bp.values.len(),
+            bp.datasources.len(),
+            bp.resources.len(),
+            bp.includes.len(),
+        ];
+        let mut starts = [0; 5];
+        for k in 1..5 {
+            starts[k] = starts[k - 1] + lens[k - 1];
+        }
+        PerDef {
+            starts,
+            items: vec![init; starts[4] + lens[4]],
+        }
+    }
+
+    fn slot(&self, d: Def) -> usize {
+        match d {
+            Def::Variable(i) => self.starts[0] + i,
+            Def::Value(i) => self.starts[1] + i,
+            Def::DataSource(i) => self.starts[2] + i,
+            Def::Resource(i) => self.starts[3] + i,
+            Def::Child(i) => self.starts[4] + i,
+        }
+    }
+
+    fn get(&self, d: Def) -> T {
+        self.items[self.slot(d)].clone()
+    }
+
+    fn set(&mut self, d: Def, v: T) {
+        let i = self.slot(d);
+        self.items[i] = v;
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -177,8 +215,19 @@ pub(super) struct Results {
     pub metadata: Option<Resolved>,
 }
 
+/// The keys of what `resources.<name>` reads, made once per render.
+struct Keys {
+    spec: Key,
+    metadata: Key,
+    display_name: Key,
+    labels: Key,
+    annotations: Key,
+    custom: Key,
+}
+
 struct Resolver<'b> {
     bp: &'b Blueprint,
+    keys: Keys,
     opts: &'b Options,
     inputs: &'b [(String, Input)],
     /// The include chain down to this blueprint (for cycles).
@@ -187,20 +236,18 @@ struct Resolver<'b> {
     vm: Vm,
     effects: Effects,
     names: HashMap<(u8, &'b str), usize>,
-    status: HashMap<Entity, Status>,
-    stack: Vec<Entity>,
+    status: PerDef<Option<Status>>,
+    stack: Vec<Def>,
     errors: Vec<Error>,
     deferrals: Vec<Deferral>,
-    /// Definitions whose value was computed from a secret.
-    secret: HashSet<Entity>,
-    secret_vars: HashSet<usize>,
+    /// Definitions whose value was computed from a secret (a child: one
+    /// of its exports).
+    secret: PerDef<bool>,
     secret_exports: HashSet<(usize, String)>,
     /// Definitions only known at deploy time.
-    deferred_vars: HashSet<usize>,
+    deferred: PerDef<bool>,
     /// Variables whose value was refused (reported once, not at each use).
-    failed_vars: HashSet<usize>,
-    deferred_values: HashSet<usize>,
-    deferred_datasources: HashSet<usize>,
+    failed: PerDef<bool>,
     deferred_exports: HashSet<(usize, String)>,
     out: Results,
 }
@@ -243,6 +290,14 @@ impl<'b> Resolver<'b> {
         };
         Resolver {
             bp,
+            keys: Keys {
+                spec: Key::new("spec"),
+                metadata: Key::new("metadata"),
+                display_name: Key::new("displayName"),
+                labels: Key::new("labels"),
+                annotations: Key::new("annotations"),
+                custom: Key::new("custom"),
+            },
             opts,
             inputs,
             chain,
@@ -250,17 +305,14 @@ impl<'b> Resolver<'b> {
             vm: Vm::new(),
             effects,
             names,
-            status: HashMap::new(),
+            status: PerDef::new(bp, None),
             stack: Vec::new(),
             errors: Vec::new(),
             deferrals: Vec::new(),
-            secret: HashSet::new(),
-            secret_vars: HashSet::new(),
+            secret: PerDef::new(bp, false),
             secret_exports: HashSet::new(),
-            deferred_vars: HashSet::new(),
-            failed_vars: HashSet::new(),
-            deferred_values: HashSet::new(),
-            deferred_datasources: HashSet::new(),
+            deferred: PerDef::new(bp, false),
+            failed: PerDef::new(bp, false),
             deferred_exports: HashSet::new(),
             out: Results {
                 variables: vec![None; bp.variables.len()],
@@ -293,10 +345,10 @@ impl<'b> Resolver<'b> {
     fn run(mut self) -> Result<Rendered, Errors> {
         self.variables();
         let entities = (0..self.bp.values.len())
-            .map(Entity::Value)
-            .chain((0..self.bp.datasources.len()).map(Entity::DataSource))
-            .chain((0..self.bp.resources.len()).map(Entity::Resource))
-            .chain((0..self.bp.includes.len()).map(Entity::Child));
+            .map(Def::Value)
+            .chain((0..self.bp.datasources.len()).map(Def::DataSource))
+            .chain((0..self.bp.resources.len()).map(Def::Resource))
+            .chain((0..self.bp.includes.len()).map(Def::Child));
         for e in entities.collect::<Vec<_>>() {
             let _ = self.ensure(e);
         }
@@ -326,7 +378,7 @@ impl<'b> Resolver<'b> {
         })
     }
 
-    fn put(&mut self, ns: &str, name: &str, v: Value) {
+    fn put(&mut self, ns: &str, name: impl Into<Key>, v: Value) {
         if let Some(Value::Map(m)) = self.env.root_mut().get_mut(ns) {
             m.insert(name, v);
         }
@@ -353,8 +405,8 @@ impl<'b> Resolver<'b> {
             };
             let value = match input {
                 Some(Input::Deferred(text)) => {
-                    self.deferred_vars.insert(i);
-                    self.out.variables[i] = Some(Resolved::Deferred(text.clone()));
+                    self.deferred.set(Def::Variable(i), true);
+                    self.out.variables[i] = Some(Resolved::Deferred(text.as_str().into()));
                     continue;
                 }
                 Some(Input::Text(t)) => match parse_text(&var.ty, t) {
@@ -362,7 +414,7 @@ impl<'b> Resolver<'b> {
                     None => {
                         let message = format!("{} is not {}", shown(&format!("{t:?}")), var_type_name(&var.ty));
                         self.fail(var.at, &path, message);
-                        self.failed_vars.insert(i);
+                        self.failed.set(Def::Variable(i), true);
                         continue;
                     }
                 },
@@ -371,7 +423,7 @@ impl<'b> Resolver<'b> {
                     None => {
                         let message = format!("{} is not {}", shown(&describe_value(v)), var_type_name(&var.ty));
                         self.fail(var.at, &path, message);
-                        self.failed_vars.insert(i);
+                        self.failed.set(Def::Variable(i), true);
                         continue;
                     }
                 },
@@ -383,7 +435,7 @@ impl<'b> Resolver<'b> {
                             var.name
                         );
                         self.fail(var.at, &path, message);
-                        self.failed_vars.insert(i);
+                        self.failed.set(Def::Variable(i), true);
                         continue;
                     }
                 },
@@ -400,42 +452,36 @@ impl<'b> Resolver<'b> {
                     }
                 );
                 self.fail(var.at, &path, message);
-                self.failed_vars.insert(i);
+                self.failed.set(Def::Variable(i), true);
                 continue;
             }
             if var.secret {
-                self.secret_vars.insert(i);
+                self.secret.set(Def::Variable(i), true);
             }
             self.out.variables[i] = Some(Resolved::Known(value.clone(), var.secret));
-            self.put("variables", &var.name, value);
+            self.put("variables", var.name.as_str(), value);
         }
     }
 
     // ---- dependencies ----------------------------------------------
 
-    fn entity(&self, r: &Ref) -> Option<Entity> {
-        let find = |kind, name: &str| self.names.get(&(kind, name)).copied();
-        match r {
-            Ref::Value(n) => find(VAL, n).map(Entity::Value),
-            Ref::DataSource(n, _) => find(DS, n).map(Entity::DataSource),
-            Ref::Resource(n) => find(RES, n).map(Entity::Resource),
-            Ref::Child(n, _) => find(CHILD, n).map(Entity::Child),
-            Ref::Variable(_) | Ref::Elem | Ref::Index => None,
-        }
-    }
-
-    fn is_secret(&self, r: &Ref) -> bool {
-        match r {
-            Ref::Variable(n) => self
-                .names
-                .get(&(VAR, n.as_str()))
-                .is_some_and(|i| self.secret_vars.contains(i)),
-            Ref::Child(c, e) => self
-                .names
-                .get(&(CHILD, c.as_str()))
-                .is_some_and(|i| self.secret_exports.contains(&(*i, e.clone()))),
-            r => self.entity(r).is_some_and(|e| self.secret.contains(&e)),
-        }
+    /// True when `sub` reads something computed from a secret.
+    fn reads_secret(&self, sub: &Sub) -> bool {
+        sub.defs.iter().any(|&d| {
+            if !self.secret.get(d) {
+                return false;
+            }
+            match d {
+                // Only some of a resource's fields, or a child's exports,
+                // may be secret.
+                Def::Resource(_) => sub.prog.loads().any(|p| self.resource_path_secret(p)),
+                Def::Child(i) => sub.refs.iter().any(|r| {
+                    matches!(r, Ref::Child(c, e) if *c == self.bp.includes[i].name
+                        && self.secret_exports.contains(&(i, e.clone())))
+                }),
+                _ => true,
+            }
+        })
     }
 
     /// True when a `resources.…` path reads something computed from a
@@ -448,7 +494,7 @@ impl<'b> Resolver<'b> {
         let Some(&i) = self.names.get(&(RES, name.as_str())) else {
             return false;
         };
-        if root.as_str() != "resources" || !self.secret.contains(&Entity::Resource(i)) {
+        if root.as_str() != "resources" || !self.secret.get(Def::Resource(i)) {
             return false;
         }
         let Some(ResourceOut::Present { instances, .. }) = &self.out.resources[i] else {
@@ -475,27 +521,29 @@ impl<'b> Resolver<'b> {
         part.is_some_and(|(r, from)| secret_at(r, rest.get(from..).unwrap_or(&[])))
     }
 
-    fn describe(&self, e: Entity) -> String {
-        match e {
-            Entity::Value(i) => format!("values.{}", self.bp.values[i].name),
-            Entity::DataSource(i) => format!("datasources.{}", self.bp.datasources[i].name),
-            Entity::Resource(i) => format!("resources.{}", self.bp.resources[i].name),
-            Entity::Child(i) => format!("include.{}", self.bp.includes[i].name),
+    fn describe(&self, d: Def) -> String {
+        match d {
+            Def::Variable(i) => format!("variables.{}", self.bp.variables[i].name),
+            Def::Value(i) => format!("values.{}", self.bp.values[i].name),
+            Def::DataSource(i) => format!("datasources.{}", self.bp.datasources[i].name),
+            Def::Resource(i) => format!("resources.{}", self.bp.resources[i].name),
+            Def::Child(i) => format!("include.{}", self.bp.includes[i].name),
         }
     }
 
-    fn at(&self, e: Entity) -> Pos {
-        match e {
-            Entity::Value(i) => self.bp.values[i].at,
-            Entity::DataSource(i) => self.bp.datasources[i].at,
-            Entity::Resource(i) => self.bp.resources[i].at,
-            Entity::Child(i) => self.bp.includes[i].at,
+    fn at(&self, d: Def) -> Pos {
+        match d {
+            Def::Variable(i) => self.bp.variables[i].at,
+            Def::Value(i) => self.bp.values[i].at,
+            Def::DataSource(i) => self.bp.datasources[i].at,
+            Def::Resource(i) => self.bp.resources[i].at,
+            Def::Child(i) => self.bp.includes[i].at,
         }
     }
 
     /// Resolves `e` unless it is already; a reference cycle is an error.
-    fn ensure(&mut self, e: Entity) -> Result<(), Failed> {
-        match self.status.get(&e) {
+    fn ensure(&mut self, e: Def) -> Result<(), Failed> {
+        match self.status.get(e) {
             Some(Status::Done) => return Ok(()),
             Some(Status::Failed) => return Err(Failed),
             Some(Status::Active) => {
@@ -508,17 +556,19 @@ impl<'b> Resolver<'b> {
             }
             None => {}
         }
-        self.status.insert(e, Status::Active);
+        self.status.set(e, Some(Status::Active));
         self.stack.push(e);
         let r = match e {
-            Entity::Value(i) => self.value(i),
-            Entity::DataSource(i) => self.datasource(i),
-            Entity::Resource(i) => self.resource(i),
-            Entity::Child(i) => self.child(i),
+            // Variables are all resolved first.
+            Def::Variable(_) => Ok(()),
+            Def::Value(i) => self.value(i),
+            Def::DataSource(i) => self.datasource(i),
+            Def::Resource(i) => self.resource(i),
+            Def::Child(i) => self.child(i),
         };
         self.stack.pop();
         self.status
-            .insert(e, if r.is_ok() { Status::Done } else { Status::Failed });
+            .set(e, Some(if r.is_ok() { Status::Done } else { Status::Failed }));
         r
     }
 
@@ -526,10 +576,17 @@ impl<'b> Resolver<'b> {
     fn ensure_refs<'s>(&mut self, subs: impl IntoIterator<Item = &'s Sub>) -> Result<(), Failed> {
         let mut ok = true;
         for s in subs {
-            for r in &s.refs {
-                if let Some(e) = self.entity(r) {
-                    ok &= self.ensure(e).is_ok();
-                }
+            ok &= self.ensure_defs(&s.defs).is_ok();
+        }
+        if ok { Ok(()) } else { Err(Failed) }
+    }
+
+    /// Resolves `defs`.
+    fn ensure_defs(&mut self, defs: &[Def]) -> Result<(), Failed> {
+        let mut ok = true;
+        for &d in defs {
+            if !matches!(d, Def::Variable(_)) {
+                ok &= self.ensure(d).is_ok();
             }
         }
         if ok { Ok(()) } else { Err(Failed) }
@@ -539,11 +596,7 @@ impl<'b> Resolver<'b> {
 
     fn eval(&mut self, sub: &Sub) -> Result<Resolved, Failed> {
         self.ensure_refs([sub])?;
-        let secret = sub
-            .refs
-            .iter()
-            .any(|r| !matches!(r, Ref::Resource(_)) && self.is_secret(r))
-            || sub.prog.loads().any(|p| self.resource_path_secret(p));
+        let secret = self.reads_secret(sub);
         let result = self
             .vm
             .run_with(&sub.prog, &self.env, &self.effects)
@@ -595,13 +648,13 @@ impl<'b> Resolver<'b> {
             };
             let idx = |kind, name: &str| self.names.get(&(kind, name)).copied();
             let text = prefix_text(path, path.segs.len());
-            if key(0) == "variables" && idx(VAR, key(1)).is_some_and(|i| self.failed_vars.contains(&i)) {
+            if key(0) == "variables" && idx(VAR, key(1)).is_some_and(|i| self.failed.get(Def::Variable(i))) {
                 return Some(Err(String::new()));
             }
             let deferred = match key(0) {
-                "variables" => idx(VAR, key(1)).is_some_and(|i| self.deferred_vars.contains(&i)),
-                "values" => k == 1 && idx(VAL, key(1)).is_some_and(|i| self.deferred_values.contains(&i)),
-                "datasources" => k == 1 && idx(DS, key(1)).is_some_and(|i| self.deferred_datasources.contains(&i)),
+                "variables" => idx(VAR, key(1)).is_some_and(|i| self.deferred.get(Def::Variable(i))),
+                "values" => k == 1 && idx(VAL, key(1)).is_some_and(|i| self.deferred.get(Def::Value(i))),
+                "datasources" => k == 1 && idx(DS, key(1)).is_some_and(|i| self.deferred.get(Def::DataSource(i))),
                 "children" => {
                     k == 2
                         && idx(CHILD, key(1)).is_some_and(|i| self.deferred_exports.contains(&(i, key(2).to_string())))
@@ -637,7 +690,7 @@ impl<'b> Resolver<'b> {
     /// recorded before it fails.
     fn tree(&mut self, t: &Tree) -> Result<Resolved, Failed> {
         match t {
-            Tree::Lit(v) => Ok(Resolved::Known(v.clone(), false)),
+            Tree::Lit(v) => Ok(Resolved::Literal(v.clone())),
             Tree::Sub(s) => self.eval(s),
             Tree::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
@@ -674,7 +727,10 @@ impl<'b> Resolver<'b> {
         let def = &self.bp.values[i];
         let path = format!("values.{}", def.name);
         self.out.value_descriptions[i] = self.opt_tree(&def.description)?;
-        let r = self.tree(&def.value)?;
+        let r = match self.tree(&def.value)? {
+            Resolved::Literal(v) => Resolved::Known(Value::clone(&v), false),
+            r => r,
+        };
         let r = match r {
             Resolved::Known(v, secret) => match as_type(def.ty, v) {
                 Ok(v) => Resolved::Known(v, secret || def.secret),
@@ -691,14 +747,14 @@ impl<'b> Resolver<'b> {
             other => other,
         };
         if r.is_secret() || def.secret {
-            self.secret.insert(Entity::Value(i));
+            self.secret.set(Def::Value(i), true);
         }
         match r.known() {
             _ if r.is_deferred() => {
-                self.deferred_values.insert(i);
+                self.deferred.set(Def::Value(i), true);
             }
-            Some(v) => self.put("values", &def.name, v),
-            None => self.put("values", &def.name, Value::Null),
+            Some(v) => self.put("values", def.name.as_str(), v),
+            None => self.put("values", def.name.as_str(), Value::Null),
         }
         self.out.values[i] = Some(r);
         Ok(())
@@ -772,7 +828,7 @@ impl<'b> Resolver<'b> {
             (None, None) => None,
         };
         let Some((record, by_record)) = record else {
-            self.deferred_datasources.insert(i);
+            self.deferred.set(Def::DataSource(i), true);
             self.out.datasources[i] = Some(DataOut {
                 fields: Vec::new(),
                 search,
@@ -810,7 +866,7 @@ impl<'b> Resolver<'b> {
         for (k, v) in &fields {
             m.insert(k.as_str(), v.clone());
         }
-        self.put("datasources", &d.name, Value::Map(m));
+        self.put("datasources", d.name.as_str(), Value::Map(m));
         self.out.datasources[i] = Some(DataOut {
             fields,
             search,
@@ -824,10 +880,10 @@ impl<'b> Resolver<'b> {
 
     fn resource(&mut self, i: usize) -> Result<(), Failed> {
         let r: &'b Resource = &self.bp.resources[i];
-        self.ensure_refs(resource_subs(r))?;
+        self.ensure_defs(&r.defs)?;
         for dep in &r.depends_on {
             if let Some(e) = self.names.get(&(RES, dep.as_str())).copied() {
-                self.ensure(Entity::Resource(e))?;
+                self.ensure(Def::Resource(e))?;
             }
         }
         let present = match &r.condition {
@@ -838,7 +894,7 @@ impl<'b> Resolver<'b> {
             self.out.resources[i] = Some(ResourceOut::Absent);
             return Ok(());
         }
-        let path = format!("resources.{}", r.name);
+        let path = || format!("resources.{}.each", r.name);
         let elems = match &r.each {
             None => None,
             Some(each) => match self.eval(each)? {
@@ -846,25 +902,21 @@ impl<'b> Resolver<'b> {
                 Resolved::Known(Value::List(_), _) => {
                     return Err(self.fail(
                         each.at,
-                        &format!("{path}.each"),
+                        &path(),
                         "each yields an empty array; at least one item is needed",
                     ));
                 }
                 Resolved::Known(other, _) => {
                     let message = format!("each must yield an array, got {}", describe_value(&other));
-                    return Err(self.fail(each.at, &format!("{path}.each"), message));
+                    return Err(self.fail(each.at, &path(), message));
                 }
                 Resolved::Omitted => {
-                    return Err(self.fail(
-                        each.at,
-                        &format!("{path}.each"),
-                        "each yields none; it must yield an array",
-                    ));
+                    return Err(self.fail(each.at, &path(), "each yields none; it must yield an array"));
                 }
                 _ => {
                     return Err(self.fail(
                         each.at,
-                        &format!("{path}.each"),
+                        &path(),
                         "each depends on a value only known at deploy time; it must be known when rendering",
                     ));
                 }
@@ -918,7 +970,7 @@ impl<'b> Resolver<'b> {
         } else {
             objects.into_iter().next().unwrap_or_default()
         };
-        self.put("resources", &r.name, value);
+        self.put("resources", r.key.clone(), value);
         let secret = instances.iter().any(|inst| {
             inst.spec.is_secret()
                 || [&inst.display_name, &inst.annotations, &inst.custom, &inst.description]
@@ -926,7 +978,7 @@ impl<'b> Resolver<'b> {
                     .any(|x| x.as_ref().is_some_and(Resolved::is_secret))
         });
         if secret {
-            self.secret.insert(Entity::Resource(i));
+            self.secret.set(Def::Resource(i), true);
         }
         self.out.resources[i] = Some(ResourceOut::Present {
             instances,
@@ -938,6 +990,7 @@ impl<'b> Resolver<'b> {
     /// What `resources.<name>` reads: the known spec (with the resource
     /// state on top) and the metadata.
     fn resource_value(&self, r: &Resource, inst: &Instance) -> Value {
+        let k = &self.keys;
         let mut spec = inst.spec.known().unwrap_or_else(|| Value::Map(Map::new()));
         let state = self
             .opts
@@ -946,32 +999,27 @@ impl<'b> Resolver<'b> {
             .and_then(Value::as_map)
             .and_then(|m| m.get(&inst.name));
         if let (Value::Map(s), Some(Value::Map(st))) = (&mut spec, state) {
-            for (k, v) in st.iter() {
-                if s.get(k.as_str()).is_none() {
-                    s.insert(k.as_str(), v.clone());
+            for (key, v) in st.iter() {
+                if s.get(key.as_str()).is_none() {
+                    s.insert(key.clone(), v.clone());
                 }
             }
         }
-        let mut meta = Map::new();
+        let mut meta = Map::with_capacity(4);
         if let Some(v) = inst.display_name.as_ref().and_then(Resolved::known) {
-            meta.insert("displayName", v);
+            meta.insert(k.display_name.clone(), v);
         }
-        let mut labels = Map::new();
-        for (k, v) in &r.metadata.labels {
-            labels.insert(k.as_str(), Value::Str(v.as_str().into()));
+        meta.insert(k.labels.clone(), r.labels.clone());
+        for (key, part) in [(&k.annotations, &inst.annotations), (&k.custom, &inst.custom)] {
+            let v = part
+                .as_ref()
+                .and_then(Resolved::known)
+                .unwrap_or_else(|| Value::Map(Map::new()));
+            meta.insert(key.clone(), v);
         }
-        meta.insert("labels", Value::Map(labels));
-        for (key, part) in [("annotations", &inst.annotations), ("custom", &inst.custom)] {
-            meta.insert(
-                key,
-                part.as_ref()
-                    .and_then(Resolved::known)
-                    .unwrap_or_else(|| Value::Map(Map::new())),
-            );
-        }
-        let mut obj = Map::new();
-        obj.insert("spec", spec);
-        obj.insert("metadata", Value::Map(meta));
+        let mut obj = Map::with_capacity(2);
+        obj.insert(k.spec.clone(), spec);
+        obj.insert(k.metadata.clone(), Value::Map(meta));
         Value::Map(obj)
     }
 
@@ -980,6 +1028,7 @@ impl<'b> Resolver<'b> {
         match c {
             Condition::Leaf(t) => match self.tree(t)? {
                 Resolved::Known(Value::Bool(b), _) => Ok(Some(b)),
+                Resolved::Literal(v) if matches!(*v, Value::Bool(_)) => Ok(Some(matches!(*v, Value::Bool(true)))),
                 Resolved::Omitted => Ok(Some(false)),
                 Resolved::Deferred(_) => Ok(None),
                 other => {
@@ -1066,8 +1115,8 @@ impl<'b> Resolver<'b> {
         let metadata = self.opt_tree(&inc.metadata)?;
         let description = self.opt_tree(&inc.description)?;
         let at = inc.at;
-        let file = match &file_r {
-            Resolved::Known(Value::Str(s), _) => s.to_string(),
+        let file = match file_r.known() {
+            Some(Value::Str(s)) => s.to_string(),
             _ => {
                 return Err(self.fail(
                     at,
@@ -1113,8 +1162,9 @@ impl<'b> Resolver<'b> {
         if let Some(Resolved::Map(entries)) = &variables {
             for (k, r) in entries {
                 match r {
-                    Resolved::Known(v, _) => inputs.push((k.clone(), Input::Value(v.clone()))),
-                    Resolved::Deferred(text) => inputs.push((k.clone(), Input::Deferred(text.clone()))),
+                    Resolved::Known(v, _) => inputs.push((k.to_string(), Input::Value(v.clone()))),
+                    Resolved::Literal(v) => inputs.push((k.to_string(), Input::Value(Value::clone(v)))),
+                    Resolved::Deferred(text) => inputs.push((k.to_string(), Input::Deferred(text.to_string()))),
                     _ => {}
                 }
             }
@@ -1159,9 +1209,10 @@ impl<'b> Resolver<'b> {
             }
             if r.is_secret() {
                 self.secret_exports.insert((i, name.clone()));
+                self.secret.set(Def::Child(i), true);
             }
         }
-        self.put("children", &inc.name, Value::Map(m));
+        self.put("children", inc.name.as_str(), Value::Map(m));
         // An absolute path (`${cwd()}/…`) prints relative to the root, so
         // that the output does not depend on where the project is (D1).
         let path_out = if std::path::Path::new(&file).is_absolute() {
@@ -1187,7 +1238,7 @@ impl<'b> Resolver<'b> {
         let r = match self.eval(&x.field)? {
             // An export field is written without `${..}`; a deferred one
             // is shown as the substitution it stands for.
-            Resolved::Deferred(text) => Resolved::Deferred(format!("${{{text}}}")),
+            Resolved::Deferred(text) => Resolved::Deferred(format!("${{{text}}}").into()),
             r => r,
         };
         if let Resolved::Known(v, _) = &r
@@ -1213,7 +1264,7 @@ fn secret_at(r: &Resolved, segs: &[Seg]) -> bool {
         (Resolved::Known(_, secret), _) => *secret,
         (Resolved::Map(entries), Some(Seg::Key(k, _))) => entries
             .iter()
-            .find(|(n, _)| n == k.as_str())
+            .find(|(n, _)| n == k)
             .is_some_and(|(_, r)| secret_at(r, &segs[1..])),
         (Resolved::List(items), Some(Seg::Index(i))) => {
             let kept: Vec<&Resolved> = items.iter().filter(|r| !matches!(r, Resolved::Omitted)).collect();
@@ -1224,32 +1275,6 @@ fn secret_at(r: &Resolved, segs: &[Seg]) -> bool {
         }
         _ => false,
     }
-}
-
-/// Every substitution of a resource definition.
-fn resource_subs(r: &Resource) -> Vec<&Sub> {
-    let mut out = r.spec.subs();
-    for t in [
-        &r.description,
-        &r.metadata.display_name,
-        &r.metadata.annotations,
-        &r.metadata.custom,
-    ]
-    .into_iter()
-    .flatten()
-    {
-        out.extend(t.subs());
-    }
-    out.extend(r.each.iter());
-    let mut conds: Vec<&Condition> = r.condition.iter().collect();
-    while let Some(c) = conds.pop() {
-        match c {
-            Condition::Leaf(t) => out.extend(t.subs()),
-            Condition::And(parts) | Condition::Or(parts) => conds.extend(parts),
-            Condition::Not(inner) => conds.push(inner),
-        }
-    }
-    out
 }
 
 /// The index of the first key of `path` that is not in `root` (`None`

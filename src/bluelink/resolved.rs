@@ -2,7 +2,8 @@
 //! written, secrets masked) and what later substitutions read (deploy-time
 //! values absent) come from one tree.
 
-use bpvm_runtime::{Map, Value};
+use bpvm_runtime::{Key, Map, Value};
+use std::sync::Arc;
 
 /// What a masked value prints as (B10).
 pub const MASK: &str = "********";
@@ -13,14 +14,16 @@ pub enum Resolved {
     /// A known value (a literal `null` too); `secret` when it was computed
     /// from a secret.
     Known(Value, bool),
+    /// A value as written, shared with the compiled blueprint.
+    Literal(Arc<Value>),
     /// `none`: the field or item is left out.
     Omitted,
     /// Only known at deploy time: the string as written.
-    Deferred(String),
+    Deferred(Arc<str>),
     /// A sequence.
     List(Vec<Resolved>),
     /// A mapping, in document order.
-    Map(Vec<(String, Resolved)>),
+    Map(Vec<(Key, Resolved)>),
 }
 
 impl Resolved {
@@ -30,17 +33,18 @@ impl Resolved {
         match self {
             Resolved::Known(_, true) if mask => Some(Value::Str(MASK.into())),
             Resolved::Known(v, _) => Some(v.clone()),
+            Resolved::Literal(v) => Some(Value::clone(v)),
             Resolved::Omitted => None,
-            Resolved::Deferred(text) => Some(Value::Str(text.as_str().into())),
-            Resolved::List(items) => Some(Value::List(items.iter().filter_map(|r| r.output(mask)).collect())),
+            Resolved::Deferred(text) => Some(Value::Str(text.as_ref().into())),
+            Resolved::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                out.extend(items.iter().filter_map(|r| r.output(mask)));
+                Some(Value::List(out))
+            }
             Resolved::Map(entries) => {
-                let mut m = Map::new();
-                for (k, r) in entries {
-                    if let Some(v) = r.output(mask) {
-                        m.insert(k.as_str(), v);
-                    }
-                }
-                Some(Value::Map(m))
+                let mut out = Vec::with_capacity(entries.len());
+                out.extend(entries.iter().filter_map(|(k, r)| Some((k.clone(), r.output(mask)?))));
+                Some(Value::Map(Map::from_distinct(out)))
             }
         }
     }
@@ -50,6 +54,7 @@ impl Resolved {
     pub fn known(&self) -> Option<Value> {
         match self {
             Resolved::Known(v, _) => Some(v.clone()),
+            Resolved::Literal(v) => Some(Value::clone(v)),
             Resolved::Omitted | Resolved::Deferred(_) => None,
             Resolved::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
@@ -65,13 +70,9 @@ impl Resolved {
                 Some(Value::List(out))
             }
             Resolved::Map(entries) => {
-                let mut m = Map::new();
-                for (k, r) in entries {
-                    if let Some(v) = r.known() {
-                        m.insert(k.as_str(), v);
-                    }
-                }
-                Some(Value::Map(m))
+                let mut out = Vec::with_capacity(entries.len());
+                out.extend(entries.iter().filter_map(|(k, r)| Some((k.clone(), r.known()?))));
+                Some(Value::Map(Map::from_distinct(out)))
             }
         }
     }
@@ -80,7 +81,7 @@ impl Resolved {
     pub fn is_deferred(&self) -> bool {
         match self {
             Resolved::Deferred(_) => true,
-            Resolved::Known(..) | Resolved::Omitted => false,
+            Resolved::Known(..) | Resolved::Literal(_) | Resolved::Omitted => false,
             Resolved::List(items) => items.iter().any(Resolved::is_deferred),
             Resolved::Map(entries) => entries.iter().any(|(_, r)| r.is_deferred()),
         }
@@ -90,7 +91,7 @@ impl Resolved {
     pub fn is_secret(&self) -> bool {
         match self {
             Resolved::Known(_, s) => *s,
-            Resolved::Omitted | Resolved::Deferred(_) => false,
+            Resolved::Literal(_) | Resolved::Omitted | Resolved::Deferred(_) => false,
             Resolved::List(items) => items.iter().any(Resolved::is_secret),
             Resolved::Map(entries) => entries.iter().any(|(_, r)| r.is_secret()),
         }
@@ -104,12 +105,12 @@ mod tests {
     #[test]
     fn output_and_known_values_differ_only_where_they_should() {
         let r = Resolved::Map(vec![
-            ("a".into(), Resolved::Known(Value::Int(1), false)),
-            ("b".into(), Resolved::Deferred("${resources.x.spec.arn}".into())),
-            ("c".into(), Resolved::Omitted),
-            ("d".into(), Resolved::Known(Value::Str("pw".into()), true)),
+            (Key::new("a"), Resolved::Known(Value::Int(1), false)),
+            (Key::new("b"), Resolved::Deferred("${resources.x.spec.arn}".into())),
+            (Key::new("c"), Resolved::Omitted),
+            (Key::new("d"), Resolved::Known(Value::Str("pw".into()), true)),
             (
-                "e".into(),
+                Key::new("e"),
                 Resolved::List(vec![Resolved::Omitted, Resolved::Known(Value::Int(2), false)]),
             ),
         ]);

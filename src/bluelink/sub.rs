@@ -4,20 +4,21 @@
 
 use super::error::Pos;
 use bpvm_compiler::template::{Part, split};
-use bpvm_runtime::Value;
+use bpvm_runtime::{Key, Value};
 use bpvm_vm::{Path, Program, Seg};
+use std::sync::Arc;
 
 /// A value as written, its substitutions compiled.
 #[derive(Debug, Clone)]
 pub enum Tree {
-    /// No substitution anywhere inside.
-    Lit(Value),
+    /// No substitution anywhere inside (shared with every render).
+    Lit(Arc<Value>),
     /// A string with one or more `${..}`.
     Sub(Box<Sub>),
     /// A sequence.
     List(Vec<Tree>),
-    /// A mapping, in document order.
-    Map(Vec<(String, Tree)>),
+    /// A mapping, in document order (keys hashed once, when loaded).
+    Map(Vec<(Key, Tree)>),
 }
 
 /// A compiled string-or-substitutions value.
@@ -28,13 +29,31 @@ pub struct Sub {
     pub prog: Program,
     /// The string as written (kept in the output when the value can only
     /// be known at deploy time).
-    pub text: String,
+    pub text: Arc<str>,
     /// Where the string starts.
     pub at: Pos,
     /// Its path in the blueprint (`resources.fn.spec.timeout`).
     pub path: String,
     /// What it reads, in order of first use.
     pub refs: Vec<Ref>,
+    /// The definitions it reads (each once), resolved to their positions
+    /// when the blueprint was loaded.
+    pub defs: Vec<Def>,
+}
+
+/// A definition, by its position in its section of the blueprint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Def {
+    /// `variables`
+    Variable(usize),
+    /// `values`
+    Value(usize),
+    /// `datasources`
+    DataSource(usize),
+    /// `resources`
+    Resource(usize),
+    /// `include`
+    Child(usize),
 }
 
 /// Something a substitution reads.

@@ -14,7 +14,10 @@ pub enum Tmpl {
     /// Nothing to evaluate.
     Lit(Value),
     /// A string with `${…}` parts (the source is kept for deferral).
-    Text { src: Box<str>, prog: Box<Program> },
+    Text {
+        src: std::sync::Arc<str>,
+        prog: Box<Program>,
+    },
     /// A list with something to evaluate inside.
     List(Vec<Tmpl>),
     /// A map with something to evaluate inside, in document order.
