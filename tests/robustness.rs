@@ -339,3 +339,85 @@ fn json_pointer_scanner_agrees_with_serde_json() {
         }
     }
 }
+
+/// Blueprints mutated at random (characters and lines deleted, repeated or
+/// replaced by blueprint syntax) load and render, or fail with errors;
+/// none panics.
+#[test]
+fn random_blueprints_never_panic() {
+    use bpvm::bluelink::{load, render};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blueprints/seed002");
+    let mut seeds: Vec<String> = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        for file in std::fs::read_dir(entry.unwrap().path()).unwrap() {
+            let path = file.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if path.is_file() && !name.starts_with("expected") {
+                seeds.push(std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    const BITS: &[&str] = &[
+        "${",
+        "}",
+        "${variables.x}",
+        "${resources.r[1].spec.a}",
+        "${elem}",
+        "${i}",
+        "each: ${list(1)}\n",
+        "condition: {not: {and: [true]}}\n",
+        ":",
+        "- ",
+        "\n",
+        "  ",
+        "[",
+        "]",
+        "{",
+        "\"",
+        "'",
+        "&a ",
+        "*a",
+        "!t ",
+        "${children.c.e}",
+        "${values.v}",
+        "${datasources.d.f}",
+        "none",
+        "${coalesce(none)}",
+        "$${",
+    ];
+    let mut rng = Rng(0xb1_0e_5e_ed);
+    let opts = render::Options {
+        datasources: Value::from_yaml("{network: {vpc: v, subnets: [s]}, aws/vpc: [{vpcId: v, tags: {a: b}}]}").ok(),
+        ..render::Options::default()
+    };
+    let (mut loaded, mut rendered) = (0, 0);
+    for _ in 0..3000 {
+        let mut text = seeds[rng.below(seeds.len())].clone();
+        for _ in 0..rng.below(4) + 1 {
+            let mut at = rng.below(text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            match rng.below(3) {
+                0 => {
+                    let mut end = (at + rng.below(8)).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    text.replace_range(at..end, "");
+                }
+                _ => text.insert_str(at, rng.pick(BITS)),
+            }
+        }
+        if let Ok(bp) = load::parse(&text, "fuzz.yaml", std::path::Path::new("/nonexistent/fuzz.yaml")) {
+            loaded += 1;
+            if render::render(&bp, &opts).is_ok() {
+                rendered += 1;
+            }
+        }
+    }
+    assert!(
+        loaded > 100 && rendered > 20,
+        "{loaded} loaded, {rendered} rendered: the mutations should leave many blueprints usable"
+    );
+}

@@ -265,6 +265,34 @@ fn main() -> ExitCode {
         }),
         Command::Render {
             blueprint: None,
+            vars,
+            vars_file,
+            datasources,
+            resource_state,
+            show_secrets,
+            seed,
+            now,
+            root,
+            allow_http,
+            ..
+        } if !vars.is_empty()
+            || vars_file.is_some()
+            || datasources.is_some()
+            || resource_state.is_some()
+            || show_secrets
+            || seed.is_some()
+            || now.is_some()
+            || root.is_some()
+            || !allow_http.is_empty() =>
+        {
+            // clap drops `requires` when a conflicting flag (--project) is given.
+            eprintln!(
+                "error: --var, --vars, --datasources, --resource-state, --show-secrets, --seed, --now, --root and --allow-http need a BLUEPRINT"
+            );
+            return ExitCode::from(2);
+        }
+        Command::Render {
+            blueprint: None,
             project,
             context,
             format,

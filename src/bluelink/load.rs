@@ -230,6 +230,8 @@ impl Loader {
                 Some(sub) => Tree::Sub(Box::new(sub)),
                 None => Tree::Lit(Arc::new(Value::Null)),
             },
+            // `$${` is a literal `${` (D2).
+            Kind::Scalar(Value::Str(s)) if s.contains("$${") => Tree::Lit(Arc::new(Value::Str(unescape(s).into()))),
             Kind::Scalar(v) => Tree::Lit(Arc::new(v.clone())),
             Kind::List(items) => Tree::List(
                 items
@@ -1095,6 +1097,20 @@ impl Loader {
             field: field?,
             description,
         })
+    }
+}
+
+/// Text without substitutions, its `$${` escapes turned into `${`.
+fn unescape(s: &str) -> String {
+    match bpvm_compiler::template::split(s) {
+        Ok(parts) => parts
+            .iter()
+            .map(|p| match p {
+                bpvm_compiler::template::Part::Text(t) => t.as_str(),
+                bpvm_compiler::template::Part::Expr(_) => "",
+            })
+            .collect(),
+        Err(_) => s.to_string(),
     }
 }
 

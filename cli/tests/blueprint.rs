@@ -1,0 +1,187 @@
+//! `bpvm render BLUEPRINT` as scripts use it: the shipped example, output
+//! formats, deferred references on stderr, exit status, secrets, and that
+//! a failed render never touches an existing output file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bpvm() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_bpvm"))
+}
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/bluelink")
+}
+
+fn render_example(extra: &[&str]) -> Output {
+    let dir = example();
+    bpvm()
+        .arg("render")
+        .arg(dir.join("blueprint.yaml"))
+        .arg("--vars")
+        .arg(dir.join("vars.yaml"))
+        .arg("--datasources")
+        .arg(dir.join("datasources.yaml"))
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn scratch(name: &str, blueprint: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bpvm-cli-bp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("blueprint.yaml"), blueprint).unwrap();
+    dir
+}
+
+#[test]
+fn the_example_renders_with_deferred_references_listed() {
+    let out = render_example(&[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("  \"queues[2]\":\n    type: aws/sqs/queue\n"), "{text}");
+    assert!(text.contains("      queueName: orders-production-shipped\n"), "{text}");
+    assert!(text.contains("      vpc: vpc-0production\n"), "{text}");
+    assert!(
+        text.contains("    links:\n    - queues[0]\n    - queues[1]\n    - queues[2]\n"),
+        "{text}"
+    );
+    assert!(text.contains("    value: \"********\"\n"), "{text}");
+    assert!(!text.contains("correct-horse"), "{text}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("3 value(s) left as written until deploy time:\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("exports.functionArn.field: resources.saveOrderFunction.spec.arn"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_same_inputs_give_the_same_bytes() {
+    let a = render_example(&["-o", "json"]);
+    let b = render_example(&["-o", "json"]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    let json = String::from_utf8(a.stdout).unwrap();
+    assert!(
+        json.starts_with("{\n  \"version\": \"2023-04-20\",\n  \"variables\": {"),
+        "{json}"
+    );
+}
+
+#[test]
+fn show_secrets_prints_them() {
+    let out = render_example(&["--show-secrets"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("    value: correct-horse-battery-staple\n"), "{text}");
+}
+
+#[test]
+fn variables_from_the_command_line_are_typed_and_checked() {
+    let dir = scratch(
+        "vars",
+        "version: 2023-04-20\nvariables:\n  port: {type: integer}\nresources:\n  r: {type: test/r, spec: {port: '${variables.port}', text: '$${not.a.substitution}'}}\n",
+    );
+    let ok = bpvm()
+        .arg("render")
+        .arg(dir.join("blueprint.yaml"))
+        .args(["--var", "port=8080", "-o", "json"])
+        .output()
+        .unwrap();
+    let json = String::from_utf8(ok.stdout).unwrap();
+    assert!(json.contains("\"port\": 8080,"), "{json}");
+    assert!(json.contains("\"text\": \"${not.a.substitution}\""), "{json}");
+    let bad = bpvm()
+        .arg("render")
+        .arg(dir.join("blueprint.yaml"))
+        .args(["--var", "port=eighty"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8(bad.stderr).unwrap();
+    assert!(
+        err.ends_with("blueprint.yaml:3:3: variables.port: \"eighty\" is not an integer\n"),
+        "{err}"
+    );
+    let malformed = bpvm()
+        .arg("render")
+        .arg(dir.join("blueprint.yaml"))
+        .args(["--var", "port"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(malformed.stderr).unwrap(),
+        "error: --var \"port\": expected NAME=VALUE\n"
+    );
+}
+
+#[test]
+fn a_failed_render_leaves_the_output_file_alone() {
+    let dir = scratch(
+        "atomic",
+        "version: 2023-04-20\nresources:\n  r: {type: test/r, spec: {a: 1}}\n",
+    );
+    let out_file = dir.join("out.yaml");
+    let ok = bpvm()
+        .arg("render")
+        .arg(dir.join("blueprint.yaml"))
+        .arg("--out")
+        .arg(&out_file)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let before = std::fs::read_to_string(&out_file).unwrap();
+    assert!(before.contains("      a: 1\n"), "{before}");
+    std::fs::write(
+        dir.join("blueprint.yaml"),
+        "version: 2023-04-20\nresources:\n  r: {type: bad, spec: {}}\n",
+    )
+    .unwrap();
+    let failed = bpvm()
+        .arg("render")
+        .arg(dir.join("blueprint.yaml"))
+        .arg("--out")
+        .arg(&out_file)
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&out_file).unwrap(), before);
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
+}
+
+#[test]
+fn windsor_flags_do_not_mix_with_a_blueprint() {
+    let out = bpvm()
+        .arg("render")
+        .arg(example().join("blueprint.yaml"))
+        .args(["--context", "local"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("cannot be used with"), "{err}");
+    let out = bpvm()
+        .args(["render", "--var", "a=1", "--project", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_missing_blueprint_is_an_error() {
+    let out = bpvm().args(["render", "/nonexistent/blueprint.yaml"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("error: /nonexistent/blueprint.yaml: cannot read the blueprint:"),
+        "{err}"
+    );
+}
