@@ -185,3 +185,30 @@ fn a_missing_blueprint_is_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn seed_and_now_pin_uuid_and_datetime() {
+    let dir = scratch(
+        "pins",
+        "version: 2023-04-20\nresources:\n  r: {type: test/r, spec: {id: '${uuid()}', other: '${uuid()}', at: '${datetime(\"rfc3339\")}', tag: '${datetime(\"tagcompact\")}'}}\n",
+    );
+    let run = |seed: &str| {
+        let out = bpvm()
+            .arg("render")
+            .arg(dir.join("blueprint.yaml"))
+            .args(["--seed", seed, "--now", "2024-05-06T07:08:09Z", "-o", "json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (a, b, c) = (run("7"), run("7"), run("8"));
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    assert!(a.contains("\"at\": \"2024-05-06T07:08:09Z\""), "{a}");
+    assert!(a.contains("\"tag\": \"20240506070809\""), "{a}");
+    let doc: serde_json::Value = serde_json::from_str(&a).unwrap();
+    let spec = &doc["resources"]["r"]["spec"];
+    assert_ne!(spec["id"], spec["other"], "each call gives a new id");
+    assert_eq!(spec["id"].as_str().unwrap().len(), 36);
+}
