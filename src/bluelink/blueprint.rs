@@ -117,6 +117,19 @@ impl Type {
     }
 }
 
+/// The blueprint's name for a value's type (`integer`, `object`, `none`).
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "none",
+        Value::Bool(_) => "boolean",
+        Value::Int(_) => "integer",
+        Value::Float(_) => "float",
+        Value::Str(_) | Value::Bytes(_) => "string",
+        Value::List(_) => "array",
+        Value::Map(_) => "object",
+    }
+}
+
 /// A value definition.
 #[derive(Debug, Clone)]
 pub struct ValueDef {

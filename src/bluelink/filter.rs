@@ -2,7 +2,7 @@
 //! operator semantics of seed 002 ("Operator Behaviours"). A combination
 //! of field and search types the seed does not list is an error.
 
-use super::blueprint::Operator;
+use super::blueprint::{Operator, type_name};
 use bpvm_runtime::Value;
 
 /// The value at a dot path in a record (`tags.env`, `subnets[0].zone`;
@@ -41,16 +41,12 @@ pub fn field_at<'v>(record: &'v Value, path: &str) -> Option<&'v Value> {
     Some(cur)
 }
 
-/// The type name used in filter messages.
+/// The type name used in filter messages: seed 002's "Operator
+/// Behaviours" says mapping where the rest of the blueprint says object.
 fn kind(v: &Value) -> &'static str {
     match v {
-        Value::Null => "none",
-        Value::Bool(_) => "boolean",
-        Value::Int(_) => "integer",
-        Value::Float(_) => "float",
-        Value::Str(_) | Value::Bytes(_) => "string",
-        Value::List(_) => "array",
         Value::Map(_) => "mapping",
+        other => type_name(other),
     }
 }
 

@@ -170,6 +170,13 @@ impl Loader {
         entries
     }
 
+    /// A section of named definitions, each read by `read` (`None` when
+    /// it is invalid: the problem is recorded).
+    fn section<T>(&mut self, node: &Node, path: &str, read: fn(&mut Loader, &Entry) -> Option<T>) -> Vec<T> {
+        let entries = self.named(node, path);
+        entries.iter().filter_map(|e| read(self, e)).collect()
+    }
+
     fn no_sub_key(&mut self, e: &Entry, path: &str) {
         self.fail(
             e.key_at,
@@ -369,48 +376,12 @@ impl Loader {
                         self.fail(v.at, p, "expected a string or an array of strings");
                     }
                 }
-                "variables" => {
-                    for e in self.named(v, p) {
-                        if let Some(var) = self.variable(e) {
-                            bp.variables.push(var);
-                        }
-                    }
-                }
-                "values" => {
-                    for e in self.named(v, p) {
-                        if let Some(val) = self.value(e) {
-                            bp.values.push(val);
-                        }
-                    }
-                }
-                "datasources" => {
-                    for e in self.named(v, p) {
-                        if let Some(d) = self.datasource(e) {
-                            bp.datasources.push(d);
-                        }
-                    }
-                }
-                "resources" => {
-                    for e in self.named(v, p) {
-                        if let Some(r) = self.resource(e) {
-                            bp.resources.push(r);
-                        }
-                    }
-                }
-                "include" => {
-                    for e in self.named(v, p) {
-                        if let Some(i) = self.include(e) {
-                            bp.includes.push(i);
-                        }
-                    }
-                }
-                "exports" => {
-                    for e in self.named(v, p) {
-                        if let Some(x) = self.export(e) {
-                            bp.exports.push(x);
-                        }
-                    }
-                }
+                "variables" => bp.variables = self.section(v, p, Loader::variable),
+                "values" => bp.values = self.section(v, p, Loader::value),
+                "datasources" => bp.datasources = self.section(v, p, Loader::datasource),
+                "resources" => bp.resources = self.section(v, p, Loader::resource),
+                "include" => bp.includes = self.section(v, p, Loader::include),
+                "exports" => bp.exports = self.section(v, p, Loader::export),
                 "metadata" => {
                     if v.entries().is_none() {
                         self.fail(v.at, p, format!("expected a mapping, found {}", v.describe()));

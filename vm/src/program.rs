@@ -66,6 +66,32 @@ pub enum Seg {
     Index(i64),
 }
 
+impl Path {
+    /// The text of the first `n` steps, for messages (`cluster.nodes[0]`).
+    ///
+    /// ```
+    /// use bpvm_vm::{Access, Path, Seg};
+    /// use bpvm_runtime::{Hint, Key};
+    /// let segs = vec![Seg::Key(Key::new("a"), Hint::default()), Seg::Index(0), Seg::Key(Key::new("b"), Hint::default())];
+    /// let path = Path { segs, access: Access::Strict, text: "a[0].b".into() };
+    /// assert_eq!(path.prefix(2), "a[0]");
+    /// ```
+    pub fn prefix(&self, n: usize) -> String {
+        let mut s = String::new();
+        for seg in self.segs.iter().take(n) {
+            match seg {
+                Seg::Key(k, _) if s.is_empty() => s.push_str(k.as_str()),
+                Seg::Key(k, _) => {
+                    s.push('.');
+                    s.push_str(k.as_str());
+                }
+                Seg::Index(i) => s.push_str(&format!("[{i}]")),
+            }
+        }
+        s
+    }
+}
+
 impl Program {
     /// The top-level names the program reads from the environment (each
     /// path that starts at the root), in order of first use.

@@ -645,7 +645,7 @@ fn load<'a>(root: &'a Map, path: &'a Path) -> Result<Val<'a>, Fault> {
         cur = match (cur, seg) {
             (Value::Map(m), Seg::Key(k, _)) => match m.get_hashed(k.hash(), k.as_str()) {
                 Some(v) => v,
-                None if strict => return Err(Fault::Missing(prefix(path, n + 2))),
+                None if strict => return Err(Fault::Missing(path.prefix(n + 2))),
                 None => return Ok(Val::Nil),
             },
             (Value::List(items), Seg::Index(i)) => match index_in(*i, items.len()) {
@@ -670,7 +670,7 @@ fn step_from<'a>(mut v: Val<'a>, path: &'a Path, from: usize) -> Result<Val<'a>,
             Seg::Key(k, _) => match v.map() {
                 Some(m) => match m.get_hashed(k.hash(), k.as_str()) {
                     Some(x) => x,
-                    None if path.access == Access::Strict => return Err(Fault::Missing(prefix(path, n + 1))),
+                    None if path.access == Access::Strict => return Err(Fault::Missing(path.prefix(n + 1))),
                     None => Val::Nil,
                 },
                 None => match v {
@@ -691,22 +691,6 @@ fn step_from<'a>(mut v: Val<'a>, path: &'a Path, from: usize) -> Result<Val<'a>,
 
 fn get<'a>(v: Val<'a>, path: &'a Path) -> Result<Val<'a>, Fault> {
     step_from(v, path, 0)
-}
-
-/// The text of the first `n` segments of a path, for messages.
-fn prefix(path: &Path, n: usize) -> String {
-    let mut s = String::new();
-    for seg in path.segs.iter().take(n) {
-        match seg {
-            Seg::Key(k, _) if s.is_empty() => s.push_str(k.as_str()),
-            Seg::Key(k, _) => {
-                s.push('.');
-                s.push_str(k.as_str());
-            }
-            Seg::Index(i) => s.push_str(&format!("[{i}]")),
-        }
-    }
-    s
 }
 
 fn index<'a>(base: Val<'a>, key: Val<'a>, access: Access) -> Result<Val<'a>, Fault> {

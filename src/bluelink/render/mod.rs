@@ -15,7 +15,7 @@ pub(super) use datasource::DataOut;
 pub(super) use include::ChildOut;
 pub(super) use resource::{Instance, ResourceOut};
 
-use super::blueprint::Blueprint;
+use super::blueprint::{Blueprint, type_name};
 use super::error::{Error, Errors, Pos};
 use super::output;
 use super::resolved::{MASK, Resolved};
@@ -538,7 +538,7 @@ impl<'b> Resolver<'b> {
                 _ => "",
             };
             let idx = |kind, name: &str| self.names.get(&(kind, name)).copied();
-            let text = prefix_text(path, path.segs.len());
+            let text = path.prefix(path.segs.len());
             if key(0) == "variables" && idx(VAR, key(1)).is_some_and(|i| self.failed.get(Def::Variable(i))) {
                 return Some(Err(String::new()));
             }
@@ -571,7 +571,7 @@ impl<'b> Resolver<'b> {
             return Some(if deferred {
                 Ok(text)
             } else {
-                Err(format!("{} does not exist", prefix_text(path, k + 1)))
+                Err(format!("{} does not exist", path.prefix(k + 1)))
             });
         }
         None
@@ -630,7 +630,7 @@ impl<'b> Resolver<'b> {
                 "the export is declared {} but {} is {}",
                 x.ty.name(),
                 x.field.text,
-                article(kind_name(v))
+                article(type_name(v))
             );
             return Err(self.fail(x.at, &format!("exports.{}", x.name), message));
         }
@@ -681,35 +681,6 @@ fn first_missing(root: &Map, path: &Path) -> Option<usize> {
     None
 }
 
-/// The text of the first `n` steps of a path.
-fn prefix_text(path: &Path, n: usize) -> String {
-    let mut s = String::new();
-    for seg in path.segs.iter().take(n) {
-        match seg {
-            Seg::Key(k, _) if s.is_empty() => s.push_str(k.as_str()),
-            Seg::Key(k, _) => {
-                s.push('.');
-                s.push_str(k.as_str());
-            }
-            Seg::Index(i) => s.push_str(&format!("[{i}]")),
-        }
-    }
-    s
-}
-
-/// The blueprint's name for a value's type.
-fn kind_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "none",
-        Value::Bool(_) => "boolean",
-        Value::Int(_) => "integer",
-        Value::Float(_) => "float",
-        Value::Str(_) | Value::Bytes(_) => "string",
-        Value::List(_) => "array",
-        Value::Map(_) => "object",
-    }
-}
-
 fn article(kind: &str) -> String {
     if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
         format!("an {kind}")
@@ -723,6 +694,6 @@ fn describe_value(v: &Value) -> String {
     match v {
         Value::Str(s) => format!("{s:?}"),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => v.to_json(),
-        other => article(kind_name(other)),
+        other => article(type_name(other)),
     }
 }
