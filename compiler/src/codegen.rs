@@ -12,7 +12,7 @@
 use crate::Dialect;
 use crate::ast::{Binary, Call, Expr, Kind, Span, Unary};
 use crate::peephole;
-use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value};
+use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
 
 /// A forward reference to an instruction address.
@@ -38,6 +38,10 @@ impl<'l> Gen<'l> {
         // About one instruction per three bytes of source.
         let prog = Program {
             source: source.to_string(),
+            vocabulary: match dialect {
+                Dialect::Windsor => Vocabulary::Expr,
+                Dialect::Bluelink => Vocabulary::Bluelink,
+            },
             code: Vec::with_capacity(source.len() / 3 + 2),
             sites: Vec::with_capacity(source.len() / 3 + 2),
             ..Program::default()
@@ -479,7 +483,7 @@ impl<'l> Gen<'l> {
             host: &(),
         };
         match (builtin.f)(&mut ctx, &args) {
-            Err(e) if !e.deferred => Err(self.error(span, e.message.clone())),
+            Err(e) if !e.deferred => Err(self.error(span, e.text(self.prog.vocabulary))),
             _ => Ok(()),
         }
     }

@@ -1,6 +1,7 @@
 //! Native functions: their signature, the call context they get, and the
 //! libraries the compiler resolves names against.
 
+use crate::kind::{Kind, Vocabulary};
 use crate::val::Val;
 use bumpalo::Bump;
 use std::any::Any;
@@ -162,8 +163,11 @@ pub struct FnError(Box<Failure>);
 /// What an [`FnError`] says (reached through `Deref`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Failure {
-    /// What went wrong, starting with the function's name.
+    /// What went wrong, starting with the function's name; with `kinds`,
+    /// each `{}` stands for one kind's name (see [`Failure::text`]).
     pub message: String,
+    /// The kinds of value the message names, in the order of its `{}`s.
+    pub kinds: Vec<Kind>,
     /// The 0-based argument the failure is about, when there is one.
     pub arg: Option<usize>,
     /// Not a failure: the value is not known yet (a terraform output before
@@ -176,9 +180,25 @@ impl FnError {
     pub fn new(message: impl Into<String>) -> FnError {
         FnError(Box::new(Failure {
             message: message.into(),
+            kinds: Vec::new(),
             arg: None,
             deferred: false,
         }))
+    }
+
+    /// A failure about argument `arg` whose message names kinds of value
+    /// (`{}` for each), in the words of the program's dialect.
+    ///
+    /// ```
+    /// use bpvm_runtime::{FnError, Kind, Vocabulary};
+    /// let e = FnError::kinds(0, "len() argument 1 must be a string, got {}", &[Kind::Nil]);
+    /// assert_eq!(e.text(Vocabulary::Bluelink), "len() argument 1 must be a string, got none");
+    /// assert_eq!(e.to_string(), "len() argument 1 must be a string, got nil");
+    /// ```
+    pub fn kinds(arg: usize, message: impl Into<String>, kinds: &[Kind]) -> FnError {
+        let mut e = FnError::arg(arg, message);
+        e.0.kinds = kinds.to_vec();
+        e
     }
 
     /// The value is not known yet (sets the `deferred` field).
@@ -203,9 +223,28 @@ impl std::ops::Deref for FnError {
     }
 }
 
+impl Failure {
+    /// The message, kinds named in `vocabulary`.
+    pub fn text(&self, vocabulary: Vocabulary) -> String {
+        if self.kinds.is_empty() {
+            return self.message.clone();
+        }
+        let mut out = String::with_capacity(self.message.len() + 16);
+        let mut kinds = self.kinds.iter();
+        let mut rest = self.message.as_str();
+        while let Some(at) = rest.find("{}") {
+            out.push_str(&rest[..at]);
+            out.push_str(kinds.next().map_or("{}", |k| k.name(vocabulary)));
+            rest = &rest[at + 2..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
 impl fmt::Display for FnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.text(Vocabulary::Expr))
     }
 }
 

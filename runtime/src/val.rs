@@ -6,6 +6,7 @@
 
 use crate::func::FuncVal;
 use crate::key::hash_key;
+use crate::kind::{Kind, Vocabulary};
 use crate::map::Map;
 use crate::value::Value;
 
@@ -103,19 +104,25 @@ impl<'a> Val<'a> {
         }
     }
 
-    /// The type name used in error messages.
-    pub fn type_name(&self) -> &'static str {
+    /// What kind of value this is.
+    pub fn kind(&self) -> Kind {
         match self {
-            Val::Nil => "nil",
-            Val::Bool(_) => "bool",
-            Val::Int(_) => "int",
-            Val::Float(_) => "float",
-            Val::Str(_) => "string",
-            Val::Bytes(_) => "bytes",
-            Val::Doc(Value::Map(_)) | Val::Map(_) => "map",
-            Val::Doc(_) | Val::List(_) => "list",
-            Val::Func(_) => "function",
+            Val::Nil => Kind::Nil,
+            Val::Bool(_) => Kind::Bool,
+            Val::Int(_) => Kind::Int,
+            Val::Float(_) => Kind::Float,
+            Val::Str(_) => Kind::Str,
+            Val::Bytes(_) => Kind::Bytes,
+            Val::Doc(Value::Map(_)) | Val::Map(_) => Kind::Map,
+            Val::Doc(_) | Val::List(_) => Kind::List,
+            Val::Func(_) => Kind::Func,
         }
+    }
+
+    /// The type name used in error messages (expr-lang's words; see
+    /// [`Kind::name`] for Bluelink's).
+    pub fn type_name(&self) -> &'static str {
+        self.kind().name(Vocabulary::Expr)
     }
 
     /// True for nil.

@@ -2,7 +2,7 @@
 
 use crate::program::Program;
 use bpvm_runtime::ops::OpError;
-use bpvm_runtime::{Diagnostic, FnError};
+use bpvm_runtime::{Diagnostic, FnError, Kind};
 
 /// An evaluation failure at instruction `ip`.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,11 +23,11 @@ pub enum Fault {
     /// A strict path or index named a key that is not there.
     Missing(String),
     /// A member was read from something that has no members.
-    NoMembers { key: String, got: &'static str },
+    NoMembers { key: String, got: Kind },
     /// A list or string index is out of range.
     OutOfRange { index: i64, len: usize },
-    /// An index of the wrong type, or into the wrong type.
-    BadIndex { index: &'static str, base: &'static str },
+    /// An index of the wrong type (`None`: a slice), or into the wrong type.
+    BadIndex { index: Option<Kind>, base: Kind },
     /// A function failed.
     Call(FnError),
     /// A predicate builtin was given something it cannot iterate.
@@ -35,7 +35,7 @@ pub enum Fault {
     /// A regular expression does not compile.
     Regex(String),
     /// A list or map was interpolated into text.
-    ComplexText(&'static str),
+    ComplexText(Kind),
     /// The program pushed more values than its stack has slots (only a
     /// hand-built program whose `stack` is too small can).
     StackOverflow(usize),
@@ -47,6 +47,7 @@ impl Program {
         let site = self.sites.get(err.ip).copied().unwrap_or_default();
         let from = self.site_text(err.ip);
         let what = site.what;
+        let name = |k: Kind| k.name(self.vocabulary);
         let message = match &err.fault {
             Fault::NeedBool(got) => format!("'{what}' needs a bool, got {got} (from '{from}')"),
             Fault::Op(OpError::Types(a, "")) => format!("'{what}' cannot be applied to {a}"),
@@ -55,17 +56,21 @@ impl Program {
             Fault::Op(OpError::DivideByZero) => format!("'{what}' divides by zero"),
             Fault::Op(OpError::Other(m)) => format!("'{what}' {m}"),
             Fault::Missing(path) => format!("'{path}' does not exist"),
-            Fault::NoMembers { key, got } => format!("cannot read '{key}' of {} (in '{from}')", a(got)),
+            Fault::NoMembers { key, got } => format!("cannot read '{key}' of {} (in '{from}')", a(name(*got))),
             Fault::OutOfRange { index, len } => {
                 format!("index {index} is out of range for length {len} (in '{from}')")
             }
-            Fault::BadIndex { index, base } => format!("cannot index {} with {} (in '{from}')", a(base), a(index)),
-            Fault::Call(e) => e.message.clone(),
+            Fault::BadIndex { index, base } => format!(
+                "cannot index {} with {} (in '{from}')",
+                a(name(*base)),
+                index.map_or("a slice".to_string(), |k| a(name(k)))
+            ),
+            Fault::Call(e) => e.text(self.vocabulary),
             Fault::NotIterable(got) => format!("'{what}' needs a list, got {got}"),
             Fault::Regex(e) => format!("'matches' has an invalid regular expression: {e}"),
             Fault::StackOverflow(n) => format!("the program needs more than {n} stack slots"),
             Fault::ComplexText(got) => {
-                format!("{} cannot be interpolated into a string (from '{from}')", a(got))
+                format!("{} cannot be interpolated into a string (from '{from}')", a(name(*got)))
             }
         };
         Diagnostic::new(message, &self.source, site.start as usize, site.end as usize)

@@ -1,7 +1,7 @@
 //! A compiled program: the code and the tables its operands index.
 
 use crate::op::{Access, Op};
-use bpvm_runtime::{Builtin, Hint, Key, Value};
+use bpvm_runtime::{Builtin, Hint, Key, Value, Vocabulary};
 use regex::Regex;
 
 /// Bytecode plus everything it refers to. Built once by the compiler,
@@ -32,6 +32,8 @@ pub struct Program {
     pub decision: bool,
     /// The source text the program was compiled from.
     pub source: String,
+    /// How its messages name kinds of value (its dialect's words).
+    pub vocabulary: Vocabulary,
 }
 
 /// Where an instruction came from: a byte span of the source, and the

@@ -11,7 +11,7 @@ use crate::program::{Path, Program, Seg};
 use bpvm_runtime::builtins::args::index_in;
 use bpvm_runtime::key::same_text;
 use bpvm_runtime::ops::{self, OpError};
-use bpvm_runtime::{Ctx, Environment, FuncVal, ListRef, Map, Val, Value, text};
+use bpvm_runtime::{Ctx, Environment, FuncVal, Kind, ListRef, Map, Val, Value, text};
 use bumpalo::Bump;
 use bumpalo::collections::Vec as BumpVec;
 use std::any::Any;
@@ -452,7 +452,7 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
                 let t = top!();
                 *t = match (*t, rule) {
                     (v @ (Val::Doc(_) | Val::List(_) | Val::Map(_) | Val::Func(_)), TextRule::Bluelink) => {
-                        fail!(ip - 1, Fault::ComplexText(v.type_name()))
+                        fail!(ip - 1, Fault::ComplexText(v.kind()))
                     }
                     (v, TextRule::Bluelink) => Val::Str(embed(arena, v, None)),
                     (v, TextRule::Windsor { indent }) => Val::Str(embed(arena, v, Some(indent))),
@@ -678,7 +678,7 @@ fn step_from<'a>(mut v: Val<'a>, path: &'a Path, from: usize) -> Result<Val<'a>,
                     other => {
                         return Err(Fault::NoMembers {
                             key: k.as_str().to_string(),
-                            got: other.type_name(),
+                            got: other.kind(),
                         });
                     }
                 },
@@ -702,8 +702,8 @@ fn index<'a>(base: Val<'a>, key: Val<'a>, access: Access) -> Result<Val<'a>, Fau
                 None => Ok(Val::Nil),
             },
             other => Err(Fault::BadIndex {
-                index: other.type_name(),
-                base: "map",
+                index: Some(other.kind()),
+                base: Kind::Map,
             }),
         };
     }
@@ -714,8 +714,8 @@ fn index<'a>(base: Val<'a>, key: Val<'a>, access: Access) -> Result<Val<'a>, Fau
                 None => Err(Fault::OutOfRange { index: i, len: l.len() }),
             },
             other => Err(Fault::BadIndex {
-                index: other.type_name(),
-                base: "list",
+                index: Some(other.kind()),
+                base: Kind::List,
             }),
         };
     }
@@ -733,11 +733,11 @@ fn index<'a>(base: Val<'a>, key: Val<'a>, access: Access) -> Result<Val<'a>, Fau
         }
         (b, Val::Str(k)) => Err(Fault::NoMembers {
             key: k.to_string(),
-            got: b.type_name(),
+            got: b.kind(),
         }),
         (b, k) => Err(Fault::BadIndex {
-            index: k.type_name(),
-            base: b.type_name(),
+            index: Some(k.kind()),
+            base: b.kind(),
         }),
     }
 }
@@ -748,8 +748,8 @@ fn slice<'a>(arena: &'a Bump, base: Val<'a>, from: Val<'a>, to: Val<'a>) -> Resu
             Val::Nil => Ok(default),
             Val::Int(i) => Ok((if i < 0 { i + len as i64 } else { i }).clamp(0, len as i64) as usize),
             other => Err(Fault::BadIndex {
-                index: other.type_name(),
-                base: base.type_name(),
+                index: Some(other.kind()),
+                base: base.kind(),
             }),
         }
     };
@@ -770,8 +770,8 @@ fn slice<'a>(arena: &'a Bump, base: Val<'a>, from: Val<'a>, to: Val<'a>) -> Resu
         }
         Val::Nil => Ok(Val::Nil),
         other => Err(Fault::BadIndex {
-            index: "slice",
-            base: other.type_name(),
+            index: None,
+            base: other.kind(),
         }),
     }
 }

@@ -4,11 +4,13 @@
 use crate::func::FnError;
 use crate::val::{ListRef, MapRef, Val};
 
-/// "len() argument 1 must be a string, list or map, got nil".
+/// "len() argument 1 must be a string, list or map, got nil" (`none` in
+/// a Bluelink program).
 pub fn wrong(f: &str, i: usize, expected: &str, got: Val<'_>) -> FnError {
-    FnError::arg(
+    FnError::kinds(
         i,
-        format!("{f}() argument {} must be {expected}, got {}", i + 1, got.type_name()),
+        format!("{f}() argument {} must be {expected}, got {{}}", i + 1),
+        &[got.kind()],
     )
 }
 

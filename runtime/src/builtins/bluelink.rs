@@ -244,9 +244,10 @@ fn join<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
             first = false;
             match v {
                 Val::Doc(_) | Val::List(_) | Val::Map(_) | Val::Func(_) => {
-                    return Err(FnError::arg(
+                    return Err(FnError::kinds(
                         0,
-                        format!("join() items must be strings or primitives, got {}", v.type_name()),
+                        "join() items must be strings or primitives, got {}",
+                        &[v.kind()],
                     ));
                 }
                 v => crate::text::push_text(&mut out, v),
@@ -344,11 +345,11 @@ fn deep_eq(x: Val<'_>, y: Val<'_>) -> Result<bool, FnError> {
         v => v.type_name(),
     };
     if kind(x) != kind(y) {
-        return Err(FnError::new(format!(
+        return Err(FnError::kinds(
+            0,
             "eq() cannot compare {} with {}",
-            x.type_name(),
-            y.type_name()
-        )));
+            &[x.kind(), y.kind()],
+        ));
     }
     Ok(ops::equal(x, y))
 }

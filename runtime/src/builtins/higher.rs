@@ -172,9 +172,10 @@ fn filter<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
             Val::Bool(true) => out.push(x),
             Val::Bool(false) | Val::Nil => {}
             other => {
-                return Err(FnError::arg(
+                return Err(FnError::kinds(
                     1,
-                    format!("filter() predicate must return a bool, got {}", other.type_name()),
+                    "filter() predicate must return a bool, got {}",
+                    &[other.kind()],
                 ));
             }
         }
@@ -212,9 +213,10 @@ fn sort<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
             Ok(Val::Int(n)) => n.cmp(&0),
             Ok(Val::Float(n)) => n.partial_cmp(&0.0).unwrap_or(Ordering::Equal),
             Ok(other) => {
-                failure = Some(FnError::arg(
+                failure = Some(FnError::kinds(
                     1,
-                    format!("sort() comparator must return a number, got {}", other.type_name()),
+                    "sort() comparator must return a number, got {}",
+                    &[other.kind()],
                 ));
                 Ordering::Equal
             }
@@ -242,9 +244,10 @@ fn flatmap<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
             v => match v.list() {
                 Some(inner) => out.extend(inner.iter()),
                 None => {
-                    return Err(FnError::arg(
+                    return Err(FnError::kinds(
                         1,
-                        format!("flatmap() function must return an array, got {}", v.type_name()),
+                        "flatmap() function must return an array, got {}",
+                        &[v.kind()],
                     ));
                 }
             },
