@@ -121,7 +121,7 @@ enum Command {
     ///
     /// Nothing is written when the render fails.
     ///
-    /// Examples: bpvm render examples/bluelink/blueprint.yaml --var environment=prod;
+    /// Examples: bpvm render examples/bluelink/blueprint.yaml --vars examples/bluelink/vars.yaml;
     /// bpvm render --project . --context local -o json
     Render {
         /// A Bluelink blueprint (YAML or JSON); without it, the Windsor
