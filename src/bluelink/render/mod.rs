@@ -172,6 +172,16 @@ enum Status {
 /// The failure is already recorded.
 struct Failed;
 
+/// Why a reference found nothing.
+enum Missing {
+    /// It is only known at deploy time (the reference, for the list).
+    Deferred(String),
+    /// It does not exist.
+    Error(String),
+    /// What it names failed, and that was reported already.
+    Reported,
+}
+
 /// Everything a render resolved, by definition, for the output.
 pub(super) struct Results {
     pub variables: Vec<Option<Resolved>>,
@@ -497,13 +507,13 @@ impl<'b> Resolver<'b> {
             Ok(v) => return Ok(Resolved::Known(v, secret)),
             Err(e) => e,
         };
-        let deferred = match &e.fault {
+        let missing = match &e.fault {
             Fault::Missing(_) => self.why_missing(sub),
-            Fault::Call(f) if f.deferred => Some(Ok(f.message.clone())),
+            Fault::Call(f) if f.deferred => Some(Missing::Deferred(f.message.clone())),
             _ => None,
         };
-        match deferred {
-            Some(Ok(reference)) => {
+        match missing {
+            Some(Missing::Deferred(reference)) => {
                 self.deferrals.push(Deferral {
                     file: self.bp.file.clone(),
                     path: sub.path.clone(),
@@ -511,8 +521,8 @@ impl<'b> Resolver<'b> {
                 });
                 Ok(Resolved::Deferred(sub.text.clone()))
             }
-            Some(Err(message)) if message.is_empty() => Err(Failed),
-            Some(Err(message)) => Err(self.fail(sub.at, &sub.path, message)),
+            Some(Missing::Reported) => Err(Failed),
+            Some(Missing::Error(message)) => Err(self.fail(sub.at, &sub.path, message)),
             None if secret && self.mask() => Err(self.fail(
                 sub.at,
                 &sub.path,
@@ -525,10 +535,8 @@ impl<'b> Resolver<'b> {
         }
     }
 
-    /// Why a strict path found nothing: `Ok(reference)` when the reference
-    /// is only known at deploy time, `Err(message)` when it does not exist
-    /// (an empty message when that was already reported).
-    fn why_missing(&self, sub: &Sub) -> Option<Result<String, String>> {
+    /// Why a strict path of `sub` found nothing.
+    fn why_missing(&self, sub: &Sub) -> Option<Missing> {
         for path in sub.prog.loads() {
             let Some(k) = first_missing(self.env.root(), path) else {
                 continue;
@@ -540,7 +548,7 @@ impl<'b> Resolver<'b> {
             let idx = |kind, name: &str| self.names.get(&(kind, name)).copied();
             let text = path.prefix(path.segs.len());
             if key(0) == "variables" && idx(VAR, key(1)).is_some_and(|i| self.failed.get(Def::Variable(i))) {
-                return Some(Err(String::new()));
+                return Some(Missing::Reported);
             }
             let deferred = match key(0) {
                 "variables" => idx(VAR, key(1)).is_some_and(|i| self.deferred.get(Def::Variable(i))),
@@ -556,7 +564,7 @@ impl<'b> Resolver<'b> {
                         if let Some(i) = idx(RES, name)
                             && matches!(self.out.resources[i], Some(ResourceOut::Absent))
                         {
-                            return Some(Err(format!(
+                            return Some(Missing::Error(format!(
                                 "{text}: resources.{name} is not created (its condition is false)"
                             )));
                         }
@@ -569,9 +577,9 @@ impl<'b> Resolver<'b> {
                 _ => false,
             };
             return Some(if deferred {
-                Ok(text)
+                Missing::Deferred(text)
             } else {
-                Err(format!("{} does not exist", path.prefix(k + 1)))
+                Missing::Error(format!("{} does not exist", path.prefix(k + 1)))
             });
         }
         None
