@@ -304,6 +304,87 @@ pub struct Resource {
     pub spec: Tree,
     /// What its substitutions read, each once.
     pub defs: Vec<Def>,
+    /// What the blueprint's substitutions read of it (`resources.<name>`
+    /// holds only that).
+    pub reads: Reads,
+}
+
+/// The parts of a resource that substitutions read: a tree of keys below
+/// the resource (`spec`, `metadata`), `all` where a whole value is read.
+///
+/// ```
+/// use bpvm::bluelink::blueprint::Reads;
+/// let mut r = Reads::default();
+/// r.add(&["spec", "name"]);
+/// r.add(&["spec", "tags"]);
+/// assert!(r.get("spec").unwrap().get("name").unwrap().all);
+/// assert!(r.get("metadata").is_none());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Reads {
+    /// The whole value is read.
+    pub all: bool,
+    /// The keys read below it, each with what is read of it.
+    pub keys: Vec<(String, Reads)>,
+}
+
+impl Reads {
+    /// Records that the value at `path` is read whole.
+    pub fn add(&mut self, path: &[&str]) {
+        let mut at = self;
+        for key in path {
+            if at.all {
+                return;
+            }
+            let i = match at.keys.iter().position(|(k, _)| k == key) {
+                Some(i) => i,
+                None => {
+                    at.keys.push((key.to_string(), Reads::default()));
+                    at.keys.len() - 1
+                }
+            };
+            at = &mut at.keys[i].1;
+        }
+        at.all = true;
+        at.keys.clear();
+    }
+
+    /// What is read below `key`.
+    pub fn get(&self, key: &str) -> Option<&Reads> {
+        self.keys.iter().find(|(k, _)| k == key).map(|(_, r)| r)
+    }
+}
+
+impl Blueprint {
+    /// Every substitution in the blueprint.
+    pub fn subs(&self) -> Vec<&Sub> {
+        let mut out = Vec::new();
+        for v in &self.values {
+            out.extend(v.value.subs());
+            out.extend(v.description.iter().flat_map(Tree::subs));
+        }
+        for d in &self.datasources {
+            out.extend(d.filter.search.subs());
+            for t in [&d.metadata, &d.description].into_iter().flatten() {
+                out.extend(t.subs());
+            }
+        }
+        for r in &self.resources {
+            out.extend(r.subs());
+        }
+        for i in &self.includes {
+            out.extend(i.path.subs());
+            for t in [&i.variables, &i.metadata, &i.description].into_iter().flatten() {
+                out.extend(t.subs());
+            }
+        }
+        for x in &self.exports {
+            out.push(&x.field);
+            out.extend(x.description.iter().flat_map(Tree::subs));
+        }
+        out.extend(self.metadata.iter().flat_map(Tree::subs));
+        out
+    }
 }
 
 impl Resource {

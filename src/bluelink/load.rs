@@ -11,6 +11,7 @@ use super::node::{Entry, Kind, Node, read};
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::{Key, Value};
+use bpvm_vm::Seg;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -391,6 +392,7 @@ impl Loader {
                 _ => {}
             }
         }
+        reads(&mut bp);
         bp
     }
 
@@ -755,6 +757,7 @@ impl Loader {
             selector: Vec::new(),
             spec: Tree::Lit(Arc::new(Value::Null)),
             defs: Vec::new(),
+            reads: Default::default(),
         };
         let before = self.errors.len();
         for f in fields {
@@ -1068,6 +1071,50 @@ impl Loader {
             field: field?,
             description,
         })
+    }
+}
+
+/// Records on each resource what the blueprint's substitutions read of
+/// it: the keys of each `resources.<name>…` path, up to an index (a list
+/// is read whole).
+fn reads(bp: &mut Blueprint) {
+    let index: HashMap<&str, usize> = bp
+        .resources
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.name.as_str(), i))
+        .collect();
+    let mut found: Vec<(usize, Vec<String>)> = Vec::new();
+    for sub in bp.subs() {
+        for path in sub.prog.loads() {
+            let mut segs = path.segs.iter();
+            let (Some(Seg::Key(root, _)), Some(Seg::Key(name, _))) = (segs.next(), segs.next()) else {
+                continue;
+            };
+            if root.as_str() != "resources" {
+                continue;
+            }
+            let Some(&i) = index.get(name.as_str()) else {
+                continue;
+            };
+            let mut keys = Vec::new();
+            let mut rest = segs.peekable();
+            // `resources.name[1]…`: the index picks an element of a template.
+            if let Some(Seg::Index(_)) = rest.peek() {
+                rest.next();
+            }
+            for seg in rest {
+                match seg {
+                    Seg::Key(k, _) => keys.push(k.as_str().to_string()),
+                    Seg::Index(_) => break,
+                }
+            }
+            found.push((i, keys));
+        }
+    }
+    for (i, keys) in found {
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        bp.resources[i].reads.add(&keys);
     }
 }
 

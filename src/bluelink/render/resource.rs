@@ -2,7 +2,7 @@
 //! links from label selectors.
 
 use super::{Failed, RES, Resolved, Resolver, describe_value};
-use crate::bluelink::blueprint::{Condition, Resource};
+use crate::bluelink::blueprint::{Condition, Reads, Resource};
 use crate::bluelink::error::Pos;
 use crate::bluelink::sub::{Def, Tree};
 use bpvm_runtime::{Map, Value};
@@ -143,37 +143,50 @@ impl<'b> Resolver<'b> {
 
     /// What `resources.<name>` reads: the known spec (with the resource
     /// state on top) and the metadata.
+    /// What `resources.<name>` reads: the parts of the known spec (with
+    /// the resource state on top) and of the metadata that the blueprint's
+    /// substitutions read — building the rest would be wasted work.
     fn resource_value(&self, r: &Resource, inst: &Instance) -> Value {
+        static ALL: Reads = Reads {
+            all: true,
+            keys: Vec::new(),
+        };
         let k = &self.keys;
-        let mut spec = inst.spec.known().unwrap_or_else(|| Value::Map(Map::new()));
-        let state = self
-            .opts
-            .resource_state
-            .as_ref()
-            .and_then(Value::as_map)
-            .and_then(|m| m.get(&inst.name));
-        if let (Value::Map(s), Some(Value::Map(st))) = (&mut spec, state) {
-            for (key, v) in st.iter() {
-                if s.get(key.as_str()).is_none() {
-                    s.insert(key.clone(), v.clone());
+        let reads = &r.reads;
+        let mut obj = Map::with_capacity(2);
+        let spec_reads = if reads.all { Some(&ALL) } else { reads.get("spec") };
+        if let Some(spec_reads) = spec_reads {
+            let mut spec = pick(&inst.spec, spec_reads).unwrap_or_else(|| Value::Map(Map::new()));
+            let state = self
+                .opts
+                .resource_state
+                .as_ref()
+                .and_then(Value::as_map)
+                .and_then(|m| m.get(&inst.name));
+            if let (Value::Map(s), Some(Value::Map(st))) = (&mut spec, state) {
+                for (key, v) in st.iter() {
+                    if s.get(key.as_str()).is_none() {
+                        s.insert(key.clone(), v.clone());
+                    }
                 }
             }
+            obj.insert(k.spec.clone(), spec);
         }
-        let mut meta = Map::with_capacity(4);
-        if let Some(v) = inst.display_name.as_ref().and_then(Resolved::known) {
-            meta.insert(k.display_name.clone(), v);
+        if reads.all || reads.get("metadata").is_some() {
+            let mut meta = Map::with_capacity(4);
+            if let Some(v) = inst.display_name.as_ref().and_then(Resolved::known) {
+                meta.insert(k.display_name.clone(), v);
+            }
+            meta.insert(k.labels.clone(), r.labels.clone());
+            for (key, part) in [(&k.annotations, &inst.annotations), (&k.custom, &inst.custom)] {
+                let v = part
+                    .as_ref()
+                    .and_then(Resolved::known)
+                    .unwrap_or_else(|| Value::Map(Map::new()));
+                meta.insert(key.clone(), v);
+            }
+            obj.insert(k.metadata.clone(), Value::Map(meta));
         }
-        meta.insert(k.labels.clone(), r.labels.clone());
-        for (key, part) in [(&k.annotations, &inst.annotations), (&k.custom, &inst.custom)] {
-            let v = part
-                .as_ref()
-                .and_then(Resolved::known)
-                .unwrap_or_else(|| Value::Map(Map::new()));
-            meta.insert(key.clone(), v);
-        }
-        let mut obj = Map::with_capacity(2);
-        obj.insert(k.spec.clone(), spec);
-        obj.insert(k.metadata.clone(), Value::Map(meta));
         Value::Map(obj)
     }
 
@@ -248,5 +261,40 @@ impl<'b> Resolver<'b> {
                 }
             }
         }
+    }
+}
+
+/// The known parts of `r` that `reads` names (absent keys stay absent, so
+/// a reference to them is still deferred or missing).
+fn pick(r: &Resolved, reads: &Reads) -> Option<Value> {
+    if reads.all {
+        return r.known();
+    }
+    match r {
+        Resolved::Map(entries) => {
+            let mut out = Vec::with_capacity(reads.keys.len());
+            for (key, part) in entries {
+                if let Some(v) = reads.get(key.as_str()).and_then(|sub| pick(part, sub)) {
+                    out.push((key.clone(), v));
+                }
+            }
+            Some(Value::Map(Map::from_distinct(out)))
+        }
+        other => other.known().map(|v| pick_value(v, reads)),
+    }
+}
+
+fn pick_value(v: Value, reads: &Reads) -> Value {
+    match v {
+        Value::Map(m) if !reads.all => {
+            let mut out = Vec::with_capacity(reads.keys.len());
+            for (key, part) in m.iter() {
+                if let Some(sub) = reads.get(key.as_str()) {
+                    out.push((key.clone(), pick_value(part.clone(), sub)));
+                }
+            }
+            Value::Map(Map::from_distinct(out))
+        }
+        v => v,
     }
 }
