@@ -46,14 +46,14 @@ impl Loader {
                         };
                         for f in xf {
                             match (f.key.as_str(), f.value.as_str()) {
-                                ("type", Some(t)) if Type::parse(t, FIELD_TYPES).is_some() => {
-                                    field.ty = Type::parse(t, FIELD_TYPES)?;
+                                ("type", _) => {
+                                    let p = join(&xp, "type");
+                                    let what = "a data source field type";
+                                    match self.type_at(&f.value, &p, "the data source exports", what, FIELD_TYPES) {
+                                        Some(ty) => field.ty = ty,
+                                        None => continue,
+                                    }
                                 }
-                                ("type", _) => self.fail(
-                                    f.value.at,
-                                    &join(&xp, "type"),
-                                    "a data source field type is array, string, integer, float or boolean",
-                                ),
                                 ("aliasFor", Some(a)) => field.alias_for = Some(a.to_string()),
                                 ("aliasFor" | "description", None) => self.fail(
                                     f.value.at,

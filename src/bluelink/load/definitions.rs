@@ -1,7 +1,7 @@
 //! Include and export definitions.
 
 use super::{Loader, VALUE_TYPES, is_reference, join};
-use crate::bluelink::blueprint::{Export, Include, Type};
+use crate::bluelink::blueprint::{Export, Include};
 use crate::bluelink::node::{Entry, Kind};
 use crate::bluelink::sub::Tree;
 use bpvm_runtime::Value;
@@ -63,19 +63,7 @@ impl Loader {
             let p = join(&path, &f.key);
             let v = &f.value;
             match f.key.as_str() {
-                "type" => {
-                    let Some(name) = self.plain_str(v, &p, "the export type property") else {
-                        continue;
-                    };
-                    ty = Type::parse(&name, VALUE_TYPES);
-                    if ty.is_none() {
-                        self.fail(
-                            v.at,
-                            &p,
-                            "an export type is string, integer, float, boolean, array or object",
-                        );
-                    }
-                }
+                "type" => ty = self.type_at(v, &p, "the export type property", "an export type", VALUE_TYPES),
                 "field" => {
                     let Some(text) = self.plain_str(v, &p, "the export field property") else {
                         continue;

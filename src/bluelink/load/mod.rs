@@ -233,6 +233,19 @@ impl Loader {
         }
     }
 
+    /// A type name, one of `allowed`, where substitutions are not allowed;
+    /// `what` names the kind of type in the message ("a value type").
+    fn type_at(&mut self, v: &Node, path: &str, place: &str, what: &str, allowed: &[Type]) -> Option<Type> {
+        let name = self.plain_str(v, path, place)?;
+        let ty = Type::parse(&name, allowed);
+        if ty.is_none() {
+            let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
+            let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+            self.fail(v.at, path, format!("{what} is {} or {last}", rest.join(", ")));
+        }
+        ty
+    }
+
     /// A value where substitutions are allowed.
     fn tree(&mut self, node: &Node, path: &str) -> Tree {
         match &node.kind {

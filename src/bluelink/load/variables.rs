@@ -1,7 +1,7 @@
 //! Variable and value definitions.
 
 use super::{Loader, VALUE_TYPES, join, namespaced};
-use crate::bluelink::blueprint::{Type, ValueDef, VarType, Variable};
+use crate::bluelink::blueprint::{ValueDef, VarType, Variable};
 use crate::bluelink::node::{Entry, Kind, Node};
 use bpvm_runtime::Value;
 
@@ -142,19 +142,7 @@ impl Loader {
             let p = join(&path, &f.key);
             let v = &f.value;
             match f.key.as_str() {
-                "type" => {
-                    let Some(name) = self.plain_str(v, &p, "the value type property") else {
-                        continue;
-                    };
-                    ty = Type::parse(&name, VALUE_TYPES);
-                    if ty.is_none() {
-                        self.fail(
-                            v.at,
-                            &p,
-                            "a value type is string, integer, float, boolean, array or object",
-                        );
-                    }
-                }
+                "type" => ty = self.type_at(v, &p, "the value type property", "a value type", VALUE_TYPES),
                 "value" => {
                     if !matches!(v.kind, Kind::Scalar(_)) {
                         let message =
