@@ -62,16 +62,18 @@ impl Resolver<'_> {
             );
             return Err(self.fail(at, &format!("{path}.path"), message));
         }
+        // Files are named relative to the root in messages and output.
+        let name = |p: &std::path::Path| match &self.opts.root {
+            Some(root) => p.strip_prefix(root).unwrap_or(p).display().to_string(),
+            None => p.display().to_string(),
+        };
         if self.chain.contains(&target) {
-            let mut names: Vec<String> = self.chain.iter().map(|p| p.display().to_string()).collect();
-            names.push(target.display().to_string());
+            let mut names: Vec<String> = self.chain.iter().map(|p| name(p)).collect();
+            names.push(name(&target));
             let message = format!("an include cycle: {}", names.join(" → "));
             return Err(self.fail(at, &path, message));
         }
-        let shown = match &self.opts.root {
-            Some(root) => target.strip_prefix(root).unwrap_or(&target).display().to_string(),
-            None => target.display().to_string(),
-        };
+        let shown = name(&target);
         let child = match load::load(&target, &shown) {
             Ok(bp) => bp,
             Err(errors) => {
