@@ -16,8 +16,6 @@ pub(in crate::bluelink) struct DataOut {
 }
 
 impl Resolver<'_> {
-    // ---- data sources ----------------------------------------------
-
     pub(super) fn datasource(&mut self, i: usize) -> Result<(), Failed> {
         let d = &self.bp.datasources[i];
         let path = format!("datasources.{}", d.name);

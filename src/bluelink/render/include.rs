@@ -17,8 +17,6 @@ pub(in crate::bluelink) struct ChildOut {
 }
 
 impl Resolver<'_> {
-    // ---- children --------------------------------------------------
-
     pub(super) fn child(&mut self, i: usize) -> Result<(), Failed> {
         let inc = &self.bp.includes[i];
         let path = format!("include.{}", inc.name);

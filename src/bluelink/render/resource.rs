@@ -30,8 +30,6 @@ pub(in crate::bluelink) enum ResourceOut {
 }
 
 impl<'b> Resolver<'b> {
-    // ---- resources -------------------------------------------------
-
     pub(super) fn resource(&mut self, i: usize) -> Result<(), Failed> {
         let r: &'b Resource = &self.bp.resources[i];
         self.ensure_defs(&r.defs)?;

@@ -8,8 +8,6 @@ use crate::bluelink::sub::Def;
 use bpvm_runtime::Value;
 
 impl Resolver<'_> {
-    // ---- variables -------------------------------------------------
-
     pub(super) fn variables(&mut self) {
         for (name, _) in self.inputs {
             if !self.names.contains_key(&(VAR, name.as_str())) {
