@@ -92,15 +92,7 @@ pub static FUNCTIONS: &[Builtin] = &[
         a,
         Ordering::Greater
     ))),
-    builtin!("abs", 1, 1, |_, a| match a[0] {
-        Val::Nil => Ok(Val::Nil),
-        Val::Int(i) => i
-            .checked_abs()
-            .map(Val::Int)
-            .ok_or_else(|| FnError::new("abs() integer overflow")),
-        Val::Float(f) => Ok(Val::Float(f.abs())),
-        v => Err(wrong("abs", 0, "a number", v)),
-    }),
+    builtin!("abs", 1, 1, |c, a| none_or(a, |a| super::windsor::abs(c, a))),
     builtin!("fromjson", 2, 2, fromjson),
     builtin!("trimprefix_g", 1, 1, |c, a| g(c, "trimprefix", a)),
     builtin!("trimsuffix_g", 1, 1, |c, a| g(c, "trimsuffix", a)),

@@ -177,7 +177,8 @@ fn round_with<'a>(f: &str, a: &[Val<'a>], op: fn(f64) -> f64) -> Result<Val<'a>,
     Ok(Val::Float(op(num_at(f, a, 0)?)))
 }
 
-fn abs<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+/// `abs(n)`, shared with the Bluelink dialect (which adds none).
+pub(super) fn abs<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     match a[0] {
         Val::Int(i) => i
             .checked_abs()
