@@ -364,25 +364,44 @@ impl Blueprint {
             out.extend(v.description.iter().flat_map(Tree::subs));
         }
         for d in &self.datasources {
-            out.extend(d.filter.search.subs());
-            for t in [&d.metadata, &d.description].into_iter().flatten() {
-                out.extend(t.subs());
-            }
+            out.extend(d.subs());
         }
         for r in &self.resources {
             out.extend(r.subs());
         }
         for i in &self.includes {
-            out.extend(i.path.subs());
-            for t in [&i.variables, &i.metadata, &i.description].into_iter().flatten() {
-                out.extend(t.subs());
-            }
+            out.extend(i.subs());
         }
         for x in &self.exports {
             out.push(&x.field);
             out.extend(x.description.iter().flat_map(Tree::subs));
         }
         out.extend(self.metadata.iter().flat_map(Tree::subs));
+        out
+    }
+}
+
+impl DataSource {
+    /// Every substitution of the definition.
+    pub fn subs(&self) -> Vec<&Sub> {
+        let mut out = self.filter.search.subs();
+        for t in [&self.metadata, &self.description].into_iter().flatten() {
+            out.extend(t.subs());
+        }
+        out
+    }
+}
+
+impl Include {
+    /// Every substitution of the definition.
+    pub fn subs(&self) -> Vec<&Sub> {
+        let mut out = self.path.subs();
+        for t in [&self.variables, &self.metadata, &self.description]
+            .into_iter()
+            .flatten()
+        {
+            out.extend(t.subs());
+        }
         out
     }
 }

@@ -4,7 +4,7 @@
 use super::{Failed, Resolved, Resolver, describe_value};
 use crate::bluelink::blueprint::Type;
 use crate::bluelink::filter;
-use crate::bluelink::sub::{Def, Sub, Tree};
+use crate::bluelink::sub::Def;
 use bpvm_runtime::{Map, Value};
 
 /// A data source as rendered.
@@ -19,15 +19,7 @@ impl Resolver<'_> {
     pub(super) fn datasource(&mut self, i: usize) -> Result<(), Failed> {
         let d = &self.bp.datasources[i];
         let path = format!("datasources.{}", d.name);
-        let subs: Vec<&Sub> = d
-            .filter
-            .search
-            .subs()
-            .into_iter()
-            .chain(d.metadata.iter().flat_map(Tree::subs))
-            .chain(d.description.iter().flat_map(Tree::subs))
-            .collect();
-        self.ensure_refs(subs)?;
+        self.ensure_refs(d.subs())?;
         let search = self.tree(&d.filter.search)?;
         let metadata = self.opt_tree(&d.metadata)?;
         let description = self.opt_tree(&d.description)?;

@@ -3,7 +3,7 @@
 
 use super::{Failed, Input, Resolved, Resolver};
 use crate::bluelink::load;
-use crate::bluelink::sub::{Def, Sub, Tree};
+use crate::bluelink::sub::Def;
 use bpvm_runtime::{Map, Value};
 use std::path::PathBuf;
 
@@ -20,15 +20,7 @@ impl Resolver<'_> {
     pub(super) fn child(&mut self, i: usize) -> Result<(), Failed> {
         let inc = &self.bp.includes[i];
         let path = format!("include.{}", inc.name);
-        let subs: Vec<&Sub> = inc
-            .path
-            .subs()
-            .into_iter()
-            .chain(inc.variables.iter().flat_map(Tree::subs))
-            .chain(inc.metadata.iter().flat_map(Tree::subs))
-            .chain(inc.description.iter().flat_map(Tree::subs))
-            .collect();
-        self.ensure_refs(subs)?;
+        self.ensure_refs(inc.subs())?;
         let file_r = self.tree(&inc.path)?;
         let variables = self.opt_tree(&inc.variables)?;
         let metadata = self.opt_tree(&inc.metadata)?;
