@@ -591,29 +591,29 @@ impl<'b> Resolver<'b> {
         match t {
             Tree::Lit(v) => Ok(Resolved::Literal(v.clone())),
             Tree::Sub(s) => self.eval(s),
-            Tree::List(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                let mut ok = true;
-                for item in items {
-                    match self.tree(item) {
-                        Ok(r) => out.push(r),
-                        Err(_) => ok = false,
-                    }
-                }
-                if ok { Ok(Resolved::List(out)) } else { Err(Failed) }
-            }
-            Tree::Map(entries) => {
-                let mut out = Vec::with_capacity(entries.len());
-                let mut ok = true;
-                for (k, item) in entries {
-                    match self.tree(item) {
-                        Ok(r) => out.push((k.clone(), r)),
-                        Err(_) => ok = false,
-                    }
-                }
-                if ok { Ok(Resolved::Map(out)) } else { Err(Failed) }
+            Tree::List(items) => Ok(Resolved::List(self.every(items, |me, t| me.tree(t))?)),
+            Tree::Map(entries) => Ok(Resolved::Map(
+                self.every(entries, |me, (k, t)| Ok((k.clone(), me.tree(t)?)))?,
+            )),
+        }
+    }
+
+    /// `f` applied to each item; after a failure it goes on, so that every
+    /// problem is reported, then fails.
+    fn every<T, R>(
+        &mut self,
+        items: &[T],
+        mut f: impl FnMut(&mut Self, &T) -> Result<R, Failed>,
+    ) -> Result<Vec<R>, Failed> {
+        let mut out = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for item in items {
+            match f(self, item) {
+                Ok(r) => out.push(r),
+                Err(_) => ok = false,
             }
         }
+        if ok { Ok(out) } else { Err(Failed) }
     }
 
     fn opt_tree(&mut self, t: &Option<Tree>) -> Result<Option<Resolved>, Failed> {

@@ -207,17 +207,7 @@ impl<'b> Resolver<'b> {
             },
             Condition::And(parts) | Condition::Or(parts) => {
                 let and = matches!(c, Condition::And(_));
-                let mut results = Vec::with_capacity(parts.len());
-                let mut ok = true;
-                for p in parts {
-                    match self.condition(p) {
-                        Ok(r) => results.push(r),
-                        Err(_) => ok = false,
-                    }
-                }
-                if !ok {
-                    return Err(Failed);
-                }
+                let results = self.every(parts, |me, p| me.condition(p))?;
                 // A decided part decides, whatever the unknown parts are.
                 let decisive = !and;
                 Ok(if results.contains(&Some(decisive)) {
