@@ -22,7 +22,10 @@ pub use bpvm_runtime::{Diagnostic, Environment, Val, Value};
 pub use bpvm_vm::{Program, Vm, disassemble};
 
 pub mod bluelink;
+mod problems;
 pub mod windsor;
+
+pub use problems::Problems;
 
 /// Runs `prog` and copies the result out of the VM, describing a failure
 /// against the program's source.

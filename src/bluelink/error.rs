@@ -41,26 +41,5 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Every problem found, in document order, so that one run reports them all.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Errors(pub Vec<Error>);
-
-impl fmt::Display for Errors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, e) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{e}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for Errors {}
-
-impl From<Error> for Errors {
-    fn from(e: Error) -> Errors {
-        Errors(vec![e])
-    }
-}
+/// Every problem found, so that one run reports them all.
+pub type Errors = crate::Problems<Error>;

@@ -121,7 +121,7 @@ impl Project {
             }
         }
         if !errors.is_empty() {
-            return Err(Errors(errors));
+            return Err(Errors::new(errors));
         }
         // Ordinal, then name (names are unique, so the order is total).
         facets.sort_by(|a, b| (a.ordinal, &a.name).cmp(&(b.ordinal, &b.name)));

@@ -115,7 +115,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         }
     }
     if !errors.is_empty() {
-        return Err(Errors(errors));
+        return Err(Errors::new(errors));
     }
 
     let base = project.blueprint.as_map().cloned().unwrap_or_default();
@@ -133,7 +133,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         }
     }
     if !errors.is_empty() {
-        return Err(Errors(errors));
+        return Err(Errors::new(errors));
     }
     let mut lists = [Vec::new(), Vec::new()];
     for (slot, kind) in [Kind::Terraform, Kind::Kustomize].into_iter().enumerate() {
@@ -192,7 +192,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     let mut problems = order::check("terraform", &terraform);
     problems.extend(order::check("kustomize", &kustomize));
     if !problems.is_empty() {
-        return Err(Errors(problems));
+        return Err(Errors::new(problems));
     }
     let terraform = order::topological(terraform);
     let kustomize = order::kustomize(kustomize);

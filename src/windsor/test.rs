@@ -88,7 +88,7 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
     if errors.is_empty() {
         Ok(cases)
     } else {
-        Err(Errors(errors))
+        Err(Errors::new(errors))
     }
 }
 

@@ -84,7 +84,7 @@ pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
         Ok(bp)
     } else {
         l.errors.sort_by_key(|e| e.at);
-        Err(Errors(l.errors))
+        Err(Errors::new(l.errors))
     }
 }
 

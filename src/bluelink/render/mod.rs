@@ -341,7 +341,7 @@ impl<'b> Resolver<'b> {
         self.links();
         if !self.errors.is_empty() {
             self.errors.sort_by(|a, b| (&a.file, a.at).cmp(&(&b.file, b.at)));
-            return Err(Errors(self.errors));
+            return Err(Errors::new(self.errors));
         }
         let exports = self
             .bp
