@@ -6,6 +6,7 @@ use super::error::Pos;
 use super::node::Node;
 use super::sub::{Def, Sub, Tree};
 use bpvm_runtime::{Key, Value};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// A blueprint file, loaded and validated as a whole.
@@ -34,6 +35,23 @@ pub struct Blueprint {
     pub exports: Vec<Export>,
     /// Top-level `metadata`.
     pub metadata: Option<Tree>,
+    /// Each definition's position in its section, by name.
+    pub index: Index,
+}
+
+/// The names defined in a blueprint and their positions in their sections.
+#[derive(Debug, Clone, Default)]
+pub struct Index {
+    /// `variables`
+    pub variables: HashMap<String, usize>,
+    /// `values`
+    pub values: HashMap<String, usize>,
+    /// `datasources`, with the names of the fields each exports.
+    pub datasources: HashMap<String, (usize, Vec<String>)>,
+    /// `resources`
+    pub resources: HashMap<String, usize>,
+    /// `include`
+    pub includes: HashMap<String, usize>,
 }
 
 /// The type of a variable.

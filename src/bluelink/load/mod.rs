@@ -7,7 +7,7 @@ mod definitions;
 mod resource;
 mod variables;
 
-use super::blueprint::{Blueprint, Type};
+use super::blueprint::{Blueprint, Index, Type};
 use super::error::{Error, Errors, Pos};
 use super::node::{Entry, Kind, Node, read};
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
@@ -76,7 +76,7 @@ pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
         file: file.to_string(),
         errors: Vec::new(),
         compiler: Compiler::new(Dialect::Bluelink),
-        names: Names::default(),
+        names: Index::default(),
         in_each: false,
     };
     let bp = l.blueprint(&doc, path);
@@ -88,22 +88,12 @@ pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
     }
 }
 
-/// The names defined in the blueprint and their positions, for checking
-/// references.
-#[derive(Default)]
-struct Names {
-    variables: HashMap<String, usize>,
-    values: HashMap<String, usize>,
-    datasources: HashMap<String, (usize, Vec<String>)>,
-    resources: HashMap<String, usize>,
-    includes: HashMap<String, usize>,
-}
-
 struct Loader {
     file: String,
     errors: Vec<Error>,
     compiler: Compiler,
-    names: Names,
+    /// The blueprint's names, for checking references.
+    names: Index,
     /// True inside a resource with `each` (where `elem` and `i` exist).
     in_each: bool,
 }
@@ -359,6 +349,7 @@ impl Loader {
             includes: Vec::new(),
             exports: Vec::new(),
             metadata: None,
+            index: Index::default(),
         };
         // Seed 002 requires `resources`, yet its own modular examples
         // compose a blueprint from children alone: `include` stands in.
@@ -408,6 +399,7 @@ impl Loader {
             }
         }
         reads(&mut bp);
+        bp.index = std::mem::take(&mut self.names);
         bp
     }
 

@@ -118,10 +118,15 @@ impl Loader {
             }
         }
         self.in_each = false;
+        // What it depends on: what its substitutions read, and dependsOn.
         let mut defs: Vec<Def> = Vec::new();
-        for d in r.subs().iter().flat_map(|s| &s.defs) {
-            if !defs.contains(d) {
-                defs.push(*d);
+        let named = r
+            .depends_on
+            .iter()
+            .filter_map(|n| self.names.resources.get(n).map(|&i| Def::Resource(i)));
+        for d in r.subs().iter().flat_map(|s| s.defs.iter().copied()).chain(named) {
+            if !defs.contains(&d) {
+                defs.push(d);
             }
         }
         r.defs = defs;

@@ -23,7 +23,7 @@ use super::sub::{Def, Ref, Sub, Tree};
 use bpvm_runtime::builtins::effects::Effects;
 use bpvm_runtime::{Environment, Key, Map, Value};
 use bpvm_vm::{Fault, Path, Seg, Vm};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// A variable's value as given.
@@ -215,7 +215,6 @@ struct Resolver<'b> {
     env: Environment,
     vm: Vm,
     effects: Effects,
-    names: HashMap<(u8, &'b str), usize>,
     status: PerDef<Option<Status>>,
     stack: Vec<Def>,
     errors: Vec<Error>,
@@ -232,30 +231,8 @@ struct Resolver<'b> {
     out: Results,
 }
 
-const VAR: u8 = 0;
-const VAL: u8 = 1;
-const DS: u8 = 2;
-const RES: u8 = 3;
-const CHILD: u8 = 4;
-
 impl<'b> Resolver<'b> {
     fn new(bp: &'b Blueprint, opts: &'b Options, inputs: &'b [(String, Input)], chain: Vec<PathBuf>) -> Resolver<'b> {
-        let mut names = HashMap::new();
-        for (i, v) in bp.variables.iter().enumerate() {
-            names.insert((VAR, v.name.as_str()), i);
-        }
-        for (i, v) in bp.values.iter().enumerate() {
-            names.insert((VAL, v.name.as_str()), i);
-        }
-        for (i, d) in bp.datasources.iter().enumerate() {
-            names.insert((DS, d.name.as_str()), i);
-        }
-        for (i, r) in bp.resources.iter().enumerate() {
-            names.insert((RES, r.name.as_str()), i);
-        }
-        for (i, c) in bp.includes.iter().enumerate() {
-            names.insert((CHILD, c.name.as_str()), i);
-        }
         let mut root = Map::new();
         for ns in ["variables", "values", "datasources", "resources", "children"] {
             root.insert(ns, Value::Map(Map::new()));
@@ -284,7 +261,6 @@ impl<'b> Resolver<'b> {
             env: Environment::from_value(Value::Map(root)).unwrap_or_default(),
             vm: Vm::new(),
             effects,
-            names,
             status: PerDef::new(bp, None),
             stack: Vec::new(),
             errors: Vec::new(),
@@ -392,7 +368,7 @@ impl<'b> Resolver<'b> {
         let (Some(Seg::Key(root, _)), Some(Seg::Key(name, _))) = (segs.first(), segs.get(1)) else {
             return false;
         };
-        let Some(&i) = self.names.get(&(RES, name.as_str())) else {
+        let Some(&i) = self.bp.index.resources.get(name.as_str()) else {
             return false;
         };
         if root.as_str() != "resources" || !self.secret.get(Def::Resource(i)) {
@@ -545,23 +521,51 @@ impl<'b> Resolver<'b> {
                 Some(Seg::Key(k, _)) => k.as_str(),
                 _ => "",
             };
-            let idx = |kind, name: &str| self.names.get(&(kind, name)).copied();
+            let ix = &self.bp.index;
             let text = path.prefix(path.segs.len());
-            if key(0) == "variables" && idx(VAR, key(1)).is_some_and(|i| self.failed.get(Def::Variable(i))) {
+            if key(0) == "variables"
+                && ix
+                    .variables
+                    .get(key(1))
+                    .copied()
+                    .is_some_and(|i| self.failed.get(Def::Variable(i)))
+            {
                 return Some(Missing::Reported);
             }
             let deferred = match key(0) {
-                "variables" => idx(VAR, key(1)).is_some_and(|i| self.deferred.get(Def::Variable(i))),
-                "values" => k == 1 && idx(VAL, key(1)).is_some_and(|i| self.deferred.get(Def::Value(i))),
-                "datasources" => k == 1 && idx(DS, key(1)).is_some_and(|i| self.deferred.get(Def::DataSource(i))),
+                "variables" => ix
+                    .variables
+                    .get(key(1))
+                    .copied()
+                    .is_some_and(|i| self.deferred.get(Def::Variable(i))),
+                "values" => {
+                    k == 1
+                        && ix
+                            .values
+                            .get(key(1))
+                            .copied()
+                            .is_some_and(|i| self.deferred.get(Def::Value(i)))
+                }
+                "datasources" => {
+                    k == 1
+                        && ix
+                            .datasources
+                            .get(key(1))
+                            .map(|&(i, _)| i)
+                            .is_some_and(|i| self.deferred.get(Def::DataSource(i)))
+                }
                 "children" => {
                     k == 2
-                        && idx(CHILD, key(1)).is_some_and(|i| self.deferred_exports.contains(&(i, key(2).to_string())))
+                        && ix
+                            .includes
+                            .get(key(1))
+                            .copied()
+                            .is_some_and(|i| self.deferred_exports.contains(&(i, key(2).to_string())))
                 }
                 "resources" => {
                     let name = key(1);
                     if k == 1 {
-                        if let Some(i) = idx(RES, name)
+                        if let Some(i) = ix.resources.get(name).copied()
                             && matches!(self.out.resources[i], Some(ResourceOut::Absent))
                         {
                             return Some(Missing::Error(format!(

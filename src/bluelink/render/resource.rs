@@ -1,7 +1,7 @@
 //! Resources: `condition`, `each`, what `resources.<name>` reads, and
 //! links from label selectors.
 
-use super::{Failed, RES, Resolved, Resolver, describe_value};
+use super::{Failed, Resolved, Resolver, describe_value};
 use crate::bluelink::blueprint::{Condition, Reads, Resource};
 use crate::bluelink::error::Pos;
 use crate::bluelink::sub::{Def, Tree};
@@ -32,12 +32,8 @@ pub(in crate::bluelink) enum ResourceOut {
 impl<'b> Resolver<'b> {
     pub(super) fn resource(&mut self, i: usize) -> Result<(), Failed> {
         let r: &'b Resource = &self.bp.resources[i];
+        // Its definition's references and dependsOn (both in `defs`).
         self.ensure_defs(&r.defs)?;
-        for dep in &r.depends_on {
-            if let Some(e) = self.names.get(&(RES, dep.as_str())).copied() {
-                self.ensure(Def::Resource(e))?;
-            }
-        }
         let present = match &r.condition {
             None => Some(true),
             Some(c) => self.condition(c)?,

@@ -1,7 +1,7 @@
 //! Variables from the command line or a parent (B10) and values, each
 //! taking its declared type.
 
-use super::{Failed, Input, MASK, Resolved, Resolver, VAR, describe_value};
+use super::{Failed, Input, MASK, Resolved, Resolver, describe_value};
 use crate::bluelink::blueprint::{Type, VarType};
 use crate::bluelink::error::Pos;
 use crate::bluelink::sub::Def;
@@ -10,7 +10,7 @@ use bpvm_runtime::Value;
 impl Resolver<'_> {
     pub(super) fn variables(&mut self) {
         for (name, _) in self.inputs {
-            if !self.names.contains_key(&(VAR, name.as_str())) {
+            if !self.bp.index.variables.contains_key(name) {
                 let message = format!("the blueprint has no variable {name:?}");
                 self.fail(Pos::default(), &format!("variables.{name}"), message);
             }
