@@ -3,6 +3,7 @@
 //! 003 says return none for a none first argument.
 
 use super::args::{bool_at, char_offset, int_at, list_at, map_at, size, str_at, wrong};
+use super::case;
 use super::extreme::extreme;
 use super::pointer;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
@@ -37,11 +38,11 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("join", 2, 2, join),
     builtin!("index", 2, 2, |_, a| none_or(a, |a| find("index", a, false))),
     builtin!("last_index", 2, 2, |_, a| none_or(a, |a| find("last_index", a, true))),
-    builtin!("to_upper", 1, 1, |c, a| none_or(a, |a| Ok(recase::<true>(
+    builtin!("to_upper", 1, 1, |c, a| none_or(a, |a| Ok(case::upper(
         c,
         str_at("to_upper", a, 0)?
     )))),
-    builtin!("to_lower", 1, 1, |c, a| none_or(a, |a| Ok(recase::<false>(
+    builtin!("to_lower", 1, 1, |c, a| none_or(a, |a| Ok(case::lower(
         c,
         str_at("to_lower", a, 0)?
     )))),
@@ -164,33 +165,6 @@ fn not_json(e: pointer::Invalid) -> FnError {
 /// propagate none), else runs `f`.
 fn none_or<'a>(a: &[Val<'a>], f: impl FnOnce(&[Val<'a>]) -> Result<Val<'a>, FnError>) -> Result<Val<'a>, FnError> {
     if a.iter().any(Val::is_nil) { Ok(Val::Nil) } else { f(a) }
-}
-
-/// `s` in upper case (`UPPER`) or lower case. Called once per item by
-/// `map`, so ASCII text (nearly all names in blueprints) is converted in the
-/// arena without a heap string, and text already in that case is returned
-/// as it is.
-fn recase<'a, const UPPER: bool>(c: &Ctx<'a>, s: &'a str) -> Val<'a> {
-    let changes = |b: &u8| {
-        if UPPER {
-            b.is_ascii_lowercase()
-        } else {
-            b.is_ascii_uppercase()
-        }
-    };
-    if !s.is_ascii() {
-        return c.str(&if UPPER { s.to_uppercase() } else { s.to_lowercase() });
-    }
-    let Some(first) = s.as_bytes().iter().position(changes) else {
-        return Val::Str(s);
-    };
-    let out = c.arena.alloc_str(s);
-    if UPPER {
-        out[first..].make_ascii_uppercase();
-    } else {
-        out[first..].make_ascii_lowercase();
-    }
-    Val::Str(out)
 }
 
 /// A boolean argument where none counts as false (`and`, `or`, `not`, `if`).

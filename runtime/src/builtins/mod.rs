@@ -25,6 +25,7 @@ macro_rules! builtin {
 
 pub mod args;
 pub mod bluelink;
+mod case;
 pub mod cidr;
 pub mod effects;
 pub mod encoding;
