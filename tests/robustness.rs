@@ -346,7 +346,7 @@ fn json_pointer_scanner_agrees_with_serde_json() {
 #[test]
 fn random_blueprints_never_panic() {
     use bpvm::bluelink::{load, render};
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blueprints/seed002");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bluelink/tests/blueprints/seed002");
     let mut seeds: Vec<String> = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         for file in std::fs::read_dir(entry.unwrap().path()).unwrap() {

@@ -113,7 +113,7 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
     }
     let text = match args.format {
         Format::Yaml => bpvm::runtime::text::to_yaml(&rendered.document),
-        Format::Json => bpvm::windsor::output::to_json(&rendered.document),
+        Format::Json => bpvm::runtime::text::to_json(&rendered.document),
     };
     match &args.out {
         None => {

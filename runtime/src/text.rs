@@ -105,6 +105,14 @@ pub fn to_yaml(v: &Value) -> String {
     serde_saphyr::to_string_with_options(v, options).unwrap_or_default()
 }
 
+/// `v` as an indented JSON document ending in a newline, keys in
+/// document order (the JSON form of [`to_yaml`]).
+pub fn to_json(v: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into());
+    s.push('\n');
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,12 +15,14 @@
 
 mod disasm;
 mod error;
+mod eval;
 mod op;
 mod program;
 mod vm;
 
 pub use disasm::disassemble;
 pub use error::{Fault, RunError};
+pub use eval::{eval, eval_with};
 pub use op::{Access, Loop, Op, Test, TextRule};
 pub use program::{Path, Program, Seg, Site, is_decision, max_depth};
 pub use vm::Vm;

@@ -1,0 +1,45 @@
+//! Errors that name their place (D6): the file, line:column in it, and the
+//! path of the value inside the blueprint (`resources.fn.spec.timeout`).
+
+use std::fmt;
+
+/// A 1-based line and column in a blueprint file (0:0 when unknown).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Pos {
+    /// Line, from 1.
+    pub line: u32,
+    /// Column in characters, from 1.
+    pub col: u32,
+}
+
+/// One problem with a blueprint or its render.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    /// The file, as it was named on the command line or by `include`.
+    pub file: String,
+    /// Where in the file.
+    pub at: Pos,
+    /// The path of the value in the blueprint (`resources.fn.spec`), or "".
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if self.at.line > 0 {
+            write!(f, ":{}:{}", self.at.line, self.at.col)?;
+        }
+        write!(f, ": ")?;
+        if !self.path.is_empty() {
+            write!(f, "{}: ", self.path)?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Every problem found, so that one run reports them all.
+pub type Errors = bpvm_runtime::Problems<Error>;

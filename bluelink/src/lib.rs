@@ -1,0 +1,22 @@
+//! Bluelink blueprints: a blueprint file validated as a whole, then
+//! materialised with its substitutions resolved (`bpvm render BLUEPRINT`).
+//!
+//! ```no_run
+//! use bpvm_bluelink::{load, render};
+//! let bp = load::load(std::path::Path::new("blueprint.yaml"), "blueprint.yaml").unwrap();
+//! let out = render::render(&bp, &render::Options::default()).unwrap();
+//! print!("{}", bpvm_runtime::text::to_yaml(&out.document));
+//! ```
+
+pub mod blueprint;
+mod error;
+pub mod filter;
+pub mod load;
+pub mod node;
+mod output;
+pub mod render;
+pub mod resolved;
+pub mod sub;
+
+pub use blueprint::Blueprint;
+pub use error::{Error, Errors, Pos};

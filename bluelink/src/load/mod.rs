@@ -1,0 +1,526 @@
+//! Reading a blueprint document into a [`Blueprint`]: the whole document
+//! is validated before anything is evaluated, and every problem is
+//! reported at once with its file, line:column and path.
+
+mod datasource;
+mod definitions;
+mod resource;
+mod variables;
+
+use super::blueprint::{Blueprint, Index, Type};
+use super::error::{Error, Errors, Pos};
+use super::node::{Entry, Kind, Node, read};
+use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
+use bpvm_compiler::{Compiler, Dialect};
+use bpvm_runtime::{Key, Value};
+use bpvm_vm::Seg;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Blueprint versions accepted (B1).
+pub const VERSIONS: [&str; 2] = ["2023-04-20", "2025-11-02"];
+
+const TOP: &[&str] = &[
+    "version",
+    "transform",
+    "variables",
+    "values",
+    "datasources",
+    "resources",
+    "include",
+    "exports",
+    "metadata",
+];
+const VALUE_TYPES: &[Type] = &[
+    Type::String,
+    Type::Integer,
+    Type::Float,
+    Type::Boolean,
+    Type::Array,
+    Type::Object,
+];
+const FIELD_TYPES: &[Type] = &[Type::Array, Type::String, Type::Integer, Type::Float, Type::Boolean];
+
+/// Reads and validates the blueprint at `path`; `file` names it in messages.
+pub fn load(path: &Path, file: &str) -> Result<Blueprint, Errors> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error {
+        file: file.to_string(),
+        at: Pos::default(),
+        path: String::new(),
+        message: format!("cannot read the blueprint: {e}"),
+    })?;
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    parse(&text, file, &abs)
+}
+
+/// Validates blueprint text (YAML or JSON).
+///
+/// ```
+/// use bpvm_bluelink::load::parse;
+/// let text = "version: 2023-04-20\nresources:\n  fn:\n    type: ${variables.t}\n    spec: {}\n";
+/// let e = parse(text, "bp.yaml", std::path::Path::new("/bp.yaml")).unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "bp.yaml:4:11: resources.fn.type: substitutions are not allowed here: references can not be used in the resource type property (seed 002)"
+/// );
+/// ```
+pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
+    let doc = read(text).map_err(|e| Error {
+        file: file.to_string(),
+        at: e.at,
+        path: String::new(),
+        message: e.message,
+    })?;
+    let mut l = Loader {
+        file: file.to_string(),
+        errors: Vec::new(),
+        compiler: Compiler::new(Dialect::Bluelink),
+        names: Index::default(),
+        in_each: false,
+    };
+    let bp = l.blueprint(&doc, path);
+    if l.errors.is_empty() {
+        Ok(bp)
+    } else {
+        l.errors.sort_by_key(|e| e.at);
+        Err(Errors::new(l.errors))
+    }
+}
+
+struct Loader {
+    file: String,
+    errors: Vec<Error>,
+    compiler: Compiler,
+    /// The blueprint's names, for checking references.
+    names: Index,
+    /// True inside a resource with `each` (where `elem` and `i` exist).
+    in_each: bool,
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+impl Loader {
+    fn fail(&mut self, at: Pos, path: &str, message: impl Into<String>) {
+        self.errors.push(Error {
+            file: self.file.clone(),
+            at,
+            path: path.to_string(),
+            message: message.into(),
+        });
+    }
+
+    /// A mapping's entries; unknown keys and missing required keys are
+    /// errors.
+    fn fields<'n>(&mut self, node: &'n Node, path: &str, known: &[&str], required: &[&str]) -> &'n [Entry] {
+        let Some(entries) = node.entries() else {
+            self.fail(node.at, path, format!("expected a mapping, found {}", node.describe()));
+            return &[];
+        };
+        for e in entries {
+            if !known.contains(&e.key.as_str()) {
+                let hint = match known.iter().find(|k| edit_distance(k, &e.key) <= 2) {
+                    Some(k) => format!(" (did you mean {k:?}?)"),
+                    None => String::new(),
+                };
+                let message = format!("unknown field {:?}{hint}; expected one of: {}", e.key, known.join(", "));
+                self.fail(e.key_at, &join(path, &e.key), message);
+            }
+        }
+        for r in required {
+            if !entries.iter().any(|e| e.key == *r) {
+                self.fail(node.at, path, format!("the required field {r:?} is missing"));
+            }
+        }
+        entries
+    }
+
+    /// A mapping whose keys are names; each key must be a valid name.
+    fn named<'n>(&mut self, node: &'n Node, path: &str) -> &'n [Entry] {
+        let Some(entries) = node.entries() else {
+            self.fail(node.at, path, format!("expected a mapping, found {}", node.describe()));
+            return &[];
+        };
+        for e in entries {
+            let ok = e.key.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && e.key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            if has_substitution(&e.key) {
+                self.no_sub_key(e, path);
+            } else if !ok {
+                let message = format!(
+                    "{:?} is not a valid name: a name starts with a letter or '_' and has letters, digits, '_' and '-'",
+                    e.key
+                );
+                self.fail(e.key_at, &join(path, &e.key), message);
+            }
+        }
+        entries
+    }
+
+    /// A section of named definitions, each read by `read` (`None` when
+    /// it is invalid: the problem is recorded).
+    fn section<T>(&mut self, node: &Node, path: &str, read: fn(&mut Loader, &Entry) -> Option<T>) -> Vec<T> {
+        let entries = self.named(node, path);
+        entries.iter().filter_map(|e| read(self, e)).collect()
+    }
+
+    fn no_sub_key(&mut self, e: &Entry, path: &str) {
+        self.fail(
+            e.key_at,
+            &join(path, &e.key),
+            "substitutions are not allowed here: references can not be used in mapping keys (seed 002)",
+        );
+    }
+
+    /// A value where substitutions are not allowed (`place` says where,
+    /// in the seed's words); mapping keys are checked too.
+    fn literal(&mut self, node: &Node, path: &str, place: &str) -> Value {
+        match &node.kind {
+            Kind::Scalar(Value::Str(s)) if has_substitution(s) => {
+                self.fail(
+                    node.at,
+                    path,
+                    format!("substitutions are not allowed here: references can not be used in {place} (seed 002)"),
+                );
+            }
+            Kind::Scalar(_) => {}
+            Kind::List(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    self.literal(item, &format!("{path}[{i}]"), place);
+                }
+            }
+            Kind::Map(entries) => {
+                for e in entries {
+                    if has_substitution(&e.key) {
+                        self.no_sub_key(e, path);
+                    }
+                    self.literal(&e.value, &join(path, &e.key), place);
+                }
+            }
+        }
+        node.to_value()
+    }
+
+    /// A string where substitutions are not allowed.
+    fn plain_str(&mut self, node: &Node, path: &str, place: &str) -> Option<String> {
+        let before = self.errors.len();
+        self.literal(node, path, place);
+        if self.errors.len() > before {
+            return None;
+        }
+        match node.as_str() {
+            Some(s) => Some(s.to_string()),
+            None => {
+                self.fail(node.at, path, format!("expected a string, found {}", node.describe()));
+                None
+            }
+        }
+    }
+
+    /// A type name, one of `allowed`, where substitutions are not allowed;
+    /// `what` names the kind of type in the message ("a value type").
+    fn type_at(&mut self, v: &Node, path: &str, place: &str, what: &str, allowed: &[Type]) -> Option<Type> {
+        let name = self.plain_str(v, path, place)?;
+        let ty = Type::parse(&name, allowed);
+        if ty.is_none() {
+            let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
+            let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+            self.fail(v.at, path, format!("{what} is {} or {last}", rest.join(", ")));
+        }
+        ty
+    }
+
+    /// A value where substitutions are allowed.
+    fn tree(&mut self, node: &Node, path: &str) -> Tree {
+        match &node.kind {
+            Kind::Scalar(Value::Str(s)) if has_substitution(s) => match self.sub(s, node.at, path) {
+                Some(sub) => Tree::Sub(Box::new(sub)),
+                None => Tree::Lit(Arc::new(Value::Null)),
+            },
+            // `$${` is a literal `${` (D2).
+            Kind::Scalar(Value::Str(s)) if s.contains("$${") => Tree::Lit(Arc::new(Value::Str(unescape(s).into()))),
+            Kind::Scalar(v) => Tree::Lit(Arc::new(v.clone())),
+            Kind::List(items) => Tree::List(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| self.tree(item, &format!("{path}[{i}]")))
+                    .collect(),
+            ),
+            Kind::Map(entries) => Tree::Map(
+                entries
+                    .iter()
+                    .map(|e| {
+                        if has_substitution(&e.key) {
+                            self.no_sub_key(e, path);
+                        }
+                        (Key::new(&e.key), self.tree(&e.value, &join(path, &e.key)))
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    /// A string with substitutions, compiled and its references checked.
+    fn sub(&mut self, text: &str, at: Pos, path: &str) -> Option<Sub> {
+        match self.compiler.compile_template(text) {
+            Ok(prog) => self.checked(prog, text, at, path),
+            Err(d) => {
+                self.fail(at, path, d.to_string().trim_end());
+                None
+            }
+        }
+    }
+
+    fn checked(&mut self, prog: bpvm_vm::Program, text: &str, at: Pos, path: &str) -> Option<Sub> {
+        let refs = refs(&prog);
+        let before = self.errors.len();
+        let mut defs = Vec::new();
+        for r in &refs {
+            self.check_ref(r, at, path);
+            let n = &self.names;
+            let def = match r {
+                Ref::Variable(v) => n.variables.get(v).map(|&i| Def::Variable(i)),
+                Ref::Value(v) => n.values.get(v).map(|&i| Def::Value(i)),
+                Ref::DataSource(d, _) => n.datasources.get(d).map(|&(i, _)| Def::DataSource(i)),
+                Ref::Resource(r) => n.resources.get(r).map(|&i| Def::Resource(i)),
+                Ref::Child(c, _) => n.includes.get(c).map(|&i| Def::Child(i)),
+                Ref::Elem | Ref::Index => None,
+            };
+            if let Some(d) = def
+                && !defs.contains(&d)
+            {
+                defs.push(d);
+            }
+        }
+        (self.errors.len() == before).then(|| Sub {
+            prog,
+            text: Arc::from(text),
+            at,
+            path: path.to_string(),
+            refs,
+            defs,
+        })
+    }
+
+    fn check_ref(&mut self, r: &Ref, at: Pos, path: &str) {
+        let n = &self.names;
+        let problem = match r {
+            Ref::Variable(v) if !n.variables.contains_key(v) => Some(format!("variables.{v} is not defined")),
+            Ref::Value(v) if !n.values.contains_key(v) => Some(format!("values.{v} is not defined")),
+            Ref::DataSource(d, f) => match n.datasources.get(d) {
+                None => Some(format!("datasources.{d} is not defined")),
+                Some((_, fields)) if !fields.contains(f) => Some(format!(
+                    "datasources.{d} does not export {f:?}; its exports are: {}",
+                    fields.join(", ")
+                )),
+                Some(_) => None,
+            },
+            Ref::Resource(name) if !n.resources.contains_key(name) => Some(format!("resources.{name} is not defined")),
+            Ref::Child(c, _) if !n.includes.contains_key(c) => {
+                Some(format!("children.{c} is not defined (no include of that name)"))
+            }
+            Ref::Elem | Ref::Index if !self.in_each => {
+                Some(format!("'{}' can only be used in a resource with `each`", r.describe()))
+            }
+            _ => None,
+        };
+        if let Some(p) = problem {
+            self.fail(at, path, p);
+        }
+    }
+
+    fn blueprint(&mut self, doc: &Node, path: &Path) -> Blueprint {
+        let mut bp = Blueprint {
+            file: self.file.clone(),
+            path: path.to_path_buf(),
+            doc: doc.clone(),
+            value: doc.to_value(),
+            variables: Vec::new(),
+            values: Vec::new(),
+            datasources: Vec::new(),
+            resources: Vec::new(),
+            includes: Vec::new(),
+            exports: Vec::new(),
+            metadata: None,
+            index: Index::default(),
+        };
+        // Seed 002 requires `resources`, yet its own modular examples
+        // compose a blueprint from children alone: `include` stands in.
+        let required: &[&str] = if doc.get("include").is_some() {
+            &["version"]
+        } else {
+            &["version", "resources"]
+        };
+        let top = self.fields(doc, "", TOP, required);
+        self.collect_names(doc);
+        for e in top {
+            let p = e.key.as_str();
+            let v = &e.value;
+            match p {
+                "version" => {
+                    let ok = v.as_str().is_some_and(|s| VERSIONS.contains(&s));
+                    if !ok {
+                        let found = v.as_str().map_or(v.describe().to_string(), |s| format!("{s:?}"));
+                        let message = format!(
+                            "unsupported version {found}; supported versions: {}",
+                            VERSIONS.join(", ")
+                        );
+                        self.fail(v.at, p, message);
+                    }
+                }
+                "transform" => {
+                    self.literal(v, p, "any part of a transform");
+                    let ok = v.as_str().is_some()
+                        || matches!(&v.kind, Kind::List(items) if items.iter().all(|i| i.as_str().is_some()));
+                    if !ok {
+                        self.fail(v.at, p, "expected a string or an array of strings");
+                    }
+                }
+                "variables" => bp.variables = self.section(v, p, Loader::variable),
+                "values" => bp.values = self.section(v, p, Loader::value),
+                "datasources" => bp.datasources = self.section(v, p, Loader::datasource),
+                "resources" => bp.resources = self.section(v, p, Loader::resource),
+                "include" => bp.includes = self.section(v, p, Loader::include),
+                "exports" => bp.exports = self.section(v, p, Loader::export),
+                "metadata" => {
+                    if v.entries().is_none() {
+                        self.fail(v.at, p, format!("expected a mapping, found {}", v.describe()));
+                    }
+                    bp.metadata = Some(self.tree(v, p));
+                }
+                _ => {}
+            }
+        }
+        reads(&mut bp);
+        bp.index = std::mem::take(&mut self.names);
+        bp
+    }
+
+    fn collect_names(&mut self, doc: &Node) {
+        let keys = |section: &str| -> &[Entry] { doc.get(section).and_then(Node::entries).unwrap_or(&[]) };
+        let index = |section: &str| {
+            keys(section)
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.key.clone(), i))
+                .collect()
+        };
+        self.names.variables = index("variables");
+        self.names.values = index("values");
+        self.names.resources = index("resources");
+        self.names.includes = index("include");
+        self.names.datasources = keys("datasources")
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let fields = e
+                    .value
+                    .get("exports")
+                    .and_then(Node::entries)
+                    .map(|x| x.iter().map(|f| f.key.clone()).collect())
+                    .unwrap_or_default();
+                (e.key.clone(), (i, fields))
+            })
+            .collect();
+    }
+}
+
+/// Records on each resource what the blueprint's substitutions read of
+/// it: the keys of each `resources.<name>…` path, up to an index (a list
+/// is read whole).
+fn reads(bp: &mut Blueprint) {
+    let index: HashMap<&str, usize> = bp
+        .resources
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.name.as_str(), i))
+        .collect();
+    let mut found: Vec<(usize, Vec<String>)> = Vec::new();
+    for sub in bp.subs() {
+        for path in sub.prog.loads() {
+            let mut segs = path.segs.iter();
+            let (Some(Seg::Key(root, _)), Some(Seg::Key(name, _))) = (segs.next(), segs.next()) else {
+                continue;
+            };
+            if root.as_str() != "resources" {
+                continue;
+            }
+            let Some(&i) = index.get(name.as_str()) else {
+                continue;
+            };
+            let mut keys = Vec::new();
+            let mut rest = segs.peekable();
+            // `resources.name[1]…`: the index picks an element of a template.
+            if let Some(Seg::Index(_)) = rest.peek() {
+                rest.next();
+            }
+            for seg in rest {
+                match seg {
+                    Seg::Key(k, _) => keys.push(k.as_str().to_string()),
+                    Seg::Index(_) => break,
+                }
+            }
+            found.push((i, keys));
+        }
+    }
+    for (i, keys) in found {
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        bp.resources[i].reads.add(&keys);
+    }
+}
+
+/// Text without substitutions, its `$${` escapes turned into `${`.
+fn unescape(s: &str) -> String {
+    match bpvm_compiler::template::split(s) {
+        Ok(parts) => parts
+            .iter()
+            .map(|p| match p {
+                bpvm_compiler::template::Part::Text(t) => t.as_str(),
+                bpvm_compiler::template::Part::Expr(_) => "",
+            })
+            .collect(),
+        Err(_) => s.to_string(),
+    }
+}
+
+/// The number of single-character edits between `a` and `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            prev = row[j + 1];
+            row[j + 1] = here;
+        }
+    }
+    row[b.len()]
+}
+
+/// True when `text` is a bare reference (no call, no literal).
+fn is_reference(text: &str) -> bool {
+    !text.contains('(')
+        && !text.trim_start().starts_with(['"', '[', '-'])
+        && !text.trim_start().starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// `{provider}/{type}` with `min` to `max` segments of letters, digits,
+/// `_`, `-` and `.`.
+fn namespaced(t: &str, min: usize, max: usize) -> bool {
+    let segs: Vec<&str> = t.split('/').collect();
+    (min..=max).contains(&segs.len())
+        && segs.iter().all(|s| {
+            s.starts_with(|c: char| c.is_ascii_alphabetic())
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        })
+}

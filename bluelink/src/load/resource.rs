@@ -1,0 +1,263 @@
+//! Resource definitions: metadata, labels, dependencies, conditions,
+//! `each`, link selectors and spec.
+
+use super::{Loader, join, namespaced};
+use crate::blueprint::{Condition, Resource, ResourceMeta};
+use crate::node::{Entry, Kind, Node};
+use crate::sub::{Def, Ref, Tree, has_substitution};
+use bpvm_runtime::{Key, Value};
+use std::sync::Arc;
+
+impl Loader {
+    pub(super) fn resource(&mut self, e: &Entry) -> Option<Resource> {
+        let path = format!("resources.{}", e.key);
+        let known = [
+            "type",
+            "description",
+            "metadata",
+            "dependsOn",
+            "condition",
+            "each",
+            "linkSelector",
+            "spec",
+        ];
+        let fields = self.fields(&e.value, &path, &known, &["type", "spec"]);
+        self.in_each = e.value.get("each").is_some();
+        let mut r = Resource {
+            name: e.key.clone(),
+            key: Key::new(&e.key),
+            labels: Value::Null,
+            at: e.key_at,
+            ty: String::new(),
+            description: None,
+            metadata: ResourceMeta::default(),
+            depends_on: Vec::new(),
+            condition: None,
+            each: None,
+            selector: Vec::new(),
+            spec: Tree::Lit(Arc::new(Value::Null)),
+            defs: Vec::new(),
+            reads: Default::default(),
+        };
+        let before = self.errors.len();
+        for f in fields {
+            let p = join(&path, &f.key);
+            let v = &f.value;
+            match f.key.as_str() {
+                "type" => {
+                    if let Some(t) = self.plain_str(v, &p, "the resource type property") {
+                        if !namespaced(&t, 2, 3) {
+                            let message = format!(
+                                "{t:?} is not a resource type of the form {{provider}}/{{service}}/{{resourceType}} or {{provider}}/{{resourceType}}"
+                            );
+                            self.fail(v.at, &p, message);
+                        }
+                        r.ty = t;
+                    }
+                }
+                "description" => r.description = Some(self.tree(v, &p)),
+                "metadata" => r.metadata = self.resource_meta(v, &p),
+                "dependsOn" => {
+                    self.literal(v, &p, "the dependencies (dependsOn) property");
+                    let names: Vec<&Node> = match &v.kind {
+                        Kind::List(items) => items.iter().collect(),
+                        _ => vec![v],
+                    };
+                    for n in names {
+                        match n.as_str() {
+                            Some(name) if has_substitution(name) => {}
+                            Some(name) if name == e.key => self.fail(n.at, &p, "a resource cannot depend on itself"),
+                            Some(name) if self.names.resources.contains_key(name) => {
+                                r.depends_on.push(name.to_string())
+                            }
+                            Some(name) => self.fail(n.at, &p, format!("resources.{name} is not defined")),
+                            None => self.fail(n.at, &p, "expected a resource name or an array of resource names"),
+                        }
+                    }
+                }
+                "condition" => r.condition = self.condition(v, &p),
+                "each" => {
+                    let whole = v.as_str().and_then(|s| {
+                        let parts = bpvm_compiler::template::split(s).ok()?;
+                        bpvm_compiler::template::whole(&parts)
+                    });
+                    if whole.is_none() {
+                        self.fail(v.at, &p, "each is one ${..} substitution that yields an array");
+                        continue;
+                    }
+                    // `each` itself runs outside the elements.
+                    self.in_each = false;
+                    r.each = v.as_str().and_then(|s| self.sub(s, v.at, &p));
+                    self.in_each = true;
+                    if let Some(each) = &r.each
+                        && let Some(bad) = each
+                            .refs
+                            .iter()
+                            .find(|x| matches!(x, Ref::Resource(_) | Ref::Child(..)))
+                    {
+                        let message = format!(
+                            "each cannot depend on {}: it must be known before resources are created",
+                            bad.describe()
+                        );
+                        self.fail(v.at, &p, message);
+                    }
+                }
+                "linkSelector" => {
+                    self.literal(v, &p, "the linkSelector property");
+                    for s in self.fields(v, &p, &["byLabel"], &["byLabel"]) {
+                        r.selector = self.labels(&s.value, &join(&p, "byLabel"));
+                    }
+                }
+                "spec" => {
+                    if v.entries().is_none() {
+                        self.fail(v.at, &p, format!("expected a mapping, found {}", v.describe()));
+                    }
+                    r.spec = self.tree(v, &p);
+                }
+                _ => {}
+            }
+        }
+        self.in_each = false;
+        // What it depends on: what its substitutions read, and dependsOn.
+        let mut defs: Vec<Def> = Vec::new();
+        let named = r
+            .depends_on
+            .iter()
+            .filter_map(|n| self.names.resources.get(n).map(|&i| Def::Resource(i)));
+        for d in r.subs().iter().flat_map(|s| s.defs.iter().copied()).chain(named) {
+            if !defs.contains(&d) {
+                defs.push(d);
+            }
+        }
+        r.defs = defs;
+        let mut labels = bpvm_runtime::Map::with_capacity(r.metadata.labels.len());
+        for (k, v) in &r.metadata.labels {
+            labels.insert(k.as_str(), Value::Str(v.as_str().into()));
+        }
+        r.labels = Value::Map(labels);
+        (self.errors.len() == before).then_some(r)
+    }
+
+    fn resource_meta(&mut self, v: &Node, path: &str) -> ResourceMeta {
+        let mut m = ResourceMeta::default();
+        for f in self.fields(v, path, &["displayName", "annotations", "labels", "custom"], &[]) {
+            let p = join(path, &f.key);
+            match f.key.as_str() {
+                "displayName" => m.display_name = Some(self.tree(&f.value, &p)),
+                "annotations" => {
+                    for a in f.value.entries().unwrap_or(&[]) {
+                        if !matches!(a.value.kind, Kind::Scalar(_)) {
+                            let message = format!(
+                                "an annotation is a string, integer, float or boolean, found {}",
+                                a.value.describe()
+                            );
+                            self.fail(a.value.at, &join(&p, &a.key), message);
+                        }
+                    }
+                    m.annotations = Some(self.tree(&f.value, &p));
+                }
+                "labels" => {
+                    self.literal(&f.value, &p, "the labels property of a resource's metadata");
+                    m.labels = self.labels(&f.value, &p);
+                }
+                "custom" => m.custom = Some(self.tree(&f.value, &p)),
+                _ => {}
+            }
+        }
+        m
+    }
+
+    /// A mapping of strings to strings (labels, `byLabel`).
+    fn labels(&mut self, v: &Node, path: &str) -> Vec<(String, String)> {
+        let Some(entries) = v.entries() else {
+            self.fail(
+                v.at,
+                path,
+                format!("expected a mapping of strings, found {}", v.describe()),
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for e in entries {
+            match e.value.as_str() {
+                Some(s) => out.push((e.key.clone(), s.to_string())),
+                None => {
+                    let message = format!("a label value is a string, found {}", e.value.describe());
+                    self.fail(e.value.at, &join(path, &e.key), message);
+                }
+            }
+        }
+        out
+    }
+
+    fn condition(&mut self, v: &Node, path: &str) -> Option<Condition> {
+        match &v.kind {
+            Kind::Scalar(Value::Bool(_)) => Some(Condition::Leaf(Tree::Lit(Arc::new(v.to_value())))),
+            Kind::Scalar(Value::Str(s)) if has_substitution(s) => Some(Condition::Leaf(self.tree(v, path))),
+            Kind::Map(entries) => {
+                if entries.len() != 1 {
+                    let message = format!(
+                        "a condition has exactly one of \"and\", \"or\", \"not\"; found {}",
+                        if entries.is_empty() {
+                            "none".to_string()
+                        } else {
+                            entries
+                                .iter()
+                                .map(|e| format!("{:?}", e.key))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        }
+                    );
+                    self.fail(v.at, path, message);
+                    return None;
+                }
+                let e = &entries[0];
+                let p = join(path, &e.key);
+                match e.key.as_str() {
+                    "and" | "or" => {
+                        let Kind::List(items) = &e.value.kind else {
+                            self.fail(
+                                e.value.at,
+                                &p,
+                                format!("expected an array of conditions, found {}", e.value.describe()),
+                            );
+                            return None;
+                        };
+                        if items.is_empty() {
+                            self.fail(e.value.at, &p, "an empty list of conditions");
+                            return None;
+                        }
+                        let parts: Vec<Option<Condition>> = items
+                            .iter()
+                            .enumerate()
+                            .map(|(i, item)| self.condition(item, &format!("{p}[{i}]")))
+                            .collect();
+                        let parts: Vec<Condition> = parts.into_iter().collect::<Option<_>>()?;
+                        Some(if e.key == "and" {
+                            Condition::And(parts)
+                        } else {
+                            Condition::Or(parts)
+                        })
+                    }
+                    "not" => Some(Condition::Not(Box::new(self.condition(&e.value, &p)?))),
+                    other => {
+                        self.fail(
+                            e.key_at,
+                            &p,
+                            format!("unknown condition {other:?}; expected \"and\", \"or\" or \"not\""),
+                        );
+                        None
+                    }
+                }
+            }
+            _ => {
+                let message = format!(
+                    "a condition is a ${{..}} substitution that yields a boolean, or a mapping with \"and\", \"or\" or \"not\"; found {}",
+                    v.describe()
+                );
+                self.fail(v.at, path, message);
+                None
+            }
+        }
+    }
+}

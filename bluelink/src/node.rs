@@ -1,0 +1,331 @@
+//! A blueprint document as written: every value with the line and column
+//! it starts at, mapping entries in document order.
+//!
+//! YAML and JSON are read by one YAML 1.2 parser (JSON is YAML). Tags,
+//! anchors and aliases are refused, as seed 002's Caveats say; so are
+//! duplicate keys and keys that are not scalars.
+
+use super::error::Pos;
+use bpvm_runtime::{Map, Value};
+use saphyr_parser_bw::{Event, Parser, ScalarStyle, Span};
+
+/// A value and where it starts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// Where the value starts.
+    pub at: Pos,
+    /// The value.
+    pub kind: Kind,
+}
+
+/// What a [`Node`] holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// A scalar, typed by the YAML 1.2 core schema (a quoted scalar is
+    /// always text).
+    Scalar(Value),
+    /// A sequence.
+    List(Vec<Node>),
+    /// A mapping, in document order.
+    Map(Vec<Entry>),
+}
+
+/// A mapping entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The key's text.
+    pub key: String,
+    /// Where the key starts.
+    pub key_at: Pos,
+    /// The value.
+    pub value: Node,
+}
+
+impl Node {
+    /// The text of a string scalar.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Scalar(Value::Str(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A mapping's entries.
+    pub fn entries(&self) -> Option<&[Entry]> {
+        match &self.kind {
+            Kind::Map(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The entry `key` of a mapping.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entries()?.iter().find(|e| e.key == key).map(|e| &e.value)
+    }
+
+    /// What the node is, for messages: "a string", "a mapping".
+    pub fn describe(&self) -> &'static str {
+        match &self.kind {
+            Kind::Scalar(Value::Null) => "null",
+            Kind::Scalar(Value::Bool(_)) => "a boolean",
+            Kind::Scalar(Value::Int(_)) => "an integer",
+            Kind::Scalar(Value::Float(_)) => "a float",
+            Kind::Scalar(_) => "a string",
+            Kind::List(_) => "an array",
+            Kind::Map(_) => "a mapping",
+        }
+    }
+
+    /// The plain value, positions dropped.
+    pub fn to_value(&self) -> Value {
+        match &self.kind {
+            Kind::Scalar(v) => v.clone(),
+            Kind::List(items) => Value::List(items.iter().map(Node::to_value).collect()),
+            Kind::Map(entries) => {
+                let mut m = Map::new();
+                for e in entries {
+                    m.insert(e.key.as_str(), e.value.to_value());
+                }
+                Value::Map(m)
+            }
+        }
+    }
+}
+
+/// Why a document could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadError {
+    /// Where.
+    pub at: Pos,
+    /// What.
+    pub message: String,
+}
+
+/// Reads one YAML or JSON document.
+///
+/// ```
+/// use bpvm_bluelink::node::{read, Kind};
+/// let doc = read("version: 2023-04-20\nresources:\n  fn: {type: aws/lambda/function}\n").unwrap();
+/// let ty = doc.get("resources").unwrap().get("fn").unwrap().get("type").unwrap();
+/// assert_eq!((ty.at.line, ty.at.col), (3, 14));
+/// assert!(read("a: &x 1\nb: *x\n").unwrap_err().message.contains("anchors"));
+/// ```
+pub fn read(text: &str) -> Result<Node, ReadError> {
+    let mut r = Reader {
+        stack: Vec::new(),
+        root: None,
+        docs: 0,
+    };
+    for event in Parser::new_from_str(text) {
+        let (event, span) = event.map_err(|e| ReadError {
+            at: Pos {
+                line: e.marker().line() as u32,
+                col: e.marker().col() as u32 + 1,
+            },
+            message: e.info().to_string(),
+        })?;
+        r.event(event, span)?;
+    }
+    Ok(r.root.unwrap_or(Node {
+        at: Pos { line: 1, col: 1 },
+        kind: Kind::Scalar(Value::Null),
+    }))
+}
+
+enum Open {
+    List(Pos, Vec<Node>),
+    Map(Pos, Vec<Entry>, Option<(String, Pos)>),
+}
+
+struct Reader {
+    stack: Vec<Open>,
+    root: Option<Node>,
+    docs: usize,
+}
+
+fn pos(span: &Span) -> Pos {
+    Pos {
+        line: span.start.line() as u32,
+        col: span.start.col() as u32 + 1,
+    }
+}
+
+impl Reader {
+    fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), ReadError> {
+        let at = pos(&span);
+        let refuse = |what: &str| {
+            Err(ReadError {
+                at,
+                message: format!(
+                    "YAML {what} are not supported in blueprints (seed 002, Caveats){}",
+                    if what == "tags" {
+                        "; quote a value that starts with '!'"
+                    } else {
+                        ""
+                    }
+                ),
+            })
+        };
+        match event {
+            Event::DocumentStart(_) => {
+                self.docs += 1;
+                if self.docs > 1 {
+                    return Err(ReadError {
+                        at,
+                        message: "a blueprint file holds one document; found a second".into(),
+                    });
+                }
+            }
+            Event::Alias(_) => return refuse("aliases"),
+            Event::Scalar(_, _, anchor, _) | Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _)
+                if anchor != 0 =>
+            {
+                return refuse("anchors");
+            }
+            Event::Scalar(_, _, _, Some(_)) | Event::SequenceStart(_, Some(_)) | Event::MappingStart(_, Some(_)) => {
+                return refuse("tags");
+            }
+            Event::Scalar(text, style, _, None) => {
+                let value = if style == ScalarStyle::Plain {
+                    plain(&text)
+                } else {
+                    Value::Str(text.as_ref().into())
+                };
+                self.push(Node {
+                    at,
+                    kind: Kind::Scalar(value),
+                })?;
+            }
+            Event::SequenceStart(..) => self.stack.push(Open::List(at, Vec::new())),
+            Event::MappingStart(..) => self.stack.push(Open::Map(at, Vec::new(), None)),
+            Event::SequenceEnd => {
+                if let Some(Open::List(at, items)) = self.stack.pop() {
+                    self.push(Node {
+                        at,
+                        kind: Kind::List(items),
+                    })?;
+                }
+            }
+            Event::MappingEnd => {
+                if let Some(Open::Map(at, entries, _)) = self.stack.pop() {
+                    self.push(Node {
+                        at,
+                        kind: Kind::Map(entries),
+                    })?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, node: Node) -> Result<(), ReadError> {
+        match self.stack.last_mut() {
+            None => self.root = Some(node),
+            Some(Open::List(_, items)) => items.push(node),
+            Some(Open::Map(_, entries, key)) => match key.take() {
+                Some((key, key_at)) => entries.push(Entry {
+                    key,
+                    key_at,
+                    value: node,
+                }),
+                None => {
+                    let text = match &node.kind {
+                        Kind::Scalar(Value::Str(s)) => s.to_string(),
+                        Kind::Scalar(Value::Null) => "null".to_string(),
+                        Kind::Scalar(v) => v.to_json(),
+                        _ => {
+                            return Err(ReadError {
+                                at: node.at,
+                                message: format!("a mapping key must be a string, found {}", node.describe()),
+                            });
+                        }
+                    };
+                    if entries.iter().any(|e| e.key == text) {
+                        return Err(ReadError {
+                            at: node.at,
+                            message: format!("duplicate key {text:?}"),
+                        });
+                    }
+                    *key = Some((text, node.at));
+                }
+            },
+        }
+        Ok(())
+    }
+}
+
+/// A plain scalar by the YAML 1.2 core schema.
+fn plain(text: &str) -> Value {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "true" | "True" | "TRUE" => return Value::Bool(true),
+        "false" | "False" | "FALSE" => return Value::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Value::Float(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        _ => {}
+    }
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        if let Ok(i) = text.parse::<i64>() {
+            return Value::Int(i);
+        }
+    }
+    if let Some(hex) = text.strip_prefix("0x")
+        && let Ok(i) = i64::from_str_radix(hex, 16)
+    {
+        return Value::Int(i);
+    }
+    if let Some(oct) = text.strip_prefix("0o")
+        && let Ok(i) = i64::from_str_radix(oct, 8)
+    {
+        return Value::Int(i);
+    }
+    let number_like = digits.bytes().any(|b| b.is_ascii_digit())
+        && digits
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'));
+    if number_like && let Ok(f) = text.parse::<f64>() {
+        return Value::Float(f);
+    }
+    Value::Str(text.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalars_follow_the_core_schema() {
+        let doc = read("a: 1\nb: '1'\nc: 2.5\nd: true\ne: ~\nf: 2023-04-20\ng: 0x10\nh: 1e3\ni: yes\n").unwrap();
+        let v = doc.to_value();
+        assert_eq!(
+            v.to_json(),
+            r#"{"a":1,"b":"1","c":2.5,"d":true,"e":null,"f":"2023-04-20","g":16,"h":1000.0,"i":"yes"}"#
+        );
+    }
+
+    #[test]
+    fn json_is_read_with_positions() {
+        let doc = read("{\n  \"version\": \"2023-04-20\",\n  \"n\": [1, 2.0]\n}").unwrap();
+        assert_eq!(doc.get("n").unwrap().at, Pos { line: 3, col: 8 });
+        assert_eq!(doc.to_value().to_json(), r#"{"version":"2023-04-20","n":[1,2.0]}"#);
+    }
+
+    #[test]
+    fn refuses_what_blueprints_do_not_support() {
+        for (text, message, line) in [
+            ("a: !!str 1\n", "YAML tags are not supported", 1),
+            ("a: &x 1\n", "YAML anchors are not supported", 1),
+            ("a: 1\na: 2\n", "duplicate key \"a\"", 2),
+            ("? [1]\n: 2\n", "a mapping key must be a string, found an array", 1),
+            ("a: 1\n---\nb: 2\n", "one document", 2),
+            ("a: [1\n", "unclosed bracket", 1),
+        ] {
+            let e = read(text).unwrap_err();
+            assert!(e.message.contains(message), "{text:?}: {e:?}");
+            assert_eq!(e.at.line, line, "{text:?}: {e:?}");
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Included children: the path resolved and checked, the child loaded and
+//! rendered with the variables passed to it, its exports read back.
+
+use super::{Failed, Input, Resolved, Resolver};
+use crate::load;
+use crate::sub::Def;
+use bpvm_runtime::{Map, Value};
+use std::path::PathBuf;
+
+/// An include as rendered.
+pub(crate) struct ChildOut {
+    pub path: Resolved,
+    pub variables: Option<Resolved>,
+    pub metadata: Option<Resolved>,
+    pub description: Option<Resolved>,
+    pub exports: Vec<(String, Resolved)>,
+}
+
+impl Resolver<'_> {
+    pub(super) fn child(&mut self, i: usize) -> Result<(), Failed> {
+        let inc = &self.bp.includes[i];
+        let path = format!("include.{}", inc.name);
+        self.ensure_refs(inc.subs())?;
+        let file_r = self.tree(&inc.path)?;
+        let variables = self.opt_tree(&inc.variables)?;
+        let metadata = self.opt_tree(&inc.metadata)?;
+        let description = self.opt_tree(&inc.description)?;
+        let at = inc.at;
+        let file = match file_r.known() {
+            Some(Value::Str(s)) => s.to_string(),
+            _ => {
+                return Err(self.fail(
+                    at,
+                    &format!("{path}.path"),
+                    "the path of a child blueprint must be a string known when rendering",
+                ));
+            }
+        };
+        let dir = self.bp.path.parent().map(PathBuf::from).unwrap_or_default();
+        let target = dir.join(&file);
+        let Ok(target) = target.canonicalize() else {
+            let message = format!("cannot read the child blueprint {}: no such file", target.display());
+            return Err(self.fail(at, &format!("{path}.path"), message));
+        };
+        if let Some(root) = &self.opts.root
+            && !target.starts_with(root)
+        {
+            let message = format!(
+                "the child blueprint {} is outside the blueprint root {} (B11)",
+                target.display(),
+                root.display()
+            );
+            return Err(self.fail(at, &format!("{path}.path"), message));
+        }
+        // Files are named relative to the root in messages and output.
+        let name = |p: &std::path::Path| match &self.opts.root {
+            Some(root) => p.strip_prefix(root).unwrap_or(p).display().to_string(),
+            None => p.display().to_string(),
+        };
+        if self.chain.contains(&target) {
+            let mut names: Vec<String> = self.chain.iter().map(|p| name(p)).collect();
+            names.push(name(&target));
+            let message = format!("an include cycle: {}", names.join(" → "));
+            return Err(self.fail(at, &path, message));
+        }
+        let shown = name(&target);
+        let child = match load::load(&target, &shown) {
+            Ok(bp) => bp,
+            Err(errors) => {
+                self.errors.extend(errors.0);
+                return Err(Failed);
+            }
+        };
+        let mut inputs = Vec::new();
+        if let Some(Resolved::Map(entries)) = &variables {
+            for (k, r) in entries {
+                match r {
+                    Resolved::Known(v, _) => inputs.push((k.to_string(), Input::Value(v.clone()))),
+                    Resolved::Literal(v) => inputs.push((k.to_string(), Input::Value(Value::clone(v)))),
+                    Resolved::Deferred(text) => inputs.push((k.to_string(), Input::Deferred(text.to_string()))),
+                    _ => {}
+                }
+            }
+        }
+        // Seed 002: the names must match the child's variables.
+        let mut unknown = false;
+        for (k, _) in &inputs {
+            if !child.variables.iter().any(|v| v.name == *k) {
+                let key_at = self
+                    .bp
+                    .doc
+                    .get("include")
+                    .and_then(|n| n.get(&inc.name))
+                    .and_then(|n| n.get("variables"))
+                    .and_then(|n| n.entries())
+                    .and_then(|es| es.iter().find(|e| e.key == *k))
+                    .map_or(at, |e| e.key_at);
+                let message = format!("{shown} has no variable {k:?}");
+                self.fail(key_at, &format!("{path}.variables.{k}"), message);
+                unknown = true;
+            }
+        }
+        if unknown {
+            return Err(Failed);
+        }
+        let mut chain = self.chain.clone();
+        chain.push(target);
+        let rendered = match Resolver::new(&child, self.opts, &inputs, chain).run() {
+            Ok(r) => r,
+            Err(errors) => {
+                self.errors.extend(errors.0);
+                return Err(Failed);
+            }
+        };
+        self.deferrals.extend(rendered.deferred);
+        let mut m = Map::new();
+        for (name, r) in &rendered.exports {
+            if r.is_deferred() {
+                self.deferred_exports.insert((i, name.clone()));
+            } else if let Some(v) = r.known() {
+                m.insert(name.as_str(), v);
+            }
+            if r.is_secret() {
+                self.secret_exports.insert((i, name.clone()));
+                self.secret.set(Def::Child(i), true);
+            }
+        }
+        self.put("children", inc.name.as_str(), Value::Map(m));
+        // An absolute path (`${cwd()}/…`) prints relative to the root, so
+        // that the output does not depend on where the project is (D1).
+        let path_out = if std::path::Path::new(&file).is_absolute() {
+            Resolved::Known(Value::Str(shown.replace('\\', "/").into()), false)
+        } else {
+            file_r
+        };
+        self.out.children[i] = Some(ChildOut {
+            path: path_out,
+            variables,
+            metadata,
+            description,
+            exports: rendered.exports,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,284 @@
+//! Resources: `condition`, `each`, what `resources.<name>` reads, and
+//! links from label selectors.
+
+use super::{Failed, Resolved, Resolver, describe_value};
+use crate::blueprint::{Condition, Reads, Resource};
+use crate::error::Pos;
+use crate::sub::{Def, Tree};
+use bpvm_runtime::{Map, Value};
+
+/// One resource of a template (or the resource itself).
+pub(crate) struct Instance {
+    pub name: String,
+    pub spec: Resolved,
+    pub display_name: Option<Resolved>,
+    pub annotations: Option<Resolved>,
+    pub custom: Option<Resolved>,
+    pub description: Option<Resolved>,
+    pub links: Vec<String>,
+}
+
+/// A resource after its condition and `each`.
+pub(crate) enum ResourceOut {
+    /// Its condition is false.
+    Absent,
+    /// Created; `condition` is kept when it is only known at deploy time.
+    Present {
+        instances: Vec<Instance>,
+        condition_deferred: bool,
+    },
+}
+
+impl<'b> Resolver<'b> {
+    pub(super) fn resource(&mut self, i: usize) -> Result<(), Failed> {
+        let r: &'b Resource = &self.bp.resources[i];
+        // Its definition's references and dependsOn (both in `defs`).
+        self.ensure_defs(&r.defs)?;
+        let present = match &r.condition {
+            None => Some(true),
+            Some(c) => self.condition(c)?,
+        };
+        if present == Some(false) {
+            self.out.resources[i] = Some(ResourceOut::Absent);
+            return Ok(());
+        }
+        let path = || format!("resources.{}.each", r.name);
+        let elems = match &r.each {
+            None => None,
+            Some(each) => match self.eval(each)? {
+                Resolved::Known(Value::List(items), _) if !items.is_empty() => Some(items),
+                Resolved::Known(Value::List(_), _) => {
+                    return Err(self.fail(
+                        each.at,
+                        &path(),
+                        "each yields an empty array; at least one item is needed",
+                    ));
+                }
+                Resolved::Known(other, _) => {
+                    let message = format!("each must yield an array, got {}", describe_value(&other));
+                    return Err(self.fail(each.at, &path(), message));
+                }
+                Resolved::Omitted => {
+                    return Err(self.fail(each.at, &path(), "each yields none; it must yield an array"));
+                }
+                _ => {
+                    return Err(self.fail(
+                        each.at,
+                        &path(),
+                        "each depends on a value only known at deploy time; it must be known when rendering",
+                    ));
+                }
+            },
+        };
+        let count = elems.as_ref().map_or(1, Vec::len);
+        let mut instances = Vec::with_capacity(count);
+        let mut ok = true;
+        for k in 0..count {
+            if let Some(items) = &elems {
+                let root = self.env.root_mut();
+                root.insert("elem", items[k].clone());
+                root.insert("i", Value::Int(k as i64));
+            }
+            let name = if elems.is_some() {
+                format!("{}[{k}]", r.name)
+            } else {
+                r.name.clone()
+            };
+            let spec = self.tree(&r.spec);
+            let display_name = self.opt_tree(&r.metadata.display_name);
+            let annotations = self.opt_tree(&r.metadata.annotations);
+            let custom = self.opt_tree(&r.metadata.custom);
+            let description = self.opt_tree(&r.description);
+            match (spec, display_name, annotations, custom, description) {
+                (Ok(spec), Ok(display_name), Ok(annotations), Ok(custom), Ok(description)) => {
+                    instances.push(Instance {
+                        name,
+                        spec,
+                        display_name,
+                        annotations,
+                        custom,
+                        description,
+                        links: Vec::new(),
+                    })
+                }
+                _ => ok = false,
+            }
+        }
+        if elems.is_some() {
+            let root = self.env.root_mut();
+            root.remove("elem");
+            root.remove("i");
+        }
+        if !ok {
+            return Err(Failed);
+        }
+        let objects: Vec<Value> = instances.iter().map(|inst| self.resource_value(r, inst)).collect();
+        let value = if elems.is_some() {
+            Value::List(objects)
+        } else {
+            objects.into_iter().next().unwrap_or_default()
+        };
+        self.put("resources", r.key.clone(), value);
+        let secret = instances.iter().any(|inst| {
+            inst.spec.is_secret()
+                || [&inst.display_name, &inst.annotations, &inst.custom, &inst.description]
+                    .iter()
+                    .any(|x| x.as_ref().is_some_and(Resolved::is_secret))
+        });
+        if secret {
+            self.secret.set(Def::Resource(i), true);
+        }
+        self.out.resources[i] = Some(ResourceOut::Present {
+            instances,
+            condition_deferred: present.is_none(),
+        });
+        Ok(())
+    }
+
+    /// What `resources.<name>` reads: the known spec (with the resource
+    /// state on top) and the metadata.
+    /// What `resources.<name>` reads: the parts of the known spec (with
+    /// the resource state on top) and of the metadata that the blueprint's
+    /// substitutions read — building the rest would be wasted work.
+    fn resource_value(&self, r: &Resource, inst: &Instance) -> Value {
+        static ALL: Reads = Reads {
+            all: true,
+            keys: Vec::new(),
+        };
+        let k = &self.keys;
+        let reads = &r.reads;
+        let mut obj = Map::with_capacity(2);
+        let spec_reads = if reads.all { Some(&ALL) } else { reads.get("spec") };
+        if let Some(spec_reads) = spec_reads {
+            let mut spec = pick(&inst.spec, spec_reads).unwrap_or_else(|| Value::Map(Map::new()));
+            let state = self
+                .opts
+                .resource_state
+                .as_ref()
+                .and_then(Value::as_map)
+                .and_then(|m| m.get(&inst.name));
+            if let (Value::Map(s), Some(Value::Map(st))) = (&mut spec, state) {
+                for (key, v) in st.iter() {
+                    if s.get(key.as_str()).is_none() {
+                        s.insert(key.clone(), v.clone());
+                    }
+                }
+            }
+            obj.insert(k.spec.clone(), spec);
+        }
+        if reads.all || reads.get("metadata").is_some() {
+            let mut meta = Map::with_capacity(4);
+            if let Some(v) = inst.display_name.as_ref().and_then(Resolved::known) {
+                meta.insert(k.display_name.clone(), v);
+            }
+            meta.insert(k.labels.clone(), r.labels.clone());
+            for (key, part) in [(&k.annotations, &inst.annotations), (&k.custom, &inst.custom)] {
+                let v = part
+                    .as_ref()
+                    .and_then(Resolved::known)
+                    .unwrap_or_else(|| Value::Map(Map::new()));
+                meta.insert(key.clone(), v);
+            }
+            obj.insert(k.metadata.clone(), Value::Map(meta));
+        }
+        Value::Map(obj)
+    }
+
+    /// `Some(present)`, or `None` when only known at deploy time.
+    fn condition(&mut self, c: &Condition) -> Result<Option<bool>, Failed> {
+        match c {
+            Condition::Leaf(t) => match self.tree(t)? {
+                Resolved::Known(Value::Bool(b), _) => Ok(Some(b)),
+                Resolved::Literal(v) if matches!(*v, Value::Bool(_)) => Ok(Some(matches!(*v, Value::Bool(true)))),
+                Resolved::Omitted => Ok(Some(false)),
+                Resolved::Deferred(_) => Ok(None),
+                other => {
+                    let got = other.known().map_or("a mixed value".into(), |v| describe_value(&v));
+                    let (at, path) = match t {
+                        Tree::Sub(s) => (s.at, s.path.clone()),
+                        _ => (Pos::default(), String::new()),
+                    };
+                    Err(self.fail(at, &path, format!("a condition must yield a boolean, got {got}")))
+                }
+            },
+            Condition::And(parts) | Condition::Or(parts) => {
+                let and = matches!(c, Condition::And(_));
+                let results = self.every(parts, |me, p| me.condition(p))?;
+                // A decided part decides, whatever the unknown parts are.
+                let decisive = !and;
+                Ok(if results.contains(&Some(decisive)) {
+                    Some(decisive)
+                } else if results.contains(&None) {
+                    None
+                } else {
+                    Some(!decisive)
+                })
+            }
+            Condition::Not(inner) => Ok(self.condition(inner)?.map(|b| !b)),
+        }
+    }
+
+    /// `links:` on each resource with `linkSelector.byLabel`: the present
+    /// resources of this blueprint whose labels match all of it.
+    pub(super) fn links(&mut self) {
+        let mut found: Vec<(usize, Vec<String>)> = Vec::new();
+        for (i, r) in self.bp.resources.iter().enumerate() {
+            if r.selector.is_empty() {
+                continue;
+            }
+            let mut names = Vec::new();
+            for (j, other) in self.bp.resources.iter().enumerate() {
+                let matches = i != j
+                    && r.selector
+                        .iter()
+                        .all(|(k, v)| other.metadata.labels.iter().any(|(lk, lv)| lk == k && lv == v));
+                if let (true, Some(ResourceOut::Present { instances, .. })) = (matches, &self.out.resources[j]) {
+                    names.extend(instances.iter().map(|x| x.name.clone()));
+                }
+            }
+            found.push((i, names));
+        }
+        for (i, names) in found {
+            if let Some(ResourceOut::Present { instances, .. }) = &mut self.out.resources[i] {
+                for inst in instances {
+                    inst.links = names.clone();
+                }
+            }
+        }
+    }
+}
+
+/// The known parts of `r` that `reads` names (absent keys stay absent, so
+/// a reference to them is still deferred or missing).
+fn pick(r: &Resolved, reads: &Reads) -> Option<Value> {
+    if reads.all {
+        return r.known();
+    }
+    match r {
+        Resolved::Map(entries) => {
+            let mut out = Vec::with_capacity(reads.keys.len());
+            for (key, part) in entries {
+                if let Some(v) = reads.get(key.as_str()).and_then(|sub| pick(part, sub)) {
+                    out.push((key.clone(), v));
+                }
+            }
+            Some(Value::Map(Map::from_distinct(out)))
+        }
+        other => other.known().map(|v| pick_value(v, reads)),
+    }
+}
+
+fn pick_value(v: Value, reads: &Reads) -> Value {
+    match v {
+        Value::Map(m) if !reads.all => {
+            let mut out = Vec::with_capacity(reads.keys.len());
+            for (key, part) in m.iter() {
+                if let Some(sub) = reads.get(key.as_str()) {
+                    out.push((key.clone(), pick_value(part.clone(), sub)));
+                }
+            }
+            Value::Map(Map::from_distinct(out))
+        }
+        v => v,
+    }
+}

@@ -1,0 +1,184 @@
+//! Bluelink blueprint rendering, table-driven: each case in
+//! `tests/blueprints/*.yaml` is a blueprint (inline `files:`, or a fixture
+//! folder `dir:` with an expected output file) rendered with chosen
+//! variables and data, and either the whole document it renders to, or the
+//! errors it must fail with.
+//!
+//! Case fields: `name`; `files` (name → text, written to a scratch folder)
+//! or `dir` (a folder under tests/blueprints); `blueprint` (default
+//! blueprint.yaml, else blueprint.json); `vars` (a string is command-line
+//! text, parsed to the declared type; anything else a typed value);
+//! `datasources`, `state` (resource state), `show_secrets`, `cwd` (what
+//! cwd() returns, relative to the case folder), `root` (the folder files
+//! must stay in, default the case folder), `seed`, `now`; then one
+//! of `output` (the document), `expect` (a file with the document),
+//! `error` (text every problem's line must include, in order: a string or
+//! a list); and optionally `deferred` (the references left as written).
+
+use bpvm_bluelink::{load, render};
+use bpvm_runtime::Map;
+use bpvm_runtime::Value;
+use std::path::{Path, PathBuf};
+
+fn text(case: &Map, key: &str) -> Option<String> {
+    case.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+/// The folder a case's files are in.
+fn folder(case: &Map, fixtures: &Path, scratch: &Path) -> PathBuf {
+    if let Some(dir) = text(case, "dir") {
+        return fixtures.join(dir);
+    }
+    let _ = std::fs::remove_dir_all(scratch);
+    std::fs::create_dir_all(scratch).unwrap();
+    if let Some(files) = case.get("files").and_then(Value::as_map) {
+        for (name, body) in files.iter() {
+            let path = scratch.join(name.as_str());
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, body.as_str().expect("file contents are text")).unwrap();
+        }
+    }
+    scratch.canonicalize().unwrap()
+}
+
+fn options(case: &Map, dir: &Path) -> render::Options {
+    let mut variables = Vec::new();
+    if let Some(vars) = case.get("vars").and_then(Value::as_map) {
+        for (k, v) in vars.iter() {
+            let input = match v {
+                Value::Str(s) => render::Input::Text(s.to_string()),
+                other => render::Input::Value(other.clone()),
+            };
+            variables.push((k.as_str().to_string(), input));
+        }
+    }
+    render::Options {
+        variables,
+        datasources: case.get("datasources").cloned(),
+        resource_state: case.get("state").cloned(),
+        show_secrets: case.get("show_secrets") == Some(&Value::Bool(true)),
+        seed: case.get("seed").and_then(|v| match v {
+            Value::Int(i) => u64::try_from(*i).ok(),
+            _ => None,
+        }),
+        now: text(case, "now").map(|t| t.parse().expect("now is RFC 3339")),
+        cwd: Some(match text(case, "cwd") {
+            Some(c) => dir.join(c),
+            None => dir.to_path_buf(),
+        }),
+        root: Some(match text(case, "root") {
+            Some(r) => dir.join(r),
+            None => dir.to_path_buf(),
+        }),
+        allow_http: Vec::new(),
+    }
+}
+
+/// Renders a case: the document and the deferred references, or the
+/// error lines.
+fn run(case: &Map, dir: &Path) -> Result<(Value, Vec<String>), Vec<String>> {
+    let name = text(case, "blueprint").unwrap_or_else(|| {
+        if dir.join("blueprint.json").exists() {
+            "blueprint.json".into()
+        } else {
+            "blueprint.yaml".into()
+        }
+    });
+    let lines = |e: bpvm_bluelink::Errors| e.0.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let bp = load::load(&dir.join(&name), &name).map_err(lines)?;
+    let out = render::render(&bp, &options(case, dir)).map_err(lines)?;
+    let deferred = out.deferred.iter().map(|d| d.reference.clone()).collect();
+    Ok((out.document, deferred))
+}
+
+fn check(case: &Map, dir: &Path, got: Result<(Value, Vec<String>), Vec<String>>) -> Result<(), String> {
+    let expected = match (case.get("output"), text(case, "expect")) {
+        (Some(v), _) => Some(v.clone()),
+        (None, Some(file)) => {
+            let body = std::fs::read_to_string(dir.join(&file)).map_err(|e| format!("cannot read {file}: {e}"))?;
+            Some(Value::from_yaml(&body).map_err(|e| format!("{file}: {e}"))?)
+        }
+        (None, None) => None,
+    };
+    let errors: Option<Vec<String>> = match case.get("error") {
+        Some(Value::Str(s)) => Some(vec![s.to_string()]),
+        Some(Value::List(items)) => Some(items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect()),
+        _ => None,
+    };
+    match (got, expected, errors) {
+        (Ok((doc, deferred)), Some(want), None) => {
+            if doc != want {
+                return Err(format!(
+                    "rendered\n{}\nwanted\n{}",
+                    bpvm_runtime::text::to_yaml(&doc),
+                    bpvm_runtime::text::to_yaml(&want)
+                ));
+            }
+            let want_deferred: Vec<String> = match case.get("deferred") {
+                Some(Value::List(items)) => items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect(),
+                _ => Vec::new(),
+            };
+            if deferred != want_deferred {
+                return Err(format!("deferred {deferred:?}, wanted {want_deferred:?}"));
+            }
+            Ok(())
+        }
+        (Err(lines), None, Some(want)) => {
+            if lines.len() != want.len() || lines.iter().zip(&want).any(|(l, w)| !l.contains(w.as_str())) {
+                return Err(format!(
+                    "errors\n  {}\nwanted lines containing\n  {}",
+                    lines.join("\n  "),
+                    want.join("\n  ")
+                ));
+            }
+            Ok(())
+        }
+        (Ok((doc, _)), None, Some(want)) => Err(format!(
+            "rendered, wanted errors {want:?}:\n{}",
+            bpvm_runtime::text::to_yaml(&doc)
+        )),
+        (Err(lines), Some(_), None) => Err(format!("failed:\n  {}", lines.join("\n  "))),
+        _ => Err("a case has exactly one of output/expect and error".into()),
+    }
+}
+
+#[test]
+fn blueprint_render_cases() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blueprints");
+    let scratch = std::env::temp_dir().join(format!("bpvm-blueprints-{}", std::process::id()));
+    let mut files: Vec<_> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let (mut passed, mut failures) = (0, Vec::new());
+    for file in files.iter().filter(|f| f.extension().is_some_and(|e| e == "yaml")) {
+        let doc = Value::from_yaml(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let Some(Value::List(cases)) = doc.as_map().and_then(|m| m.get("cases")) else {
+            panic!("{}: no cases", file.display())
+        };
+        for case in cases {
+            let case = case.as_map().expect("a case is a mapping");
+            let label = format!(
+                "{} / {}",
+                file.file_name().unwrap().to_string_lossy(),
+                text(case, "name").unwrap_or_default()
+            );
+            let dir = folder(case, &fixtures, &scratch);
+            match check(case, &dir, run(case, &dir)) {
+                Ok(()) => passed += 1,
+                Err(why) => failures.push(format!("{label}: {why}")),
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n\n{}",
+        failures.len(),
+        passed + failures.len(),
+        failures.join("\n\n")
+    );
+    assert!(passed > 0);
+    println!("{passed} blueprint cases passed");
+}

@@ -1,0 +1,255 @@
+//! The functions a renderer adds to the Windsor dialect: files read
+//! relative to the facet (never outside the project), YAML, and terraform
+//! outputs (W9).
+
+use bpvm_compiler::{Compiler, Dialect};
+use bpvm_runtime::builtins::{cidr, windsor};
+use bpvm_runtime::{Builtin, Ctx, FnError, Library, Map, Val, text};
+use bpvm_runtime::{Environment, Value};
+use bpvm_vm::Vm;
+use std::cell::RefCell;
+use std::path::{Component, PathBuf};
+
+/// What the renderer's functions read.
+#[derive(Debug, Clone, Default)]
+pub struct Host {
+    /// The project root: no path may leave it.
+    pub root: PathBuf,
+    /// The folder relative paths start from (the facet's).
+    pub dir: PathBuf,
+    /// Terraform outputs by component, when supplied (a test case's
+    /// `terraformOutputs`, `--terraform-outputs FILE`); otherwise
+    /// `terraform_output()` is deferred.
+    pub outputs: Option<Value>,
+    /// The scope of the expressions being evaluated (Jsonnet's `context`).
+    pub scope: Value,
+    /// Jsonnet results by file and context JSON: a render that calls the
+    /// same file from the same scope three times evaluates it once.
+    pub jsonnet_cache: RefCell<Vec<(PathBuf, String, Value)>>,
+}
+
+/// The renderer's functions.
+pub static FUNCTIONS: &[Builtin] = &[
+    Builtin {
+        name: "terraform_output",
+        min: 2,
+        max: 2,
+        f: terraform_output,
+        pure: false,
+    },
+    Builtin {
+        name: "jsonnet",
+        min: 1,
+        max: 1,
+        f: jsonnet,
+        pure: false,
+    },
+    Builtin {
+        name: "file",
+        min: 1,
+        max: 1,
+        f: file,
+        pure: false,
+    },
+    Builtin {
+        name: "yaml",
+        min: 1,
+        max: 2,
+        f: yaml,
+        pure: false,
+    },
+    Builtin {
+        name: "yamlString",
+        min: 1,
+        max: 2,
+        f: yaml_string,
+        pure: false,
+    },
+];
+
+/// The Windsor dialect with the renderer's functions.
+pub static LIBRARY: Library = Library::new(&[windsor::FUNCTIONS, cidr::FUNCTIONS, FUNCTIONS]);
+
+/// The compiler every facet expression goes through.
+pub fn compiler() -> Compiler {
+    Compiler::new(Dialect::Windsor).library(&LIBRARY)
+}
+
+fn host<'a>(c: &Ctx<'a>, f: &str) -> Result<&'a Host, FnError> {
+    c.host
+        .downcast_ref::<Host>()
+        .ok_or_else(|| FnError::new(format!("{f}() is only available when rendering a project")))
+}
+
+fn text_arg<'a>(f: &str, a: &[Val<'a>], i: usize) -> Result<&'a str, FnError> {
+    bpvm_runtime::builtins::args::str_at(f, a, i)
+}
+
+fn terraform_output<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let (component, key) = (text_arg("terraform_output", a, 0)?, text_arg("terraform_output", a, 1)?);
+    let h = host(c, "terraform_output")?;
+    let Some(outputs) = &h.outputs else {
+        return Err(FnError::deferred(format!(
+            "terraform output '{key}' of component '{component}' is not known yet"
+        )));
+    };
+    let found = outputs
+        .as_map()
+        .and_then(|m| m.get(component))
+        .and_then(Value::as_map)
+        .and_then(|m| m.get(key));
+    Ok(found.map_or(Val::Nil, |v| c.import(v)))
+}
+
+/// `path` resolved against the facet's folder, refused if it leaves the
+/// project (checked on the path's text: `..` steps are resolved first).
+pub fn resolve(h: &Host, f: &str, path: &str) -> Result<PathBuf, FnError> {
+    let joined = h.dir.join(path);
+    let mut out = PathBuf::new();
+    for part in joined.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    if !out.starts_with(&h.root) {
+        return Err(FnError::arg(0, format!("{f}() path {path:?} leaves the project")));
+    }
+    Ok(out)
+}
+
+fn read(h: &Host, f: &str, path: &str) -> Result<Option<String>, FnError> {
+    let p = resolve(h, f, path)?;
+    match std::fs::read_to_string(&p) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(FnError::arg(0, format!("{f}() cannot read {path:?}: {e}"))),
+    }
+}
+
+fn jsonnet<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let path = text_arg("jsonnet", a, 0)?;
+    let h = host(c, "jsonnet")?;
+    let full = resolve(h, "jsonnet", path)?;
+    if !full.is_file() {
+        return Err(FnError::arg(0, format!("jsonnet() found no file {path:?}")));
+    }
+    let context = h.scope.to_json();
+    if let Some((_, _, v)) = h
+        .jsonnet_cache
+        .borrow()
+        .iter()
+        .find(|(p, ctx, _)| *p == full && *ctx == context)
+    {
+        return Ok(c.import(v));
+    }
+    match super::jsonnet::evaluate(&full, &h.scope) {
+        Ok(v) => {
+            let out = c.import(&v);
+            h.jsonnet_cache.borrow_mut().push((full, context, v));
+            Ok(out)
+        }
+        Err(e) => Err(FnError::new(format!("jsonnet() failed on {path:?}: {e}"))),
+    }
+}
+
+fn file<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let path = text_arg("file", a, 0)?;
+    match read(host(c, "file")?, "file", path)? {
+        Some(t) => Ok(c.str(&t)),
+        None => Err(FnError::arg(0, format!("file() found no file {path:?}"))),
+    }
+}
+
+/// Interpolates `text` with `${input.…}` bound to `input`.
+fn fill(h: &Host, f: &str, text: &str, input: &Value) -> Result<String, FnError> {
+    let prog = compiler()
+        .compile_template(text)
+        .map_err(|d| FnError::new(format!("{f}() cannot compile its template: {d}")))?;
+    let mut scope = Map::new();
+    scope.insert("input", input.clone());
+    let env = Environment::from_value(Value::Map(scope)).unwrap_or_default();
+    let mut vm = Vm::new();
+    match vm.run_with(&prog, &env, h) {
+        Ok(Val::Str(s)) => Ok(s.to_string()),
+        Ok(other) => Err(FnError::new(format!(
+            "{f}() template must give a string, got {}",
+            other.type_name()
+        ))),
+        Err(e) => Err(FnError::new(format!(
+            "{f}() template failed: {}",
+            prog.diagnose(&e).message
+        ))),
+    }
+}
+
+fn yaml<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let arg = text_arg("yaml", a, 0)?;
+    let h = host(c, "yaml")?;
+    let input = a.get(1).map(|v| v.to_value()).unwrap_or(Value::Null);
+    let mut text = if arg.contains('\n') {
+        arg.to_string()
+    } else {
+        match read(h, "yaml", arg)? {
+            Some(t) => t,
+            None if input == Value::Null => match Value::from_yaml(arg) {
+                Ok(v) if !matches!(v, Value::Str(_)) => return Ok(c.import(&v)),
+                _ => return Err(FnError::arg(0, format!("yaml() found no file {arg:?}"))),
+            },
+            None => arg.to_string(),
+        }
+    };
+    if input != Value::Null {
+        text = fill(h, "yaml", &text, &input)?;
+    }
+    let v = Value::from_yaml(&text).map_err(|e| FnError::new(format!("yaml() cannot parse: {e}")))?;
+    // A one-map list is the map, so `yaml(x).key` reads it.
+    let v = match v {
+        Value::List(mut items) if items.len() == 1 && matches!(items[0], Value::Map(_)) => items.remove(0),
+        other => other,
+    };
+    Ok(c.import(&v))
+}
+
+fn yaml_string<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    if a.len() == 1 {
+        return Ok(c.str(&text::to_yaml(&a[0].to_value())));
+    }
+    let path = text_arg("yamlString", a, 0)?;
+    let h = host(c, "yamlString")?;
+    let text = read(h, "yamlString", path)?.unwrap_or_else(|| path.to_string());
+    let input = a[1].to_value();
+    if input == Value::Null {
+        return Ok(c.str(&text));
+    }
+    Ok(c.str(&fill(h, "yamlString", &text, &input)?))
+}
+
+/// `true` when `p` is inside `root` after resolving `..` (for tests).
+#[cfg(test)]
+fn inside(root: &std::path::Path, dir: &std::path::Path, p: &str) -> bool {
+    let h = Host {
+        root: root.to_path_buf(),
+        dir: dir.to_path_buf(),
+        ..Host::default()
+    };
+    resolve(&h, "file", p).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::inside;
+    use std::path::Path;
+
+    #[test]
+    fn paths_may_not_leave_the_project() {
+        let (root, dir) = (Path::new("/p"), Path::new("/p/contexts/_template/facets"));
+        assert!(inside(root, dir, "../configs/a.jsonnet"));
+        assert!(inside(root, dir, "../../../windsor.yaml"));
+        assert!(!inside(root, dir, "../../../../etc/passwd"));
+        assert!(!inside(root, dir, "/etc/passwd"));
+    }
+}

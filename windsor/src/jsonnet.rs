@@ -1,0 +1,118 @@
+//! `jsonnet(path)`: a Jsonnet file evaluated with jrsonnet. It sees the
+//! scope of the expression that calls it as `std.extVar("context")`, and a
+//! helper library as `std.extVar("helpers")`; imports resolve from the
+//! file's folder. Integral numbers come back as integers.
+
+use bpvm_runtime::Value;
+use jrsonnet_evaluator::manifest::JsonFormat;
+use jrsonnet_evaluator::trace::PathResolver;
+use jrsonnet_evaluator::{FileImportResolver, State, Val};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use std::path::Path;
+
+/// The helpers Windsor's Jsonnet files use: dotted-path getters with
+/// defaults and type checks, `baseUrl`, `removeEmptyKeys`.
+const HELPERS: &str = r#"
+{
+  local root = self,
+  get(obj, path, default=null)::
+    local step(o, keys) =
+      if std.length(keys) == 0 then o
+      else if std.isObject(o) && std.objectHas(o, keys[0]) then step(o[keys[0]], keys[1:])
+      else default;
+    if path == "" then obj else step(obj, std.split(path, ".")),
+  has(obj, path):: root.get(obj, path, null) != null,
+  local typed(kind, test) = function(obj, path, default=null)
+    local v = root.get(obj, path, default);
+    if v == null || test(v) then v
+    else error "Expected " + kind + " for '" + path + "' but got " + std.type(v),
+  getString:: typed("string", std.isString),
+  getNumber:: typed("number", std.isNumber),
+  getInt:: typed("number", std.isNumber),
+  getBool:: typed("boolean", std.isBoolean),
+  getObject:: typed("object", std.isObject),
+  getArray:: typed("array", std.isArray),
+  baseUrl(endpoint)::
+    local noScheme = local parts = std.split(endpoint, "://"); parts[std.length(parts) - 1];
+    std.split(noScheme, ":")[0],
+  removeEmptyKeys(obj)::
+    local empty(v) = v == null || v == "" || (std.isObject(v) && std.length(v) == 0) || (std.isArray(v) && std.length(v) == 0);
+    local clean(v) =
+      if std.isObject(v) then { [k]: clean(v[k]) for k in std.objectFields(v) if !empty(clean(v[k])) }
+      else if std.isArray(v) then [clean(x) for x in v if !empty(clean(x))]
+      else v;
+    clean(obj),
+}
+"#;
+
+thread_local! {
+    /// The standard library, built once per thread: building it parses
+    /// and evaluates Jsonnet's `std`, which costs more than most files.
+    static STDLIB: jrsonnet_stdlib::ContextInitializer = jrsonnet_stdlib::ContextInitializer::new(PathResolver::Absolute);
+    /// The helper library, parsed once per thread.
+    static HELPER_LIB: Result<Val, String> = {
+        let mut builder = State::builder();
+        builder.context_initializer(STDLIB.with(Clone::clone));
+        let state = builder.build();
+        let _entered = state.try_enter();
+        state.evaluate_snippet("helpers", HELPERS).map_err(|e| e.to_string())
+    };
+}
+
+/// A document as Jsonnet sees it: integers are numbers (jrsonnet's serde
+/// bridge would make 64-bit integers strings, to keep their precision;
+/// those beyond 2^53 still are).
+struct Numbers<'v>(&'v Value);
+
+impl Serialize for Numbers<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Int(n) if n.unsigned_abs() <= 1 << 53 => s.serialize_f64(*n as f64),
+            Value::List(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for x in items {
+                    seq.serialize_element(&Numbers(x))?;
+                }
+                seq.end()
+            }
+            Value::Map(m) => {
+                let mut map = s.serialize_map(Some(m.len()))?;
+                for (k, x) in m.iter() {
+                    map.serialize_entry(k.as_str(), &Numbers(x))?;
+                }
+                map.end()
+            }
+            other => other.serialize(s),
+        }
+    }
+}
+
+/// Evaluates the Jsonnet file at `path` with `context` as its context.
+/// A panic inside the Jsonnet engine becomes an error, never a crash.
+pub fn evaluate(path: &Path, context: &Value) -> Result<Value, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(path, context))) {
+        Ok(result) => result,
+        Err(_) => Err("the Jsonnet engine failed on this file".to_string()),
+    }
+}
+
+fn run(path: &Path, context: &Value) -> Result<Value, String> {
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut builder = State::builder();
+    builder.import_resolver(FileImportResolver::new(vec![dir]));
+    let init = STDLIB.with(Clone::clone);
+    init.add_ext_var(
+        "context".into(),
+        Val::from_serde(Numbers(context)).map_err(|e| e.to_string())?,
+    );
+    init.add_ext_var("helpers".into(), HELPER_LIB.with(Clone::clone)?);
+    builder.context_initializer(init);
+    let state = builder.build();
+    // Ext vars are evaluated against the state entered on this thread.
+    let _entered = state
+        .try_enter()
+        .ok_or_else(|| "a Jsonnet evaluation is already running on this thread".to_string())?;
+    let val = state.import(path).map_err(|e| e.to_string())?;
+    let json = val.manifest(JsonFormat::minify()).map_err(|e| e.to_string())?;
+    Value::from_json(&json)
+}

@@ -1,0 +1,28 @@
+//! Windsor blueprints: a project's facets composed into one blueprint per
+//! context (`bpvm render`), and the template's test suites (`bpvm test`).
+//!
+//! ```no_run
+//! use bpvm_windsor::{Project, render, scope};
+//! let project = Project::load(std::path::Path::new("my-project")).unwrap();
+//! let ctx = scope::context(&project, "local", scope::Values::Files, true).unwrap();
+//! let out = render::render(&project, "local", ctx, &render::Options::default()).unwrap();
+//! print!("{}", bpvm_windsor::output::to_yaml(&out.blueprint));
+//! ```
+
+mod error;
+mod facet;
+mod host;
+mod jsonnet;
+mod merge;
+mod order;
+pub mod output;
+mod project;
+pub mod render;
+pub mod scope;
+pub mod test;
+mod tmpl;
+
+pub use error::{Error, Errors};
+pub use facet::ordinal_from_basename;
+pub use project::Project;
+pub use scope::schema_defaults;

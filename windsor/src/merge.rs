@@ -1,0 +1,222 @@
+//! Merging values and components: the plain deep merge of scopes, and the
+//! strategic merge and removal that fold component contributions (W4).
+
+use super::facet::Kind;
+use bpvm_runtime::Map;
+use bpvm_runtime::Value;
+
+/// Deep merge: maps merge key by key, the overlay wins everything else.
+pub fn deep_merge(base: &mut Value, overlay: Value) {
+    match (base, overlay) {
+        (Value::Map(b), Value::Map(o)) => {
+            for (k, v) in o.iter() {
+                match b.get_mut(k.as_str()) {
+                    Some(slot) => deep_merge(slot, v.clone()),
+                    None => {
+                        b.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (slot, o) => *slot = o,
+    }
+}
+
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Str(s) => s.is_empty(),
+        Value::List(l) => l.is_empty(),
+        Value::Map(m) => m.is_empty(),
+        _ => false,
+    }
+}
+
+/// Inputs merge: like [`deep_merge`], except that an empty string, list
+/// or map never overwrites a value that is there (a facet that leaves an
+/// input empty does not erase what a lower ordinal set).
+pub fn merge_inputs(base: &mut Value, overlay: &Value) {
+    match (base, overlay) {
+        (Value::Map(b), Value::Map(o)) => {
+            for (k, v) in o.iter() {
+                match b.get_mut(k.as_str()) {
+                    Some(slot) if is_empty(v) && !matches!(slot, Value::Null) && !is_empty(slot) => {}
+                    Some(slot) => merge_inputs(slot, v),
+                    None => {
+                        b.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (slot, o) => *slot = o.clone(),
+    }
+}
+
+fn strings(v: Option<&Value>) -> Vec<Value> {
+    match v {
+        Some(Value::List(items)) => items.clone(),
+        _ => Vec::new(),
+    }
+}
+
+fn append_unique(base: &mut Map, key: &str, overlay: Option<&Value>, sort: bool) {
+    let extra = strings(overlay);
+    if extra.is_empty() && !base.contains_key(key) {
+        return;
+    }
+    let mut items = strings(base.get(key));
+    for x in extra {
+        if !items.contains(&x) {
+            items.push(x);
+        }
+    }
+    if sort {
+        items.sort_by(|a, b| a.as_str().unwrap_or("").cmp(b.as_str().unwrap_or("")));
+    }
+    base.insert(key, Value::List(items));
+}
+
+/// Overlays one contribution on a component (the `merge` strategy).
+pub fn merge_component(kind: Kind, base: &mut Map, overlay: &Map) {
+    for (k, v) in overlay.iter() {
+        let key = k.as_str();
+        match key {
+            "inputs" => match base.get_mut(key) {
+                Some(slot) => merge_inputs(slot, v),
+                None => {
+                    base.insert(key, v.clone());
+                }
+            },
+            "dependsOn" | "cleanup" => append_unique(base, key, Some(v), false),
+            // Kustomization components are kept sorted, as Windsor does.
+            "components" => append_unique(base, key, Some(v), true),
+            "patches" => {
+                let mut items = strings(base.get(key));
+                items.extend(strings(Some(v)));
+                base.insert(key, Value::List(items));
+            }
+            "substitutions" => {
+                let mut subs = base.get(key).and_then(Value::as_map).cloned().unwrap_or_default();
+                if let Some(o) = v.as_map() {
+                    for (sk, sv) in o.iter() {
+                        subs.insert(sk.clone(), sv.clone());
+                    }
+                }
+                base.insert(key, Value::Map(subs));
+            }
+            // A terraform component keeps its module: its identity and
+            // where it comes from are not overlaid.
+            "path" | "source" if kind == Kind::Terraform && base.contains_key(key) => {}
+            _ if matches!(v, Value::Null) => {}
+            _ => {
+                base.insert(key, v.clone());
+            }
+        }
+    }
+}
+
+/// True when a `remove` contribution lists nothing but the component's
+/// identity: it removes the whole component (W4).
+pub fn removes_whole(kind: Kind, spec: &Map) -> bool {
+    spec.keys().all(|k| match kind {
+        Kind::Terraform => matches!(k.as_str(), "name" | "path" | "source"),
+        Kind::Kustomize => matches!(k.as_str(), "name" | "path" | "source"),
+    })
+}
+
+fn remove_items(base: &mut Map, key: &str, spec: &Map) {
+    let gone = strings(spec.get(key));
+    if gone.is_empty() {
+        return;
+    }
+    if let Some(Value::List(items)) = base.get_mut(key) {
+        items.retain(|x| !gone.contains(x));
+    }
+}
+
+fn remove_keys(base: &mut Map, key: &str, spec: &Map) {
+    let Some(gone) = spec.get(key).and_then(Value::as_map) else {
+        return;
+    };
+    if let Some(Value::Map(m)) = base.get_mut(key) {
+        for k in gone.keys() {
+            m.remove(k.as_str());
+        }
+    }
+}
+
+/// Applies a `remove` contribution: deletes the listed input and
+/// substitution keys, and the listed dependsOn, components, cleanup and
+/// patches items.
+pub fn remove_from(base: &mut Map, spec: &Map) {
+    remove_keys(base, "inputs", spec);
+    remove_keys(base, "substitutions", spec);
+    for key in ["dependsOn", "components", "cleanup"] {
+        remove_items(base, key, spec);
+    }
+    let gone = strings(spec.get("patches"));
+    if !gone.is_empty()
+        && let Some(Value::List(items)) = base.get_mut("patches")
+    {
+        let same = |a: &Value, b: &Value| {
+            let field = |v: &Value, k: &str| v.as_map().and_then(|m| m.get(k)).cloned();
+            match (field(a, "path"), field(b, "path")) {
+                (Some(x), Some(y)) => x == y,
+                _ => field(a, "patch").is_some() && field(a, "patch") == field(b, "patch"),
+            }
+        };
+        items.retain(|p| !gone.iter().any(|g| same(g, p)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(y: &str) -> Value {
+        Value::from_yaml(y).unwrap()
+    }
+
+    #[test]
+    fn empty_overlays_keep_what_is_there() {
+        let mut base = v("{key: populated, patches: [a, b], gone: 1}");
+        merge_inputs(
+            &mut base,
+            &v("{key: '', patches: [], gone: null, new_empty: '', new_map: {}}"),
+        );
+        assert_eq!(
+            base.to_json(),
+            r#"{"key":"populated","patches":["a","b"],"gone":null,"new_empty":"","new_map":{}}"#
+        );
+    }
+
+    #[test]
+    fn merge_appends_unique_items_and_sorts_components() {
+        let mut base = v("{name: ingress, components: [nginx, nginx/web], dependsOn: [pki]}");
+        let overlay = v("{name: ingress, components: [nginx/coredns, nginx], dependsOn: [dns, pki]}");
+        let Value::Map(mut b) = base.clone() else {
+            unreachable!()
+        };
+        merge_component(Kind::Kustomize, &mut b, overlay.as_map().unwrap());
+        base = Value::Map(b);
+        assert_eq!(
+            base.to_json(),
+            r#"{"name":"ingress","components":["nginx","nginx/coredns","nginx/web"],"dependsOn":["pki","dns"]}"#
+        );
+    }
+
+    #[test]
+    fn remove_deletes_only_what_it_lists() {
+        let Value::Map(mut base) = v("{path: vpc, inputs: {keep: 1, drop: 2}, dependsOn: [a, b]}") else {
+            unreachable!()
+        };
+        remove_from(
+            &mut base,
+            v("{path: vpc, inputs: {drop: null}, dependsOn: [b]}").as_map().unwrap(),
+        );
+        assert_eq!(
+            Value::Map(base).to_json(),
+            r#"{"path":"vpc","inputs":{"keep":1},"dependsOn":["a"]}"#
+        );
+        assert!(removes_whole(Kind::Terraform, v("{path: vpc}").as_map().unwrap()));
+    }
+}

@@ -1,0 +1,455 @@
+//! One render: facets chosen by their conditions, config blocks evaluated
+//! in dependency order, component contributions folded by ordinal and
+//! strategy into the base blueprint, the user overlay applied, and the
+//! result ordered and checked.
+
+use super::error::{Error, Errors};
+use super::facet::{Cond, Facet, Kind, Strategy};
+use super::host::Host;
+use super::merge::{deep_merge, merge_component, remove_from, removes_whole};
+use super::order;
+use super::project::{Project, TEMPLATE, read_yaml};
+use super::tmpl::{Evaluator, Outcome, Tmpl};
+use bpvm_runtime::Value;
+use bpvm_runtime::{Map, text};
+use std::collections::BTreeSet;
+
+/// How to render.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Terraform outputs by component (W9); without them
+    /// `terraform_output()` stays as written.
+    pub outputs: Option<Value>,
+}
+
+/// A rendered blueprint, and what decided it.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The blueprint, fields in output order.
+    pub blueprint: Value,
+    /// Which facets and components were included or skipped, and why.
+    pub explain: Vec<String>,
+}
+
+/// One facet's contribution to one component.
+struct Contribution {
+    kind: Kind,
+    id: String,
+    ordinal: i64,
+    strategy: Strategy,
+    body: Map,
+}
+
+/// Renders context `name`, whose values are `ctx` (see [`super::scope`]).
+pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
+    let facets_dir = project.root.join(TEMPLATE).join("facets");
+    let host = Host {
+        root: project.root.clone(),
+        dir: facets_dir,
+        outputs: opts.outputs.clone(),
+        ..Host::default()
+    };
+    let mut ev = Evaluator::new(ctx.clone(), host);
+    let mut explain = Vec::new();
+
+    // Facets, by their conditions against the context.
+    let mut included: Vec<&Facet> = Vec::new();
+    for f in &project.facets {
+        let yes = match &f.when {
+            None => true,
+            Some(c) => truth(&mut ev, c).map_err(|m| Error::new(Some(&f.file), "when", m))?,
+        };
+        let why = f
+            .when
+            .as_ref()
+            .map_or("no condition".to_string(), |c| format!("`{}`", c.src));
+        explain.push(format!(
+            "facet {} ({}, ordinal {}): {} by {why}",
+            f.name,
+            f.file,
+            f.ordinal,
+            if yes { "included" } else { "skipped" }
+        ));
+        if yes {
+            included.push(f);
+        }
+    }
+
+    let scope = config_scope(&mut ev, &included, &ctx)?;
+    ev.set_scope(scope);
+
+    // Contributions, in facet order.
+    let mut contributions: Vec<Contribution> = Vec::new();
+    let mut errors = Vec::new();
+    for f in &included {
+        for p in &f.parts {
+            let at = format!("{}[{}]", p.kind.key(), p.id);
+            if let Some(c) = &p.when {
+                let yes = truth(&mut ev, c).map_err(|m| Error::new(Some(&f.file), format!("{at}.when"), m))?;
+                explain.push(format!(
+                    "  {at} of {}: {} by `{}`",
+                    f.name,
+                    if yes { "included" } else { "skipped" },
+                    c.src
+                ));
+                if !yes {
+                    continue;
+                }
+            }
+            ev.host.dir = project
+                .root
+                .join(&f.file)
+                .parent()
+                .map(|d| d.to_path_buf())
+                .unwrap_or_default();
+            match evaluate_part(&mut ev, &p.body, p.kind) {
+                Ok(body) => contributions.push(Contribution {
+                    kind: p.kind,
+                    id: p.id.clone(),
+                    ordinal: p.ordinal.unwrap_or(f.ordinal),
+                    strategy: p.strategy,
+                    body,
+                }),
+                Err((inner, message)) => errors.push(Error::new(Some(&f.file), format!("{at}{inner}"), message)),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Errors::new(errors));
+    }
+
+    let base = project.blueprint.as_map().cloned().unwrap_or_default();
+    let base_file = format!("{TEMPLATE}/blueprint.yaml");
+    ev.host.dir = project.root.join(TEMPLATE);
+    let mut base_parts = Vec::new();
+    for p in &project.base {
+        match evaluate_part(&mut ev, &p.body, p.kind) {
+            Ok(body) => base_parts.push((p.kind, p.id.clone(), body)),
+            Err((inner, message)) => errors.push(Error::new(
+                Some(&base_file),
+                format!("{}[{}]{inner}", p.kind.key(), p.id),
+                message,
+            )),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Errors::new(errors));
+    }
+    let mut lists = [Vec::new(), Vec::new()];
+    for (slot, kind) in [Kind::Terraform, Kind::Kustomize].into_iter().enumerate() {
+        lists[slot] = fold(kind, &base_parts, &contributions);
+    }
+
+    // The context's own blueprint.yaml overlays the result.
+    let user_rel = format!("contexts/{name}/blueprint.yaml");
+    let user = read_yaml(&project.root, &user_rel)?.and_then(|v| v.as_map().cloned());
+    if let Some(user) = &user {
+        for (slot, kind) in [Kind::Terraform, Kind::Kustomize].into_iter().enumerate() {
+            for c in list_of(user, kind.key()) {
+                let Some(id) = identity(kind, &c) else { continue };
+                match lists[slot].iter_mut().find(|(i, _)| *i == id) {
+                    Some((_, existing)) => merge_component(kind, existing, &c),
+                    None => lists[slot].push((id, c)),
+                }
+            }
+        }
+    }
+
+    // values.yaml `substitutions.<kustomization>` win over the facets'.
+    let mut config_maps = base
+        .get("configMaps")
+        .and_then(Value::as_map)
+        .cloned()
+        .unwrap_or_default();
+    if let Some(subs) = ctx
+        .as_map()
+        .and_then(|m| m.get("substitutions"))
+        .and_then(Value::as_map)
+    {
+        for (target, values) in subs.iter() {
+            let Some(values) = values.as_map() else { continue };
+            let texts = as_texts(values);
+            config_maps.insert(
+                format!("values-{}", target.as_str()).as_str(),
+                Value::Map(texts.clone()),
+            );
+            if let Some((_, k)) = lists[1].iter_mut().find(|(id, _)| id == target.as_str()) {
+                let mut merged = k
+                    .get("substitutions")
+                    .and_then(Value::as_map)
+                    .cloned()
+                    .unwrap_or_default();
+                for (sk, sv) in texts.iter() {
+                    merged.insert(sk.clone(), sv.clone());
+                }
+                k.insert("substitutions", Value::Map(merged));
+            }
+        }
+    }
+
+    let [terraform, kustomize] = lists;
+    // Checked in contribution order, so a cycle is named from where it starts.
+    let mut problems = order::check("terraform", &terraform);
+    problems.extend(order::check("kustomize", &kustomize));
+    if !problems.is_empty() {
+        return Err(Errors::new(problems));
+    }
+    let terraform = order::topological(terraform);
+    let kustomize = order::kustomize(kustomize);
+    let blueprint = super::output::blueprint(name, &base, user.as_ref(), terraform, kustomize, config_maps);
+    Ok(Rendered { blueprint, explain })
+}
+
+/// A condition's value: nil is false, a bool is itself, anything else is
+/// an error (W8).
+fn truth(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
+    match ev.run(&c.prog) {
+        Ok(Value::Bool(b)) => Ok(b),
+        Ok(Value::Null) => Ok(false),
+        Ok(other) => Err(format!(
+            "a condition must give a bool, got {} (from `{}`)",
+            other.type_name(),
+            c.src
+        )),
+        // A deferred value decides nothing yet: not included.
+        Err(Outcome::Deferred) => Ok(false),
+        Err(Outcome::Failed(d)) => Err(d.to_string()),
+    }
+}
+
+/// The scope components see: the context with the config blocks of the
+/// included facets merged over it (W2), each block evaluated after the
+/// blocks it reads (W3).
+fn config_scope(ev: &mut Evaluator, included: &[&Facet], ctx: &Value) -> Result<Value, Errors> {
+    // Structure first: same-name blocks merge, in facet order.
+    let mut blocks: Vec<(String, Tmpl, &str)> = Vec::new();
+    for f in included {
+        for b in &f.config {
+            if let Some(c) = &b.when {
+                let yes = truth(ev, c).map_err(|m| Error::new(Some(&f.file), format!("config[{}].when", b.name), m))?;
+                if !yes {
+                    continue;
+                }
+            }
+            match blocks.iter_mut().find(|(n, _, _)| *n == b.name) {
+                Some((_, body, _)) => body.merge(b.body.clone()),
+                None => blocks.push((b.name.clone(), b.body.clone(), &f.file)),
+            }
+        }
+    }
+    if blocks.is_empty() {
+        return Ok(ctx.clone());
+    }
+    let names: Vec<String> = blocks.iter().map(|(n, _, _)| n.clone()).collect();
+    let reads: Vec<Vec<usize>> = blocks
+        .iter()
+        .map(|(n, body, _)| {
+            let mut roots = BTreeSet::new();
+            body.roots(&mut roots);
+            roots
+                .iter()
+                .filter(|r| *r != n)
+                .filter_map(|r| names.iter().position(|x| x == r))
+                .collect()
+        })
+        .collect();
+    let order = block_order(&names, &reads)?;
+
+    let mut evaluated = Map::new();
+    for i in order {
+        let (name, body, file) = &blocks[i];
+        let mut scope = ctx.clone();
+        deep_merge(&mut scope, Value::Map(evaluated.clone()));
+        ev.set_scope(scope);
+        let v = body
+            .eval(ev)
+            .map_err(|e| Error::new(Some(file), format!("config[{name}]{}", e.at), e.diag.to_string()))?;
+        evaluated.insert(name.as_str(), v);
+    }
+    let mut scope = ctx.clone();
+    deep_merge(&mut scope, Value::Map(evaluated));
+    Ok(scope)
+}
+
+/// Blocks after the blocks they read; ties in first-appearance order. A
+/// cycle is an error naming its blocks.
+fn block_order(names: &[String], reads: &[Vec<usize>]) -> Result<Vec<usize>, Errors> {
+    let mut done = vec![false; names.len()];
+    let mut order = Vec::with_capacity(names.len());
+    while order.len() < names.len() {
+        let ready = (0..names.len()).find(|&i| !done[i] && reads[i].iter().all(|&d| done[d]));
+        match ready {
+            Some(i) => {
+                done[i] = true;
+                order.push(i);
+            }
+            None => {
+                // Follow unfinished reads from the first waiting block until one repeats.
+                let mut path = vec![(0..names.len()).find(|&i| !done[i]).unwrap_or(0)];
+                loop {
+                    let at = *path.last().unwrap_or(&0);
+                    let Some(&next) = reads[at].iter().find(|&&d| !done[d]) else {
+                        break;
+                    };
+                    if let Some(start) = path.iter().position(|&p| p == next) {
+                        let mut cycle: Vec<&str> = path[start..].iter().map(|&i| names[i].as_str()).collect();
+                        cycle.push(&names[next]);
+                        return Err(Error::new(
+                            None,
+                            format!("config[{}]", names[next]),
+                            format!("config blocks read each other in a cycle: {}", cycle.join(" → ")),
+                        )
+                        .into());
+                    }
+                    path.push(next);
+                }
+                return Err(Error::new(None, "config", "config blocks cannot be ordered").into());
+            }
+        }
+    }
+    Ok(order)
+}
+
+/// Evaluates a component body and normalises its fields.
+fn evaluate_part(ev: &mut Evaluator, body: &Tmpl, kind: Kind) -> Result<Map, (String, String)> {
+    let v = body.eval(ev).map_err(|e| (e.at, e.diag.to_string()))?;
+    let Value::Map(mut m) = v else {
+        return Err((String::new(), "a component must be a mapping".into()));
+    };
+    for key in ["dependsOn", "components", "cleanup"] {
+        if let Some(v) = m.get(key) {
+            let items = string_list(v);
+            m.insert(key, Value::List(items));
+        }
+    }
+    if kind == Kind::Kustomize
+        && let Some(Value::Map(subs)) = m.get("substitutions")
+    {
+        let texts = as_texts(subs);
+        m.insert("substitutions", Value::Map(texts));
+    }
+    if let Some(v) = m.get("destroy") {
+        let b = match v {
+            Value::Bool(b) => *b,
+            Value::Str(s) if &**s == "true" => true,
+            Value::Str(s) if &**s == "false" => false,
+            other => return Err((".destroy".into(), format!("must be a bool, got {}", describe(other)))),
+        };
+        m.insert("destroy", Value::Bool(b));
+    }
+    if let Some(v) = m.get("parallelism") {
+        let n = match v {
+            Value::Int(n) => *n,
+            Value::Float(f) if f.fract() == 0.0 => *f as i64,
+            Value::Str(s) if s.trim().parse::<i64>().is_ok() => s.trim().parse().unwrap_or_default(),
+            other => {
+                return Err((
+                    ".parallelism".into(),
+                    format!("must be an integer, got {}", describe(other)),
+                ));
+            }
+        };
+        m.insert("parallelism", Value::Int(n));
+    }
+    Ok(m)
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Str(s) => format!("string {s:?}"),
+        other => other.type_name().to_string(),
+    }
+}
+
+/// Substitution values as text (D4): nil is empty, numbers as Go prints
+/// them, lists and maps as YAML.
+fn as_texts(m: &Map) -> Map {
+    m.iter()
+        .map(|(k, v)| (k.clone(), Value::Str(text::to_text(v).into())))
+        .collect()
+}
+
+/// dependsOn, components, cleanup: lists flattened, nil and "" dropped (W6).
+fn string_list(v: &Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut push = |x: &Value| match x {
+        Value::Null => {}
+        Value::Str(s) if s.is_empty() => {}
+        Value::Str(_) => out.push(x.clone()),
+        other => {
+            let t = text::to_text(other);
+            if !t.is_empty() {
+                out.push(Value::Str(t.into()));
+            }
+        }
+    };
+    match v {
+        Value::List(items) => {
+            for x in items {
+                match x {
+                    Value::List(inner) => inner.iter().for_each(&mut push),
+                    _ => push(x),
+                }
+            }
+        }
+        other => push(other),
+    }
+    out
+}
+
+fn list_of(m: &Map, key: &str) -> Vec<Map> {
+    match m.get(key) {
+        Some(Value::List(items)) => items.iter().filter_map(|v| v.as_map().cloned()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn identity(kind: Kind, c: &Map) -> Option<String> {
+    let text = |k: &str| {
+        c.get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    match kind {
+        Kind::Terraform => text("name").or_else(|| text("path")),
+        Kind::Kustomize => text("name"),
+    }
+}
+
+/// Folds every contribution to each component of `kind` over the base
+/// blueprint's, in (ordinal, facet order) order (W4).
+fn fold(kind: Kind, base: &[(Kind, String, Map)], contributions: &[Contribution]) -> Vec<(String, Map)> {
+    let mut out: Vec<(String, Option<Map>)> = Vec::new();
+    for (k, id, c) in base {
+        if *k == kind && !out.iter().any(|(i, _)| i == id) {
+            out.push((id.clone(), Some(c.clone())));
+        }
+    }
+    for c in contributions.iter().filter(|c| c.kind == kind) {
+        if !out.iter().any(|(id, _)| *id == c.id) {
+            out.push((c.id.clone(), None));
+        }
+    }
+    for (id, state) in &mut out {
+        let mut mine: Vec<&Contribution> = contributions.iter().filter(|c| c.kind == kind && c.id == *id).collect();
+        // Stable: equal ordinals keep facet order.
+        mine.sort_by_key(|c| c.ordinal);
+        for c in mine {
+            match c.strategy {
+                Strategy::Merge => match state {
+                    Some(s) => merge_component(kind, s, &c.body),
+                    None => *state = Some(c.body.clone()),
+                },
+                Strategy::Replace => *state = Some(c.body.clone()),
+                Strategy::Remove if removes_whole(kind, &c.body) => *state = None,
+                Strategy::Remove => {
+                    if let Some(s) = state {
+                        remove_from(s, &c.body);
+                    }
+                }
+            }
+        }
+    }
+    out.into_iter().filter_map(|(id, s)| s.map(|s| (id, s))).collect()
+}

@@ -1,0 +1,230 @@
+//! Values with `${…}` inside, compiled once: a tree that mirrors the YAML
+//! value, whose strings with expressions hold compiled programs. A template
+//! is compiled when the project loads and evaluated for every context.
+
+use super::host::Host;
+use bpvm_compiler::Compiler;
+use bpvm_runtime::{Diagnostic, Map};
+use bpvm_runtime::{Environment, Value};
+use bpvm_vm::Fault;
+use bpvm_vm::{Program, Vm};
+use std::collections::BTreeSet;
+
+/// A compiled value.
+#[derive(Debug, Clone)]
+pub enum Tmpl {
+    /// Nothing to evaluate.
+    Lit(Value),
+    /// A string with `${…}` parts (the source is kept for deferral).
+    Text {
+        src: std::sync::Arc<str>,
+        prog: Box<Program>,
+    },
+    /// A list with something to evaluate inside.
+    List(Vec<Tmpl>),
+    /// A map with something to evaluate inside, in document order.
+    Map(Vec<(Box<str>, Tmpl)>),
+}
+
+/// A template that failed to compile or to evaluate: where inside the
+/// value (`.inputs.endpoint`, `[2]`) and why.
+#[derive(Debug, Clone)]
+pub struct TmplError {
+    /// The path inside the templated value.
+    pub at: String,
+    /// The expression's diagnostic.
+    pub diag: Diagnostic,
+}
+
+impl Tmpl {
+    /// Compiles every string of `v` that has a `${`.
+    pub fn compile(v: &Value, compiler: &Compiler) -> Result<Tmpl, TmplError> {
+        Ok(match v {
+            Value::Str(s) if s.contains("${") => match compiler.compile_template(s) {
+                Ok(prog) => Tmpl::Text {
+                    src: s.clone(),
+                    prog: Box::new(prog),
+                },
+                Err(diag) => {
+                    return Err(TmplError {
+                        at: String::new(),
+                        diag,
+                    });
+                }
+            },
+            Value::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, x) in items.iter().enumerate() {
+                    out.push(Tmpl::compile(x, compiler).map_err(|e| e.under(&format!("[{i}]")))?);
+                }
+                if out.iter().all(Tmpl::is_lit) {
+                    Tmpl::Lit(v.clone())
+                } else {
+                    Tmpl::List(out)
+                }
+            }
+            Value::Map(m) => {
+                let mut out = Vec::with_capacity(m.len());
+                for (k, x) in m.iter() {
+                    let t = Tmpl::compile(x, compiler).map_err(|e| e.under(&format!(".{}", k.as_str())))?;
+                    out.push((k.as_str().into(), t));
+                }
+                if out.iter().all(|(_, t)| t.is_lit()) {
+                    Tmpl::Lit(v.clone())
+                } else {
+                    Tmpl::Map(out)
+                }
+            }
+            other => Tmpl::Lit(other.clone()),
+        })
+    }
+
+    /// True when there is nothing to evaluate.
+    pub fn is_lit(&self) -> bool {
+        matches!(self, Tmpl::Lit(_))
+    }
+
+    /// The top-level names the template's expressions read.
+    pub fn roots(&self, out: &mut BTreeSet<String>) {
+        match self {
+            Tmpl::Lit(_) => {}
+            Tmpl::Text { prog, .. } => out.extend(prog.roots().into_iter().map(str::to_string)),
+            Tmpl::List(items) => items.iter().for_each(|t| t.roots(out)),
+            Tmpl::Map(entries) => entries.iter().for_each(|(_, t)| t.roots(out)),
+        }
+    }
+
+    /// Deep-merges `overlay` into this template: maps merge key by key,
+    /// anything else is replaced (config blocks' structural merge).
+    pub fn merge(&mut self, overlay: Tmpl) {
+        let replacement = match overlay.into_entries() {
+            Ok(theirs) => match self.as_entries() {
+                Some(mine) => {
+                    for (k, t) in theirs {
+                        match mine.iter_mut().find(|(mk, _)| *mk == k) {
+                            Some((_, slot)) => slot.merge(t),
+                            None => mine.push((k, t)),
+                        }
+                    }
+                    return;
+                }
+                None => Tmpl::Map(theirs),
+            },
+            Err(other) => other,
+        };
+        *self = replacement;
+    }
+
+    /// The entries of a map template (a literal map is opened up).
+    fn as_entries(&mut self) -> Option<&mut Vec<(Box<str>, Tmpl)>> {
+        if let Tmpl::Lit(Value::Map(m)) = self {
+            let entries = m
+                .iter()
+                .map(|(k, v)| (k.as_str().into(), Tmpl::Lit(v.clone())))
+                .collect();
+            *self = Tmpl::Map(entries);
+        }
+        match self {
+            Tmpl::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    fn into_entries(self) -> Result<Vec<(Box<str>, Tmpl)>, Tmpl> {
+        match self {
+            Tmpl::Map(entries) => Ok(entries),
+            Tmpl::Lit(Value::Map(m)) => Ok(m
+                .iter()
+                .map(|(k, v)| (k.as_str().into(), Tmpl::Lit(v.clone())))
+                .collect()),
+            other => Err(other),
+        }
+    }
+
+    /// Evaluates against `ev`'s scope. A `${…}` whose value is deferred
+    /// (a terraform output not known yet) keeps its text (W9).
+    pub fn eval(&self, ev: &mut Evaluator) -> Result<Value, TmplError> {
+        Ok(match self {
+            Tmpl::Lit(v) => v.clone(),
+            Tmpl::Text { src, prog } => match ev.run(prog) {
+                Ok(v) => v,
+                Err(Outcome::Deferred) => Value::Str(src.clone()),
+                Err(Outcome::Failed(diag)) => {
+                    return Err(TmplError {
+                        at: String::new(),
+                        diag,
+                    });
+                }
+            },
+            Tmpl::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, t) in items.iter().enumerate() {
+                    out.push(t.eval(ev).map_err(|e| e.under(&format!("[{i}]")))?);
+                }
+                Value::List(out)
+            }
+            Tmpl::Map(entries) => {
+                let mut out = Map::new();
+                for (k, t) in entries {
+                    out.insert(&**k, t.eval(ev).map_err(|e| e.under(&format!(".{k}")))?);
+                }
+                Value::Map(out)
+            }
+        })
+    }
+}
+
+impl TmplError {
+    /// The same error, one level further down.
+    fn under(mut self, step: &str) -> TmplError {
+        self.at.insert_str(0, step);
+        self
+    }
+}
+
+/// Why a program gave no value.
+pub enum Outcome {
+    /// A function's value is not known yet.
+    Deferred,
+    /// An error.
+    Failed(Diagnostic),
+}
+
+/// Runs programs against one scope, with the renderer's functions.
+pub struct Evaluator {
+    vm: Vm,
+    /// The scope expressions read.
+    pub env: Environment,
+    /// What the renderer's functions need (files, terraform outputs).
+    pub host: Host,
+}
+
+impl Evaluator {
+    /// An evaluator over `scope`.
+    pub fn new(scope: Value, host: Host) -> Evaluator {
+        let mut ev = Evaluator {
+            vm: Vm::new(),
+            env: Environment::new(),
+            host,
+        };
+        ev.set_scope(scope);
+        ev
+    }
+
+    /// Makes `scope` what expressions read.
+    pub fn set_scope(&mut self, scope: Value) {
+        self.env = Environment::from_value(scope.clone()).unwrap_or_default();
+        self.host.scope = scope;
+    }
+
+    /// Runs one program.
+    pub fn run(&mut self, prog: &Program) -> Result<Value, Outcome> {
+        match self.vm.run_with(prog, &self.env, &self.host) {
+            Ok(v) => Ok(v.to_value()),
+            Err(e) => match &e.fault {
+                Fault::Call(f) if f.deferred => Err(Outcome::Deferred),
+                _ => Err(Outcome::Failed(prog.diagnose(&e))),
+            },
+        }
+    }
+}
