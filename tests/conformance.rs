@@ -14,6 +14,7 @@
 
 use bpvm::runtime::builtins::effects::Effects;
 use bpvm::runtime::builtins::{cidr, windsor};
+use bpvm::runtime::root::Root;
 use bpvm::runtime::{Builtin, Ctx, FnError, Library, Val};
 use bpvm::{Compiler, Dialect, Environment, Value, Vm};
 use std::path::Path;
@@ -95,13 +96,7 @@ fn effects_of(v: Option<&Value>, file: &Path) -> Effects {
         },
         now: text("now").map(|t| t.parse().expect("effects.now is RFC 3339")),
         cwd: text("cwd").map(Into::into),
-        root: text("root").map(|r| {
-            file.parent()
-                .unwrap()
-                .join(r)
-                .canonicalize()
-                .expect("effects.root exists")
-        }),
+        root: text("root").map(|r| Root::new(&file.parent().unwrap().join(r), "root").expect("effects.root exists")),
         links: m.and_then(|m| m.get("links")).cloned().unwrap_or(Value::Null),
         ..Effects::default()
     }

@@ -268,6 +268,7 @@ fn random_facets_never_panic() {
     let dir = std::env::temp_dir().join(format!("bpvm-fuzz-{}", std::process::id()));
     let facets = dir.join("contexts/_template/facets");
     std::fs::create_dir_all(&facets).unwrap();
+    std::fs::write(dir.join("windsor.yaml"), "version: v1alpha1\n").unwrap();
     let mut rng = Rng(0xface_7000_0000_0001);
     let mut rendered = 0;
     for round in 0..1500 {

@@ -28,18 +28,14 @@ fn data(flag: &str, path: &Path) -> Result<Value, String> {
     Value::from_yaml(&text).map_err(|e| format!("error: {flag} {}: {e}", path.display()))
 }
 
-/// The folder files must stay inside (B11): `--root`, else the current
-/// folder when the blueprint is in it, else the blueprint's folder.
+/// The folder files must stay inside (B11, D8): `--root`, else the
+/// blueprint's own folder, wherever bpvm runs from.
 fn root(args: &RenderArgs, blueprint: &Path) -> Result<PathBuf, String> {
-    if let Some(r) = &args.root {
-        return r
+    match &args.root {
+        Some(r) => r
             .canonicalize()
-            .map_err(|e| format!("error: --root {}: {e}", r.display()));
-    }
-    let cwd = std::env::current_dir().and_then(|d| d.canonicalize()).ok();
-    match cwd {
-        Some(cwd) if blueprint.starts_with(&cwd) => Ok(cwd),
-        _ => Ok(blueprint.parent().map(PathBuf::from).unwrap_or_default()),
+            .map_err(|e| format!("error: --root {}: {e}", r.display())),
+        None => Ok(blueprint.parent().map(PathBuf::from).unwrap_or_default()),
     }
 }
 

@@ -7,6 +7,7 @@ mod windsor;
 mod write;
 
 use bpvm::runtime::builtins::effects::Effects;
+use bpvm::runtime::root::Root;
 use bpvm::{Compiler, Dialect, Environment, Program, Vm};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -377,14 +378,18 @@ fn effects(
                 .with_timezone(&chrono::Utc),
         ),
     };
+    // `eval` has no blueprint, so its files are read inside --root, else
+    // the current folder.
     let root = match root {
-        Some(r) => Some(r),
-        None => std::env::current_dir().ok(),
+        Some(r) => Some(Root::new(&r, "root").map_err(|e| format!("error: --root {}: {e}", r.display()))?),
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|d| Root::new(&d, "current folder").ok()),
     };
     Ok(Effects {
         seed,
         now,
-        root: root.and_then(|r| r.canonicalize().ok()),
+        root,
         allow_http,
         ..Effects::default()
     })

@@ -212,3 +212,29 @@ fn seed_and_now_pin_uuid_and_datetime() {
     assert_ne!(spec["id"], spec["other"], "each call gives a new id");
     assert_eq!(spec["id"].as_str().unwrap().len(), 36);
 }
+
+#[test]
+fn file_reads_the_same_wherever_bpvm_runs_from() {
+    let dir = scratch(
+        "cwd",
+        "version: 2023-04-20\nresources:\n  r: {type: t/r, spec: {x: '${utf8(file(\"data.txt\"))}'}}\n",
+    );
+    std::fs::write(dir.join("data.txt"), "beside the blueprint").unwrap();
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("data.txt"), "beside the process").unwrap();
+    let mut outputs = Vec::new();
+    for cwd in [dir.clone(), elsewhere.clone(), std::env::temp_dir()] {
+        let out = bpvm()
+            .current_dir(&cwd)
+            .arg("render")
+            .arg(dir.join("blueprint.yaml"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        outputs.push(String::from_utf8(out.stdout).unwrap());
+    }
+    assert!(outputs[0].contains("x: beside the blueprint\n"), "{}", outputs[0]);
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[0], outputs[2]);
+}

@@ -86,6 +86,7 @@ fn a_failed_render_leaves_the_output_file_alone() {
 #[test]
 fn explain_says_what_was_included_and_why() {
     let dir = project("explain", GOOD);
+    std::fs::create_dir_all(dir.join("contexts/other")).unwrap();
     let out = bpvm()
         .args(["render", "--explain", "--context", "other", "--project"])
         .arg(&dir)
@@ -139,4 +140,45 @@ fn a_missing_project_is_a_clear_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/project is not a folder"));
+}
+
+#[test]
+fn a_context_name_may_not_climb_out_of_contexts() {
+    let dir = project("climb", GOOD);
+    std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+    std::fs::write(dir.join("elsewhere/values.yaml"), "provider: stolen\n").unwrap();
+    let out = bpvm()
+        .args(["render", "--context", "../elsewhere", "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: context name \"../elsewhere\" is not a folder name (no '/', '\\', '.' or '..')\n"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn an_unknown_context_or_a_folder_that_is_no_project_is_an_error() {
+    let dir = project("unknown", GOOD);
+    let out = bpvm()
+        .args(["render", "--context", "prod", "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: no context \"prod\": the project has: local\n"
+    );
+    let empty = dir.join("contexts/local");
+    let out = bpvm().args(["render", "--project"]).arg(&empty).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.ends_with("is not a Windsor project: it has no windsor.yaml and no contexts/_template\n"),
+        "{err}"
+    );
 }

@@ -17,6 +17,7 @@ mod kind;
 mod map;
 pub mod ops;
 mod problems;
+pub mod root;
 pub mod text;
 mod val;
 mod value;

@@ -4,17 +4,18 @@
 
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::builtins::{cidr, windsor};
+use bpvm_runtime::root::{AccessError, Root};
 use bpvm_runtime::{Builtin, Ctx, FnError, Library, Map, Val, text};
 use bpvm_runtime::{Environment, Value};
 use bpvm_vm::Vm;
 use std::cell::RefCell;
-use std::path::{Component, PathBuf};
+use std::path::PathBuf;
 
 /// What the renderer's functions read.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Host {
-    /// The project root: no path may leave it.
-    pub root: PathBuf,
+    /// The project root: every file is read through it (D8).
+    pub root: Root,
     /// The folder relative paths start from (the facet's).
     pub dir: PathBuf,
     /// Terraform outputs by component, when supplied (a test case's
@@ -101,42 +102,38 @@ fn terraform_output<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnErr
     Ok(found.map_or(Val::Nil, |v| c.import(v)))
 }
 
-/// `path` resolved against the facet's folder, refused if it leaves the
-/// project (checked on the path's text: `..` steps are resolved first).
-pub fn resolve(h: &Host, f: &str, path: &str) -> Result<PathBuf, FnError> {
-    let joined = h.dir.join(path);
-    let mut out = PathBuf::new();
-    for part in joined.components() {
-        match part {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other.as_os_str()),
+impl Host {
+    /// The functions' view of the project in `root`, paths starting from
+    /// folder `dir`.
+    pub fn new(root: Root, dir: PathBuf, outputs: Option<Value>) -> Host {
+        Host {
+            root,
+            dir,
+            outputs,
+            scope: Value::Null,
+            jsonnet_cache: RefCell::default(),
         }
     }
-    if !out.starts_with(&h.root) {
-        return Err(FnError::arg(0, format!("{f}() path {path:?} leaves the project")));
-    }
-    Ok(out)
 }
 
+fn refused(f: &str, e: AccessError) -> FnError {
+    FnError::arg(0, format!("{f}() path {e}"))
+}
+
+/// The text of the file at `path` (from the facet's folder), `None` when
+/// there is none; any other refusal of the root is an error.
 fn read(h: &Host, f: &str, path: &str) -> Result<Option<String>, FnError> {
-    let p = resolve(h, f, path)?;
-    match std::fs::read_to_string(&p) {
+    match h.root.read_string(&h.dir, path) {
         Ok(t) => Ok(Some(t)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(FnError::arg(0, format!("{f}() cannot read {path:?}: {e}"))),
+        Err(e) if e.is_missing() => Ok(None),
+        Err(e) => Err(refused(f, e)),
     }
 }
 
 fn jsonnet<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let path = text_arg("jsonnet", a, 0)?;
     let h = host(c, "jsonnet")?;
-    let full = resolve(h, "jsonnet", path)?;
-    if !full.is_file() {
-        return Err(FnError::arg(0, format!("jsonnet() found no file {path:?}")));
-    }
+    let full = h.root.file(&h.dir, path).map_err(|e| refused("jsonnet", e))?;
     let context = h.scope.to_json();
     if let Some((_, _, v)) = h
         .jsonnet_cache
@@ -146,7 +143,7 @@ fn jsonnet<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     {
         return Ok(c.import(v));
     }
-    match super::jsonnet::evaluate(&full, &h.scope) {
+    match super::jsonnet::evaluate(&h.root, &full, &h.scope) {
         Ok(v) => {
             let out = c.import(&v);
             h.jsonnet_cache.borrow_mut().push((full, context, v));
@@ -226,30 +223,4 @@ fn yaml_string<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         return Ok(c.str(&text));
     }
     Ok(c.str(&fill(h, "yamlString", &text, &input)?))
-}
-
-/// `true` when `p` is inside `root` after resolving `..` (for tests).
-#[cfg(test)]
-fn inside(root: &std::path::Path, dir: &std::path::Path, p: &str) -> bool {
-    let h = Host {
-        root: root.to_path_buf(),
-        dir: dir.to_path_buf(),
-        ..Host::default()
-    };
-    resolve(&h, "file", p).is_ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::inside;
-    use std::path::Path;
-
-    #[test]
-    fn paths_may_not_leave_the_project() {
-        let (root, dir) = (Path::new("/p"), Path::new("/p/contexts/_template/facets"));
-        assert!(inside(root, dir, "../configs/a.jsonnet"));
-        assert!(inside(root, dir, "../../../windsor.yaml"));
-        assert!(!inside(root, dir, "../../../../etc/passwd"));
-        assert!(!inside(root, dir, "/etc/passwd"));
-    }
 }

@@ -1,12 +1,16 @@
 //! `jsonnet(path)`: a Jsonnet file evaluated with jrsonnet. It sees the
 //! scope of the expression that calls it as `std.extVar("context")`, and a
 //! helper library as `std.extVar("helpers")`; imports resolve from the
-//! file's folder. Integral numbers come back as integers.
+//! file's folder and, like every file a template reads, must stay inside
+//! the project (D8). Integral numbers come back as integers.
 
 use bpvm_runtime::Value;
+use bpvm_runtime::root::Root;
 use jrsonnet_evaluator::manifest::JsonFormat;
 use jrsonnet_evaluator::trace::PathResolver;
-use jrsonnet_evaluator::{FileImportResolver, State, Val};
+use jrsonnet_evaluator::{AsPathLike, ImportResolver, RuntimeError, SourcePath, State, Val};
+use jrsonnet_gcmodule::{Acyclic, Trace};
+use jrsonnet_ir::SourceFile;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use std::path::Path;
 
@@ -87,19 +91,60 @@ impl Serialize for Numbers<'_> {
     }
 }
 
-/// Evaluates the Jsonnet file at `path` with `context` as its context.
-/// A panic inside the Jsonnet engine becomes an error, never a crash.
-pub fn evaluate(path: &Path, context: &Value) -> Result<Value, String> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(path, context))) {
+/// Jsonnet's `import`, `importstr` and `importbin`, read through the
+/// project's [`Root`]: relative to the importing file, inside the project,
+/// regular files only.
+struct Imports(Root);
+
+impl Trace for Imports {
+    fn is_type_tracked() -> bool {
+        false
+    }
+}
+
+// SAFETY: `Imports` holds no garbage-collected pointers, so it can be part
+// of no reference cycle.
+unsafe impl Acyclic for Imports {}
+
+impl ImportResolver for Imports {
+    fn resolve_from(&self, from: &SourcePath, path: &dyn AsPathLike) -> jrsonnet_evaluator::Result<SourcePath> {
+        let path = path.as_path();
+        let path: &Path = path.as_ref();
+        let dir = match from.downcast_ref::<SourceFile>() {
+            Some(f) => f.path().parent().map(Path::to_path_buf).unwrap_or_default(),
+            None => self.0.dir().to_path_buf(),
+        };
+        let text = path.to_string_lossy();
+        match self.0.file(&dir, &text) {
+            Ok(real) => Ok(SourcePath::new(SourceFile::new(real))),
+            Err(e) => Err(RuntimeError(format!("import path {e}").into()).into()),
+        }
+    }
+
+    fn load_file_contents(&self, resolved: &SourcePath) -> jrsonnet_evaluator::Result<Vec<u8>> {
+        let Some(f) = resolved.downcast_ref::<SourceFile>() else {
+            return Err(RuntimeError("only files inside the project can be imported".into()).into());
+        };
+        let text = f.path().to_string_lossy();
+        self.0
+            .read(self.0.dir(), &text)
+            .map_err(|e| RuntimeError(format!("import path {e}").into()).into())
+    }
+}
+
+/// Evaluates the Jsonnet file at `path` (inside `root`) with `context` as
+/// its context. A panic inside the Jsonnet engine becomes an error, never
+/// a crash.
+pub fn evaluate(root: &Root, path: &Path, context: &Value) -> Result<Value, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(root, path, context))) {
         Ok(result) => result,
         Err(_) => Err("the Jsonnet engine failed on this file".to_string()),
     }
 }
 
-fn run(path: &Path, context: &Value) -> Result<Value, String> {
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+fn run(root: &Root, path: &Path, context: &Value) -> Result<Value, String> {
     let mut builder = State::builder();
-    builder.import_resolver(FileImportResolver::new(vec![dir]));
+    builder.import_resolver(Imports(root.clone()));
     let init = STDLIB.with(Clone::clone);
     init.add_ext_var(
         "context".into(),

@@ -5,13 +5,15 @@
 use super::error::{Error, Errors};
 use super::facet::{self, Facet};
 use bpvm_runtime::Value;
-use std::path::{Path, PathBuf};
+use bpvm_runtime::root::Root;
+use std::path::Path;
 
 /// A loaded project.
 #[derive(Debug, Clone)]
 pub struct Project {
-    /// The project folder.
-    pub root: PathBuf,
+    /// The project folder: every file the project makes bpvm read is
+    /// read through it, and must be inside it (D8).
+    pub root: Root,
     /// `windsor.yaml` (empty when absent).
     pub windsor: Value,
     /// `contexts/_template/blueprint.yaml`, the base the facets fold into.
@@ -27,12 +29,11 @@ pub struct Project {
 /// The folder of the template, relative to the project.
 pub const TEMPLATE: &str = "contexts/_template";
 
-/// Reads a YAML file; a missing file is `None`.
-pub fn read_yaml(root: &Path, rel: &str) -> Result<Option<Value>, Error> {
-    let path = root.join(rel);
-    let text = match std::fs::read_to_string(&path) {
+/// Reads a YAML file of the project; a missing file is `None`.
+pub fn read_yaml(root: &Root, rel: &str) -> Result<Option<Value>, Error> {
+    let text = match root.read_string(root.dir(), rel) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.is_missing() => return Ok(None),
         Err(e) => return Err(Error::new(Some(rel), "", format!("cannot read: {e}"))),
     };
     Value::from_yaml(&text)
@@ -40,9 +41,12 @@ pub fn read_yaml(root: &Path, rel: &str) -> Result<Option<Value>, Error> {
         .map_err(|e| Error::new(Some(rel), "", format!("invalid YAML: {e}")))
 }
 
-fn yaml_files(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), Error> {
-    let dir = root.join(rel);
-    let entries = match std::fs::read_dir(&dir) {
+/// The files under folder `rel` of the project whose names end in one of
+/// `suffixes`, in name order, nested folders included. Linked folders are
+/// not entered (a link cycle would never end); linked files are listed
+/// and later read through the root, which refuses one that leads outside.
+pub fn files_under(root: &Root, rel: &str, suffixes: &[&str], out: &mut Vec<String>) -> Result<(), Error> {
+    let entries = match std::fs::read_dir(root.dir().join(rel)) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(Error::new(Some(rel), "", format!("cannot list: {e}"))),
@@ -50,14 +54,14 @@ fn yaml_files(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), Error
     let mut names: Vec<(String, bool)> = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        names.push((name, entry.path().is_dir()));
+        names.push((name, entry.file_type().is_ok_and(|t| t.is_dir())));
     }
     names.sort();
     for (name, is_dir) in names {
         let child = format!("{rel}/{name}");
         if is_dir {
-            yaml_files(root, &child, out)?;
-        } else if name.ends_with(".yaml") || name.ends_with(".yml") {
+            files_under(root, &child, suffixes, out)?;
+        } else if suffixes.iter().any(|s| name.ends_with(s)) {
             out.push(child);
         }
     }
@@ -68,10 +72,27 @@ impl Project {
     /// Loads and compiles the project in `root`. Every problem found is
     /// reported, each with its file and YAML path.
     pub fn load(root: &Path) -> Result<Project, Errors> {
-        // Absolute, so that paths in facets can be checked against it.
-        let root = &root
-            .canonicalize()
+        let root = &Root::new(root, "project")
             .map_err(|e| Error::new(None, "", format!("cannot open project {}: {e}", root.display())))?;
+        // Windsor reads windsor.yaml, else windsor.yml.
+        let config = ["windsor.yaml", "windsor.yml"]
+            .into_iter()
+            .find(|f| root.dir().join(f).exists());
+        let mut missing = Vec::new();
+        if config.is_none() {
+            missing.push("windsor.yaml");
+        }
+        if !root.dir().join(TEMPLATE).is_dir() {
+            missing.push(TEMPLATE);
+        }
+        if !missing.is_empty() {
+            let message = format!(
+                "{} is not a Windsor project: it has no {}",
+                root.dir().display(),
+                missing.join(" and no ")
+            );
+            return Err(Error::new(None, "", message).into());
+        }
         let mut errors = Vec::new();
         let mut read = |rel: &str| match read_yaml(root, rel) {
             Ok(v) => v,
@@ -80,7 +101,7 @@ impl Project {
                 None
             }
         };
-        let windsor = read("windsor.yaml").unwrap_or(Value::Null);
+        let windsor = read(config.unwrap_or("windsor.yaml")).unwrap_or(Value::Null);
         let blueprint = read(&format!("{TEMPLATE}/blueprint.yaml")).unwrap_or(Value::Null);
         let schema = read(&format!("{TEMPLATE}/schema.yaml"));
         let base = match facet::base_parts(&blueprint, &format!("{TEMPLATE}/blueprint.yaml")) {
@@ -92,7 +113,7 @@ impl Project {
         };
         let mut files = Vec::new();
         for dir in ["facets", "features"] {
-            if let Err(e) = yaml_files(root, &format!("{TEMPLATE}/{dir}"), &mut files) {
+            if let Err(e) = files_under(root, &format!("{TEMPLATE}/{dir}"), &[".yaml", ".yml"], &mut files) {
                 errors.push(e);
             }
         }
@@ -126,13 +147,55 @@ impl Project {
         // Ordinal, then name (names are unique, so the order is total).
         facets.sort_by(|a, b| (a.ordinal, &a.name).cmp(&(b.ordinal, &b.name)));
         Ok(Project {
-            root: root.to_path_buf(),
+            root: root.clone(),
             windsor,
             blueprint,
             base,
             schema,
             facets,
         })
+    }
+
+    /// The contexts the project defines: its folders under `contexts/`
+    /// (not `_template`) and the names under `contexts:` in
+    /// `windsor.yaml`, sorted.
+    pub fn contexts(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.root.dir().join("contexts"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n != "_template")
+            .collect();
+        let declared = self
+            .windsor
+            .as_map()
+            .and_then(|m| m.get("contexts"))
+            .and_then(Value::as_map);
+        names.extend(
+            declared
+                .into_iter()
+                .flat_map(|m| m.keys())
+                .map(|k| k.as_str().to_string()),
+        );
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// An error naming the contexts that exist, unless `name` is one.
+    pub fn check_context(&self, name: &str) -> Result<(), Error> {
+        let known = self.contexts();
+        if known.iter().any(|n| n == name) {
+            return Ok(());
+        }
+        let listed = if known.is_empty() {
+            "the project has none (add a folder contexts/<name>/)".to_string()
+        } else {
+            format!("the project has: {}", known.join(", "))
+        };
+        Err(Error::new(None, "", format!("no context {name:?}: {listed}")))
     }
 
     /// The context a render uses when none is named: `context:` in

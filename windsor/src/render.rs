@@ -42,13 +42,8 @@ struct Contribution {
 
 /// Renders context `name`, whose values are `ctx` (see [`super::scope`]).
 pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
-    let facets_dir = project.root.join(TEMPLATE).join("facets");
-    let host = Host {
-        root: project.root.clone(),
-        dir: facets_dir,
-        outputs: opts.outputs.clone(),
-        ..Host::default()
-    };
+    let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
+    let host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
     let mut ev = Evaluator::new(ctx.clone(), host);
     let mut explain = Vec::new();
 
@@ -98,6 +93,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
             }
             ev.host.dir = project
                 .root
+                .dir()
                 .join(&f.file)
                 .parent()
                 .map(|d| d.to_path_buf())
@@ -120,7 +116,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
 
     let base = project.blueprint.as_map().cloned().unwrap_or_default();
     let base_file = format!("{TEMPLATE}/blueprint.yaml");
-    ev.host.dir = project.root.join(TEMPLATE);
+    ev.host.dir = project.root.dir().join(TEMPLATE);
     let mut base_parts = Vec::new();
     for p in &project.base {
         match evaluate_part(&mut ev, &p.body, p.kind) {

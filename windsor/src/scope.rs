@@ -53,6 +53,10 @@ pub enum Values {
 
 /// The context values of context `name`.
 pub fn context(project: &Project, name: &str, values: Values, defaults: bool) -> Result<Value, Error> {
+    check_name(name)?;
+    if let Values::Files = values {
+        project.check_context(name)?;
+    }
     let mut ctx = Value::Map(Map::new());
     if defaults && let Some(schema) = &project.schema {
         deep_merge(&mut ctx, schema_defaults(schema));
@@ -92,9 +96,10 @@ pub fn context(project: &Project, name: &str, values: Values, defaults: bool) ->
     if !matches!(m.get("cluster"), Some(Value::Map(_))) {
         m.insert("cluster", Value::Map(Map::new()));
     }
-    let root = project.root.to_string_lossy().replace('\\', "/");
+    let root = project.root.dir().to_string_lossy().replace('\\', "/");
     let project_name = project
         .root
+        .dir()
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -103,4 +108,20 @@ pub fn context(project: &Project, name: &str, values: Values, defaults: bool) ->
     m.insert("project_root", Value::Str(root.into()));
     m.insert("projectName", Value::Str(project_name.into()));
     Ok(Value::Map(m))
+}
+
+/// A context name is one folder name under `contexts/`: a name that
+/// climbs out (`../other`) or descends (`a/b`) would read another
+/// folder's values.
+fn check_name(name: &str) -> Result<(), Error> {
+    let why = if name.is_empty() {
+        "is empty"
+    } else if name == "." || name == ".." || name.contains(['/', '\\', '\0']) {
+        "is not a folder name (no '/', '\\', '.' or '..')"
+    } else if name == "_template" {
+        "is the template, not a context"
+    } else {
+        return Ok(());
+    };
+    Err(Error::new(None, "", format!("context name {name:?} {why}")))
 }

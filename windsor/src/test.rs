@@ -4,12 +4,11 @@
 //! contain (`exclude`), or that rendering must fail (`expectError`).
 
 use super::error::{Error, Errors};
-use super::project::{Project, TEMPLATE, read_yaml};
+use super::project::{Project, TEMPLATE, files_under, read_yaml};
 use super::render::{Options, render};
 use super::scope::{Values, context};
 use bpvm_runtime::Value;
 use bpvm_runtime::{Map, text};
-use std::path::Path;
 
 /// One test case.
 #[derive(Debug, Clone)]
@@ -35,11 +34,11 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
         paths.to_vec()
     };
     for rel in &roots {
-        let full = project.root.join(rel);
-        if full.is_file() {
+        let full = project.root.dir().join(rel);
+        if full.is_dir() {
+            files_under(&project.root, rel, &[".test.yaml"], &mut files)?;
+        } else if full.exists() {
             files.push(rel.clone());
-        } else if full.is_dir() {
-            test_files(&project.root, rel, &mut files);
         } else {
             return Err(Error::new(Some(rel), "", "no such test file or folder").into());
         }
@@ -89,25 +88,6 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
         Ok(cases)
     } else {
         Err(Errors::new(errors))
-    }
-}
-
-fn test_files(root: &Path, rel: &str, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(root.join(rel)) else {
-        return;
-    };
-    let mut names: Vec<(String, bool)> = entries
-        .flatten()
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path().is_dir()))
-        .collect();
-    names.sort();
-    for (name, dir) in names {
-        let child = format!("{rel}/{name}");
-        if dir {
-            test_files(root, &child, out);
-        } else if name.ends_with(".test.yaml") {
-            out.push(child);
-        }
     }
 }
 

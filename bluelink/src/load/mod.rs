@@ -12,6 +12,7 @@ use super::error::{Error, Errors, Pos};
 use super::node::{Entry, Kind, Node, read};
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
 use bpvm_compiler::{Compiler, Dialect};
+use bpvm_runtime::root::Root;
 use bpvm_runtime::{Key, Value};
 use bpvm_vm::Seg;
 use std::collections::HashMap;
@@ -43,15 +44,36 @@ const VALUE_TYPES: &[Type] = &[
 const FIELD_TYPES: &[Type] = &[Type::Array, Type::String, Type::Integer, Type::Float, Type::Boolean];
 
 /// Reads and validates the blueprint at `path`; `file` names it in messages.
+/// Like every file a blueprint makes bpvm read, it must be a regular file
+/// of at most 64 MiB.
 pub fn load(path: &Path, file: &str) -> Result<Blueprint, Errors> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error {
+    let refused = |message: String| Error {
         file: file.to_string(),
         at: Pos::default(),
         path: String::new(),
-        message: format!("cannot read the blueprint: {e}"),
-    })?;
+        message,
+    };
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    parse(&text, file, &abs)
+    let dir = abs.parent().unwrap_or(Path::new("/"));
+    let root = Root::new(dir, "blueprint folder").map_err(|e| refused(format!("cannot read the blueprint: {e}")))?;
+    load_in(&root, &abs, file)
+}
+
+/// Reads and validates the blueprint at `path`, which must be inside
+/// `root` (an included child).
+pub fn load_in(root: &Root, path: &Path, file: &str) -> Result<Blueprint, Errors> {
+    let text = root
+        .read_string(root.dir(), &path.to_string_lossy())
+        .map_err(|e| Error {
+            file: file.to_string(),
+            at: Pos::default(),
+            path: String::new(),
+            message: format!("cannot read the blueprint: {e}"),
+        })?;
+    let real = root
+        .resolve(root.dir(), &path.to_string_lossy())
+        .unwrap_or_else(|_| path.to_path_buf());
+    parse(&text, file, &real)
 }
 
 /// Validates blueprint text (YAML or JSON).

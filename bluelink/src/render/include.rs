@@ -4,6 +4,7 @@
 use super::{Failed, Input, Resolved, Resolver};
 use crate::load;
 use crate::sub::Def;
+use bpvm_runtime::root::Refusal;
 use bpvm_runtime::{Map, Value};
 use std::path::PathBuf;
 
@@ -37,26 +38,22 @@ impl Resolver<'_> {
             }
         };
         let dir = self.bp.path.parent().map(PathBuf::from).unwrap_or_default();
-        let target = dir.join(&file);
-        let Ok(target) = target.canonicalize() else {
-            let message = format!("cannot read the child blueprint {}: no such file", target.display());
+        let Some(root) = &self.root else {
+            let message = "cannot read the child blueprint: the blueprint has no folder to read from";
             return Err(self.fail(at, &format!("{path}.path"), message));
         };
-        if let Some(root) = &self.opts.root
-            && !target.starts_with(root)
-        {
-            let message = format!(
-                "the child blueprint {} is outside the blueprint root {} (B11)",
-                target.display(),
-                root.display()
-            );
-            return Err(self.fail(at, &format!("{path}.path"), message));
-        }
+        let target = match root.file(&dir, &file) {
+            Ok(t) => t,
+            Err(e) => {
+                let message = match e.refusal {
+                    Refusal::Outside(_) => format!("the child blueprint {e} (B11)"),
+                    _ => format!("cannot read the child blueprint: {e}"),
+                };
+                return Err(self.fail(at, &format!("{path}.path"), message));
+            }
+        };
         // Files are named relative to the root in messages and output.
-        let name = |p: &std::path::Path| match &self.opts.root {
-            Some(root) => p.strip_prefix(root).unwrap_or(p).display().to_string(),
-            None => p.display().to_string(),
-        };
+        let name = |p: &std::path::Path| p.strip_prefix(root.dir()).unwrap_or(p).display().to_string();
         if self.chain.contains(&target) {
             let mut names: Vec<String> = self.chain.iter().map(|p| name(p)).collect();
             names.push(name(&target));
@@ -64,7 +61,7 @@ impl Resolver<'_> {
             return Err(self.fail(at, &path, message));
         }
         let shown = name(&target);
-        let child = match load::load(&target, &shown) {
+        let child = match load::load_in(root, &target, &shown) {
             Ok(bp) => bp,
             Err(errors) => {
                 self.errors.extend(errors.0);
@@ -105,7 +102,7 @@ impl Resolver<'_> {
         }
         let mut chain = self.chain.clone();
         chain.push(target);
-        let rendered = match Resolver::new(&child, self.opts, &inputs, chain).run() {
+        let rendered = match Resolver::new(&child, self.opts, self.root.clone(), &inputs, chain).run() {
             Ok(r) => r,
             Err(errors) => {
                 self.errors.extend(errors.0);

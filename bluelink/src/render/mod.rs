@@ -21,6 +21,7 @@ use super::output;
 use super::resolved::{MASK, Resolved};
 use super::sub::{Def, Ref, Sub, Tree};
 use bpvm_runtime::builtins::effects::Effects;
+use bpvm_runtime::root::Root;
 use bpvm_runtime::{Environment, Key, Map, Value};
 use bpvm_vm::{Fault, Path, Seg, Vm};
 use std::collections::HashSet;
@@ -56,8 +57,8 @@ pub struct Options {
     pub now: Option<chrono::DateTime<chrono::Utc>>,
     /// What `cwd()` returns (the process's directory when unset).
     pub cwd: Option<PathBuf>,
-    /// Files (`file()`, `include`) must be inside this folder (B11); no
-    /// limit when unset.
+    /// Files (`file()`, `include`) must be inside this folder (B11, D8);
+    /// the blueprint's own folder when unset.
     pub root: Option<PathBuf>,
     /// Hosts `http_resource()` may fetch from.
     pub allow_http: Vec<String>,
@@ -112,7 +113,18 @@ pub struct Rendered {
 /// assert_eq!(out.deferred[0].reference, "resources.role.spec.arn");
 /// ```
 pub fn render(bp: &Blueprint, opts: &Options) -> Result<Rendered, Errors> {
-    Resolver::new(bp, opts, &opts.variables, vec![bp.path.clone()]).run()
+    // A blueprint parsed from text may name a folder that does not exist:
+    // it renders as long as it reads no file.
+    let root = match &opts.root {
+        Some(dir) => Some(Root::new(dir, "blueprint root").map_err(|e| Error {
+            file: bp.file.clone(),
+            at: Pos::default(),
+            path: String::new(),
+            message: format!("cannot open the blueprint root {}: {e}", dir.display()),
+        })?),
+        None => bp.path.parent().and_then(|d| Root::new(d, "blueprint folder").ok()),
+    };
+    Resolver::new(bp, opts, root, &opts.variables, vec![bp.path.clone()]).run()
 }
 
 /// Something known about each definition, by [`Def`].
@@ -209,6 +221,9 @@ struct Resolver<'b> {
     bp: &'b Blueprint,
     keys: Keys,
     opts: &'b Options,
+    /// The folder files are read inside of (the top blueprint's, for
+    /// every child too).
+    root: Option<Root>,
     inputs: &'b [(String, Input)],
     /// The include chain down to this blueprint (for cycles).
     chain: Vec<PathBuf>,
@@ -232,16 +247,22 @@ struct Resolver<'b> {
 }
 
 impl<'b> Resolver<'b> {
-    fn new(bp: &'b Blueprint, opts: &'b Options, inputs: &'b [(String, Input)], chain: Vec<PathBuf>) -> Resolver<'b> {
-        let mut root = Map::new();
+    fn new(
+        bp: &'b Blueprint,
+        opts: &'b Options,
+        root: Option<Root>,
+        inputs: &'b [(String, Input)],
+        chain: Vec<PathBuf>,
+    ) -> Resolver<'b> {
+        let mut namespaces = Map::new();
         for ns in ["variables", "values", "datasources", "resources", "children"] {
-            root.insert(ns, Value::Map(Map::new()));
+            namespaces.insert(ns, Value::Map(Map::new()));
         }
         let effects = Effects {
             seed: opts.seed,
             now: opts.now,
             cwd: opts.cwd.clone(),
-            root: opts.root.clone(),
+            root: root.clone(),
             allow_http: opts.allow_http.clone(),
             ..Effects::default()
         };
@@ -256,9 +277,10 @@ impl<'b> Resolver<'b> {
                 custom: Key::new("custom"),
             },
             opts,
+            root,
             inputs,
             chain,
-            env: Environment::from_value(Value::Map(root)).unwrap_or_default(),
+            env: Environment::from_value(Value::Map(namespaces)).unwrap_or_default(),
             vm: Vm::new(),
             effects,
             status: PerDef::new(bp, None),

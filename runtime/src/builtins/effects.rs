@@ -9,11 +9,12 @@
 
 use super::args::{str_at, wrong};
 use crate::func::{Builtin, Ctx, FnError};
+use crate::root::Root;
 use crate::val::Val;
 use crate::value::Value;
 use chrono::{DateTime, Utc};
 use std::cell::Cell;
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 
 /// The functions with effects.
 pub static FUNCTIONS: &[Builtin] = &[
@@ -50,7 +51,7 @@ pub struct Effects {
     pub cwd: Option<PathBuf>,
     /// The blueprint root: `file()` reads inside it only (and not at all
     /// when unset).
-    pub root: Option<PathBuf>,
+    pub root: Option<Root>,
     /// Hosts `http_resource()` may fetch from (none by default, B11).
     pub allow_http: Vec<String>,
     /// Links by resource names, `links.<a>.<b>` (what `link(a, b)` returns).
@@ -114,14 +115,12 @@ fn file<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
             format!("file() does not support the {scheme}:// scheme; only local paths are read"),
         ));
     }
-    let Some(root) = effects(c).and_then(|e| e.root.as_deref()) else {
+    let Some(root) = effects(c).and_then(|e| e.root.as_ref()) else {
         return Err(FnError::arg(0, "file() has no blueprint folder to read from"));
     };
-    let full = inside(root, path)
-        .ok_or_else(|| FnError::arg(0, format!("file() path {path:?} leaves the blueprint folder")))?;
-    match std::fs::read(&full) {
+    match root.read(root.dir(), path) {
         Ok(bytes) => Ok(Val::Bytes(c.arena.alloc_slice_copy(&bytes))),
-        Err(e) => Err(FnError::arg(0, format!("file() cannot read {path:?}: {e}"))),
+        Err(e) => Err(FnError::arg(0, format!("file() path {e}"))),
     }
 }
 
@@ -158,21 +157,6 @@ fn http_resource<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError>
         .read_to_vec()
         .map_err(|e| FnError::new(format!("http_resource() could not read {url:?}: {e}")))?;
     Ok(Val::Bytes(c.arena.alloc_slice_copy(&bytes)))
-}
-
-/// `path` under `root`, `..` resolved, or `None` when it leaves `root`.
-fn inside(root: &Path, path: &str) -> Option<PathBuf> {
-    let mut out = PathBuf::new();
-    for part in root.join(path).components() {
-        match part {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out.starts_with(root).then_some(out)
 }
 
 fn link<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {

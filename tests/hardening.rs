@@ -1,0 +1,358 @@
+//! What a template copied from elsewhere can make bpvm do (D8): read only
+//! regular files inside its root, never through a symlink that leads out,
+//! never a FIFO, never a context folder outside `contexts/`. Each test
+//! would fail on a renderer that checked paths by their text alone.
+
+use bpvm::Value;
+use bpvm::bluelink::{load, render as bl_render};
+use bpvm::windsor::{Project, render, scope};
+use std::path::{Path, PathBuf};
+
+/// A scratch folder removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("bpvm-hardening-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir.canonicalize().unwrap())
+    }
+
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.0.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn link(&self, rel: &str, target: &Path) {
+        let path = self.0.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(target, path).unwrap();
+    }
+
+    fn fifo(&self, rel: &str) -> PathBuf {
+        let path = self.0.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&path).status().unwrap();
+        assert!(made.success());
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A Windsor project in `s/project` whose one facet has `inputs`.
+fn windsor_project(s: &Scratch, inputs: &str) -> PathBuf {
+    s.write("project/windsor.yaml", "version: v1alpha1\n");
+    s.write("project/contexts/local/values.yaml", "provider: aws\n");
+    s.write(
+        "project/contexts/_template/facets/base.yaml",
+        &format!("kind: Facet\nmetadata: {{name: base}}\nterraform: [{{path: p, inputs: {inputs}}}]\n"),
+    );
+    s.0.join("project")
+}
+
+/// Renders context `local` of the project, returning the terraform inputs
+/// or the error text.
+fn render_windsor(dir: &Path) -> Result<Value, String> {
+    let project = Project::load(dir).map_err(|e| e.to_string())?;
+    let ctx = scope::context(&project, "local", scope::Values::Files, true).map_err(|e| e.to_string())?;
+    let out = render::render(&project, "local", ctx, &render::Options::default()).map_err(|e| e.to_string())?;
+    let inputs = out.blueprint.as_map().unwrap().get("terraform").unwrap().clone();
+    Ok(inputs)
+}
+
+fn error_of(dir: &Path) -> String {
+    match render_windsor(dir) {
+        Ok(v) => panic!("rendered, but an error was expected: {}", v.to_json()),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn windsor_functions_do_not_follow_symlinks_out_of_the_project() {
+    let s = Scratch::new("w-symlink");
+    let dir = windsor_project(&s, "{x: '${file(\"../secret.txt\")}'}");
+    s.write("outside.txt", "SECRET");
+    s.link("project/contexts/_template/secret.txt", &s.0.join("outside.txt"));
+    let e = error_of(&dir);
+    let want = format!(
+        "contexts/_template/facets/base.yaml: terraform[p].inputs.x: 1:3: file() path \"../secret.txt\" is outside the project {}: it resolves to {}",
+        dir.display(),
+        s.0.join("outside.txt").display()
+    );
+    assert!(e.contains(&want), "{e}");
+    assert!(!e.contains("SECRET"));
+    for (f, call) in [
+        ("yaml", "yaml(\"../secret.txt\")"),
+        ("yamlString", "yamlString(\"../secret.txt\", {\"a\": 1})"),
+        ("jsonnet", "jsonnet(\"../secret.txt\")"),
+    ] {
+        let dir = windsor_project(&s, &format!("{{x: '${{{call}}}'}}"));
+        let e = error_of(&dir);
+        assert!(
+            e.contains(&format!("{f}() path \"../secret.txt\" is outside the project")),
+            "{f}: {e}"
+        );
+    }
+}
+
+#[test]
+fn windsor_functions_refuse_proc_files_through_a_link() {
+    let s = Scratch::new("w-proc");
+    let dir = windsor_project(&s, "{x: '${file(\"env\")}'}");
+    s.link("project/contexts/_template/facets/env", Path::new("/proc/self/environ"));
+    let e = error_of(&dir);
+    assert!(
+        e.contains("file() path \"env\" is outside the project") && e.contains("it resolves to /proc/"),
+        "{e}"
+    );
+}
+
+#[test]
+fn windsor_functions_refuse_a_fifo_without_waiting_for_it() {
+    let s = Scratch::new("w-fifo");
+    let dir = windsor_project(&s, "{x: '${file(\"pipe\")}'}");
+    s.fifo("project/contexts/_template/facets/pipe");
+    s.link(
+        "project/contexts/_template/facets/linked",
+        &s.0.join("project/contexts/_template/facets/pipe"),
+    );
+    let e = error_of(&dir);
+    assert!(
+        e.contains("terraform[p].inputs.x: 1:3: file() path \"pipe\" is a FIFO; only regular files are read"),
+        "{e}"
+    );
+    let dir = windsor_project(&s, "{y: '${yaml(\"linked\")}'}");
+    let e = error_of(&dir);
+    assert!(
+        e.contains("terraform[p].inputs.y: 1:3: yaml() path \"linked\" is a FIFO; only regular files are read"),
+        "{e}"
+    );
+}
+
+#[test]
+fn jsonnet_imports_stay_inside_the_project() {
+    let s = Scratch::new("w-jsonnet");
+    s.write("outside.libsonnet", "{ secret: 'SECRET' }");
+    s.write("outside.txt", "SECRET");
+    let dir = windsor_project(&s, "{x: '${jsonnet(\"../configs/main.jsonnet\")}'}");
+    let configs = "project/contexts/_template/configs";
+    let cases = [
+        (
+            "import '../../../../outside.libsonnet'",
+            "../../../../outside.libsonnet",
+        ),
+        (
+            &format!("import '{}'", s.0.join("outside.libsonnet").display()),
+            &s.0.join("outside.libsonnet").display().to_string(),
+        ),
+        ("importstr '../../../../outside.txt'", "../../../../outside.txt"),
+        ("importbin '../../../../outside.txt'", "../../../../outside.txt"),
+        ("import 'linked.libsonnet'", "linked.libsonnet"),
+    ];
+    s.link(&format!("{configs}/linked.libsonnet"), &s.0.join("outside.libsonnet"));
+    for (source, path) in cases {
+        s.write(&format!("{configs}/main.jsonnet"), source);
+        let e = error_of(&dir);
+        assert!(
+            e.contains(&format!(
+                "import path {path:?} is outside the project {}",
+                dir.display()
+            )),
+            "{source}: {e}"
+        );
+        assert!(!e.contains("SECRET"), "{e}");
+    }
+    // Inside the project, imports work as before.
+    s.write(&format!("{configs}/lib.libsonnet"), "{ a: 1 }");
+    s.write(
+        &format!("{configs}/main.jsonnet"),
+        "(import 'lib.libsonnet') + { b: importstr 'lib.libsonnet' }",
+    );
+    let got = render_windsor(&dir).unwrap();
+    assert_eq!(got.to_json(), r#"[{"path":"p","inputs":{"x":{"a":1,"b":"{ a: 1 }"}}}]"#);
+}
+
+#[test]
+fn a_context_name_is_one_folder_under_contexts() {
+    let s = Scratch::new("w-context");
+    let dir = windsor_project(&s, "{x: '${provider}'}");
+    s.write("elsewhere/values.yaml", "provider: stolen\n");
+    let project = Project::load(&dir).unwrap();
+    for (name, why) in [
+        ("../../elsewhere", "is not a folder name (no '/', '\\', '.' or '..')"),
+        ("..", "is not a folder name (no '/', '\\', '.' or '..')"),
+        ("local/../..", "is not a folder name (no '/', '\\', '.' or '..')"),
+        ("", "is empty"),
+        ("_template", "is the template, not a context"),
+    ] {
+        let e = scope::context(&project, name, scope::Values::Files, true).unwrap_err();
+        assert_eq!(e.to_string(), format!("context name {name:?} {why}"));
+    }
+    // `context:` in windsor.yaml is held to the same rule.
+    s.write("project/windsor.yaml", "context: ../../elsewhere\n");
+    let project = Project::load(&dir).unwrap();
+    let e = scope::context(&project, &project.default_context(), scope::Values::Files, true).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("context name \"../../elsewhere\" is not a folder name"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_context_folder_that_links_out_of_the_project_is_refused() {
+    let s = Scratch::new("w-context-link");
+    let dir = windsor_project(&s, "{x: '${provider}'}");
+    s.write("elsewhere/values.yaml", "provider: stolen\n");
+    s.link("project/contexts/linked", &s.0.join("elsewhere"));
+    let project = Project::load(&dir).unwrap();
+    let e = scope::context(&project, "linked", scope::Values::Files, true).unwrap_err();
+    assert!(
+        e.to_string().starts_with(&format!(
+            "contexts/linked/values.yaml: cannot read: \"contexts/linked/values.yaml\" is outside the project {}",
+            dir.display()
+        )),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_unknown_context_names_the_ones_that_exist() {
+    let s = Scratch::new("w-unknown");
+    let dir = windsor_project(&s, "{x: 1}");
+    s.write("project/contexts/prod/values.yaml", "{}\n");
+    s.write("project/windsor.yaml", "contexts: {staging: {provider: aws}}\n");
+    let project = Project::load(&dir).unwrap();
+    let e = scope::context(&project, "qa", scope::Values::Files, true).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "no context \"qa\": the project has: local, prod, staging"
+    );
+    // A context declared only in windsor.yaml is a context.
+    assert!(scope::context(&project, "staging", scope::Values::Files, true).is_ok());
+}
+
+#[test]
+fn a_folder_that_is_not_a_windsor_project_is_an_error() {
+    let s = Scratch::new("w-not-project");
+    s.write("somewhere/readme.txt", "hello");
+    let e = Project::load(&s.0.join("somewhere")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{} is not a Windsor project: it has no windsor.yaml and no contexts/_template",
+            s.0.join("somewhere").display()
+        )
+    );
+    s.write("somewhere/windsor.yaml", "version: v1alpha1\n");
+    let e = Project::load(&s.0.join("somewhere")).unwrap_err();
+    assert!(
+        e.to_string()
+            .ends_with("is not a Windsor project: it has no contexts/_template"),
+        "{e}"
+    );
+}
+
+/// A Bluelink blueprint at `s/app/blueprint.yaml` whose resource spec is
+/// `spec`.
+fn blueprint(s: &Scratch, body: &str) -> PathBuf {
+    s.write("app/blueprint.yaml", &format!("version: 2023-04-20\n{body}"))
+}
+
+fn render_bluelink(path: &Path, root: Option<&Path>) -> Result<String, String> {
+    let bp = load::load(path, "app/blueprint.yaml").map_err(|e| e.to_string())?;
+    let opts = bl_render::Options {
+        root: root.map(Path::to_path_buf),
+        ..bl_render::Options::default()
+    };
+    let out = bl_render::render(&bp, &opts).map_err(|e| e.to_string())?;
+    Ok(out.document.to_json())
+}
+
+#[test]
+fn bluelink_file_is_rooted_at_the_blueprint_folder() {
+    let s = Scratch::new("b-root");
+    let path = blueprint(
+        &s,
+        "resources:\n  r: {type: t/r, spec: {x: '${utf8(file(\"data.txt\"))}', y: '${utf8(file(\"../outside.txt\"))}'}}\n",
+    );
+    s.write("app/data.txt", "inside");
+    s.write("outside.txt", "SECRET");
+    // No root given: the blueprint's own folder, not the process's.
+    let e = render_bluelink(&path, None).unwrap_err();
+    assert!(!e.contains("resources.r.spec.x"), "{e}");
+    assert!(
+        e.contains(&format!(
+            "resources.r.spec.y: 1:8: file() path \"../outside.txt\" is outside the blueprint folder {}",
+            s.0.join("app").display()
+        )),
+        "{e}"
+    );
+    // Paths are relative to the root, and a wider root given explicitly
+    // lets the blueprint read its parent's files.
+    let path = blueprint(
+        &s,
+        "resources:\n  r: {type: t/r, spec: {x: '${utf8(file(\"outside.txt\"))}'}}\n",
+    );
+    let got = render_bluelink(&path, Some(&s.0)).unwrap();
+    assert!(got.contains(r#""spec":{"x":"SECRET"}"#), "{got}");
+}
+
+#[test]
+fn bluelink_file_and_include_do_not_follow_links_out_or_into_fifos() {
+    let s = Scratch::new("b-links");
+    s.write(
+        "outside.yaml",
+        "version: 2023-04-20\nresources:\n  s: {type: t/s, spec: {}}\n",
+    );
+    s.write("outside.txt", "SECRET");
+    s.link("app/linked.txt", &s.0.join("outside.txt"));
+    s.link("app/linked.yaml", &s.0.join("outside.yaml"));
+    s.fifo("app/pipe.yaml");
+    let path = blueprint(
+        &s,
+        "include:\n  a: {path: linked.yaml}\n  b: {path: pipe.yaml}\nresources:\n  r: {type: t/r, spec: {x: '${utf8(file(\"linked.txt\"))}'}}\n",
+    );
+    let e = render_bluelink(&path, None).unwrap_err();
+    let app = s.0.join("app");
+    assert!(
+        e.contains(&format!(
+            "include.a.path: the child blueprint \"linked.yaml\" is outside the blueprint folder {}",
+            app.display()
+        )),
+        "{e}"
+    );
+    assert!(
+        e.contains(
+            "include.b.path: cannot read the child blueprint: \"pipe.yaml\" is a FIFO; only regular files are read"
+        ),
+        "{e}"
+    );
+    assert!(
+        e.contains("resources.r.spec.x: 1:8: file() path \"linked.txt\" is outside the blueprint folder"),
+        "{e}"
+    );
+    assert!(!e.contains("SECRET"));
+}
+
+#[test]
+fn a_blueprint_named_on_the_command_line_must_be_a_regular_file() {
+    let s = Scratch::new("b-fifo");
+    let pipe = s.fifo("pipe.yaml");
+    let e = load::load(&pipe, "pipe.yaml").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "pipe.yaml: cannot read the blueprint: {:?} is a FIFO; only regular files are read",
+            pipe.display().to_string()
+        )
+    );
+}
