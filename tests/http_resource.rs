@@ -6,21 +6,38 @@ use bpvm::{Compiler, Dialect, Environment, Vm};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 
-fn serve_once(body: &'static str) -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+/// Serves one request on `addr` (a loopback address) with `head` (status
+/// line and headers) and `body`; returns the port.
+fn serve(addr: &str, head: String, body: &'static str) -> u16 {
+    let listener = TcpListener::bind((addr, 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
         if let Ok((mut stream, _)) = listener.accept() {
             let mut request = [0u8; 2048];
             let _ = stream.read(&mut request);
             let reply = format!(
-                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                "{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                 body.len()
             );
             let _ = stream.write_all(reply.as_bytes());
         }
     });
     port
+}
+
+fn serve_once(body: &'static str) -> u16 {
+    serve("127.0.0.1", "HTTP/1.1 200 OK".into(), body)
+}
+
+/// A server on 127.0.0.1 that redirects to a second one on 127.0.0.2.
+fn redirect_to_second_address() -> (u16, u16) {
+    let second = serve("127.0.0.2", "HTTP/1.1 200 OK".into(), "SECRET");
+    let first = serve(
+        "127.0.0.1",
+        format!("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.2:{second}/secret"),
+        "",
+    );
+    (first, second)
 }
 
 fn run(src: &str, allow: &[&str]) -> Result<String, String> {
@@ -70,4 +87,25 @@ fn a_failed_fetch_is_an_error_naming_the_url() {
             .is_err_and(|e| e.starts_with("http_resource() could not fetch \"http://127.0.0.1:9/x\"")),
         "{got:?}"
     );
+}
+
+#[test]
+fn a_redirect_to_a_host_not_allowed_is_refused() {
+    let (first, _) = redirect_to_second_address();
+    let url = format!("http://127.0.0.1:{first}/config.json");
+    let got = run(&format!("utf8(http_resource({url:?}))"), &["127.0.0.1"]);
+    assert_eq!(
+        got,
+        Err(format!(
+            "http_resource() may not fetch from \"127.0.0.2\" (redirected from {url:?}); allow the host first (bpvm: --allow-http 127.0.0.2)"
+        ))
+    );
+}
+
+#[test]
+fn a_redirect_to_an_allowed_host_is_followed() {
+    let (first, _) = redirect_to_second_address();
+    let url = format!("http://127.0.0.1:{first}/config.json");
+    let got = run(&format!("utf8(http_resource({url:?}))"), &["127.0.0.1", "127.0.0.2"]);
+    assert_eq!(got, Ok("\"SECRET\"".to_string()));
 }
