@@ -12,8 +12,10 @@ pub enum OpError {
     Types(&'static str, &'static str),
     /// An integer operation overflowed.
     Overflow,
-    /// Integer division or modulo by zero.
+    /// Division or modulo by zero.
     DivideByZero,
+    /// A float operation on these operands has no finite result (D7).
+    NotFinite(f64, f64),
     /// Anything else, fully described.
     Other(String),
 }
@@ -92,8 +94,11 @@ pub fn mul<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
     }
 }
 
-/// `a / b`: always a float, as in expr-lang.
+/// `a / b`: always a float, as in expr-lang; by zero is an error (D7).
 pub fn div<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
+    if b.as_f64() == Some(0.0) && a.as_f64().is_some() {
+        return Err(OpError::DivideByZero);
+    }
     float_op(a, b, |x, y| x / y)
 }
 
@@ -120,9 +125,14 @@ pub fn neg<'a>(a: Val<'a>) -> Result<Val<'a>, OpError> {
     }
 }
 
+/// A float operation whose result must be a finite number (D7): no
+/// infinity or NaN ever stands in for a number.
 fn float_op<'a>(a: Val<'a>, b: Val<'a>, f: impl Fn(f64, f64) -> f64) -> Result<Val<'a>, OpError> {
     match (a.as_f64(), b.as_f64()) {
-        (Some(x), Some(y)) => Ok(Val::Float(f(x, y))),
+        (Some(x), Some(y)) => match f(x, y) {
+            r if r.is_finite() => Ok(Val::Float(r)),
+            _ => Err(OpError::NotFinite(x, y)),
+        },
         _ => Err(OpError::Types(a.type_name(), b.type_name())),
     }
 }
@@ -155,6 +165,19 @@ pub fn string_test(a: Val<'_>, b: Val<'_>, test: fn(&str, &str) -> bool) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn float_results_are_finite() {
+        assert_eq!(div(Val::Int(1), Val::Int(0)), Err(OpError::DivideByZero));
+        assert_eq!(div(Val::Float(0.0), Val::Float(0.0)), Err(OpError::DivideByZero));
+        assert_eq!(pow(Val::Int(2), Val::Int(10000)), Err(OpError::NotFinite(2.0, 10000.0)));
+        assert_eq!(pow(Val::Int(-1), Val::Float(0.5)), Err(OpError::NotFinite(-1.0, 0.5)));
+        assert_eq!(
+            mul(Val::Float(1e300), Val::Float(1e300)),
+            Err(OpError::NotFinite(1e300, 1e300))
+        );
+        assert!(matches!(div(Val::Int(1), Val::Int(4)), Ok(Val::Float(f)) if f == 0.25));
+    }
 
     #[test]
     fn integer_overflow_is_an_error_not_a_wrap() {

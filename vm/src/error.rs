@@ -54,6 +54,10 @@ impl Program {
             Fault::Op(OpError::Types(a, b)) => format!("'{what}' cannot be applied to {a} and {b}"),
             Fault::Op(OpError::Overflow) => format!("'{what}' overflows a 64-bit integer"),
             Fault::Op(OpError::DivideByZero) => format!("'{what}' divides by zero"),
+            Fault::Op(OpError::NotFinite(x, y)) => {
+                let (x, y) = (number(*x), number(*y));
+                format!("'{what}' of {x} and {y} is not a finite number")
+            }
             Fault::Op(OpError::Other(m)) => format!("'{what}' {m}"),
             Fault::Missing(path) => format!("'{path}' does not exist"),
             Fault::NoMembers { key, got } => format!("cannot read '{key}' of {} (in '{from}')", a(name(*got))),
@@ -75,6 +79,13 @@ impl Program {
         };
         Diagnostic::new(message, &self.source, site.start as usize, site.end as usize)
     }
+}
+
+/// A number as text, like Go's `%v` (D4).
+fn number(f: f64) -> String {
+    let mut s = String::new();
+    bpvm_runtime::text::push_float(&mut s, f);
+    s
 }
 
 /// A type name with its article: "a map", "an int".

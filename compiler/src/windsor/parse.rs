@@ -313,7 +313,10 @@ impl<'s> Parser<'s> {
             Tok::Float => {
                 self.c.pos += 1;
                 match text.replace('_', "").parse::<f64>() {
-                    Ok(f) => lit(Kind::Float(f)),
+                    Ok(f) if f.is_finite() => lit(Kind::Float(f)),
+                    Ok(_) => Err(self
+                        .c
+                        .error_at(t.span, format!("number {text} is too large for a 64-bit float"))),
                     Err(_) => Err(self.c.error_at(t.span, format!("invalid number {text}"))),
                 }
             }

@@ -209,8 +209,10 @@ fn float<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         Val::Str(s) => s
             .trim()
             .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
             .map(Val::Float)
-            .map_err(|_| FnError::arg(0, format!("float() cannot parse {s:?} as a number"))),
+            .ok_or_else(|| FnError::arg(0, format!("float() cannot parse {s:?} as a finite number"))),
         v => Err(wrong("float", 0, "a number or a numeric string", v)),
     }
 }
@@ -223,7 +225,8 @@ fn sum<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
                 Val::Int(x.checked_add(y).ok_or_else(|| FnError::new("sum() integer overflow"))?)
             }
             (t, v) => match (t.as_f64(), v.as_f64()) {
-                (Some(x), Some(y)) => Val::Float(x + y),
+                (Some(x), Some(y)) if (x + y).is_finite() => Val::Float(x + y),
+                (Some(_), Some(_)) => return Err(FnError::new("sum() is not a finite number")),
                 _ => {
                     return Err(FnError::arg(
                         0,
@@ -249,6 +252,9 @@ fn mean<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
                 format!("mean() needs a list of numbers, got an item of type {}", v.type_name()),
             )
         })?;
+    }
+    if !total.is_finite() {
+        return Err(FnError::new("mean() is not a finite number"));
     }
     Ok(Val::Float(total / l.len() as f64))
 }
