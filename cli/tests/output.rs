@@ -258,3 +258,81 @@ fn windsor_project(parent: &Path, body: &str) -> PathBuf {
     .unwrap();
     project
 }
+
+fn signal(name: &str, pid: u32) {
+    let sent = Command::new("kill")
+        .args([&format!("-{name}"), &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{name} {pid}");
+}
+
+/// Interrupts a large render with `name` while its temporary file exists
+/// and checks bpvm removed that file, exited with `code` and left the old
+/// output as it was.
+fn interrupted_mid_write(name: &str, code: i32) {
+    let dir = scratch();
+    // Three 20 MB strings: writing and syncing them takes long enough to
+    // be caught in the act.
+    let big = r#"terraform: [{path: big, inputs: {a: '${repeat("a", 20000000)}', b: '${repeat("b", 20000000)}', c: '${repeat("c", 20000000)}'}}]
+"#;
+    let project = windsor_project(dir.path(), big);
+    let out = dir.path().join("out.yaml");
+    let settled = ["out.yaml", "project"];
+    for _attempt in 0..5 {
+        fs::write(&out, "old\n").unwrap();
+        let mut cmd = Command::new(BPVM);
+        cmd.args(["render", "--project"])
+            .arg(&project)
+            .arg("--out")
+            .arg(&out)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let child = cmd.spawn().unwrap();
+        let pid = child.id();
+        let start = Instant::now();
+        // Wait for the temporary file, then freeze bpvm so that the signal
+        // is sure to arrive while it is still there.
+        let caught = loop {
+            if names(dir.path()) != settled {
+                signal("STOP", pid);
+                if names(dir.path()) != settled {
+                    break true;
+                }
+                signal("CONT", pid);
+            }
+            if start.elapsed() > DEADLINE || fs::read_to_string(&out).is_ok_and(|t| t != "old\n") {
+                break false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        if !caught {
+            // The rename beat the poll: try again.
+            finish(child);
+            continue;
+        }
+        signal(name, pid);
+        signal("CONT", pid);
+        let result = finish(child);
+        assert_eq!(
+            result.status.code(),
+            Some(code),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        assert_eq!(names(dir.path()), settled);
+        assert_eq!(fs::read_to_string(&out).unwrap(), "old\n");
+        return;
+    }
+    panic!("never caught bpvm while its temporary file existed");
+}
+
+#[test]
+fn sigterm_mid_write_removes_the_temporary_file() {
+    interrupted_mid_write("TERM", 143);
+}
+
+#[test]
+fn sigint_mid_write_removes_the_temporary_file() {
+    interrupted_mid_write("INT", 130);
+}

@@ -3,6 +3,7 @@
 //! change is the regular file that was asked for.
 
 mod destination;
+mod interrupt;
 mod mode;
 
 use std::io::Write;
@@ -16,7 +17,7 @@ use std::path::Path;
 /// a reader sees the old file or the whole new one, and the rename replaces
 /// the name itself, never what a symlink there points at. A destination that
 /// is anything but a regular file is refused. A replaced file's mode is
-/// kept. The temporary file is removed on every error.
+/// kept. The temporary file is removed on every error and on SIGINT/SIGTERM.
 pub fn atomically(flag: &str, path: &Path, text: &str) -> Result<(), String> {
     let fail = |what: String| format!("error: {flag} {}: {what}", path.display());
     let dest = destination::inspect(path).map_err(fail)?;
@@ -26,22 +27,18 @@ pub fn atomically(flag: &str, path: &Path, text: &str) -> Result<(), String> {
     if dest.replaced.is_none() {
         builder.permissions(mode::for_new_file());
     }
-    let mut tmp = builder.tempfile_in(&dest.folder).map_err(|e| {
+    let tmp = interrupt::Tracked::create(|| builder.tempfile_in(&dest.folder)).map_err(|e| {
         fail(format!(
             "cannot create a temporary file in {}: {e}",
             dest.folder.display()
         ))
     })?;
-    let written = tmp.write_all(text.as_bytes()).and_then(|()| {
+    let written = tmp.file().write_all(text.as_bytes()).and_then(|()| {
         if let Some(old) = &dest.replaced {
-            tmp.as_file().set_permissions(mode::kept(old))?;
+            tmp.file().set_permissions(mode::kept(old))?;
         }
-        tmp.as_file().sync_all()
+        tmp.file().sync_all()
     });
     written.map_err(|e| fail(format!("cannot write: {e}")))?;
-    // A failed rename hands the file back inside the error; dropping it
-    // there removes it.
-    tmp.persist(path)
-        .map(drop)
-        .map_err(|e| fail(format!("cannot write: {}", e.error)))
+    tmp.persist(path).map_err(|e| fail(format!("cannot write: {e}")))
 }
