@@ -116,6 +116,6 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
             print!("{text}");
             Ok(())
         }
-        Some(path) => crate::write::atomically(path, &text),
+        Some(path) => crate::write::atomically("--out", path, &text),
     }
 }

@@ -138,7 +138,9 @@ enum Command {
         /// Output format.
         #[arg(short = 'o', long = "output", value_enum, default_value = "yaml")]
         format: windsor::Format,
-        /// Write to FILE (atomically) instead of stdout.
+        /// Write to FILE instead of stdout: atomically, keeping its mode,
+        /// and only ever a regular file (a symlink, folder, FIFO or device
+        /// there is refused).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Say on stderr which facets and components were included or

@@ -1,0 +1,44 @@
+//! The one way bpvm puts a file on disk: whatever is at the path, whatever
+//! is planted beside it and however the run ends, the only thing that can
+//! change is the regular file that was asked for.
+
+mod destination;
+mod interrupt;
+mod mode;
+
+use std::io::Write;
+use std::path::Path;
+
+/// Replaces the regular file at `path` (named on the command line by
+/// `flag`) with `text`, or creates it.
+///
+/// The text goes to a new file, created exclusively under an unpredictable
+/// name in the same folder, is flushed to disk, and is renamed over `path`:
+/// a reader sees the old file or the whole new one, and the rename replaces
+/// the name itself, never what a symlink there points at. A destination that
+/// is anything but a regular file is refused. A replaced file's mode is
+/// kept. The temporary file is removed on every error and on SIGINT/SIGTERM.
+pub fn atomically(flag: &str, path: &Path, text: &str) -> Result<(), String> {
+    let fail = |what: String| format!("error: {flag} {}: {what}", path.display());
+    let dest = destination::inspect(path).map_err(fail)?;
+    let mut builder = tempfile::Builder::new();
+    // The `.tmp` ending lets a leftover be recognised for what it is.
+    builder.prefix(".bpvm-").suffix(".tmp");
+    if dest.replaced.is_none() {
+        builder.permissions(mode::for_new_file());
+    }
+    let tmp = interrupt::Tracked::create(|| builder.tempfile_in(&dest.folder)).map_err(|e| {
+        fail(format!(
+            "cannot create a temporary file in {}: {e}",
+            dest.folder.display()
+        ))
+    })?;
+    let written = tmp.file().write_all(text.as_bytes()).and_then(|()| {
+        if let Some(old) = &dest.replaced {
+            tmp.file().set_permissions(mode::kept(old))?;
+        }
+        tmp.file().sync_all()
+    });
+    written.map_err(|e| fail(format!("cannot write: {e}")))?;
+    tmp.persist(path).map_err(|e| fail(format!("cannot write: {e}")))
+}
