@@ -3,6 +3,7 @@
 use crate::windsor::Format;
 use bpvm::Value;
 use bpvm::bluelink::{load, render};
+use bpvm::runtime::Map;
 use std::path::{Path, PathBuf};
 
 /// What `bpvm render BLUEPRINT` was asked.
@@ -21,11 +22,20 @@ pub struct RenderArgs {
     pub allow_http: Vec<String>,
 }
 
-/// Reads a YAML or JSON data file given by a flag.
-fn data(flag: &str, path: &Path) -> Result<Value, String> {
+/// Reads a YAML or JSON data file given by a flag: a mapping of `what`
+/// (an empty file is an empty mapping).
+fn data(flag: &str, path: &Path, what: &str) -> Result<Map, String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("error: {flag} {}: cannot read it: {e}", path.display()))?;
-    Value::from_yaml(&text).map_err(|e| format!("error: {flag} {}: {e}", path.display()))
+    match Value::from_yaml(&text).map_err(|e| format!("error: {flag} {}: {e}", path.display()))? {
+        Value::Map(m) => Ok(m),
+        Value::Null => Ok(Map::new()),
+        other => Err(format!(
+            "error: {flag} {}: expected a mapping of {what}, found {}",
+            path.display(),
+            other.type_name()
+        )),
+    }
 }
 
 /// The folder files must stay inside (B11, D8): `--root`, else the
@@ -48,20 +58,8 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
     let bp = load::load(&abs, &name).map_err(|e| format!("{e}"))?;
     let mut variables = Vec::new();
     if let Some(path) = &args.vars_file {
-        match data("--vars", path)? {
-            Value::Map(m) => {
-                for (k, v) in m.iter() {
-                    variables.push((k.as_str().to_string(), render::Input::Value(v.clone())));
-                }
-            }
-            Value::Null => {}
-            other => {
-                return Err(format!(
-                    "error: --vars {}: expected a mapping of variable names to values, found {}",
-                    path.display(),
-                    other.type_name()
-                ));
-            }
+        for (k, v) in data("--vars", path, "variable names to values")?.iter() {
+            variables.push((k.as_str().to_string(), render::Input::Value(v.clone())));
         }
     }
     for v in &args.vars {
@@ -83,12 +81,12 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
         datasources: args
             .datasources
             .as_deref()
-            .map(|p| data("--datasources", p))
+            .map(|p| data("--datasources", p, "data source names (or types) to their data").map(Value::Map))
             .transpose()?,
         resource_state: args
             .resource_state
             .as_deref()
-            .map(|p| data("--resource-state", p))
+            .map(|p| data("--resource-state", p, "resource names to their deploy-time fields").map(Value::Map))
             .transpose()?,
         show_secrets: args.show_secrets,
         seed: args.seed,

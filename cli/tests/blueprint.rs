@@ -238,3 +238,31 @@ fn file_reads_the_same_wherever_bpvm_runs_from() {
     assert_eq!(outputs[0], outputs[1]);
     assert_eq!(outputs[0], outputs[2]);
 }
+
+#[test]
+fn data_files_must_be_mappings() {
+    let dir = scratch("lists", "version: 2023-04-20\nresources:\n  r: {type: t/r, spec: {}}\n");
+    std::fs::write(dir.join("list.yaml"), "- a\n- b\n").unwrap();
+    for (flag, what) in [
+        ("--vars", "variable names to values"),
+        ("--datasources", "data source names (or types) to their data"),
+        ("--resource-state", "resource names to their deploy-time fields"),
+    ] {
+        let out = bpvm()
+            .arg("render")
+            .arg(dir.join("blueprint.yaml"))
+            .arg(flag)
+            .arg(dir.join("list.yaml"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{flag}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "error: {flag} {}: expected a mapping of {what}, found list\n",
+                dir.join("list.yaml").display()
+            )
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
