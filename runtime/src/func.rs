@@ -72,6 +72,17 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// Fails when building `bytes` more would exceed the evaluation's
+    /// memory budget (see [`crate::budget`]); `what` names the builder.
+    pub fn reserve(&self, what: &str, bytes: usize) -> Result<(), FnError> {
+        crate::budget::check(self.arena.allocated_bytes(), bytes).map_err(|m| FnError::new(format!("{what} {m}")))
+    }
+
+    /// Reserves room for `n` values of a list (see [`Ctx::reserve`]).
+    pub fn reserve_items(&self, what: &str, n: usize) -> Result<(), FnError> {
+        self.reserve(what, n.saturating_mul(std::mem::size_of::<Val<'a>>()))
+    }
+
     /// Copies `s` into the arena.
     #[inline]
     pub fn str(&self, s: &str) -> Val<'a> {

@@ -8,6 +8,7 @@
 //! assert_eq!(env.root().get("provider"), Some(&Value::from("aws")));
 //! ```
 
+pub mod budget;
 pub mod builtins;
 mod diag;
 mod env;

@@ -69,6 +69,9 @@ pub fn add<'a>(arena: &'a Bump, a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpErr
     match (a, b) {
         (Val::Int(x), Val::Int(y)) => x.checked_add(y).map(Val::Int).ok_or(OpError::Overflow),
         (Val::Str(x), Val::Str(y)) => {
+            // Concatenation in a loop can double a string each time: the
+            // evaluation's memory budget stops it (D9).
+            crate::budget::check(arena.allocated_bytes(), x.len() + y.len()).map_err(OpError::Other)?;
             let mut s = bumpalo::collections::String::with_capacity_in(x.len() + y.len(), arena);
             s.push_str(x);
             s.push_str(y);

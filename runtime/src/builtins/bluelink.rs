@@ -6,6 +6,7 @@ use super::args::{bool_at, char_offset, int_at, list_at, map_at, size, str_at, w
 use super::case;
 use super::extreme::extreme;
 use super::pointer;
+use super::sized;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
 use crate::key::same_bytes;
 use crate::ops;
@@ -26,14 +27,16 @@ pub static FUNCTIONS: &[Builtin] = &[
         Ok(Val::Str(s.strip_suffix(str_at("trimsuffix", a, 1)?).unwrap_or(s)))
     })),
     builtin!("replace", 3, 3, |c, a| none_or(a, |a| {
-        let s = str_at("replace", a, 0)?;
-        Ok(c.str(&s.replace(str_at("replace", a, 1)?, str_at("replace", a, 2)?)))
+        let (s, from, to) = (
+            str_at("replace", a, 0)?,
+            str_at("replace", a, 1)?,
+            str_at("replace", a, 2)?,
+        );
+        sized::replace(c, "replace", s, from, to)
     })),
     builtin!("substr", 2, 3, substr),
     builtin!("split", 2, 2, |c, a| none_or(a, |a| {
-        let s = str_at("split", a, 0)?;
-        let sep = str_at("split", a, 1)?;
-        Ok(c.list(s.split(sep).map(Val::Str).collect::<Vec<_>>()))
+        sized::split(c, "split", str_at("split", a, 0)?, str_at("split", a, 1)?, false)
     })),
     builtin!("join", 2, 2, join),
     builtin!("index", 2, 2, |_, a| none_or(a, |a| find("index", a, false))),
@@ -198,6 +201,7 @@ fn join<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     none_or(a, |a| {
         let items = list_at("join", a, 0)?;
         let sep = str_at("join", a, 1)?;
+        sized::check_join(c, "join", items.iter().map(sized::text_len), sep)?;
         let mut out = String::new();
         let mut first = true;
         for v in items.iter() {

@@ -32,6 +32,7 @@ pub mod encoding;
 mod extreme;
 pub mod higher;
 pub mod pointer;
+mod sized;
 pub mod windsor;
 
 use crate::func::Library;

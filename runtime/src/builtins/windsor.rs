@@ -6,6 +6,7 @@
 
 use super::args::{char_offset, index_in, int_at, list_at, map_at, num_at, size, str_at, wrong};
 use super::extreme::extreme;
+use super::sized;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
 use crate::ops;
 use crate::text;
@@ -83,17 +84,16 @@ fn string<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 }
 
 fn split<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let s = str_at("split", a, 0)?;
-    let sep = str_at("split", a, 1)?;
-    if sep.is_empty() {
-        let mut buf = [0u8; 4];
-        return Ok(c.list(s.chars().map(|ch| c.str(ch.encode_utf8(&mut buf))).collect::<Vec<_>>()));
-    }
-    Ok(c.list(s.split(sep).map(Val::Str).collect::<Vec<_>>()))
+    sized::split(c, "split", str_at("split", a, 0)?, str_at("split", a, 1)?, true)
 }
 
 fn concat<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let mut out = Vec::new();
+    let mut n = 0usize;
+    for i in 0..a.len() {
+        n = n.saturating_add(list_at("concat", a, i)?.len());
+    }
+    c.reserve_items("concat()", n)?;
+    let mut out = Vec::with_capacity(n);
     for i in 0..a.len() {
         out.extend(list_at("concat", a, i)?.iter());
     }
@@ -281,6 +281,7 @@ fn end_item<'a>(f: &str, a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> 
 fn join<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let l = list_at("join", a, 0)?;
     let sep = if a.len() > 1 { str_at("join", a, 1)? } else { "" };
+    sized::check_join(c, "join", l.iter().map(sized::text_len), sep)?;
     let mut out = String::new();
     for (i, v) in l.iter().enumerate() {
         if i > 0 {
@@ -322,17 +323,16 @@ fn trim_suffix<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 }
 
 fn replace<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let s = str_at("replace", a, 0)?;
-    Ok(c.str(&s.replace(str_at("replace", a, 1)?, str_at("replace", a, 2)?)))
+    let (s, from, to) = (
+        str_at("replace", a, 0)?,
+        str_at("replace", a, 1)?,
+        str_at("replace", a, 2)?,
+    );
+    sized::replace(c, "replace", s, from, to)
 }
 
 fn repeat<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let s = str_at("repeat", a, 0)?;
-    let n = int_at("repeat", a, 1)?;
-    if n < 0 || (s.len() as u128) * (n as u128) > (1 << 26) {
-        return Err(FnError::arg(1, format!("repeat() count {n} is negative or too large")));
-    }
-    Ok(c.str(&s.repeat(n as usize)))
+    sized::repeat(c, "repeat", str_at("repeat", a, 0)?, int_at("repeat", a, 1)?)
 }
 
 fn index_of<'a>(f: &str, a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
