@@ -356,3 +356,54 @@ fn a_blueprint_named_on_the_command_line_must_be_a_regular_file() {
         )
     );
 }
+
+/// Renders a project whose only input is `jsonnet("../configs/main.jsonnet")`
+/// with `source` in that file.
+fn jsonnet_result(s: &Scratch, source: &str) -> Result<Value, String> {
+    let dir = windsor_project(s, "{x: '${jsonnet(\"../configs/main.jsonnet\")}'}");
+    s.write("project/contexts/_template/configs/main.jsonnet", source);
+    render_windsor(&dir)
+}
+
+#[test]
+fn jsonnet_results_are_held_to_the_memory_budget() {
+    let s = Scratch::new("j-size");
+    let e = jsonnet_result(&s, "std.range(0, 1e9)").unwrap_err();
+    assert!(
+        e.contains("jsonnet() failed on \"../configs/main.jsonnet\": the result has an array of 1000000001 items, over the memory budget of one evaluation (256 MiB; set BPVM_MEMORY_BUDGET_MIB to raise it)"),
+        "{e}"
+    );
+    // A string doubled 40 times is known to be 1 TiB long before it is
+    // ever written out.
+    let e = jsonnet_result(&s, "local f(s, n) = if n == 0 then s else f(s + s, n - 1); f('x', 40)").unwrap_err();
+    assert!(
+        e.contains("the result has a string of 1099511627776 bytes, over the memory budget"),
+        "{e}"
+    );
+}
+
+#[test]
+fn jsonnet_recursion_is_bounded_and_errors_say_where() {
+    let s = Scratch::new("j-recursion");
+    let e = jsonnet_result(&s, "local f(n) = f(n + 1);\nf(0)").unwrap_err();
+    assert!(
+        e.contains("Jsonnet calls nest more than 200 deep (a recursion that never ends?) (at contexts/_template/configs/main.jsonnet:"),
+        "{e}"
+    );
+    assert!(!e.contains("--max-stack"), "{e}");
+    let e = jsonnet_result(&s, "{\n  a: error 'boom',\n}").unwrap_err();
+    assert!(
+        e.contains("runtime error: boom (at contexts/_template/configs/main.jsonnet:2:6)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn jsonnet_results_keep_their_numbers_and_order() {
+    let s = Scratch::new("j-values");
+    let got = jsonnet_result(&s, "{b: 1, a: [1, 2.5, 3.0, 'x', null, true], c: {z: -0}}").unwrap();
+    assert_eq!(
+        got.to_json(),
+        r#"[{"path":"p","inputs":{"x":{"a":[1,2.5,3,"x",null,true],"b":1,"c":{"z":0}}}}]"#
+    );
+}

@@ -4,9 +4,8 @@
 //! file's folder and, like every file a template reads, must stay inside
 //! the project (D8). Integral numbers come back as integers.
 
-use bpvm_runtime::Value;
 use bpvm_runtime::root::Root;
-use jrsonnet_evaluator::manifest::JsonFormat;
+use bpvm_runtime::{Map, Value};
 use jrsonnet_evaluator::trace::PathResolver;
 use jrsonnet_evaluator::{AsPathLike, ImportResolver, RuntimeError, SourcePath, State, Val};
 use jrsonnet_gcmodule::{Acyclic, Trace};
@@ -157,7 +156,110 @@ fn run(root: &Root, path: &Path, context: &Value) -> Result<Value, String> {
     let _entered = state
         .try_enter()
         .ok_or_else(|| "a Jsonnet evaluation is already running on this thread".to_string())?;
-    let val = state.import(path).map_err(|e| e.to_string())?;
-    let json = val.manifest(JsonFormat::minify()).map_err(|e| e.to_string())?;
-    Value::from_json(&json)
+    // Jsonnet's own recursion limit, stated here so it cannot drift.
+    let _depth = jrsonnet_evaluator::stack::limit_stack_depth(MAX_STACK);
+    let val = state.import(path).map_err(|e| describe(root, &e))?;
+    let mut room = Room {
+        root,
+        bytes: bpvm_runtime::budget::bytes(),
+    };
+    to_value(val, &mut room, 0)
+}
+
+/// A Jsonnet error in bpvm's words: what went wrong and where (the
+/// innermost place with a source), relative to the project, without the
+/// engine's whole call trace.
+fn describe(root: &Root, e: &jrsonnet_evaluator::Error) -> String {
+    let what = match e.error() {
+        jrsonnet_evaluator::error::ErrorKind::StackOverflow => {
+            format!("Jsonnet calls nest more than {MAX_STACK} deep (a recursion that never ends?)")
+        }
+        other => other.to_string(),
+    };
+    let place = e.trace().0.iter().find_map(|el| {
+        let span = el.location.as_ref()?;
+        let file = span.0.source_path().path()?;
+        let [at] = span.0.map_source_locations(&[span.1]);
+        let file = file.strip_prefix(root.dir()).unwrap_or(file);
+        Some(format!(" (at {}:{}:{})", file.display(), at.line, at.column))
+    });
+    format!("{what}{}", place.unwrap_or_default())
+}
+
+/// How many nested Jsonnet calls an evaluation may make.
+pub const MAX_STACK: usize = 200;
+
+/// How deeply a Jsonnet result may nest.
+pub const MAX_DEPTH: usize = 256;
+
+/// What is left of the memory budget for a Jsonnet result, and the
+/// project its errors are described against.
+struct Room<'r> {
+    root: &'r Root,
+    bytes: usize,
+}
+
+impl Room<'_> {
+    fn take(&mut self, n: usize, what: &str) -> Result<(), String> {
+        match self.bytes.checked_sub(n) {
+            Some(left) => {
+                self.bytes = left;
+                Ok(())
+            }
+            None => Err(format!(
+                "the result {what}, over the memory budget of one evaluation ({} MiB; set {} to raise it)",
+                bpvm_runtime::budget::bytes() >> 20,
+                bpvm_runtime::budget::VARIABLE
+            )),
+        }
+    }
+}
+
+/// A Jsonnet value as a document, converted directly (no JSON text in
+/// between) so that its size is checked before anything large is built:
+/// a string's length is known before it is flattened, an array's before
+/// its items are evaluated. Integral numbers become integers.
+fn to_value(v: Val, room: &mut Room<'_>, depth: usize) -> Result<Value, String> {
+    if depth > MAX_DEPTH {
+        return Err(format!("the result nests more than {MAX_DEPTH} levels deep"));
+    }
+    const SLOT: usize = std::mem::size_of::<Value>();
+    room.take(SLOT, "has too many values")?;
+    Ok(match v {
+        Val::Null => Value::Null,
+        Val::Bool(b) => Value::Bool(b),
+        Val::Num(n) => {
+            let f = n.get();
+            if f.fract() == 0.0 && f.abs() < 9.2e18 {
+                Value::Int(f as i64)
+            } else {
+                Value::Float(f)
+            }
+        }
+        Val::Str(s) => {
+            room.take(s.len(), &format!("has a string of {} bytes", s.len()))?;
+            Value::Str(s.into_flat().as_str().into())
+        }
+        Val::Arr(a) => {
+            let n = a.len() as usize;
+            room.take(n.saturating_mul(SLOT), &format!("has an array of {n} items"))?;
+            let mut items = Vec::with_capacity(n);
+            for item in a.iter() {
+                let item = item.map_err(|e| describe(room.root, &e))?;
+                items.push(to_value(item, room, depth + 1)?);
+            }
+            Value::List(items)
+        }
+        Val::Obj(o) => {
+            o.run_assertions().map_err(|e| describe(room.root, &e))?;
+            let mut m = Map::new();
+            for (k, item) in o.iter() {
+                room.take(k.len(), "has too many fields")?;
+                let item = item.map_err(|e| describe(room.root, &e))?;
+                m.insert(k.as_str(), to_value(item, room, depth + 1)?);
+            }
+            Value::Map(m)
+        }
+        Val::Func(_) => return Err("the result is a function, which has no document form".into()),
+    })
 }
