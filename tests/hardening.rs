@@ -170,6 +170,11 @@ fn jsonnet_imports_stay_inside_the_project() {
         );
         assert!(!e.contains("SECRET"), "{e}");
     }
+    // A FIFO is not read, wherever it is.
+    s.fifo(&format!("{configs}/pipe.txt"));
+    s.write(&format!("{configs}/main.jsonnet"), "importstr 'pipe.txt'");
+    let e = error_of(&dir);
+    assert!(e.contains("import path \"pipe.txt\" is a FIFO; only regular files are read"), "{e}");
     // Inside the project, imports work as before.
     s.write(&format!("{configs}/lib.libsonnet"), "{ a: 1 }");
     s.write(
