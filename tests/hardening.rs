@@ -174,7 +174,10 @@ fn jsonnet_imports_stay_inside_the_project() {
     s.fifo(&format!("{configs}/pipe.txt"));
     s.write(&format!("{configs}/main.jsonnet"), "importstr 'pipe.txt'");
     let e = error_of(&dir);
-    assert!(e.contains("import path \"pipe.txt\" is a FIFO; only regular files are read"), "{e}");
+    assert!(
+        e.contains("import path \"pipe.txt\" is a FIFO; only regular files are read"),
+        "{e}"
+    );
     // Inside the project, imports work as before.
     s.write(&format!("{configs}/lib.libsonnet"), "{ a: 1 }");
     s.write(

@@ -266,3 +266,28 @@ fn data_files_must_be_mappings() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_render_holds_at_most_four_evaluation_budgets_of_values() {
+    let resources: Vec<String> = (0..17)
+        .map(|i| format!("  r{i}: {{type: t/r, spec: {{x: '${{utf8(file(\"big.txt\"))}}'}}}}"))
+        .collect();
+    let dir = scratch(
+        "render-budget",
+        &format!("version: 2023-04-20\nresources:\n{}\n", resources.join("\n")),
+    );
+    std::fs::write(dir.join("big.txt"), "x".repeat(4 << 20)).unwrap();
+    let out = bpvm()
+        .env("BPVM_MEMORY_BUDGET_MIB", "16")
+        .arg("render")
+        .arg(dir.join("blueprint.yaml"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the render would hold more than 64 MiB of values (four times the memory budget of one evaluation; set BPVM_MEMORY_BUDGET_MIB to raise it)"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}

@@ -182,3 +182,38 @@ fn an_unknown_context_or_a_folder_that_is_no_project_is_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn a_render_holds_at_most_four_evaluation_budgets_of_values() {
+    // 17 inputs of 4 MiB each: every one fits a 16 MiB evaluation budget,
+    // together they pass the render's 64 MiB.
+    let inputs: Vec<String> = (0..17)
+        .map(|i| format!("x{i}: '${{repeat(\"x\", 4194304)}}'"))
+        .collect();
+    let facet = format!(
+        "kind: Facet\nmetadata: {{name: base}}\nterraform: [{{path: vpc, inputs: {{{}}}}}]\n",
+        inputs.join(", ")
+    );
+    let dir = project("render-budget", &facet);
+    let out = bpvm()
+        .env("BPVM_MEMORY_BUDGET_MIB", "16")
+        .args(["render", "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("terraform[vpc].inputs.x15: 1:1: the render would hold more than 64 MiB of values (four times the memory budget of one evaluation; set BPVM_MEMORY_BUDGET_MIB to raise it)"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    // With room, the same project renders.
+    let out = bpvm()
+        .env("BPVM_MEMORY_BUDGET_MIB", "32")
+        .args(["render", "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

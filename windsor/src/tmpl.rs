@@ -4,6 +4,7 @@
 
 use super::host::Host;
 use bpvm_compiler::Compiler;
+use bpvm_runtime::budget::Tally;
 use bpvm_runtime::{Diagnostic, Map};
 use bpvm_runtime::{Environment, Value};
 use bpvm_vm::Fault;
@@ -197,6 +198,8 @@ pub struct Evaluator {
     pub env: Environment,
     /// What the renderer's functions need (files, terraform outputs).
     pub host: Host,
+    /// What the render's results hold so far (D9).
+    tally: Tally,
 }
 
 impl Evaluator {
@@ -206,6 +209,7 @@ impl Evaluator {
             vm: Vm::new(),
             env: Environment::new(),
             host,
+            tally: Tally::default(),
         };
         ev.set_scope(scope);
         ev
@@ -220,7 +224,14 @@ impl Evaluator {
     /// Runs one program.
     pub fn run(&mut self, prog: &Program) -> Result<Value, Outcome> {
         match self.vm.run_with(prog, &self.env, &self.host) {
-            Ok(v) => Ok(v.to_value()),
+            Ok(v) => {
+                let v = v.to_value();
+                let len = prog.source.len();
+                self.tally
+                    .add(&v)
+                    .map_err(|m| Outcome::Failed(Diagnostic::new(m, &prog.source, 0, len)))?;
+                Ok(v)
+            }
             Err(e) => match &e.fault {
                 Fault::Call(f) if f.deferred => Err(Outcome::Deferred),
                 _ => Err(Outcome::Failed(prog.diagnose(&e))),

@@ -20,6 +20,7 @@ use super::error::{Error, Errors, Pos};
 use super::output;
 use super::resolved::{MASK, Resolved};
 use super::sub::{Def, Ref, Sub, Tree};
+use bpvm_runtime::budget::Tally;
 use bpvm_runtime::builtins::effects::Effects;
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Environment, Key, Map, Value};
@@ -224,6 +225,8 @@ struct Resolver<'b> {
     /// The folder files are read inside of (the top blueprint's, for
     /// every child too).
     root: Option<Root>,
+    /// What the render's results hold so far (D9).
+    tally: Tally,
     inputs: &'b [(String, Input)],
     /// The include chain down to this blueprint (for cycles).
     chain: Vec<PathBuf>,
@@ -278,6 +281,7 @@ impl<'b> Resolver<'b> {
             },
             opts,
             root,
+            tally: Tally::default(),
             inputs,
             chain,
             env: Environment::from_value(Value::Map(namespaces)).unwrap_or_default(),
@@ -502,7 +506,12 @@ impl<'b> Resolver<'b> {
             .map(|v| v.to_value());
         let e = match result {
             Ok(Value::Null) => return Ok(Resolved::Omitted),
-            Ok(v) => return Ok(Resolved::Known(v, secret)),
+            Ok(v) => {
+                if let Err(message) = self.tally.add(&v) {
+                    return Err(self.fail(sub.at, &sub.path, message));
+                }
+                return Ok(Resolved::Known(v, secret));
+            }
             Err(e) => e,
         };
         let missing = match &e.fault {
