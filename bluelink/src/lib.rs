@@ -11,6 +11,7 @@
 pub mod blueprint;
 mod error;
 pub mod filter;
+mod keys;
 pub mod load;
 pub mod node;
 mod output;
