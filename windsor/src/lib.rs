@@ -9,6 +9,7 @@
 //! print!("{}", bpvm_windsor::output::to_yaml(&out.blueprint));
 //! ```
 
+mod config;
 mod error;
 mod facet;
 mod host;

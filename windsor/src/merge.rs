@@ -2,23 +2,28 @@
 //! strategic merge and removal that fold component contributions (W4).
 
 use super::facet::Kind;
-use bpvm_runtime::Map;
 use bpvm_runtime::Value;
+use bpvm_runtime::{Key, Map};
 
 /// Deep merge: maps merge key by key, the overlay wins everything else.
 pub fn deep_merge(base: &mut Value, overlay: Value) {
     match (base, overlay) {
         (Value::Map(b), Value::Map(o)) => {
             for (k, v) in o.iter() {
-                match b.get_mut(k.as_str()) {
-                    Some(slot) => deep_merge(slot, v.clone()),
-                    None => {
-                        b.insert(k.clone(), v.clone());
-                    }
-                }
+                merge_entry(b, k, v.clone());
             }
         }
         (slot, o) => *slot = o,
+    }
+}
+
+/// Deep-merges `value` into `base` under `key`.
+pub fn merge_entry(base: &mut Map, key: &Key, value: Value) {
+    match base.get_mut(key.as_str()) {
+        Some(slot) => deep_merge(slot, value),
+        None => {
+            base.insert(key.clone(), value);
+        }
     }
 }
 

@@ -3,16 +3,16 @@
 //! strategy into the base blueprint, the user overlay applied, and the
 //! result ordered and checked.
 
+use super::config;
 use super::error::{Error, Errors};
 use super::facet::{Cond, Facet, Kind, Strategy};
 use super::host::Host;
-use super::merge::{deep_merge, merge_component, remove_from, removes_whole};
+use super::merge::{merge_component, remove_from, removes_whole};
 use super::order;
 use super::project::{Project, TEMPLATE, read_yaml};
 use super::tmpl::{Evaluator, Outcome, Tmpl};
 use bpvm_runtime::Value;
 use bpvm_runtime::{Map, text};
-use std::collections::BTreeSet;
 
 /// How to render.
 #[derive(Debug, Clone, Default)]
@@ -70,8 +70,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         }
     }
 
-    let scope = config_scope(&mut ev, &included, &ctx)?;
-    ev.set_scope(scope);
+    config::evaluate(&mut ev, &included)?;
 
     // Contributions, in facet order.
     let mut contributions: Vec<Contribution> = Vec::new();
@@ -198,7 +197,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
 
 /// A condition's value: nil is false, a bool is itself, anything else is
 /// an error (W8).
-fn truth(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
+pub(crate) fn truth(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
     match ev.run(&c.prog) {
         Ok(Value::Bool(b)) => Ok(b),
         Ok(Value::Null) => Ok(false),
@@ -211,99 +210,6 @@ fn truth(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
         Err(Outcome::Deferred) => Ok(false),
         Err(Outcome::Failed(d)) => Err(d.to_string()),
     }
-}
-
-/// The scope components see: the context with the config blocks of the
-/// included facets merged over it (W2), each block evaluated after the
-/// blocks it reads (W3).
-fn config_scope(ev: &mut Evaluator, included: &[&Facet], ctx: &Value) -> Result<Value, Errors> {
-    // Structure first: same-name blocks merge, in facet order.
-    let mut blocks: Vec<(String, Tmpl, &str)> = Vec::new();
-    for f in included {
-        for b in &f.config {
-            if let Some(c) = &b.when {
-                let yes = truth(ev, c).map_err(|m| Error::new(Some(&f.file), format!("config[{}].when", b.name), m))?;
-                if !yes {
-                    continue;
-                }
-            }
-            match blocks.iter_mut().find(|(n, _, _)| *n == b.name) {
-                Some((_, body, _)) => body.merge(b.body.clone()),
-                None => blocks.push((b.name.clone(), b.body.clone(), &f.file)),
-            }
-        }
-    }
-    if blocks.is_empty() {
-        return Ok(ctx.clone());
-    }
-    let names: Vec<String> = blocks.iter().map(|(n, _, _)| n.clone()).collect();
-    let reads: Vec<Vec<usize>> = blocks
-        .iter()
-        .map(|(n, body, _)| {
-            let mut roots = BTreeSet::new();
-            body.roots(&mut roots);
-            roots
-                .iter()
-                .filter(|r| *r != n)
-                .filter_map(|r| names.iter().position(|x| x == r))
-                .collect()
-        })
-        .collect();
-    let order = block_order(&names, &reads)?;
-
-    let mut evaluated = Map::new();
-    for i in order {
-        let (name, body, file) = &blocks[i];
-        let mut scope = ctx.clone();
-        deep_merge(&mut scope, Value::Map(evaluated.clone()));
-        ev.set_scope(scope);
-        let v = body
-            .eval(ev)
-            .map_err(|e| Error::new(Some(file), format!("config[{name}]{}", e.at), e.diag.to_string()))?;
-        evaluated.insert(name.as_str(), v);
-    }
-    let mut scope = ctx.clone();
-    deep_merge(&mut scope, Value::Map(evaluated));
-    Ok(scope)
-}
-
-/// Blocks after the blocks they read; ties in first-appearance order. A
-/// cycle is an error naming its blocks.
-fn block_order(names: &[String], reads: &[Vec<usize>]) -> Result<Vec<usize>, Errors> {
-    let mut done = vec![false; names.len()];
-    let mut order = Vec::with_capacity(names.len());
-    while order.len() < names.len() {
-        let ready = (0..names.len()).find(|&i| !done[i] && reads[i].iter().all(|&d| done[d]));
-        match ready {
-            Some(i) => {
-                done[i] = true;
-                order.push(i);
-            }
-            None => {
-                // Follow unfinished reads from the first waiting block until one repeats.
-                let mut path = vec![(0..names.len()).find(|&i| !done[i]).unwrap_or(0)];
-                loop {
-                    let at = *path.last().unwrap_or(&0);
-                    let Some(&next) = reads[at].iter().find(|&&d| !done[d]) else {
-                        break;
-                    };
-                    if let Some(start) = path.iter().position(|&p| p == next) {
-                        let mut cycle: Vec<&str> = path[start..].iter().map(|&i| names[i].as_str()).collect();
-                        cycle.push(&names[next]);
-                        return Err(Error::new(
-                            None,
-                            format!("config[{}]", names[next]),
-                            format!("config blocks read each other in a cycle: {}", cycle.join(" → ")),
-                        )
-                        .into());
-                    }
-                    path.push(next);
-                }
-                return Err(Error::new(None, "config", "config blocks cannot be ordered").into());
-            }
-        }
-    }
-    Ok(order)
 }
 
 /// Evaluates a component body and normalises its fields.

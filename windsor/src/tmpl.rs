@@ -3,8 +3,9 @@
 //! is compiled when the project loads and evaluated for every context.
 
 use super::host::Host;
+use super::merge::merge_entry;
 use bpvm_compiler::Compiler;
-use bpvm_runtime::{Diagnostic, Map};
+use bpvm_runtime::{Diagnostic, Key, Map};
 use bpvm_runtime::{Environment, Value};
 use bpvm_vm::Fault;
 use bpvm_vm::{Program, Vm};
@@ -215,6 +216,17 @@ impl Evaluator {
     pub fn set_scope(&mut self, scope: Value) {
         self.env = Environment::from_value(scope.clone()).unwrap_or_default();
         self.host.scope = scope;
+    }
+
+    /// Deep-merges `value` into the scope under `name`, in place: an
+    /// evaluated config block joins what later expressions read without
+    /// the rest of the scope being copied. The scope must be a mapping.
+    pub fn merge_into_scope(&mut self, name: &str, value: Value) {
+        let key = Key::new(name);
+        merge_entry(self.env.root_mut(), &key, value.clone());
+        if let Value::Map(scope) = &mut self.host.scope {
+            merge_entry(scope, &key, value);
+        }
     }
 
     /// Runs one program.
