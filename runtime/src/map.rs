@@ -190,6 +190,22 @@ impl Map {
         Some(v)
     }
 
+    /// Keeps the entries `keep` accepts, in their order.
+    ///
+    /// ```
+    /// use bpvm_runtime::{Map, Value};
+    /// let mut m: Map = (0..20).map(|i| (format!("k{i}").as_str().into(), Value::Int(i))).collect();
+    /// m.retain(|k, _| k.as_str() != "k3");
+    /// assert_eq!((m.len(), m.get("k3"), m.get("k19")), (19, None, Some(&Value::Int(19))));
+    /// ```
+    pub fn retain(&mut self, mut keep: impl FnMut(&Key, &Value) -> bool) {
+        let before = self.entries.len();
+        self.entries.retain(|(k, v)| keep(k, v));
+        if self.entries.len() != before {
+            self.rebuild_index();
+        }
+    }
+
     fn rebuild_index(&mut self) {
         self.index.clear();
         if self.entries.len() <= INDEX_FROM {

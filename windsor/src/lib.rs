@@ -12,8 +12,10 @@
 mod config;
 mod error;
 mod facet;
+mod fold;
 mod host;
 mod jsonnet;
+mod lists;
 mod merge;
 mod order;
 pub mod output;

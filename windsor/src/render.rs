@@ -5,14 +5,16 @@
 
 use super::config;
 use super::error::{Error, Errors};
-use super::facet::{Cond, Facet, Kind, Strategy};
+use super::facet::{Cond, Facet, Kind};
+use super::fold::{Contribution, fold};
 use super::host::Host;
-use super::merge::{merge_component, remove_from, removes_whole};
+use super::merge::merge_component;
 use super::order;
 use super::project::{Project, TEMPLATE, read_yaml};
 use super::tmpl::{Evaluator, Outcome, Tmpl};
 use bpvm_runtime::Value;
 use bpvm_runtime::{Map, text};
+use std::collections::HashMap;
 
 /// How to render.
 #[derive(Debug, Clone, Default)]
@@ -29,15 +31,6 @@ pub struct Rendered {
     pub blueprint: Value,
     /// Which facets and components were included or skipped, and why.
     pub explain: Vec<String>,
-}
-
-/// One facet's contribution to one component.
-struct Contribution {
-    kind: Kind,
-    id: String,
-    ordinal: i64,
-    strategy: Strategy,
-    body: Map,
 }
 
 /// Renders context `name`, whose values are `ctx` (see [`super::scope`]).
@@ -134,6 +127,13 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     for (slot, kind) in [Kind::Terraform, Kind::Kustomize].into_iter().enumerate() {
         lists[slot] = fold(kind, &base_parts, &contributions);
     }
+    // Where each component is in its list.
+    let mut at: [HashMap<String, usize>; 2] = Default::default();
+    for (slot, list) in lists.iter().enumerate() {
+        for (i, (id, _)) in list.iter().enumerate() {
+            at[slot].entry(id.clone()).or_insert(i);
+        }
+    }
 
     // The context's own blueprint.yaml overlays the result.
     let user_rel = format!("contexts/{name}/blueprint.yaml");
@@ -142,9 +142,12 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         for (slot, kind) in [Kind::Terraform, Kind::Kustomize].into_iter().enumerate() {
             for c in list_of(user, kind.key()) {
                 let Some(id) = identity(kind, &c) else { continue };
-                match lists[slot].iter_mut().find(|(i, _)| *i == id) {
-                    Some((_, existing)) => merge_component(kind, existing, &c),
-                    None => lists[slot].push((id, c)),
+                match at[slot].get(&id) {
+                    Some(&i) => merge_component(kind, &mut lists[slot][i].1, &c),
+                    None => {
+                        at[slot].insert(id.clone(), lists[slot].len());
+                        lists[slot].push((id, c));
+                    }
                 }
             }
         }
@@ -168,7 +171,8 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
                 format!("values-{}", target.as_str()).as_str(),
                 Value::Map(texts.clone()),
             );
-            if let Some((_, k)) = lists[1].iter_mut().find(|(id, _)| id == target.as_str()) {
+            if let Some(&i) = at[1].get(target.as_str()) {
+                let k = &mut lists[1][i].1;
                 let mut merged = k
                     .get("substitutions")
                     .and_then(Value::as_map)
@@ -317,41 +321,4 @@ fn identity(kind: Kind, c: &Map) -> Option<String> {
         Kind::Terraform => text("name").or_else(|| text("path")),
         Kind::Kustomize => text("name"),
     }
-}
-
-/// Folds every contribution to each component of `kind` over the base
-/// blueprint's, in (ordinal, facet order) order (W4).
-fn fold(kind: Kind, base: &[(Kind, String, Map)], contributions: &[Contribution]) -> Vec<(String, Map)> {
-    let mut out: Vec<(String, Option<Map>)> = Vec::new();
-    for (k, id, c) in base {
-        if *k == kind && !out.iter().any(|(i, _)| i == id) {
-            out.push((id.clone(), Some(c.clone())));
-        }
-    }
-    for c in contributions.iter().filter(|c| c.kind == kind) {
-        if !out.iter().any(|(id, _)| *id == c.id) {
-            out.push((c.id.clone(), None));
-        }
-    }
-    for (id, state) in &mut out {
-        let mut mine: Vec<&Contribution> = contributions.iter().filter(|c| c.kind == kind && c.id == *id).collect();
-        // Stable: equal ordinals keep facet order.
-        mine.sort_by_key(|c| c.ordinal);
-        for c in mine {
-            match c.strategy {
-                Strategy::Merge => match state {
-                    Some(s) => merge_component(kind, s, &c.body),
-                    None => *state = Some(c.body.clone()),
-                },
-                Strategy::Replace => *state = Some(c.body.clone()),
-                Strategy::Remove if removes_whole(kind, &c.body) => *state = None,
-                Strategy::Remove => {
-                    if let Some(s) = state {
-                        remove_from(s, &c.body);
-                    }
-                }
-            }
-        }
-    }
-    out.into_iter().filter_map(|(id, s)| s.map(|s| (id, s))).collect()
 }
