@@ -10,6 +10,8 @@
 //! ```
 
 mod config;
+mod cycles;
+mod deps;
 mod error;
 mod facet;
 mod fold;
