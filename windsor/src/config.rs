@@ -13,7 +13,7 @@ use std::collections::{BTreeSet, BinaryHeap, HashMap};
 /// Evaluates the config blocks of `included` into `ev`'s scope.
 pub fn evaluate(ev: &mut Evaluator, included: &[&Facet]) -> Result<(), Errors> {
     // Structure first: same-name blocks merge, in facet order.
-    let mut blocks: Vec<(String, Tmpl, &str)> = Vec::new();
+    let mut layered: Vec<(String, Vec<Tmpl>, &str)> = Vec::new();
     let mut named: HashMap<&str, usize> = HashMap::new();
     for f in included {
         for b in &f.config {
@@ -24,14 +24,18 @@ pub fn evaluate(ev: &mut Evaluator, included: &[&Facet]) -> Result<(), Errors> {
                 }
             }
             match named.get(b.name.as_str()) {
-                Some(&i) => blocks[i].1.merge(b.body.clone()),
+                Some(&i) => layered[i].1.push(b.body.clone()),
                 None => {
-                    named.insert(&b.name, blocks.len());
-                    blocks.push((b.name.clone(), b.body.clone(), &f.file));
+                    named.insert(&b.name, layered.len());
+                    layered.push((b.name.clone(), vec![b.body.clone()], &f.file));
                 }
             }
         }
     }
+    let blocks: Vec<(String, Tmpl, &str)> = layered
+        .into_iter()
+        .map(|(name, layers, file)| (name, Tmpl::merged(layers), file))
+        .collect();
     if blocks.is_empty() {
         return Ok(());
     }
