@@ -6,6 +6,7 @@ use super::error::Pos;
 use bpvm_compiler::template::{Part, split};
 use bpvm_runtime::{Key, Value};
 use bpvm_vm::{Path, Program, Seg};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// A value as written, its substitutions compiled.
@@ -110,13 +111,11 @@ impl Ref {
 
 /// The distinct references of a program, in order of first use.
 pub fn refs(prog: &Program) -> Vec<Ref> {
-    let mut out: Vec<Ref> = Vec::new();
-    for r in prog.loads().filter_map(Ref::of) {
-        if !out.contains(&r) {
-            out.push(r);
-        }
-    }
-    out
+    let mut seen = HashSet::new();
+    prog.loads()
+        .filter_map(Ref::of)
+        .filter(|r| seen.insert(r.clone()))
+        .collect()
 }
 
 /// True when `s` has a `${..}` (a `$${` escape is not one). A string

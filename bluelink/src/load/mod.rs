@@ -15,7 +15,7 @@ use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Key, Value};
 use bpvm_vm::Seg;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -304,6 +304,7 @@ impl Loader {
         let refs = refs(&prog);
         let before = self.errors.len();
         let mut defs = Vec::new();
+        let mut seen = HashSet::new();
         for r in &refs {
             self.check_ref(r, at, path);
             let n = &self.names;
@@ -316,7 +317,7 @@ impl Loader {
                 Ref::Elem | Ref::Index => None,
             };
             if let Some(d) = def
-                && !defs.contains(&d)
+                && seen.insert(d)
             {
                 defs.push(d);
             }

@@ -6,6 +6,7 @@ use crate::blueprint::{Condition, Resource, ResourceMeta};
 use crate::node::{Entry, Kind, Node};
 use crate::sub::{Def, Ref, Tree, has_substitution};
 use bpvm_runtime::{Key, Value};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 impl Loader {
@@ -120,12 +121,13 @@ impl Loader {
         self.in_each = false;
         // What it depends on: what its substitutions read, and dependsOn.
         let mut defs: Vec<Def> = Vec::new();
+        let mut seen = HashSet::new();
         let named = r
             .depends_on
             .iter()
             .filter_map(|n| self.names.resources.get(n).map(|&i| Def::Resource(i)));
         for d in r.subs().iter().flat_map(|s| s.defs.iter().copied()).chain(named) {
-            if !defs.contains(&d) {
+            if seen.insert(d) {
                 defs.push(d);
             }
         }
