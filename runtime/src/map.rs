@@ -149,10 +149,10 @@ impl Map {
     /// ```
     pub fn from_distinct(entries: Vec<(Key, Value)>) -> Map {
         debug_assert!(
-            entries
-                .iter()
-                .enumerate()
-                .all(|(i, (k, _))| entries[..i].iter().all(|(e, _)| e != k)),
+            {
+                let mut seen = std::collections::HashSet::new();
+                entries.iter().all(|(k, _)| seen.insert(k))
+            },
             "keys must be distinct"
         );
         let mut m = Map {
