@@ -9,6 +9,7 @@
 //! ```
 
 pub mod blueprint;
+mod distinct;
 mod error;
 pub mod filter;
 mod keys;

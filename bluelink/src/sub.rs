@@ -2,11 +2,11 @@
 //! mirrors a value of the document, its strings with substitutions
 //! replaced by compiled programs that know what they [`Ref`]er to.
 
+use super::distinct::Distinct;
 use super::error::Pos;
 use bpvm_compiler::template::{Part, split};
 use bpvm_runtime::{Key, Value};
 use bpvm_vm::{Path, Program, Seg};
-use std::collections::HashSet;
 use std::sync::Arc;
 
 /// A value as written, its substitutions compiled.
@@ -111,11 +111,11 @@ impl Ref {
 
 /// The distinct references of a program, in order of first use.
 pub fn refs(prog: &Program) -> Vec<Ref> {
-    let mut seen = HashSet::new();
-    prog.loads()
-        .filter_map(Ref::of)
-        .filter(|r| seen.insert(r.clone()))
-        .collect()
+    let mut out = Distinct::new();
+    for r in prog.loads().filter_map(Ref::of) {
+        out.insert(r);
+    }
+    out.into_vec()
 }
 
 /// True when `s` has a `${..}` (a `$${` escape is not one). A string
