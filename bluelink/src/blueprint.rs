@@ -355,7 +355,11 @@ impl Reads {
             if at.all {
                 return;
             }
-            at = at.keys.entry((*key).to_string()).or_default();
+            if !at.keys.contains_key(*key) {
+                at.keys.insert((*key).to_string(), Reads::default());
+            }
+            let Some(below) = at.keys.get_mut(*key) else { return };
+            at = below;
         }
         at.all = true;
         at.keys.clear();
