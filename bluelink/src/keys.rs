@@ -6,8 +6,9 @@ use super::node::Entry;
 use bpvm_runtime::hash_key;
 use std::collections::HashSet;
 
-/// Mappings with fewer keys than this are scanned (no hashing, no allocation).
-const INDEX_FROM: usize = 8;
+/// Mappings with fewer keys than this are scanned (no hashing, no
+/// allocation): most of a blueprint's mappings.
+const INDEX_FROM: usize = 32;
 
 /// The hashes of a mapping's keys, once it has [`INDEX_FROM`] of them.
 #[derive(Debug, Default)]
