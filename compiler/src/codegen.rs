@@ -109,7 +109,7 @@ impl<'l> Gen<'l> {
         let consts = &self.prog.consts;
         if let Some(i) = self
             .consts_at
-            .find(consts, constant_hash, constant_hash(&v), |c| identical(c, &v))
+            .find(consts, constant_hash, || constant_hash(&v), |c| identical(c, &v))
         {
             return i;
         }
@@ -446,7 +446,10 @@ impl<'l> Gen<'l> {
         let access = self.access();
         let path = Path { segs, access, text };
         let paths = &self.prog.paths;
-        if let Some(i) = self.paths_at.find(paths, path_hash, path_hash(&path), |p| *p == path) {
+        if let Some(i) = self
+            .paths_at
+            .find(paths, path_hash, || path_hash(&path), |p| *p == path)
+        {
             return i;
         }
         self.prog.paths.push(path);

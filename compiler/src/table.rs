@@ -15,9 +15,15 @@ pub(crate) struct Index(HashMap<u64, Vec<u32>>);
 
 impl Index {
     /// The first entry of `table` that `same` accepts; `hash` hashes
-    /// entries so that any two `same` accepts hash alike, and `wanted` is
-    /// the hash of what is looked for.
-    pub fn find<T>(&mut self, table: &[T], hash: fn(&T) -> u64, wanted: u64, same: impl Fn(&T) -> bool) -> Option<u32> {
+    /// entries so that any two `same` accepts hash alike, and `wanted`
+    /// hashes what is looked for (only once the table is indexed).
+    pub fn find<T>(
+        &mut self,
+        table: &[T],
+        hash: fn(&T) -> u64,
+        wanted: impl FnOnce() -> u64,
+        same: impl Fn(&T) -> bool,
+    ) -> Option<u32> {
         if table.len() < INDEX_FROM {
             return table.iter().position(same).map(|i| i as u32);
         }
@@ -26,7 +32,11 @@ impl Index {
                 self.0.entry(hash(e)).or_default().push(i as u32);
             }
         }
-        self.0.get(&wanted)?.iter().copied().find(|&i| same(&table[i as usize]))
+        self.0
+            .get(&wanted())?
+            .iter()
+            .copied()
+            .find(|&i| same(&table[i as usize]))
     }
 
     /// Records the entry just appended to `table`.
@@ -90,7 +100,7 @@ mod tests {
                 k => Value::Str(format!("s{}", n % (k * 7)).into()),
             };
             let a = scanned.iter().position(|c| identical(c, &v)).map(|i| i as u32);
-            let b = index.find(&indexed, constant_hash, constant_hash(&v), |c| identical(c, &v));
+            let b = index.find(&indexed, constant_hash, || constant_hash(&v), |c| identical(c, &v));
             assert_eq!(a, b, "{v:?}");
             if a.is_none() {
                 scanned.push(v.clone());
