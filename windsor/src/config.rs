@@ -7,14 +7,15 @@ use super::facet::Facet;
 use super::render::truth;
 use super::tmpl::{Evaluator, Tmpl};
 use bpvm_runtime::{Map, Value};
+use foldhash::HashMap;
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BTreeSet, BinaryHeap};
 
 /// Evaluates the config blocks of `included` into `ev`'s scope.
 pub fn evaluate(ev: &mut Evaluator, included: &[&Facet]) -> Result<(), Errors> {
     // Structure first: same-name blocks merge, in facet order.
     let mut layered: Vec<(String, Vec<Tmpl>, &str)> = Vec::new();
-    let mut named: HashMap<&str, usize> = HashMap::new();
+    let mut named: HashMap<&str, usize> = HashMap::default();
     for f in included {
         for b in &f.config {
             if let Some(c) = &b.when {

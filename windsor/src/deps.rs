@@ -3,7 +3,7 @@
 //! index of identities once rather than by scanning the list per name.
 
 use bpvm_runtime::{Map, Value};
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 /// The names in a component's `dependsOn`.
 pub fn names(c: &Map) -> Vec<&str> {
@@ -25,7 +25,7 @@ pub struct Graph<'a> {
 
 /// The graph of `items`.
 pub fn graph(items: &[(String, Map)]) -> Graph<'_> {
-    let mut at: HashMap<&str, usize> = HashMap::with_capacity(items.len());
+    let mut at: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(items.len(), Default::default());
     for (i, (id, _)) in items.iter().enumerate() {
         at.entry(id.as_str()).or_insert(i);
     }

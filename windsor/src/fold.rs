@@ -6,7 +6,7 @@ use super::facet::{Kind, Strategy};
 use super::lists::Lists;
 use super::merge::{merge_in_row, remove_from, removes_whole};
 use bpvm_runtime::Map;
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 /// One facet's contribution to one component.
 pub struct Contribution {
@@ -22,7 +22,7 @@ pub struct Contribution {
 pub fn fold(kind: Kind, base: &[(Kind, String, Map)], contributions: &[Contribution]) -> Vec<(String, Map)> {
     // Each component with its contributions, found by identity.
     let mut out: Vec<(String, Option<Map>, Vec<&Contribution>)> = Vec::new();
-    let mut at: HashMap<&str, usize> = HashMap::new();
+    let mut at: HashMap<&str, usize> = HashMap::default();
     for (k, id, c) in base {
         if *k == kind && !at.contains_key(id.as_str()) {
             at.insert(id, out.len());

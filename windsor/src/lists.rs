@@ -5,11 +5,14 @@
 //! adds rather than what the component already has.
 
 use bpvm_runtime::{Map, Value};
-use std::collections::HashSet;
+use foldhash::HashSet;
 use std::sync::Arc;
 
 /// The keys of the lists, in slot order.
 const KEYS: [&str; 3] = ["dependsOn", "cleanup", "components"];
+
+/// Lists up to this long are scanned rather than hashed.
+const SCAN_UP_TO: usize = 16;
 
 /// What one list holds: text items by hash, any others (a user overlay
 /// may list them) scanned.
@@ -79,10 +82,19 @@ impl Lists {
         let Some(Value::List(items)) = base.get_mut(key) else {
             return;
         };
-        let held = self.held[slot].get_or_insert_with(|| Held::of(items));
-        for x in extra {
-            if held.add(x) {
-                items.push(x.clone());
+        if self.held[slot].is_none() && items.len() + extra.len() <= SCAN_UP_TO {
+            // Short lists are cheaper to scan than to hash.
+            for x in extra {
+                if !items.contains(x) {
+                    items.push(x.clone());
+                }
+            }
+        } else {
+            let held = self.held[slot].get_or_insert_with(|| Held::of(items));
+            for x in extra {
+                if held.add(x) {
+                    items.push(x.clone());
+                }
             }
         }
         // Kustomization components are kept sorted, as Windsor does.

@@ -5,7 +5,7 @@ use super::cycles::cycles;
 use super::deps::graph;
 use super::error::Error;
 use bpvm_runtime::Map;
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 /// Every dangling dependency and every cycle, as errors of `list`
 /// (`terraform` or `kustomize`).
@@ -91,7 +91,7 @@ pub fn kustomize(items: Vec<(String, Map)>) -> Vec<(String, Map)> {
     }
     let prefix = |id: &str| id.split('-').next().unwrap_or(id).to_string();
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut group_of: HashMap<String, usize> = HashMap::new();
+    let mut group_of: HashMap<String, usize> = HashMap::default();
     for (i, (id, _)) in items.iter().enumerate() {
         let g = *group_of.entry(prefix(id)).or_insert_with(|| {
             groups.push(Vec::new());

@@ -6,7 +6,7 @@ use super::error::{Error, Errors};
 use super::facet::{self, Facet};
 use bpvm_runtime::Value;
 use bpvm_runtime::root::Root;
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::path::Path;
 
 /// A loaded project.
@@ -119,7 +119,7 @@ impl Project {
             }
         }
         let mut facets: Vec<Facet> = Vec::new();
-        let mut named: HashMap<String, usize> = HashMap::new();
+        let mut named: HashMap<String, usize> = HashMap::default();
         for file in &files {
             let doc = match read_yaml(root, file) {
                 Ok(Some(doc)) => doc,

@@ -14,7 +14,7 @@ use super::project::{Project, TEMPLATE, read_yaml};
 use super::tmpl::{Evaluator, Outcome, Tmpl};
 use bpvm_runtime::Value;
 use bpvm_runtime::{Map, text};
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 /// How to render.
 #[derive(Debug, Clone, Default)]

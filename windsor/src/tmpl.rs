@@ -9,7 +9,8 @@ use bpvm_runtime::{Diagnostic, Key, Map};
 use bpvm_runtime::{Environment, Value};
 use bpvm_vm::Fault;
 use bpvm_vm::{Program, Vm};
-use std::collections::{BTreeSet, HashMap};
+use foldhash::HashMap;
+use std::collections::BTreeSet;
 
 /// A compiled value.
 #[derive(Debug, Clone)]
@@ -109,7 +110,7 @@ impl Tmpl {
             None => 0,
         };
         let mut keys: Vec<(Box<str>, Vec<Tmpl>)> = Vec::new();
-        let mut at: HashMap<Box<str>, usize> = HashMap::new();
+        let mut at: HashMap<Box<str>, usize> = HashMap::default();
         for layer in layers.drain(from..) {
             for (k, t) in layer.into_entries().unwrap_or_default() {
                 match at.get(&k) {
