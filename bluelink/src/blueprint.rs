@@ -6,7 +6,7 @@ use super::error::Pos;
 use super::node::Node;
 use super::sub::{Def, Sub, Tree};
 use bpvm_runtime::{Key, Value};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 /// A blueprint file, loaded and validated as a whole.
@@ -342,8 +342,9 @@ pub struct Resource {
 pub struct Reads {
     /// The whole value is read.
     pub all: bool,
-    /// The keys read below it, each with what is read of it.
-    pub keys: Vec<(String, Reads)>,
+    /// The keys read below it, each with what is read of it (sorted, so
+    /// a resource read at many keys is looked up in log time).
+    pub keys: BTreeMap<String, Reads>,
 }
 
 impl Reads {
@@ -354,14 +355,11 @@ impl Reads {
             if at.all {
                 return;
             }
-            let i = match at.keys.iter().position(|(k, _)| k == key) {
-                Some(i) => i,
-                None => {
-                    at.keys.push((key.to_string(), Reads::default()));
-                    at.keys.len() - 1
-                }
-            };
-            at = &mut at.keys[i].1;
+            if !at.keys.contains_key(*key) {
+                at.keys.insert((*key).to_string(), Reads::default());
+            }
+            let Some(below) = at.keys.get_mut(*key) else { return };
+            at = below;
         }
         at.all = true;
         at.keys.clear();
@@ -369,7 +367,7 @@ impl Reads {
 
     /// What is read below `key`.
     pub fn get(&self, key: &str) -> Option<&Reads> {
-        self.keys.iter().find(|(k, _)| k == key).map(|(_, r)| r)
+        self.keys.get(key)
     }
 }
 

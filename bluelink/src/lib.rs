@@ -9,8 +9,10 @@
 //! ```
 
 pub mod blueprint;
+mod distinct;
 mod error;
 pub mod filter;
+mod keys;
 pub mod load;
 pub mod node;
 mod output;

@@ -6,6 +6,7 @@
 //! duplicate keys and keys that are not scalars.
 
 use super::error::Pos;
+use super::keys::Keys;
 use bpvm_runtime::{Map, Value};
 use saphyr_parser_bw::{Event, Parser, ScalarStyle, Span};
 
@@ -134,7 +135,7 @@ pub fn read(text: &str) -> Result<Node, ReadError> {
 
 enum Open {
     List(Pos, Vec<Node>),
-    Map(Pos, Vec<Entry>, Option<(String, Pos)>),
+    Map(Pos, Vec<Entry>, Option<(String, Pos)>, Keys),
 }
 
 struct Reader {
@@ -197,7 +198,7 @@ impl Reader {
                 })?;
             }
             Event::SequenceStart(..) => self.stack.push(Open::List(at, Vec::new())),
-            Event::MappingStart(..) => self.stack.push(Open::Map(at, Vec::new(), None)),
+            Event::MappingStart(..) => self.stack.push(Open::Map(at, Vec::new(), None, Keys::default())),
             Event::SequenceEnd => {
                 if let Some(Open::List(at, items)) = self.stack.pop() {
                     self.push(Node {
@@ -207,7 +208,7 @@ impl Reader {
                 }
             }
             Event::MappingEnd => {
-                if let Some(Open::Map(at, entries, _)) = self.stack.pop() {
+                if let Some(Open::Map(at, entries, ..)) = self.stack.pop() {
                     self.push(Node {
                         at,
                         kind: Kind::Map(entries),
@@ -223,7 +224,7 @@ impl Reader {
         match self.stack.last_mut() {
             None => self.root = Some(node),
             Some(Open::List(_, items)) => items.push(node),
-            Some(Open::Map(_, entries, key)) => match key.take() {
+            Some(Open::Map(_, entries, key, keys)) => match key.take() {
                 Some((key, key_at)) => entries.push(Entry {
                     key,
                     key_at,
@@ -241,7 +242,7 @@ impl Reader {
                             });
                         }
                     };
-                    if entries.iter().any(|e| e.key == text) {
+                    if !keys.is_new(&text, entries) {
                         return Err(ReadError {
                             at: node.at,
                             message: format!("duplicate key {text:?}"),

@@ -2,6 +2,7 @@
 //! mirrors a value of the document, its strings with substitutions
 //! replaced by compiled programs that know what they [`Ref`]er to.
 
+use super::distinct::Distinct;
 use super::error::Pos;
 use bpvm_compiler::template::{Part, split};
 use bpvm_runtime::{Key, Value};
@@ -110,13 +111,11 @@ impl Ref {
 
 /// The distinct references of a program, in order of first use.
 pub fn refs(prog: &Program) -> Vec<Ref> {
-    let mut out: Vec<Ref> = Vec::new();
+    let mut out = Distinct::new();
     for r in prog.loads().filter_map(Ref::of) {
-        if !out.contains(&r) {
-            out.push(r);
-        }
+        out.insert(r);
     }
-    out
+    out.into_vec()
 }
 
 /// True when `s` has a `${..}` (a `$${` escape is not one). A string

@@ -11,7 +11,9 @@
 
 use crate::Dialect;
 use crate::ast::{Binary, Call, Expr, Kind, Span, Unary};
+use crate::host_line::HostLine;
 use crate::peephole;
+use crate::table::{Index, constant_hash, path_hash};
 use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
 
@@ -31,6 +33,9 @@ pub(crate) struct Gen<'l> {
     loops: u32,
     /// Whether `finish` applies the peephole rewrites.
     optimize: bool,
+    /// Where constants and paths already in the tables are.
+    consts_at: Index,
+    paths_at: Index,
 }
 
 impl<'l> Gen<'l> {
@@ -54,6 +59,8 @@ impl<'l> Gen<'l> {
             labels: Vec::new(),
             loops: 0,
             optimize,
+            consts_at: Index::default(),
+            paths_at: Index::default(),
         }
     }
 
@@ -64,22 +71,13 @@ impl<'l> Gen<'l> {
         }
     }
 
-    /// How a `${…}` result becomes text after `before`, the host text
-    /// that precedes it (earlier `${…}` results stand in as non-blank
-    /// characters, since their text is only known at run time).
-    pub fn text_rule(&self, before: &str) -> TextRule {
+    /// How a `${…}` result becomes text on the host line `before`
+    /// describes.
+    pub fn text_rule(&self, before: &HostLine) -> TextRule {
         match self.dialect {
-            Dialect::Windsor => {
-                let line = before.rsplit('\n').next().unwrap_or("");
-                let host = if before.contains('\n') {
-                    line.len() - line.trim_start_matches(' ').len()
-                } else {
-                    0
-                };
-                TextRule::Windsor {
-                    indent: u16::try_from(host + 2).unwrap_or(u16::MAX),
-                }
-            }
+            Dialect::Windsor => TextRule::Windsor {
+                indent: u16::try_from(before.indent() + 2).unwrap_or(u16::MAX),
+            },
             Dialect::Bluelink => TextRule::Bluelink,
         }
     }
@@ -108,10 +106,15 @@ impl<'l> Gen<'l> {
     }
 
     pub fn constant(&mut self, v: Value) -> u32 {
-        if let Some(i) = self.prog.consts.iter().position(|c| identical(c, &v)) {
-            return i as u32;
+        let consts = &self.prog.consts;
+        if let Some(i) = self
+            .consts_at
+            .find(consts, constant_hash, || constant_hash(&v), |c| identical(c, &v))
+        {
+            return i;
         }
         self.prog.consts.push(v);
+        self.consts_at.added(&self.prog.consts, constant_hash);
         (self.prog.consts.len() - 1) as u32
     }
 
@@ -442,10 +445,15 @@ impl<'l> Gen<'l> {
     fn add_path(&mut self, segs: Vec<Seg>, text: String) -> u32 {
         let access = self.access();
         let path = Path { segs, access, text };
-        if let Some(i) = self.prog.paths.iter().position(|p| *p == path) {
-            return i as u32;
+        let paths = &self.prog.paths;
+        if let Some(i) = self
+            .paths_at
+            .find(paths, path_hash, || path_hash(&path), |p| *p == path)
+        {
+            return i;
         }
         self.prog.paths.push(path);
+        self.paths_at.added(&self.prog.paths, path_hash);
         (self.prog.paths.len() - 1) as u32
     }
 
@@ -563,7 +571,7 @@ impl<'l> Gen<'l> {
 
 /// Constant-table identity: same type and same value (`1` is not `1.0`,
 /// unlike `==`; floats by bits, so `-0.0` and NaN keep their own entries).
-fn identical(a: &Value, b: &Value) -> bool {
+pub(crate) fn identical(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => x == y,
         (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),

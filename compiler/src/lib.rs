@@ -19,7 +19,9 @@ pub mod bluelink;
 mod codegen;
 mod cursor;
 mod fold;
+mod host_line;
 mod peephole;
+mod table;
 pub mod template;
 pub mod token;
 pub mod windsor;
@@ -29,6 +31,7 @@ use bpvm_runtime::builtins::{BLUELINK, WINDSOR};
 use bpvm_runtime::{Diagnostic, Library, Value};
 use bpvm_vm::{Op, Program};
 use codegen::Gen;
+use host_line::HostLine;
 use template::Part;
 
 /// The expression language.
@@ -119,19 +122,19 @@ impl Compiler {
             g.expr(&e)?;
             return Ok(g.finish());
         }
-        let mut before = String::new();
+        let mut before = HostLine::default();
         for part in &parts {
             match part {
                 Part::Text(t) => {
                     let c = g.constant(Value::Str(t.as_str().into()));
                     g.emit(Op::Const(c), (0, 0), "text");
-                    before.push_str(t);
+                    before.push_text(t);
                 }
                 Part::Expr((start, end)) => {
                     let e = self.parse(src, *start as usize, *end as usize)?;
                     g.expr(&e)?;
                     g.emit(Op::Text(g.text_rule(&before)), e.span, "${}");
-                    before.push('x');
+                    before.push_value();
                 }
             }
         }

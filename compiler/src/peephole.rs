@@ -9,6 +9,7 @@
 
 use bpvm_runtime::Value;
 use bpvm_vm::{Access, Op, Program, Seg, Site, Test};
+use std::collections::HashMap;
 
 /// Applies every rewrite, in an order where each one helps the next.
 pub fn optimize(prog: &mut Program) {
@@ -67,13 +68,14 @@ fn fuse_tests(prog: &mut Program) {
         }
     }
     let mut fusions = Vec::new();
+    let mut numbers = Numbers::default();
     let mut i = 0;
     while i < code.len() {
         match fusion_at(prog, &targeted, i) {
             Some((len, path, test, c, jump)) => {
                 let c = match c {
                     Konst::Index(c) => c,
-                    Konst::Int(n) => constant_index(&mut prog.consts, Value::Int(n as i64)),
+                    Konst::Int(n) => numbers.index(&mut prog.consts, n),
                 };
                 let (Ok(path), Ok(c)) = (u16::try_from(path), u16::try_from(c)) else {
                     i += 1;
@@ -152,13 +154,41 @@ fn test_of(op: Op) -> Option<Test> {
     })
 }
 
-fn constant_index(consts: &mut Vec<Value>, v: Value) -> u32 {
-    match consts.iter().position(|c| *c == v) {
-        Some(i) => i as u32,
-        None => {
-            consts.push(v);
-            (consts.len() - 1) as u32
-        }
+/// Where in the constant table each number first is, found once rather
+/// than by a scan per fused test.
+#[derive(Default)]
+struct Numbers(Option<HashMap<u64, u32>>);
+
+impl Numbers {
+    /// The index of the first constant equal (`==`, so `1.0` too) to the
+    /// integer `n`, added when there is none.
+    fn index(&mut self, consts: &mut Vec<Value>, n: i32) -> u32 {
+        let first = self.0.get_or_insert_with(|| {
+            let mut first = HashMap::new();
+            for (i, c) in consts.iter().enumerate() {
+                if let Some(k) = number_key(c) {
+                    first.entry(k).or_insert(i as u32);
+                }
+            }
+            first
+        });
+        *first
+            .entry(number_key(&Value::Int(n.into())).unwrap_or_default())
+            .or_insert_with(|| {
+                consts.push(Value::Int(n.into()));
+                (consts.len() - 1) as u32
+            })
+    }
+}
+
+/// A number's value as float bits, `-0.0` as `0.0` (they are equal). Exact
+/// for the 32-bit integers fused tests hold: no other integer or float
+/// equals one of them and has its key.
+fn number_key(v: &Value) -> Option<u64> {
+    match v {
+        Value::Int(i) => Some((*i as f64).to_bits()),
+        Value::Float(f) if !f.is_nan() => Some((f + 0.0).to_bits()),
+        _ => None,
     }
 }
 
@@ -234,6 +264,27 @@ mod tests {
         assert!(
             ops.iter()
                 .all(|op| !matches!(op, Op::JumpIf { .. } | Op::JumpUnless { .. }))
+        );
+    }
+
+    #[test]
+    fn fused_integer_tests_share_equal_constants() {
+        let prog = Compiler::new(Dialect::Windsor)
+            .compile("k == 2.0 && n > 2 && m > 5 && p > 5")
+            .unwrap();
+        let consts: Vec<String> = prog.consts.iter().map(|c| c.to_json()).collect();
+        assert_eq!(consts, ["2.0", "5"], "{:?}", prog.code);
+        assert!(
+            matches!(
+                prog.code[1],
+                Op::JumpUnless {
+                    test: Test::Gt,
+                    c: 0,
+                    ..
+                }
+            ),
+            "{:?}",
+            prog.code
         );
     }
 

@@ -149,10 +149,10 @@ impl Map {
     /// ```
     pub fn from_distinct(entries: Vec<(Key, Value)>) -> Map {
         debug_assert!(
-            entries
-                .iter()
-                .enumerate()
-                .all(|(i, (k, _))| entries[..i].iter().all(|(e, _)| e != k)),
+            {
+                let mut seen = std::collections::HashSet::new();
+                entries.iter().all(|(k, _)| seen.insert(k))
+            },
             "keys must be distinct"
         );
         let mut m = Map {
@@ -188,6 +188,22 @@ impl Map {
             self.rebuild_index();
         }
         Some(v)
+    }
+
+    /// Keeps the entries `keep` accepts, in their order.
+    ///
+    /// ```
+    /// use bpvm_runtime::{Map, Value};
+    /// let mut m: Map = (0..20).map(|i| (format!("k{i}").as_str().into(), Value::Int(i))).collect();
+    /// m.retain(|k, _| k.as_str() != "k3");
+    /// assert_eq!((m.len(), m.get("k3"), m.get("k19")), (19, None, Some(&Value::Int(19))));
+    /// ```
+    pub fn retain(&mut self, mut keep: impl FnMut(&Key, &Value) -> bool) {
+        let before = self.entries.len();
+        self.entries.retain(|(k, v)| keep(k, v));
+        if self.entries.len() != before {
+            self.rebuild_index();
+        }
     }
 
     fn rebuild_index(&mut self) {

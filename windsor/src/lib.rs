@@ -9,10 +9,15 @@
 //! print!("{}", bpvm_windsor::output::to_yaml(&out.blueprint));
 //! ```
 
+mod config;
+mod cycles;
+mod deps;
 mod error;
 mod facet;
+mod fold;
 mod host;
 mod jsonnet;
+mod lists;
 mod merge;
 mod order;
 pub mod output;

@@ -2,23 +2,29 @@
 //! strategic merge and removal that fold component contributions (W4).
 
 use super::facet::Kind;
-use bpvm_runtime::Map;
+use super::lists::{Held, Lists};
 use bpvm_runtime::Value;
+use bpvm_runtime::{Key, Map};
 
 /// Deep merge: maps merge key by key, the overlay wins everything else.
 pub fn deep_merge(base: &mut Value, overlay: Value) {
     match (base, overlay) {
         (Value::Map(b), Value::Map(o)) => {
             for (k, v) in o.iter() {
-                match b.get_mut(k.as_str()) {
-                    Some(slot) => deep_merge(slot, v.clone()),
-                    None => {
-                        b.insert(k.clone(), v.clone());
-                    }
-                }
+                merge_entry(b, k, v.clone());
             }
         }
         (slot, o) => *slot = o,
+    }
+}
+
+/// Deep-merges `value` into `base` under `key`.
+pub fn merge_entry(base: &mut Map, key: &Key, value: Value) {
+    match base.get_mut(key.as_str()) {
+        Some(slot) => deep_merge(slot, value),
+        None => {
+            base.insert(key.clone(), value);
+        }
     }
 }
 
@@ -58,25 +64,17 @@ fn strings(v: Option<&Value>) -> Vec<Value> {
     }
 }
 
-fn append_unique(base: &mut Map, key: &str, overlay: Option<&Value>, sort: bool) {
-    let extra = strings(overlay);
-    if extra.is_empty() && !base.contains_key(key) {
-        return;
-    }
-    let mut items = strings(base.get(key));
-    for x in extra {
-        if !items.contains(&x) {
-            items.push(x);
-        }
-    }
-    if sort {
-        items.sort_by(|a, b| a.as_str().unwrap_or("").cmp(b.as_str().unwrap_or("")));
-    }
-    base.insert(key, Value::List(items));
-}
-
 /// Overlays one contribution on a component (the `merge` strategy).
 pub fn merge_component(kind: Kind, base: &mut Map, overlay: &Map) {
+    let mut lists = Lists::default();
+    merge_in_row(kind, base, overlay, &mut lists);
+    lists.settle(base);
+}
+
+/// [`merge_component`] for one of several contributions merged into a
+/// component in a row: `lists` carries what its lists hold from one to
+/// the next, and is settled when the row ends.
+pub fn merge_in_row(kind: Kind, base: &mut Map, overlay: &Map, lists: &mut Lists) {
     for (k, v) in overlay.iter() {
         let key = k.as_str();
         match key {
@@ -86,22 +84,25 @@ pub fn merge_component(kind: Kind, base: &mut Map, overlay: &Map) {
                     base.insert(key, v.clone());
                 }
             },
-            "dependsOn" | "cleanup" => append_unique(base, key, Some(v), false),
-            // Kustomization components are kept sorted, as Windsor does.
-            "components" => append_unique(base, key, Some(v), true),
+            "dependsOn" | "cleanup" | "components" => lists.append(base, key, v),
             "patches" => {
-                let mut items = strings(base.get(key));
-                items.extend(strings(Some(v)));
-                base.insert(key, Value::List(items));
+                let extra = strings(Some(v));
+                match base.get_mut(key) {
+                    Some(Value::List(items)) => items.extend(extra),
+                    _ => {
+                        base.insert(key, Value::List(extra));
+                    }
+                }
             }
             "substitutions" => {
-                let mut subs = base.get(key).and_then(Value::as_map).cloned().unwrap_or_default();
-                if let Some(o) = v.as_map() {
+                if !matches!(base.get(key), Some(Value::Map(_))) {
+                    base.insert(key, Value::Map(Map::new()));
+                }
+                if let (Some(Value::Map(subs)), Some(o)) = (base.get_mut(key), v.as_map()) {
                     for (sk, sv) in o.iter() {
                         subs.insert(sk.clone(), sv.clone());
                     }
                 }
-                base.insert(key, Value::Map(subs));
             }
             // A terraform component keeps its module: its identity and
             // where it comes from are not overlaid.
@@ -129,7 +130,8 @@ fn remove_items(base: &mut Map, key: &str, spec: &Map) {
         return;
     }
     if let Some(Value::List(items)) = base.get_mut(key) {
-        items.retain(|x| !gone.contains(x));
+        let gone = Held::of(&gone);
+        items.retain(|x| !gone.holds(x));
     }
 }
 
@@ -138,9 +140,7 @@ fn remove_keys(base: &mut Map, key: &str, spec: &Map) {
         return;
     };
     if let Some(Value::Map(m)) = base.get_mut(key) {
-        for k in gone.keys() {
-            m.remove(k.as_str());
-        }
+        m.retain(|k, _| !gone.contains_key(k.as_str()));
     }
 }
 

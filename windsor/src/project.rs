@@ -6,6 +6,7 @@ use super::error::{Error, Errors};
 use super::facet::{self, Facet};
 use bpvm_runtime::Value;
 use bpvm_runtime::root::Root;
+use foldhash::HashMap;
 use std::path::Path;
 
 /// A loaded project.
@@ -118,6 +119,7 @@ impl Project {
             }
         }
         let mut facets: Vec<Facet> = Vec::new();
+        let mut named: HashMap<String, usize> = HashMap::default();
         for file in &files {
             let doc = match read_yaml(root, file) {
                 Ok(Some(doc)) => doc,
@@ -129,12 +131,15 @@ impl Project {
             };
             match facet::parse(&doc, file) {
                 Ok(f) => {
-                    if let Some(first) = facets.iter().find(|g| g.name == f.name) {
-                        errors.push(Error::new(
+                    match named.get(&f.name) {
+                        Some(&first) => errors.push(Error::new(
                             Some(file),
                             "metadata.name",
-                            format!("facet name {:?} is already used by {}", f.name, first.file),
-                        ));
+                            format!("facet name {:?} is already used by {}", f.name, facets[first].file),
+                        )),
+                        None => {
+                            named.insert(f.name.clone(), facets.len());
+                        }
                     }
                     facets.push(f);
                 }

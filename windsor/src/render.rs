@@ -3,16 +3,18 @@
 //! strategy into the base blueprint, the user overlay applied, and the
 //! result ordered and checked.
 
+use super::config;
 use super::error::{Error, Errors};
-use super::facet::{Cond, Facet, Kind, Strategy};
+use super::facet::{Cond, Facet, Kind};
+use super::fold::{Contribution, fold};
 use super::host::Host;
-use super::merge::{deep_merge, merge_component, remove_from, removes_whole};
+use super::merge::merge_component;
 use super::order;
 use super::project::{Project, TEMPLATE, read_yaml};
 use super::tmpl::{Evaluator, Outcome, Tmpl};
 use bpvm_runtime::Value;
 use bpvm_runtime::{Map, text};
-use std::collections::BTreeSet;
+use foldhash::HashMap;
 
 /// How to render.
 #[derive(Debug, Clone, Default)]
@@ -29,15 +31,6 @@ pub struct Rendered {
     pub blueprint: Value,
     /// Which facets and components were included or skipped, and why.
     pub explain: Vec<String>,
-}
-
-/// One facet's contribution to one component.
-struct Contribution {
-    kind: Kind,
-    id: String,
-    ordinal: i64,
-    strategy: Strategy,
-    body: Map,
 }
 
 /// Renders context `name`, whose values are `ctx` (see [`super::scope`]).
@@ -70,8 +63,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         }
     }
 
-    let scope = config_scope(&mut ev, &included, &ctx)?;
-    ev.set_scope(scope);
+    config::evaluate(&mut ev, &included)?;
 
     // Contributions, in facet order.
     let mut contributions: Vec<Contribution> = Vec::new();
@@ -135,6 +127,13 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     for (slot, kind) in [Kind::Terraform, Kind::Kustomize].into_iter().enumerate() {
         lists[slot] = fold(kind, &base_parts, &contributions);
     }
+    // Where each component is in its list.
+    let mut at: [HashMap<String, usize>; 2] = Default::default();
+    for (slot, list) in lists.iter().enumerate() {
+        for (i, (id, _)) in list.iter().enumerate() {
+            at[slot].entry(id.clone()).or_insert(i);
+        }
+    }
 
     // The context's own blueprint.yaml overlays the result.
     let user_rel = format!("contexts/{name}/blueprint.yaml");
@@ -143,9 +142,12 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         for (slot, kind) in [Kind::Terraform, Kind::Kustomize].into_iter().enumerate() {
             for c in list_of(user, kind.key()) {
                 let Some(id) = identity(kind, &c) else { continue };
-                match lists[slot].iter_mut().find(|(i, _)| *i == id) {
-                    Some((_, existing)) => merge_component(kind, existing, &c),
-                    None => lists[slot].push((id, c)),
+                match at[slot].get(&id) {
+                    Some(&i) => merge_component(kind, &mut lists[slot][i].1, &c),
+                    None => {
+                        at[slot].insert(id.clone(), lists[slot].len());
+                        lists[slot].push((id, c));
+                    }
                 }
             }
         }
@@ -169,7 +171,8 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
                 format!("values-{}", target.as_str()).as_str(),
                 Value::Map(texts.clone()),
             );
-            if let Some((_, k)) = lists[1].iter_mut().find(|(id, _)| id == target.as_str()) {
+            if let Some(&i) = at[1].get(target.as_str()) {
+                let k = &mut lists[1][i].1;
                 let mut merged = k
                     .get("substitutions")
                     .and_then(Value::as_map)
@@ -198,7 +201,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
 
 /// A condition's value: nil is false, a bool is itself, anything else is
 /// an error (W8).
-fn truth(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
+pub(crate) fn truth(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
     match ev.run(&c.prog) {
         Ok(Value::Bool(b)) => Ok(b),
         Ok(Value::Null) => Ok(false),
@@ -211,99 +214,6 @@ fn truth(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
         Err(Outcome::Deferred) => Ok(false),
         Err(Outcome::Failed(d)) => Err(d.to_string()),
     }
-}
-
-/// The scope components see: the context with the config blocks of the
-/// included facets merged over it (W2), each block evaluated after the
-/// blocks it reads (W3).
-fn config_scope(ev: &mut Evaluator, included: &[&Facet], ctx: &Value) -> Result<Value, Errors> {
-    // Structure first: same-name blocks merge, in facet order.
-    let mut blocks: Vec<(String, Tmpl, &str)> = Vec::new();
-    for f in included {
-        for b in &f.config {
-            if let Some(c) = &b.when {
-                let yes = truth(ev, c).map_err(|m| Error::new(Some(&f.file), format!("config[{}].when", b.name), m))?;
-                if !yes {
-                    continue;
-                }
-            }
-            match blocks.iter_mut().find(|(n, _, _)| *n == b.name) {
-                Some((_, body, _)) => body.merge(b.body.clone()),
-                None => blocks.push((b.name.clone(), b.body.clone(), &f.file)),
-            }
-        }
-    }
-    if blocks.is_empty() {
-        return Ok(ctx.clone());
-    }
-    let names: Vec<String> = blocks.iter().map(|(n, _, _)| n.clone()).collect();
-    let reads: Vec<Vec<usize>> = blocks
-        .iter()
-        .map(|(n, body, _)| {
-            let mut roots = BTreeSet::new();
-            body.roots(&mut roots);
-            roots
-                .iter()
-                .filter(|r| *r != n)
-                .filter_map(|r| names.iter().position(|x| x == r))
-                .collect()
-        })
-        .collect();
-    let order = block_order(&names, &reads)?;
-
-    let mut evaluated = Map::new();
-    for i in order {
-        let (name, body, file) = &blocks[i];
-        let mut scope = ctx.clone();
-        deep_merge(&mut scope, Value::Map(evaluated.clone()));
-        ev.set_scope(scope);
-        let v = body
-            .eval(ev)
-            .map_err(|e| Error::new(Some(file), format!("config[{name}]{}", e.at), e.diag.to_string()))?;
-        evaluated.insert(name.as_str(), v);
-    }
-    let mut scope = ctx.clone();
-    deep_merge(&mut scope, Value::Map(evaluated));
-    Ok(scope)
-}
-
-/// Blocks after the blocks they read; ties in first-appearance order. A
-/// cycle is an error naming its blocks.
-fn block_order(names: &[String], reads: &[Vec<usize>]) -> Result<Vec<usize>, Errors> {
-    let mut done = vec![false; names.len()];
-    let mut order = Vec::with_capacity(names.len());
-    while order.len() < names.len() {
-        let ready = (0..names.len()).find(|&i| !done[i] && reads[i].iter().all(|&d| done[d]));
-        match ready {
-            Some(i) => {
-                done[i] = true;
-                order.push(i);
-            }
-            None => {
-                // Follow unfinished reads from the first waiting block until one repeats.
-                let mut path = vec![(0..names.len()).find(|&i| !done[i]).unwrap_or(0)];
-                loop {
-                    let at = *path.last().unwrap_or(&0);
-                    let Some(&next) = reads[at].iter().find(|&&d| !done[d]) else {
-                        break;
-                    };
-                    if let Some(start) = path.iter().position(|&p| p == next) {
-                        let mut cycle: Vec<&str> = path[start..].iter().map(|&i| names[i].as_str()).collect();
-                        cycle.push(&names[next]);
-                        return Err(Error::new(
-                            None,
-                            format!("config[{}]", names[next]),
-                            format!("config blocks read each other in a cycle: {}", cycle.join(" → ")),
-                        )
-                        .into());
-                    }
-                    path.push(next);
-                }
-                return Err(Error::new(None, "config", "config blocks cannot be ordered").into());
-            }
-        }
-    }
-    Ok(order)
 }
 
 /// Evaluates a component body and normalises its fields.
@@ -411,41 +321,4 @@ fn identity(kind: Kind, c: &Map) -> Option<String> {
         Kind::Terraform => text("name").or_else(|| text("path")),
         Kind::Kustomize => text("name"),
     }
-}
-
-/// Folds every contribution to each component of `kind` over the base
-/// blueprint's, in (ordinal, facet order) order (W4).
-fn fold(kind: Kind, base: &[(Kind, String, Map)], contributions: &[Contribution]) -> Vec<(String, Map)> {
-    let mut out: Vec<(String, Option<Map>)> = Vec::new();
-    for (k, id, c) in base {
-        if *k == kind && !out.iter().any(|(i, _)| i == id) {
-            out.push((id.clone(), Some(c.clone())));
-        }
-    }
-    for c in contributions.iter().filter(|c| c.kind == kind) {
-        if !out.iter().any(|(id, _)| *id == c.id) {
-            out.push((c.id.clone(), None));
-        }
-    }
-    for (id, state) in &mut out {
-        let mut mine: Vec<&Contribution> = contributions.iter().filter(|c| c.kind == kind && c.id == *id).collect();
-        // Stable: equal ordinals keep facet order.
-        mine.sort_by_key(|c| c.ordinal);
-        for c in mine {
-            match c.strategy {
-                Strategy::Merge => match state {
-                    Some(s) => merge_component(kind, s, &c.body),
-                    None => *state = Some(c.body.clone()),
-                },
-                Strategy::Replace => *state = Some(c.body.clone()),
-                Strategy::Remove if removes_whole(kind, &c.body) => *state = None,
-                Strategy::Remove => {
-                    if let Some(s) = state {
-                        remove_from(s, &c.body);
-                    }
-                }
-            }
-        }
-    }
-    out.into_iter().filter_map(|(id, s)| s.map(|s| (id, s))).collect()
 }

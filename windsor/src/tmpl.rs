@@ -3,12 +3,14 @@
 //! is compiled when the project loads and evaluated for every context.
 
 use super::host::Host;
+use super::merge::merge_entry;
 use bpvm_compiler::Compiler;
 use bpvm_runtime::budget::Tally;
-use bpvm_runtime::{Diagnostic, Map};
+use bpvm_runtime::{Diagnostic, Key, Map};
 use bpvm_runtime::{Environment, Value};
 use bpvm_vm::Fault;
 use bpvm_vm::{Program, Vm};
+use foldhash::HashMap;
 use std::collections::BTreeSet;
 
 /// A compiled value.
@@ -95,40 +97,37 @@ impl Tmpl {
         }
     }
 
-    /// Deep-merges `overlay` into this template: maps merge key by key,
-    /// anything else is replaced (config blocks' structural merge).
-    pub fn merge(&mut self, overlay: Tmpl) {
-        let replacement = match overlay.into_entries() {
-            Ok(theirs) => match self.as_entries() {
-                Some(mine) => {
-                    for (k, t) in theirs {
-                        match mine.iter_mut().find(|(mk, _)| *mk == k) {
-                            Some((_, slot)) => slot.merge(t),
-                            None => mine.push((k, t)),
-                        }
-                    }
-                    return;
-                }
-                None => Tmpl::Map(theirs),
-            },
-            Err(other) => other,
+    /// The deep merge of `layers`, each over the ones before it: maps
+    /// merge key by key, anything else replaces what is below (config
+    /// blocks' structural merge). Each key's layers are gathered in one
+    /// pass and merged in turn, so n layers cost their size, not n times
+    /// the size of what they build.
+    pub fn merged(mut layers: Vec<Tmpl>) -> Tmpl {
+        let from = match layers.iter().rposition(|t| !t.is_map()) {
+            // A map over something else replaces it.
+            Some(p) if p + 1 < layers.len() => p + 1,
+            Some(_) => return layers.pop().unwrap_or(Tmpl::Lit(Value::Null)),
+            None if layers.len() <= 1 => return layers.pop().unwrap_or(Tmpl::Lit(Value::Null)),
+            None => 0,
         };
-        *self = replacement;
+        let mut keys: Vec<(Box<str>, Vec<Tmpl>)> = Vec::new();
+        let mut at: HashMap<Box<str>, usize> = HashMap::default();
+        for layer in layers.drain(from..) {
+            for (k, t) in layer.into_entries().unwrap_or_default() {
+                match at.get(&k) {
+                    Some(&i) => keys[i].1.push(t),
+                    None => {
+                        at.insert(k.clone(), keys.len());
+                        keys.push((k, vec![t]));
+                    }
+                }
+            }
+        }
+        Tmpl::Map(keys.into_iter().map(|(k, layers)| (k, Tmpl::merged(layers))).collect())
     }
 
-    /// The entries of a map template (a literal map is opened up).
-    fn as_entries(&mut self) -> Option<&mut Vec<(Box<str>, Tmpl)>> {
-        if let Tmpl::Lit(Value::Map(m)) = self {
-            let entries = m
-                .iter()
-                .map(|(k, v)| (k.as_str().into(), Tmpl::Lit(v.clone())))
-                .collect();
-            *self = Tmpl::Map(entries);
-        }
-        match self {
-            Tmpl::Map(entries) => Some(entries),
-            _ => None,
-        }
+    fn is_map(&self) -> bool {
+        matches!(self, Tmpl::Map(_) | Tmpl::Lit(Value::Map(_)))
     }
 
     fn into_entries(self) -> Result<Vec<(Box<str>, Tmpl)>, Tmpl> {
@@ -221,6 +220,17 @@ impl Evaluator {
         self.host.scope = scope;
     }
 
+    /// Deep-merges `value` into the scope under `name`, in place: an
+    /// evaluated config block joins what later expressions read without
+    /// the rest of the scope being copied. The scope must be a mapping.
+    pub fn merge_into_scope(&mut self, name: &str, value: Value) {
+        let key = Key::new(name);
+        merge_entry(self.env.root_mut(), &key, value.clone());
+        if let Value::Map(scope) = &mut self.host.scope {
+            merge_entry(scope, &key, value);
+        }
+    }
+
     /// Runs one program.
     pub fn run(&mut self, prog: &Program) -> Result<Value, Outcome> {
         match self.vm.run_with(prog, &self.env, &self.host) {
@@ -237,5 +247,36 @@ impl Evaluator {
                 _ => Err(Outcome::Failed(prog.diagnose(&e))),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A template of literals and maps as the value it stands for.
+    fn plain(t: &Tmpl) -> Value {
+        match t {
+            Tmpl::Lit(v) => v.clone(),
+            Tmpl::Map(entries) => Value::Map(entries.iter().map(|(k, t)| (Key::new(k), plain(t))).collect()),
+            other => panic!("not plain: {other:?}"),
+        }
+    }
+
+    fn layer(yaml: &str) -> Tmpl {
+        Tmpl::Lit(Value::from_yaml(yaml).unwrap())
+    }
+
+    #[test]
+    fn later_layers_merge_over_earlier_ones() {
+        let m = Tmpl::merged(vec![
+            layer("{a: 1, b: {x: 1, y: 1}}"),
+            layer("{b: {y: 2}, c: 3}"),
+            layer("{a: [1], b: {z: 3}}"),
+        ]);
+        assert_eq!(plain(&m).to_json(), r#"{"a":[1],"b":{"x":1,"y":2,"z":3},"c":3}"#);
+        // What is not a map replaces everything below it.
+        let m = Tmpl::merged(vec![layer("{a: 1}"), layer("5"), layer("{b: 2}")]);
+        assert_eq!(plain(&m).to_json(), r#"{"b":2}"#);
     }
 }

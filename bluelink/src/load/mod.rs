@@ -8,6 +8,7 @@ mod resource;
 mod variables;
 
 use super::blueprint::{Blueprint, Index, Type};
+use super::distinct::Distinct;
 use super::error::{Error, Errors, Pos};
 use super::node::{Entry, Kind, Node, read};
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
@@ -303,7 +304,7 @@ impl Loader {
     fn checked(&mut self, prog: bpvm_vm::Program, text: &str, at: Pos, path: &str) -> Option<Sub> {
         let refs = refs(&prog);
         let before = self.errors.len();
-        let mut defs = Vec::new();
+        let mut defs = Distinct::new();
         for r in &refs {
             self.check_ref(r, at, path);
             let n = &self.names;
@@ -315,10 +316,8 @@ impl Loader {
                 Ref::Child(c, _) => n.includes.get(c).map(|&i| Def::Child(i)),
                 Ref::Elem | Ref::Index => None,
             };
-            if let Some(d) = def
-                && !defs.contains(&d)
-            {
-                defs.push(d);
+            if let Some(d) = def {
+                defs.insert(d);
             }
         }
         (self.errors.len() == before).then(|| Sub {
@@ -327,7 +326,7 @@ impl Loader {
             at,
             path: path.to_string(),
             refs,
-            defs,
+            defs: defs.into_vec(),
         })
     }
 

@@ -3,6 +3,7 @@
 
 use super::{Loader, join, namespaced};
 use crate::blueprint::{Condition, Resource, ResourceMeta};
+use crate::distinct::Distinct;
 use crate::node::{Entry, Kind, Node};
 use crate::sub::{Def, Ref, Tree, has_substitution};
 use bpvm_runtime::{Key, Value};
@@ -119,17 +120,15 @@ impl Loader {
         }
         self.in_each = false;
         // What it depends on: what its substitutions read, and dependsOn.
-        let mut defs: Vec<Def> = Vec::new();
+        let mut defs = Distinct::new();
         let named = r
             .depends_on
             .iter()
             .filter_map(|n| self.names.resources.get(n).map(|&i| Def::Resource(i)));
         for d in r.subs().iter().flat_map(|s| s.defs.iter().copied()).chain(named) {
-            if !defs.contains(&d) {
-                defs.push(d);
-            }
+            defs.insert(d);
         }
-        r.defs = defs;
+        r.defs = defs.into_vec();
         let mut labels = bpvm_runtime::Map::with_capacity(r.metadata.labels.len());
         for (k, v) in &r.metadata.labels {
             labels.insert(k.as_str(), Value::Str(v.as_str().into()));

@@ -82,7 +82,7 @@ impl Resolver<'_> {
         // Seed 002: the names must match the child's variables.
         let mut unknown = false;
         for (k, _) in &inputs {
-            if !child.variables.iter().any(|v| v.name == *k) {
+            if !child.index.variables.contains_key(k) {
                 let key_at = self
                     .bp
                     .doc

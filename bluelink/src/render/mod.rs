@@ -370,6 +370,9 @@ impl<'b> Resolver<'b> {
 
     /// True when `sub` reads something computed from a secret.
     fn reads_secret(&self, sub: &Sub) -> bool {
+        // Whether a path reads a secret resource field: looked at once,
+        // however many resources the substitution reads.
+        let mut resource_field = None;
         sub.defs.iter().any(|&d| {
             if !self.secret.get(d) {
                 return false;
@@ -377,7 +380,9 @@ impl<'b> Resolver<'b> {
             match d {
                 // Only some of a resource's fields, or a child's exports,
                 // may be secret.
-                Def::Resource(_) => sub.prog.loads().any(|p| self.resource_path_secret(p)),
+                Def::Resource(_) => {
+                    *resource_field.get_or_insert_with(|| sub.prog.loads().any(|p| self.resource_path_secret(p)))
+                }
                 Def::Child(i) => sub.refs.iter().any(|r| {
                     matches!(r, Ref::Child(c, e) if *c == self.bp.includes[i].name
                         && self.secret_exports.contains(&(i, e.clone())))
