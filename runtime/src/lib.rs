@@ -11,6 +11,7 @@
 pub mod builtins;
 mod diag;
 mod env;
+pub mod excerpt;
 pub mod func;
 pub mod key;
 mod kind;
