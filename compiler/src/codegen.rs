@@ -10,10 +10,11 @@
 //!   or a wrong number of arguments is a compile error at the call.
 
 use crate::Dialect;
-use crate::ast::{Binary, Call, Expr, Kind, Span, Unary};
+use crate::ast::{Accessor, Binary, Call, Expr, Kind, Span, Step, Unary};
 use crate::peephole;
-use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary};
+use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary, excerpt};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
+use std::collections::HashMap;
 
 /// A forward reference to an instruction address.
 #[derive(Clone, Copy)]
@@ -31,6 +32,12 @@ pub(crate) struct Gen<'l> {
     loops: u32,
     /// Whether `finish` applies the peephole rewrites.
     optimize: bool,
+    /// Where each constant is in the table, so that a program with a
+    /// million of them is still built in linear time.
+    const_ids: HashMap<ConstKey, u32>,
+    /// The paths of each text (the text alone can be ambiguous: `a.b`
+    /// is another path when `a` is a `let`).
+    path_ids: HashMap<String, Vec<u32>>,
 }
 
 impl<'l> Gen<'l> {
@@ -54,6 +61,8 @@ impl<'l> Gen<'l> {
             labels: Vec::new(),
             loops: 0,
             optimize,
+            const_ids: HashMap::new(),
+            path_ids: HashMap::new(),
         }
     }
 
@@ -108,11 +117,19 @@ impl<'l> Gen<'l> {
     }
 
     pub fn constant(&mut self, v: Value) -> u32 {
-        if let Some(i) = self.prog.consts.iter().position(|c| identical(c, &v)) {
-            return i as u32;
+        let Some(key) = ConstKey::of(&v) else {
+            if let Some(i) = self.prog.consts.iter().position(|c| identical(c, &v)) {
+                return i as u32;
+            }
+            self.prog.consts.push(v);
+            return (self.prog.consts.len() - 1) as u32;
+        };
+        let next = self.prog.consts.len() as u32;
+        let i = *self.const_ids.entry(key).or_insert(next);
+        if i == next {
+            self.prog.consts.push(v);
         }
-        self.prog.consts.push(v);
-        (self.prog.consts.len() - 1) as u32
+        i
     }
 
     fn error(&self, span: Span, message: impl Into<String>) -> Diagnostic {
@@ -167,35 +184,11 @@ impl<'l> Gen<'l> {
                 let c = self.constant(Value::Str(s.as_str().into()));
                 self.emit(Op::Const(c), span, "string");
             }
-            Kind::Ident(_) | Kind::Member(..) => self.path(e)?,
-            Kind::Index(base, index) => {
-                if let Kind::Int(_) = index.kind {
-                    return self.path(e);
-                }
-                self.expr(base)?;
-                self.expr(index)?;
-                let access = self.access();
-                self.emit(Op::Index(access), span, "[]");
-            }
-            Kind::Slice(base, from, to) => {
-                self.expr(base)?;
-                for bound in [from, to] {
-                    match bound {
-                        Some(b) => self.expr(b)?,
-                        None => self.emit(Op::Nil, span, "slice"),
-                    }
-                }
-                self.emit(Op::Slice, span, "[:]");
-            }
-            Kind::Unary(Unary::Not, _) | Kind::Binary(Binary::And | Binary::Or, ..) => {
-                let (f, end) = (self.label(), self.label());
-                self.branch(e, false, f, "")?;
-                self.emit(Op::True, span, "");
-                self.jump(Op::Jump, end, span, "");
-                self.place(f);
-                self.emit(Op::False, span, "");
-                self.place(end);
-            }
+            Kind::Ident(_) => self.path(e, &[], span.0)?,
+            Kind::Access(base, steps) => self.access_chain(base, steps, span.0)?,
+            Kind::Chain(first, links) if links.is_empty() => self.expr(first)?,
+            Kind::Unary(Unary::Not, _) => self.condition_value(e)?,
+            Kind::Chain(..) if is_condition(&e.kind) => self.condition_value(e)?,
             Kind::Unary(Unary::Neg, a) => {
                 self.expr(a)?;
                 self.emit(Op::Neg, a.span, "-");
@@ -205,7 +198,15 @@ impl<'l> Gen<'l> {
                 self.emit(Op::Int(0), span, "+");
                 self.emit(Op::Add, a.span, "+");
             }
-            Kind::Binary(op, a, b) => self.binary(*op, a, b, span)?,
+            Kind::Chain(first, links) => {
+                for (i, link) in links.iter().enumerate() {
+                    let span = (span.0, link.rhs.span.1);
+                    self.binary(link.op, (i == 0).then_some(&**first), &link.rhs, span)?;
+                    if link.not {
+                        self.emit(Op::Not, span, "not");
+                    }
+                }
+            }
             Kind::Ternary(c, a, b) => {
                 let (otherwise, end) = (self.label(), self.label());
                 self.branch(c, false, otherwise, "?:")?;
@@ -259,25 +260,39 @@ impl<'l> Gen<'l> {
         Ok(())
     }
 
-    fn binary(&mut self, op: Binary, a: &Expr, b: &Expr, span: Span) -> Result<(), Diagnostic> {
+    /// Compiles a condition so that it leaves `true` or `false`.
+    fn condition_value(&mut self, e: &Expr) -> Result<(), Diagnostic> {
+        let (f, end) = (self.label(), self.label());
+        self.branch(e, false, f, "")?;
+        self.emit(Op::True, e.span, "");
+        self.jump(Op::Jump, end, e.span, "");
+        self.place(f);
+        self.emit(Op::False, e.span, "");
+        self.place(end);
+        Ok(())
+    }
+
+    /// Compiles one operation of a chain: `a op b`, or, with `a` absent,
+    /// `op b` applied to the value the chain has left on the stack so far.
+    fn binary(&mut self, op: Binary, a: Option<&Expr>, b: &Expr, span: Span) -> Result<(), Diagnostic> {
         let what = op.text();
         match op {
             Binary::Coalesce => {
                 let end = self.label();
-                self.expr(a)?;
+                self.operand(a)?;
                 self.jump(Op::JumpIfNotNil, end, span, "??");
                 self.expr(b)?;
                 self.place(end);
                 return Ok(());
             }
             Binary::Eq | Binary::Ne => {
-                let (x, lit) = match (&a.kind, &b.kind) {
+                let (x, lit) = match (a, &b.kind) {
                     (_, k) if is_scalar_literal(k) => (a, b),
-                    (k, _) if is_scalar_literal(k) => (b, a),
+                    (Some(a), _) if is_scalar_literal(&a.kind) => (Some(b), a),
                     _ => (a, b),
                 };
                 if is_scalar_literal(&lit.kind) {
-                    self.expr(x)?;
+                    self.operand(x)?;
                     let c = self.constant(literal_value(&lit.kind));
                     let op = if op == Binary::Eq {
                         Op::EqConst(c)
@@ -292,7 +307,7 @@ impl<'l> Gen<'l> {
                 if let Kind::Str(pattern) = &b.kind {
                     let re = regex::Regex::new(pattern)
                         .map_err(|e| self.error(b.span, format!("invalid regular expression: {e}")))?;
-                    self.expr(a)?;
+                    self.operand(a)?;
                     self.prog.regexes.push(re);
                     let r = (self.prog.regexes.len() - 1) as u32;
                     self.emit(Op::MatchesConst(r), span, what);
@@ -300,7 +315,7 @@ impl<'l> Gen<'l> {
                 }
             }
             Binary::NotIn => {
-                self.expr(a)?;
+                self.operand(a)?;
                 self.expr(b)?;
                 self.emit(Op::In, span, what);
                 self.emit(Op::Not, span, what);
@@ -308,7 +323,7 @@ impl<'l> Gen<'l> {
             }
             _ => {}
         }
-        self.expr(a)?;
+        self.operand(a)?;
         self.expr(b)?;
         let code = match op {
             Binary::Eq => Op::Eq,
@@ -334,6 +349,14 @@ impl<'l> Gen<'l> {
         Ok(())
     }
 
+    /// The left operand of an operation: compiled, or already on the stack.
+    fn operand(&mut self, a: Option<&Expr>) -> Result<(), Diagnostic> {
+        match a {
+            Some(a) => self.expr(a),
+            None => Ok(()),
+        }
+    }
+
     // ── branch context ───────────────────────────────────────────────
 
     /// Compiles `e` as a condition: jump to `target` when its truth equals
@@ -342,27 +365,30 @@ impl<'l> Gen<'l> {
     fn branch(&mut self, e: &Expr, when: bool, target: Label, what: &'static str) -> Result<(), Diagnostic> {
         match &e.kind {
             Kind::Unary(Unary::Not, a) => self.branch(a, !when, target, "!"),
-            Kind::Binary(Binary::And, a, b) => {
-                if when {
+            Kind::Chain(first, links) if is_condition(&e.kind) => {
+                let operands = std::iter::once(&**first).chain(links.iter().map(|l| &l.rhs));
+                let last = links.len();
+                // `a && b && c` jumps when all are true, or as soon as one
+                // is false; `||` is the mirror image.
+                let (what, all) = if links[0].op == Binary::And {
+                    ("&&", true)
+                } else {
+                    ("||", false)
+                };
+                if when == all {
                     let skip = self.label();
-                    self.branch(a, false, skip, "&&")?;
-                    self.branch(b, true, target, "&&")?;
+                    for (i, x) in operands.enumerate() {
+                        if i < last {
+                            self.branch(x, !all, skip, what)?;
+                        } else {
+                            self.branch(x, all, target, what)?;
+                        }
+                    }
                     self.place(skip);
                 } else {
-                    self.branch(a, false, target, "&&")?;
-                    self.branch(b, false, target, "&&")?;
-                }
-                Ok(())
-            }
-            Kind::Binary(Binary::Or, a, b) => {
-                if when {
-                    self.branch(a, true, target, "||")?;
-                    self.branch(b, true, target, "||")?;
-                } else {
-                    let skip = self.label();
-                    self.branch(a, true, skip, "||")?;
-                    self.branch(b, false, target, "||")?;
-                    self.place(skip);
+                    for x in operands {
+                        self.branch(x, when, target, what)?;
+                    }
                 }
                 Ok(())
             }
@@ -389,64 +415,95 @@ impl<'l> Gen<'l> {
 
     // ── paths ────────────────────────────────────────────────────────
 
-    /// Compiles a chain of members and constant indexes as one instruction.
-    fn path(&mut self, e: &Expr) -> Result<(), Diagnostic> {
-        let mut segs = Vec::new();
-        let mut cur = e;
-        loop {
-            match &cur.kind {
-                Kind::Member(base, key) => {
-                    segs.push(Seg::Key(Key::new(key), Hint::default()));
-                    cur = base;
-                }
-                Kind::Index(base, index) if matches!(index.kind, Kind::Int(_)) => {
-                    if let Kind::Int(i) = index.kind {
-                        segs.push(Seg::Index(i));
-                    }
-                    cur = base;
-                }
-                _ => break,
+    /// Compiles a base and its accessors: each run of `.name` and
+    /// constant `[n]` becomes one `Load`/`Get` over a path; a computed
+    /// index or a slice is an instruction of its own.
+    fn access_chain(&mut self, base: &Expr, steps: &[Step], start: u32) -> Result<(), Diagnostic> {
+        let mut i = path_run(steps);
+        self.path(base, &steps[..i], start)?;
+        while let Some(step) = steps.get(i) {
+            let run = path_run(&steps[i..]);
+            if run > 0 {
+                let end = steps[i + run - 1].end;
+                let p = self.add_path(segments(&steps[i..i + run]).collect(), self.quote(start, end));
+                self.emit(Op::Get(p), (start, end), "path");
+                i += run;
+                continue;
             }
+            let span = (start, step.end);
+            match &step.op {
+                Accessor::Index(index) => {
+                    self.expr(index)?;
+                    let access = self.access();
+                    self.emit(Op::Index(access), span, "[]");
+                }
+                Accessor::Slice(from, to) => {
+                    for bound in [from, to] {
+                        match bound {
+                            Some(b) => self.expr(b)?,
+                            None => self.emit(Op::Nil, span, "slice"),
+                        }
+                    }
+                    self.emit(Op::Slice, span, "[:]");
+                }
+                Accessor::Member(_) => {}
+            }
+            i += 1;
         }
-        segs.reverse();
-        let text = self
-            .prog
-            .source
-            .get(cur.span.0 as usize..e.span.1 as usize)
-            .unwrap_or("")
-            .to_string();
-        let root = match &cur.kind {
+        Ok(())
+    }
+
+    /// Compiles `base` and the path `steps` right after it as one
+    /// instruction: `Load` from the environment when `base` is a name
+    /// there, else `Get` from `base`'s value.
+    fn path(&mut self, base: &Expr, steps: &[Step], start: u32) -> Result<(), Diagnostic> {
+        let end = steps.last().map_or(base.span.1, |s| s.end);
+        let span = if steps.is_empty() { base.span } else { (start, end) };
+        let text = self.quote(base.span.0, end);
+        let root = match &base.kind {
             Kind::Ident(name) => match self.scope.iter().rev().find(|(n, _)| n == name) {
                 Some(&(_, slot)) => {
-                    self.emit(Op::Local(slot), cur.span, "let");
+                    self.emit(Op::Local(slot), base.span, "let");
                     None
                 }
-                None => Some(name.clone()),
+                None => Some(name.as_str()),
             },
             _ => {
-                self.expr(cur)?;
+                self.expr(base)?;
                 None
             }
         };
         if let Some(name) = root {
-            segs.insert(0, Seg::Key(Key::new(&name), Hint::default()));
+            let mut segs = Vec::with_capacity(steps.len() + 1);
+            segs.push(Seg::Key(Key::new(name), Hint::default()));
+            segs.extend(segments(steps));
             let p = self.add_path(segs, text);
-            self.emit(Op::Load(p), e.span, "path");
-        } else if !segs.is_empty() {
-            let p = self.add_path(segs, text);
-            self.emit(Op::Get(p), e.span, "path");
+            self.emit(Op::Load(p), span, "path");
+        } else if !steps.is_empty() {
+            let p = self.add_path(segments(steps).collect(), text);
+            self.emit(Op::Get(p), span, "path");
         }
         Ok(())
+    }
+
+    /// The source from `from` to `to`, shortened when it is long (a path
+    /// keeps it for disassembly).
+    fn quote(&self, from: u32, to: u32) -> String {
+        let text = self.prog.source.get(from as usize..to as usize).unwrap_or("");
+        excerpt::clip(text).into_owned()
     }
 
     fn add_path(&mut self, segs: Vec<Seg>, text: String) -> u32 {
         let access = self.access();
         let path = Path { segs, access, text };
-        if let Some(i) = self.prog.paths.iter().position(|p| *p == path) {
-            return i as u32;
+        let same = self.path_ids.entry(path.text.clone()).or_default();
+        if let Some(&i) = same.iter().find(|&&i| self.prog.paths[i as usize] == path) {
+            return i;
         }
+        let i = self.prog.paths.len() as u32;
+        same.push(i);
         self.prog.paths.push(path);
-        (self.prog.paths.len() - 1) as u32
+        i
     }
 
     // ── calls ────────────────────────────────────────────────────────
@@ -558,6 +615,60 @@ impl<'l> Gen<'l> {
         self.place(end);
         self.emit(Op::LoopEnd, span, name);
         Ok(())
+    }
+}
+
+/// A scalar constant as a table key, equal exactly when [`identical`] is.
+#[derive(PartialEq, Eq, Hash)]
+enum ConstKey {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(u64),
+    Str(std::sync::Arc<str>),
+}
+
+impl ConstKey {
+    fn of(v: &Value) -> Option<ConstKey> {
+        Some(match v {
+            Value::Null => ConstKey::Null,
+            Value::Bool(b) => ConstKey::Bool(*b),
+            Value::Int(i) => ConstKey::Int(*i),
+            Value::Float(f) => ConstKey::Float(f.to_bits()),
+            Value::Str(s) => ConstKey::Str(s.clone()),
+            _ => return None,
+        })
+    }
+}
+
+/// How many of `steps`, from the first, a path can take: names and
+/// constant indexes.
+fn path_run(steps: &[Step]) -> usize {
+    steps
+        .iter()
+        .take_while(|s| match &s.op {
+            Accessor::Member(_) => true,
+            Accessor::Index(i) => matches!(i.kind, Kind::Int(_)),
+            Accessor::Slice(..) => false,
+        })
+        .count()
+}
+
+/// The path segments of steps that [`path_run`] took.
+fn segments(steps: &[Step]) -> impl Iterator<Item = Seg> + '_ {
+    steps.iter().filter_map(|s| match &s.op {
+        Accessor::Member(key) => Some(Seg::Key(Key::new(key), Hint::default())),
+        Accessor::Index(Expr { kind: Kind::Int(i), .. }) => Some(Seg::Index(*i)),
+        _ => None,
+    })
+}
+
+/// Whether `k` is a condition: `!x`, or a chain of `&&` or of `||`.
+fn is_condition(k: &Kind) -> bool {
+    match k {
+        Kind::Unary(Unary::Not, _) => true,
+        Kind::Chain(_, links) => links.first().is_some_and(|l| matches!(l.op, Binary::And | Binary::Or)),
+        _ => false,
     }
 }
 

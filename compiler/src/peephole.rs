@@ -9,6 +9,7 @@
 
 use bpvm_runtime::Value;
 use bpvm_vm::{Access, Op, Program, Seg, Site, Test};
+use std::collections::HashMap;
 
 /// Applies every rewrite, in an order where each one helps the next.
 pub fn optimize(prog: &mut Program) {
@@ -67,13 +68,14 @@ fn fuse_tests(prog: &mut Program) {
         }
     }
     let mut fusions = Vec::new();
+    let mut numbers = Numbers::new(&prog.consts);
     let mut i = 0;
     while i < code.len() {
         match fusion_at(prog, &targeted, i) {
             Some((len, path, test, c, jump)) => {
                 let c = match c {
                     Konst::Index(c) => c,
-                    Konst::Int(n) => constant_index(&mut prog.consts, Value::Int(n as i64)),
+                    Konst::Int(n) => numbers.index(&mut prog.consts, n as i64),
                 };
                 let (Ok(path), Ok(c)) = (u16::try_from(path), u16::try_from(c)) else {
                     i += 1;
@@ -152,13 +154,49 @@ fn test_of(op: Op) -> Option<Test> {
     })
 }
 
-fn constant_index(consts: &mut Vec<Value>, v: Value) -> u32 {
-    match consts.iter().position(|c| *c == v) {
-        Some(i) => i as u32,
-        None => {
-            consts.push(v);
-            (consts.len() - 1) as u32
+/// The first constant equal (by `==`, so across int and float) to an
+/// integer, found by hash: a program can have a million constants.
+struct Numbers(HashMap<u64, u32>);
+
+impl Numbers {
+    /// The numbers of `consts`, each by its first position.
+    fn new(consts: &[Value]) -> Numbers {
+        let mut first = HashMap::new();
+        for (i, c) in consts.iter().enumerate() {
+            let x = match c {
+                Value::Int(n) => *n as f64,
+                Value::Float(f) => *f,
+                _ => continue,
+            };
+            first.entry(Numbers::key(x)).or_insert(i as u32);
         }
+        Numbers(first)
+    }
+
+    /// `==` between an int and a float compares the int as a float, and
+    /// two ints that are the same float are the same only when equal: so
+    /// a float key finds the candidate, which is then checked.
+    fn key(x: f64) -> u64 {
+        (x + 0.0).to_bits()
+    }
+
+    fn index(&mut self, consts: &mut Vec<Value>, n: i64) -> u32 {
+        let v = Value::Int(n);
+        let key = Numbers::key(n as f64);
+        if let Some(&i) = self.0.get(&key)
+            && consts[i as usize] == v
+        {
+            return i;
+        }
+        // A different int that rounds to the same float holds the key:
+        // look further, as a scan of the table would.
+        if let Some(i) = consts.iter().position(|c| *c == v) {
+            return i as u32;
+        }
+        consts.push(v);
+        let i = (consts.len() - 1) as u32;
+        self.0.entry(key).or_insert(i);
+        i
     }
 }
 

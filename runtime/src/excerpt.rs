@@ -92,12 +92,15 @@ pub fn window(line: &str, col: usize) -> Window<'_> {
 /// assert_eq!(clip(&long), format!("values{}…{}", ".b".repeat(22), ".b".repeat(25)));
 /// ```
 pub fn clip(text: &str) -> Cow<'_, str> {
-    let len = text.chars().count();
-    if len <= WIDTH {
+    // Looks at no more than WIDTH characters from either end, however
+    // long `text` is.
+    if text.char_indices().nth(WIDTH).is_none() {
         return Cow::Borrowed(text);
     }
     let half = WIDTH / 2;
-    Cow::Owned(format!("{}{CUT}{}", chars(text, 0, half), chars(text, len - half, len)))
+    let head = text.char_indices().nth(half).map_or(text.len(), |(i, _)| i);
+    let tail = text.char_indices().nth_back(half - 1).map_or(0, |(i, _)| i);
+    Cow::Owned(format!("{}{CUT}{}", &text[..head], &text[tail..]))
 }
 
 /// Characters `from..to` of `s`.

@@ -7,7 +7,7 @@
 //! apply after any reference or call (B8). Trailing tokens are an error (D3).
 
 use super::lex::{Tok, Token, tokens, unquote};
-use crate::ast::{Call, Expr, Kind, Span};
+use crate::ast::{Accessor, Call, Expr, Kind, Span, Step};
 use crate::cursor::Cursor;
 use bpvm_runtime::{Diagnostic, Library};
 
@@ -99,7 +99,7 @@ impl<'s> Parser<'s> {
                     "none" => lit(Kind::Nil),
                     _ if self.c.peek() == Some(Tok::LParen) => {
                         let call = self.call(t)?;
-                        self.accessors(call)
+                        self.accessors(call, Vec::new())
                     }
                     _ => self.reference(t, argument),
                 }
@@ -119,7 +119,7 @@ impl<'s> Parser<'s> {
                 }
                 let close = self.expect(Tok::RBracket, "']' to close the array")?;
                 let list = Expr::new(Kind::List(items), (t.span.0, close.span.1));
-                self.accessors(list)
+                self.accessors(list, Vec::new())
             }
             _ => Err(self.unexpected("a reference, a function call or a literal")),
         }
@@ -161,8 +161,14 @@ impl<'s> Parser<'s> {
         // reference names the resource (seed 003, "string | ResourceRef").
         if self.c.text(name) == "link" {
             for arg in &mut args {
-                if let Kind::Member(base, resource) = &arg.kind
+                if let Kind::Access(base, steps) = &arg.kind
                     && matches!(&base.kind, Kind::Ident(root) if root == "resources")
+                    && let [
+                        Step {
+                            op: Accessor::Member(resource),
+                            ..
+                        },
+                    ] = steps.as_slice()
                 {
                     arg.kind = Kind::Str(resource.clone());
                 }
@@ -184,9 +190,10 @@ impl<'s> Parser<'s> {
     fn reference(&mut self, first: Token, argument: bool) -> Result<Expr, Diagnostic> {
         let word = self.c.text(first);
         let span = first.span;
+        let mut steps = Vec::new();
         match word {
             "variables" => {
-                let e = self.name_accessor(self.root("variables", span), "a variable name after 'variables'")?;
+                steps.push(self.name_accessor("a variable name after 'variables'")?);
                 if matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
                     let t = self.c.peek_token().map_or(span, |t| t.span);
                     return Err(self.c.error_at(
@@ -195,17 +202,17 @@ impl<'s> Parser<'s> {
                             .into(),
                     ));
                 }
-                Ok(e)
+                Ok(access(self.root("variables", span), steps))
             }
             "values" => {
-                let e = self.name_accessor(self.root("values", span), "a value name after 'values'")?;
-                self.accessors(e)
+                steps.push(self.name_accessor("a value name after 'values'")?);
+                self.accessors(self.root("values", span), steps)
             }
             "datasources" => {
-                let e = self.name_accessor(self.root("datasources", span), "a data source name after 'datasources'")?;
-                let mut e = self.name_accessor(e, "a data source field after the data source name")?;
+                steps.push(self.name_accessor("a data source name after 'datasources'")?);
+                steps.push(self.name_accessor("a data source field after the data source name")?);
                 if self.c.peek() == Some(Tok::LBracket) {
-                    e = self.index_accessor(e)?;
+                    steps.push(self.index_accessor()?);
                 }
                 if matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
                     let t = self.c.peek_token().map_or(span, |t| t.span);
@@ -213,20 +220,20 @@ impl<'s> Parser<'s> {
                         .c
                         .error_at(t, "a data source reference takes a field and at most one index".into()));
                 }
-                Ok(e)
+                Ok(access(self.root("datasources", span), steps))
             }
             "children" => {
-                let e = self.name_accessor(self.root("children", span), "a child blueprint name after 'children'")?;
+                steps.push(self.name_accessor("a child blueprint name after 'children'")?);
                 if !matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
                     return Err(self.unexpected("an exported field after the child blueprint name"));
                 }
-                self.accessors(e)
+                self.accessors(self.root("children", span), steps)
             }
             "resources" => {
-                let e = self.name_accessor(self.root("resources", span), "a resource name after 'resources'")?;
-                self.accessors(e)
+                steps.push(self.name_accessor("a resource name after 'resources'")?);
+                self.accessors(self.root("resources", span), steps)
             }
-            "elem" => self.accessors(self.root("elem", span)),
+            "elem" => self.accessors(self.root("elem", span), steps),
             "i" => {
                 if matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
                     let t = self.c.peek_token().map_or(span, |t| t.span);
@@ -243,25 +250,27 @@ impl<'s> Parser<'s> {
                 Ok(Expr::new(Kind::FuncRef(name.to_string()), span))
             }
             name => {
-                let e = Expr::new(
-                    Kind::Member(Box::new(self.root("resources", span)), name.to_string()),
-                    span,
-                );
-                self.accessors(e)
+                // A bare name is a resource: the step after the root is
+                // the name itself, ending where it ends.
+                steps.push(Step {
+                    op: Accessor::Member(name.to_string()),
+                    end: span.1,
+                });
+                self.accessors(self.root("resources", span), steps)
             }
         }
     }
 
-    fn name_accessor(&mut self, base: Expr, wanted: &str) -> Result<Expr, Diagnostic> {
+    /// `.name` or `["quoted-name"]`.
+    fn name_accessor(&mut self, wanted: &str) -> Result<Step, Diagnostic> {
         match self.c.peek() {
             Some(Tok::Dot) => {
                 self.c.pos += 1;
                 let name = self.expect(Tok::Ident, wanted)?;
-                let span = (base.span.0, name.span.1);
-                Ok(Expr::new(
-                    Kind::Member(Box::new(base), self.c.text(name).to_string()),
-                    span,
-                ))
+                Ok(Step {
+                    op: Accessor::Member(self.c.text(name).to_string()),
+                    end: name.span.1,
+                })
             }
             Some(Tok::LBracket) if self.c.peek_at(1) == Some(Tok::Str) => {
                 self.c.pos += 1;
@@ -279,14 +288,17 @@ impl<'s> Parser<'s> {
                     ));
                 }
                 let close = self.expect(Tok::RBracket, "']' after the quoted name")?;
-                let span = (base.span.0, close.span.1);
-                Ok(Expr::new(Kind::Member(Box::new(base), name), span))
+                Ok(Step {
+                    op: Accessor::Member(name),
+                    end: close.span.1,
+                })
             }
             _ => Err(self.unexpected(wanted)),
         }
     }
 
-    fn index_accessor(&mut self, base: Expr) -> Result<Expr, Diagnostic> {
+    /// `[n]` or `[]` (the first item).
+    fn index_accessor(&mut self) -> Result<Step, Diagnostic> {
         let open = self.expect(Tok::LBracket, "'['")?;
         let index = match self.c.peek_token() {
             Some(t) if t.tok == Some(Tok::RBracket) => Expr::new(Kind::Int(0), open.span),
@@ -300,24 +312,38 @@ impl<'s> Parser<'s> {
             _ => return Err(self.unexpected("an index (a natural number), a quoted name, or ']'")),
         };
         let close = self.expect(Tok::RBracket, "']' to close the index")?;
-        let span = (base.span.0, close.span.1);
-        Ok(Expr::new(Kind::Index(Box::new(base), Box::new(index)), span))
+        Ok(Step {
+            op: Accessor::Index(index),
+            end: close.span.1,
+        })
     }
 
-    fn accessors(&mut self, mut e: Expr) -> Result<Expr, Diagnostic> {
+    /// The accessors after `base` (and its `steps` so far), however many.
+    fn accessors(&mut self, base: Expr, mut steps: Vec<Step>) -> Result<Expr, Diagnostic> {
         loop {
             match self.c.peek() {
-                Some(Tok::Dot) => e = self.name_accessor(e, "a field name after '.'")?,
+                Some(Tok::Dot) => steps.push(self.name_accessor("a field name after '.'")?),
                 Some(Tok::LBracket) => {
                     let quoted = self.c.peek_at(1) == Some(Tok::Str);
-                    e = if quoted {
-                        self.name_accessor(e, "a quoted name")?
+                    steps.push(if quoted {
+                        self.name_accessor("a quoted name")?
                     } else {
-                        self.index_accessor(e)?
-                    };
+                        self.index_accessor()?
+                    });
                 }
-                _ => return Ok(e),
+                _ => return Ok(access(base, steps)),
             }
+        }
+    }
+}
+
+/// `base` with `steps` after it (`base` itself when there are none).
+fn access(base: Expr, steps: Vec<Step>) -> Expr {
+    match steps.last() {
+        None => base,
+        Some(last) => {
+            let span = (base.span.0, last.end);
+            Expr::new(Kind::Access(Box::new(base), steps), span)
         }
     }
 }

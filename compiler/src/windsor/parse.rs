@@ -6,7 +6,7 @@
 //! as a closure (`filter(xs, # > 1)` or `filter(xs, {# > 1})`).
 
 use super::lex::{Tok, Token, tokens, unescape};
-use crate::ast::{Binary, Call, Expr, Kind, Unary};
+use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Step, Unary};
 use crate::cursor::Cursor;
 use bpvm_runtime::Diagnostic;
 use bpvm_vm::Loop;
@@ -35,6 +35,13 @@ struct Parser<'s> {
     depth: u32,
     /// How many closures (predicate bodies) enclose the current position.
     closure: u32,
+}
+
+/// `first` and the operators after it, as one expression.
+fn chain(first: Expr, links: Vec<Link>) -> Expr {
+    let end = links.last().map_or(first.span.1, |l| l.rhs.span.1);
+    let span = (first.span.0, end);
+    Expr::new(Kind::Chain(Box::new(first), links), span)
 }
 
 /// The predicate builtins and the loop each compiles to.
@@ -130,11 +137,16 @@ impl<'s> Parser<'s> {
             return self.let_binding();
         }
         let mut left = self.unary()?;
+        // The operators of one binding power collect in one flat chain;
+        // a lower one (the only kind that can follow, since the right
+        // operand took every higher one) starts a chain around it.
+        let mut links: Vec<Link> = Vec::new();
+        let mut chain_bp = 0;
         while let Some(t) = self.c.peek_token() {
             let Some(tok) = t.tok else { break };
             let text = self.c.text(t);
             // `not in` / `not matches` …: a negated infix operator.
-            if tok == Tok::Ident && text == "not" {
+            let (op, bp, right_assoc, not) = if tok == Tok::Ident && text == "not" {
                 let Some(next) = self.c.toks.get(self.c.pos + 1).copied() else {
                     break;
                 };
@@ -144,27 +156,30 @@ impl<'s> Parser<'s> {
                 if bp != 20 || bp < min || op == Binary::Coalesce {
                     break;
                 }
-                self.c.pos += 2;
-                let right = self.expr(bp + 1)?;
-                let span = (left.span.0, right.span.1);
-                left = if op == Binary::In {
-                    Expr::new(Kind::Binary(Binary::NotIn, Box::new(left), Box::new(right)), span)
-                } else {
-                    let inner = Expr::new(Kind::Binary(op, Box::new(left), Box::new(right)), span);
-                    Expr::new(Kind::Unary(Unary::Not, Box::new(inner)), span)
+                self.c.pos += 1;
+                match op {
+                    Binary::In => (Binary::NotIn, bp, false, false),
+                    _ => (op, bp, false, true),
+                }
+            } else {
+                let Some((op, bp, right_assoc)) = infix(tok, text) else {
+                    break;
                 };
-                continue;
-            }
-            let Some((op, bp, right_assoc)) = infix(tok, text) else {
-                break;
+                if bp < min.max(1) {
+                    break;
+                }
+                (op, bp, right_assoc, false)
             };
-            if bp < min.max(1) {
-                break;
-            }
             self.c.pos += 1;
-            let right = self.expr(if right_assoc { bp } else { bp + 1 })?;
-            let span = (left.span.0, right.span.1);
-            left = Expr::new(Kind::Binary(op, Box::new(left), Box::new(right)), span);
+            let rhs = self.expr(if right_assoc { bp } else { bp + 1 })?;
+            if bp != chain_bp && !links.is_empty() {
+                left = chain(left, std::mem::take(&mut links));
+            }
+            chain_bp = bp;
+            links.push(Link { op, not, rhs });
+        }
+        if !links.is_empty() {
+            left = chain(left, links);
         }
         if min == 0 && self.c.peek() == Some(Tok::Question) {
             self.c.pos += 1;
@@ -221,7 +236,8 @@ impl<'s> Parser<'s> {
         self.postfix(primary)
     }
 
-    fn postfix(&mut self, mut e: Expr) -> Result<Expr, Diagnostic> {
+    fn postfix(&mut self, base: Expr) -> Result<Expr, Diagnostic> {
+        let mut steps = Vec::new();
         loop {
             match self.c.peek() {
                 Some(Tok::Dot) | Some(Tok::QDot) => {
@@ -230,23 +246,30 @@ impl<'s> Parser<'s> {
                         continue; // `a?.[0]`
                     }
                     let name = self.expect(Tok::Ident, "a field name after '.'")?;
-                    let span = (e.span.0, name.span.1);
-                    e = Expr::new(Kind::Member(Box::new(e), self.c.text(name).to_string()), span);
+                    steps.push(Step {
+                        op: Accessor::Member(self.c.text(name).to_string()),
+                        end: name.span.1,
+                    });
                 }
                 Some(Tok::LBracket) => {
                     self.c.pos += 1;
-                    e = self.index(e)?;
+                    steps.push(self.index()?);
                 }
                 Some(Tok::LParen) => {
                     let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
                     return Err(self.c.error_at(span, "only named functions can be called".into()));
                 }
-                _ => return Ok(e),
+                _ if steps.is_empty() => return Ok(base),
+                _ => {
+                    let span = (base.span.0, steps.last().map_or(base.span.1, |s: &Step| s.end));
+                    return Ok(Expr::new(Kind::Access(Box::new(base), steps), span));
+                }
             }
         }
     }
 
-    fn index(&mut self, base: Expr) -> Result<Expr, Diagnostic> {
+    /// `[index]` or `[from:to]`, after the `[`.
+    fn index(&mut self) -> Result<Step, Diagnostic> {
         let from = if self.c.peek() == Some(Tok::Colon) {
             None
         } else {
@@ -260,22 +283,21 @@ impl<'s> Parser<'s> {
                 Some(self.expr(0)?)
             };
             let close = self.expect(Tok::RBracket, "']' to close the slice")?;
-            let span = (base.span.0, close.span.1);
-            return Ok(Expr::new(
-                Kind::Slice(Box::new(base), from.map(Box::new), to.map(Box::new)),
-                span,
-            ));
+            return Ok(Step {
+                op: Accessor::Slice(from, to),
+                end: close.span.1,
+            });
         }
         let close = self.expect(Tok::RBracket, "']' to close the index")?;
-        let span = (base.span.0, close.span.1);
         let index = match from {
             Some(i) => i,
             None => return Err(self.c.error_at(close.span, "expected an index".into())),
         };
-        Ok(match index.kind {
-            Kind::Str(key) => Expr::new(Kind::Member(Box::new(base), key), span),
-            _ => Expr::new(Kind::Index(Box::new(base), Box::new(index)), span),
-        })
+        let op = match index.kind {
+            Kind::Str(key) => Accessor::Member(key),
+            _ => Accessor::Index(index),
+        };
+        Ok(Step { op, end: close.span.1 })
     }
 
     fn primary(&mut self) -> Result<Expr, Diagnostic> {
