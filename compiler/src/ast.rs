@@ -45,8 +45,9 @@ pub enum Kind {
     List(Vec<Expr>),
     /// `{k: v}`.
     Map(Vec<(Expr, Expr)>),
-    /// `name(args…)`, `name(key = value…)` for named arguments.
-    Call(Call),
+    /// `name(args…)`, `name(key = value…)` for named arguments (boxed:
+    /// the largest kind, it would make every expression as large).
+    Call(Box<Call>),
     /// A predicate builtin: the list (and other plain arguments) and the body
     /// evaluated per item.
     Predicate(Loop, Vec<Expr>, Box<Expr>),
@@ -78,9 +79,9 @@ pub enum Accessor {
     /// `.key`, `?.key`, `["key"]`.
     Member(String),
     /// `[index]`, the index computed or constant.
-    Index(Expr),
+    Index(Box<Expr>),
     /// `[from:to]`.
-    Slice(Option<Expr>, Option<Expr>),
+    Slice(Option<Box<Expr>>, Option<Box<Expr>>),
 }
 
 /// One operator and its right operand in a [`Kind::Chain`].

@@ -10,11 +10,15 @@
 //!   or a wrong number of arguments is a compile error at the call.
 
 use crate::Dialect;
-use crate::ast::{Accessor, Binary, Call, Expr, Kind, Span, Step, Unary};
+use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Span, Step, Unary};
 use crate::peephole;
 use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary, excerpt};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
 use std::collections::HashMap;
+
+/// What compiling a part of the tree gives: nothing, or why not (boxed,
+/// to keep each level of a deeply nested expression's frames small).
+pub(crate) type Emitted = Result<(), Box<Diagnostic>>;
 
 /// A forward reference to an instruction address.
 #[derive(Clone, Copy)]
@@ -132,8 +136,13 @@ impl<'l> Gen<'l> {
         i
     }
 
-    fn error(&self, span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(message, &self.prog.source, span.0 as usize, span.1 as usize)
+    fn error(&self, span: Span, message: impl Into<String>) -> Box<Diagnostic> {
+        Box::new(Diagnostic::new(
+            message,
+            &self.prog.source,
+            span.0 as usize,
+            span.1 as usize,
+        ))
     }
 
     /// Resolves labels and threads jumps; appends `Return`.
@@ -161,9 +170,114 @@ impl<'l> Gen<'l> {
     }
 
     // ── value context ────────────────────────────────────────────────
+    //
+    // The functions that recurse (once per level of nesting) keep their
+    // own work small and leave messages and constants to functions that
+    // return before compiling goes deeper: the deepest expression allowed
+    // then compiles on a small stack even in a debug build.
+
+    /// Compiles a whole expression so that it leaves its value on the stack.
+    pub fn expression(&mut self, e: &Expr) -> Result<(), Diagnostic> {
+        self.expr(e).map_err(|d| *d)
+    }
 
     /// Compiles `e` so that it leaves one value on the stack.
-    pub fn expr(&mut self, e: &Expr) -> Result<(), Diagnostic> {
+    fn expr(&mut self, e: &Expr) -> Emitted {
+        let span = e.span;
+        match &e.kind {
+            Kind::Ident(_) => self.path(e, &[], span.0),
+            Kind::Access(base, steps) => self.access_chain(base, steps, span.0),
+            Kind::Chain(first, links) if links.is_empty() => self.expr(first),
+            Kind::Unary(Unary::Not, _) => self.condition_value(e),
+            Kind::Chain(..) if is_condition(&e.kind) => self.condition_value(e),
+            Kind::Chain(first, links) => self.chain(first, links, span.0),
+            Kind::Unary(op, a) => self.unary(*op, a, span),
+            Kind::Ternary(c, a, b) => self.ternary(c, a, b, span),
+            Kind::List(items) => self.list(items, span),
+            Kind::Map(entries) => self.map(entries, span),
+            Kind::Call(call) => self.call(call, span),
+            Kind::Predicate(kind, args, body) => self.predicate(*kind, args, body, span),
+            Kind::Let(name, value, body) => self.let_binding(name, value, body, span),
+            _ => self.leaf(e),
+        }
+    }
+
+    /// Compiles a condition so that it leaves `true` or `false`.
+    fn condition_value(&mut self, e: &Expr) -> Emitted {
+        let (f, end) = (self.label(), self.label());
+        self.branch(e, false, f, "")?;
+        self.emit(Op::True, e.span, "");
+        self.jump(Op::Jump, end, e.span, "");
+        self.place(f);
+        self.emit(Op::False, e.span, "");
+        self.place(end);
+        Ok(())
+    }
+
+    /// Compiles `first op x op y …` left to right.
+    fn chain(&mut self, first: &Expr, links: &[Link], start: u32) -> Emitted {
+        for (i, link) in links.iter().enumerate() {
+            let span = (start, link.rhs.span.1);
+            self.binary(link.op, (i == 0).then_some(first), &link.rhs, span)?;
+            if link.not {
+                self.emit(Op::Not, span, "not");
+            }
+        }
+        Ok(())
+    }
+
+    fn unary(&mut self, op: Unary, a: &Expr, span: Span) -> Emitted {
+        self.expr(a)?;
+        if op == Unary::Plus {
+            self.emit(Op::Int(0), span, "+");
+            self.emit(Op::Add, a.span, "+");
+        } else {
+            self.emit(Op::Neg, a.span, "-");
+        }
+        Ok(())
+    }
+
+    fn ternary(&mut self, c: &Expr, a: &Expr, b: &Expr, span: Span) -> Emitted {
+        let (otherwise, end) = (self.label(), self.label());
+        self.branch(c, false, otherwise, "?:")?;
+        self.expr(a)?;
+        self.jump(Op::Jump, end, span, "");
+        self.place(otherwise);
+        self.expr(b)?;
+        self.place(end);
+        Ok(())
+    }
+
+    fn list(&mut self, items: &[Expr], span: Span) -> Emitted {
+        for item in items {
+            self.expr(item)?;
+        }
+        self.emit(Op::List(items.len() as u32), span, "list");
+        Ok(())
+    }
+
+    fn map(&mut self, entries: &[(Expr, Expr)], span: Span) -> Emitted {
+        for (k, v) in entries {
+            self.expr(k)?;
+            self.expr(v)?;
+        }
+        self.emit(Op::Map(entries.len() as u32), span, "map");
+        Ok(())
+    }
+
+    fn let_binding(&mut self, name: &str, value: &Expr, body: &Expr, span: Span) -> Emitted {
+        self.expr(value)?;
+        let slot = self.prog.locals;
+        self.prog.locals += 1;
+        self.emit(Op::SetLocal(slot), span, "let");
+        self.scope.push((name.to_string(), slot));
+        let r = self.expr(body);
+        self.scope.pop();
+        r
+    }
+
+    /// An expression with nothing inside to compile first.
+    fn leaf(&mut self, e: &Expr) -> Emitted {
         let span = e.span;
         match &e.kind {
             Kind::Nil => self.emit(Op::Nil, span, "nil"),
@@ -184,53 +298,6 @@ impl<'l> Gen<'l> {
                 let c = self.constant(Value::Str(s.as_str().into()));
                 self.emit(Op::Const(c), span, "string");
             }
-            Kind::Ident(_) => self.path(e, &[], span.0)?,
-            Kind::Access(base, steps) => self.access_chain(base, steps, span.0)?,
-            Kind::Chain(first, links) if links.is_empty() => self.expr(first)?,
-            Kind::Unary(Unary::Not, _) => self.condition_value(e)?,
-            Kind::Chain(..) if is_condition(&e.kind) => self.condition_value(e)?,
-            Kind::Unary(Unary::Neg, a) => {
-                self.expr(a)?;
-                self.emit(Op::Neg, a.span, "-");
-            }
-            Kind::Unary(Unary::Plus, a) => {
-                self.expr(a)?;
-                self.emit(Op::Int(0), span, "+");
-                self.emit(Op::Add, a.span, "+");
-            }
-            Kind::Chain(first, links) => {
-                for (i, link) in links.iter().enumerate() {
-                    let span = (span.0, link.rhs.span.1);
-                    self.binary(link.op, (i == 0).then_some(&**first), &link.rhs, span)?;
-                    if link.not {
-                        self.emit(Op::Not, span, "not");
-                    }
-                }
-            }
-            Kind::Ternary(c, a, b) => {
-                let (otherwise, end) = (self.label(), self.label());
-                self.branch(c, false, otherwise, "?:")?;
-                self.expr(a)?;
-                self.jump(Op::Jump, end, span, "");
-                self.place(otherwise);
-                self.expr(b)?;
-                self.place(end);
-            }
-            Kind::List(items) => {
-                for item in items {
-                    self.expr(item)?;
-                }
-                self.emit(Op::List(items.len() as u32), span, "list");
-            }
-            Kind::Map(entries) => {
-                for (k, v) in entries {
-                    self.expr(k)?;
-                    self.expr(v)?;
-                }
-                self.emit(Op::Map(entries.len() as u32), span, "map");
-            }
-            Kind::Call(call) => self.call(call, span)?,
-            Kind::Predicate(kind, args, body) => self.predicate(*kind, args, body, span)?,
             Kind::Item | Kind::ItemIndex | Kind::Acc => {
                 if self.loops == 0 {
                     return Err(self.error(span, "'#' can only be used inside a predicate"));
@@ -242,39 +309,18 @@ impl<'l> Gen<'l> {
                 };
                 self.emit(op, span, "#");
             }
-            Kind::Let(name, value, body) => {
-                self.expr(value)?;
-                let slot = self.prog.locals;
-                self.prog.locals += 1;
-                self.emit(Op::SetLocal(slot), span, "let");
-                self.scope.push((name.clone(), slot));
-                let r = self.expr(body);
-                self.scope.pop();
-                r?;
-            }
             Kind::FuncRef(name) => {
                 let f = self.resolve(name, span)?;
                 self.emit(Op::Func(f), span, "function");
             }
+            _ => return Err(self.error(span, "this expression cannot be compiled here")),
         }
-        Ok(())
-    }
-
-    /// Compiles a condition so that it leaves `true` or `false`.
-    fn condition_value(&mut self, e: &Expr) -> Result<(), Diagnostic> {
-        let (f, end) = (self.label(), self.label());
-        self.branch(e, false, f, "")?;
-        self.emit(Op::True, e.span, "");
-        self.jump(Op::Jump, end, e.span, "");
-        self.place(f);
-        self.emit(Op::False, e.span, "");
-        self.place(end);
         Ok(())
     }
 
     /// Compiles one operation of a chain: `a op b`, or, with `a` absent,
     /// `op b` applied to the value the chain has left on the stack so far.
-    fn binary(&mut self, op: Binary, a: Option<&Expr>, b: &Expr, span: Span) -> Result<(), Diagnostic> {
+    fn binary(&mut self, op: Binary, a: Option<&Expr>, b: &Expr, span: Span) -> Emitted {
         let what = op.text();
         match op {
             Binary::Coalesce => {
@@ -283,78 +329,74 @@ impl<'l> Gen<'l> {
                 self.jump(Op::JumpIfNotNil, end, span, "??");
                 self.expr(b)?;
                 self.place(end);
-                return Ok(());
             }
-            Binary::Eq | Binary::Ne => {
-                let (x, lit) = match (a, &b.kind) {
-                    (_, k) if is_scalar_literal(k) => (a, b),
-                    (Some(a), _) if is_scalar_literal(&a.kind) => (Some(b), a),
-                    _ => (a, b),
-                };
-                if is_scalar_literal(&lit.kind) {
+            Binary::Eq | Binary::Ne => match self.literal_test(op, a, b) {
+                Some((x, test)) => {
                     self.operand(x)?;
-                    let c = self.constant(literal_value(&lit.kind));
-                    let op = if op == Binary::Eq {
-                        Op::EqConst(c)
-                    } else {
-                        Op::NeConst(c)
-                    };
-                    self.emit(op, span, what);
-                    return Ok(());
+                    self.emit(test, span, what);
                 }
-            }
-            Binary::Matches => {
-                if let Kind::Str(pattern) = &b.kind {
-                    let re = regex::Regex::new(pattern)
-                        .map_err(|e| self.error(b.span, format!("invalid regular expression: {e}")))?;
+                None => self.operation(op, a, b, span)?,
+            },
+            Binary::Matches => match &b.kind {
+                Kind::Str(pattern) => {
+                    let r = self.regex(pattern, b.span)?;
                     self.operand(a)?;
-                    self.prog.regexes.push(re);
-                    let r = (self.prog.regexes.len() - 1) as u32;
                     self.emit(Op::MatchesConst(r), span, what);
-                    return Ok(());
                 }
-            }
+                _ => self.operation(op, a, b, span)?,
+            },
             Binary::NotIn => {
                 self.operand(a)?;
                 self.expr(b)?;
                 self.emit(Op::In, span, what);
                 self.emit(Op::Not, span, what);
-                return Ok(());
             }
-            _ => {}
+            _ => self.operation(op, a, b, span)?,
         }
+        Ok(())
+    }
+
+    /// An operator applied to both operands on the stack.
+    fn operation(&mut self, op: Binary, a: Option<&Expr>, b: &Expr, span: Span) -> Emitted {
         self.operand(a)?;
         self.expr(b)?;
-        let code = match op {
-            Binary::Eq => Op::Eq,
-            Binary::Ne => Op::Ne,
-            Binary::Lt => Op::Lt,
-            Binary::Le => Op::Le,
-            Binary::Gt => Op::Gt,
-            Binary::Ge => Op::Ge,
-            Binary::In => Op::In,
-            Binary::Matches => Op::Matches,
-            Binary::Contains => Op::Contains,
-            Binary::StartsWith => Op::StartsWith,
-            Binary::EndsWith => Op::EndsWith,
-            Binary::Add => Op::Add,
-            Binary::Sub => Op::Sub,
-            Binary::Mul => Op::Mul,
-            Binary::Div => Op::Div,
-            Binary::Mod => Op::Mod,
-            Binary::Pow => Op::Pow,
-            Binary::And | Binary::Or | Binary::Coalesce | Binary::NotIn => unreachable!("handled above"),
-        };
-        self.emit(code, span, what);
+        self.emit(op_code(op), span, op.text());
         Ok(())
     }
 
     /// The left operand of an operation: compiled, or already on the stack.
-    fn operand(&mut self, a: Option<&Expr>) -> Result<(), Diagnostic> {
+    fn operand(&mut self, a: Option<&Expr>) -> Emitted {
         match a {
             Some(a) => self.expr(a),
             None => Ok(()),
         }
+    }
+
+    /// `x == literal` (either way round) as one `EqConst`/`NeConst`: the
+    /// operand left to compile, and the test.
+    fn literal_test<'e>(&mut self, op: Binary, a: Option<&'e Expr>, b: &'e Expr) -> Option<(Option<&'e Expr>, Op)> {
+        let (x, lit) = match (a, &b.kind) {
+            (_, k) if is_scalar_literal(k) => (a, b),
+            (Some(a), _) if is_scalar_literal(&a.kind) => (Some(b), a),
+            _ => return None,
+        };
+        let c = self.constant(literal_value(&lit.kind));
+        Some((
+            x,
+            if op == Binary::Eq {
+                Op::EqConst(c)
+            } else {
+                Op::NeConst(c)
+            },
+        ))
+    }
+
+    /// A regular expression written as a literal, compiled now.
+    fn regex(&mut self, pattern: &str, span: Span) -> Result<u32, Box<Diagnostic>> {
+        let re =
+            regex::Regex::new(pattern).map_err(|e| self.error(span, format!("invalid regular expression: {e}")))?;
+        self.prog.regexes.push(re);
+        Ok((self.prog.regexes.len() - 1) as u32)
     }
 
     // ── branch context ───────────────────────────────────────────────
@@ -362,36 +404,10 @@ impl<'l> Gen<'l> {
     /// Compiles `e` as a condition: jump to `target` when its truth equals
     /// `when`, fall through otherwise. `what` names the construct whose
     /// operand `e` is, for the error when it is not a bool.
-    fn branch(&mut self, e: &Expr, when: bool, target: Label, what: &'static str) -> Result<(), Diagnostic> {
+    fn branch(&mut self, e: &Expr, when: bool, target: Label, what: &'static str) -> Emitted {
         match &e.kind {
             Kind::Unary(Unary::Not, a) => self.branch(a, !when, target, "!"),
-            Kind::Chain(first, links) if is_condition(&e.kind) => {
-                let operands = std::iter::once(&**first).chain(links.iter().map(|l| &l.rhs));
-                let last = links.len();
-                // `a && b && c` jumps when all are true, or as soon as one
-                // is false; `||` is the mirror image.
-                let (what, all) = if links[0].op == Binary::And {
-                    ("&&", true)
-                } else {
-                    ("||", false)
-                };
-                if when == all {
-                    let skip = self.label();
-                    for (i, x) in operands.enumerate() {
-                        if i < last {
-                            self.branch(x, !all, skip, what)?;
-                        } else {
-                            self.branch(x, all, target, what)?;
-                        }
-                    }
-                    self.place(skip);
-                } else {
-                    for x in operands {
-                        self.branch(x, when, target, what)?;
-                    }
-                }
-                Ok(())
-            }
+            Kind::Chain(first, links) if is_condition(&e.kind) => self.branch_chain(first, links, when, target),
             Kind::Bool(b) => {
                 if *b == when {
                     self.jump(Op::Jump, target, e.span, what);
@@ -413,12 +429,40 @@ impl<'l> Gen<'l> {
         }
     }
 
+    /// A chain of `&&` jumps when all its operands are true, or as soon as
+    /// one is false; a chain of `||` is the mirror image.
+    fn branch_chain(&mut self, first: &Expr, links: &[Link], when: bool, target: Label) -> Emitted {
+        let (what, all) = if links[0].op == Binary::And {
+            ("&&", true)
+        } else {
+            ("||", false)
+        };
+        let operands = std::iter::once(first).chain(links.iter().map(|l| &l.rhs));
+        if when != all {
+            for x in operands {
+                self.branch(x, when, target, what)?;
+            }
+            return Ok(());
+        }
+        let skip = self.label();
+        let last = links.len();
+        for (i, x) in operands.enumerate() {
+            if i < last {
+                self.branch(x, !all, skip, what)?;
+            } else {
+                self.branch(x, all, target, what)?;
+            }
+        }
+        self.place(skip);
+        Ok(())
+    }
+
     // ── paths ────────────────────────────────────────────────────────
 
     /// Compiles a base and its accessors: each run of `.name` and
     /// constant `[n]` becomes one `Load`/`Get` over a path; a computed
     /// index or a slice is an instruction of its own.
-    fn access_chain(&mut self, base: &Expr, steps: &[Step], start: u32) -> Result<(), Diagnostic> {
+    fn access_chain(&mut self, base: &Expr, steps: &[Step], start: u32) -> Emitted {
         let mut i = path_run(steps);
         self.path(base, &steps[..i], start)?;
         while let Some(step) = steps.get(i) {
@@ -456,7 +500,7 @@ impl<'l> Gen<'l> {
     /// Compiles `base` and the path `steps` right after it as one
     /// instruction: `Load` from the environment when `base` is a name
     /// there, else `Get` from `base`'s value.
-    fn path(&mut self, base: &Expr, steps: &[Step], start: u32) -> Result<(), Diagnostic> {
+    fn path(&mut self, base: &Expr, steps: &[Step], start: u32) -> Emitted {
         let end = steps.last().map_or(base.span.1, |s| s.end);
         let span = if steps.is_empty() { base.span } else { (start, end) };
         let text = self.quote(base.span.0, end);
@@ -508,7 +552,7 @@ impl<'l> Gen<'l> {
 
     // ── calls ────────────────────────────────────────────────────────
 
-    fn resolve(&mut self, name: &str, span: Span) -> Result<u32, Diagnostic> {
+    fn resolve(&mut self, name: &str, span: Span) -> Result<u32, Box<Diagnostic>> {
         let Some(f) = self.lib.find(name) else {
             return Err(self.error(span, format!("unknown function '{name}'")));
         };
@@ -522,7 +566,7 @@ impl<'l> Gen<'l> {
     /// A pure function called with literal arguments only is run once
     /// now: if it fails (a wrong type, a bad pattern), that is a compile
     /// error at the call, not a surprise at run time.
-    fn check_literal_call(&self, builtin: &Builtin, call: &Call, span: Span) -> Result<(), Diagnostic> {
+    fn check_literal_call(&self, builtin: &Builtin, call: &Call, span: Span) -> Emitted {
         let mut args = Vec::with_capacity(call.args.len());
         for a in &call.args {
             args.push(match &a.kind {
@@ -545,7 +589,24 @@ impl<'l> Gen<'l> {
         }
     }
 
-    fn call(&mut self, call: &Call, span: Span) -> Result<(), Diagnostic> {
+    fn call(&mut self, call: &Call, span: Span) -> Emitted {
+        let (f, argc) = self.check_call(call, span)?;
+        for arg in &call.args {
+            self.expr(arg)?;
+        }
+        for (name, name_span, value) in &call.named {
+            let c = self.constant(Value::Str(name.as_str().into()));
+            self.emit(Op::Const(c), *name_span, "name");
+            self.expr(value)?;
+        }
+        let name = self.prog.funcs[f as usize].name;
+        self.emit(Op::Call { func: f, argc }, span, name);
+        Ok(())
+    }
+
+    /// Resolves a call's function and checks its arguments: the
+    /// function's index and the number of values it is called with.
+    fn check_call(&mut self, call: &Call, span: Span) -> Result<(u16, u16), Box<Diagnostic>> {
         let f = self.resolve(&call.name, call.name_span)?;
         let builtin = self.prog.funcs[f as usize];
         if let Some((name, name_span, _)) = call.named.first() {
@@ -575,29 +636,13 @@ impl<'l> Gen<'l> {
         if builtin.pure && call.named.is_empty() {
             self.check_literal_call(builtin, call, span)?;
         }
-        for arg in &call.args {
-            self.expr(arg)?;
+        match (u16::try_from(f), u16::try_from(argc)) {
+            (Ok(f), Ok(argc)) => Ok((f, argc)),
+            _ => Err(self.error(span, "too many arguments")),
         }
-        for (name, name_span, value) in &call.named {
-            let c = self.constant(Value::Str(name.as_str().into()));
-            self.emit(Op::Const(c), *name_span, "name");
-            self.expr(value)?;
-        }
-        if argc > u16::MAX as usize {
-            return Err(self.error(span, "too many arguments"));
-        }
-        self.emit(
-            Op::Call {
-                func: f as u16,
-                argc: argc as u16,
-            },
-            span,
-            builtin.name,
-        );
-        Ok(())
     }
 
-    fn predicate(&mut self, kind: Loop, args: &[Expr], body: &Expr, span: Span) -> Result<(), Diagnostic> {
+    fn predicate(&mut self, kind: Loop, args: &[Expr], body: &Expr, span: Span) -> Emitted {
         for arg in args {
             self.expr(arg)?;
         }
@@ -658,9 +703,36 @@ fn path_run(steps: &[Step]) -> usize {
 fn segments(steps: &[Step]) -> impl Iterator<Item = Seg> + '_ {
     steps.iter().filter_map(|s| match &s.op {
         Accessor::Member(key) => Some(Seg::Key(Key::new(key), Hint::default())),
-        Accessor::Index(Expr { kind: Kind::Int(i), .. }) => Some(Seg::Index(*i)),
+        Accessor::Index(index) => match index.kind {
+            Kind::Int(i) => Some(Seg::Index(i)),
+            _ => None,
+        },
         _ => None,
     })
+}
+
+/// The instruction of an operator that takes its operands from the stack.
+fn op_code(op: Binary) -> Op {
+    match op {
+        Binary::Eq => Op::Eq,
+        Binary::Ne => Op::Ne,
+        Binary::Lt => Op::Lt,
+        Binary::Le => Op::Le,
+        Binary::Gt => Op::Gt,
+        Binary::Ge => Op::Ge,
+        Binary::In => Op::In,
+        Binary::Matches => Op::Matches,
+        Binary::Contains => Op::Contains,
+        Binary::StartsWith => Op::StartsWith,
+        Binary::EndsWith => Op::EndsWith,
+        Binary::Add => Op::Add,
+        Binary::Sub => Op::Sub,
+        Binary::Mul => Op::Mul,
+        Binary::Div => Op::Div,
+        Binary::Mod => Op::Mod,
+        Binary::Pow => Op::Pow,
+        Binary::And | Binary::Or | Binary::Coalesce | Binary::NotIn => unreachable!("compiled with jumps"),
+    }
 }
 
 /// Whether `k` is a condition: `!x`, or a chain of `&&` or of `||`.

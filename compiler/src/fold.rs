@@ -9,6 +9,14 @@ use bumpalo::Bump;
 
 /// Folds `e` bottom-up in place.
 pub fn fold(e: &mut Expr) {
+    // Two calls, so that only the small walk over the parts is on the
+    // stack while deeper levels fold.
+    fold_parts(e);
+    fold_node(e);
+}
+
+/// Folds the expressions `e` is made of.
+fn fold_parts(e: &mut Expr) {
     match &mut e.kind {
         Kind::Access(base, steps) => {
             fold(base);
@@ -16,7 +24,7 @@ pub fn fold(e: &mut Expr) {
                 match &mut step.op {
                     Accessor::Member(_) => {}
                     Accessor::Index(i) => fold(i),
-                    Accessor::Slice(from, to) => from.iter_mut().chain(to.iter_mut()).for_each(fold),
+                    Accessor::Slice(from, to) => from.iter_mut().chain(to.iter_mut()).for_each(|x| fold(x)),
                 }
             }
         }
@@ -24,12 +32,6 @@ pub fn fold(e: &mut Expr) {
         Kind::Chain(first, links) => {
             fold(first);
             links.iter_mut().for_each(|l| fold(&mut l.rhs));
-            fold_chain(e.span.0, first, links);
-            if links.is_empty() {
-                let first = std::mem::replace(&mut **first, Expr::new(Kind::Nil, e.span));
-                *e = first;
-            }
-            return;
         }
         Kind::Ternary(a, b, c) => {
             fold(a);
@@ -54,6 +56,18 @@ pub fn fold(e: &mut Expr) {
             fold(body);
         }
         _ => {}
+    }
+}
+
+/// Folds `e` itself, its parts already folded.
+fn fold_node(e: &mut Expr) {
+    if let Kind::Chain(first, links) = &mut e.kind {
+        fold_chain(e.span.0, first, links);
+        if links.is_empty() {
+            let first = std::mem::replace(&mut **first, Expr::new(Kind::Nil, e.span));
+            *e = first;
+        }
+        return;
     }
     if let Some(folded) = evaluate(e) {
         *e = folded;

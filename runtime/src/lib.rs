@@ -15,6 +15,7 @@ pub mod excerpt;
 pub mod func;
 pub mod key;
 mod kind;
+pub mod limits;
 mod map;
 pub mod ops;
 mod problems;

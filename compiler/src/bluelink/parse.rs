@@ -8,34 +8,39 @@
 
 use super::lex::{Tok, Token, tokens, unquote};
 use crate::ast::{Accessor, Call, Expr, Kind, Span, Step};
-use crate::cursor::Cursor;
-use bpvm_runtime::{Diagnostic, Library};
+use crate::cursor::{Cursor, Parsed};
+use bpvm_runtime::{Diagnostic, Library, excerpt};
 
 /// Parses `src[start..end]` as one substitution.
 pub fn parse(src: &str, start: usize, end: usize, lib: &Library) -> Result<Expr, Diagnostic> {
     let mut p = Parser {
         c: Cursor::new(src, tokens(src, start, end), end),
         lib,
-        depth: 0,
     };
-    let e = p.substitution(false)?;
-    if let Some(t) = p.c.peek_token() {
-        return Err(p.c.error_at(
+    let e = p.substitution(false).map_err(|d| *d)?;
+    match p.c.peek_token() {
+        Some(t) => Err(*p.c.error_at(
             t.span,
             format!("unexpected {} after the end of the substitution", p.c.describe(t)),
-        ));
+        )),
+        None => Ok(e),
     }
-    Ok(e)
 }
 
 struct Parser<'s> {
     c: Cursor<'s, Tok>,
     lib: &'s Library,
-    depth: u32,
+}
+
+/// What a call's argument list holds so far.
+#[derive(Default)]
+struct Arguments {
+    args: Vec<Expr>,
+    named: Vec<(String, Span, Expr)>,
 }
 
 impl<'s> Parser<'s> {
-    fn unexpected(&self, wanted: &str) -> Diagnostic {
+    fn unexpected(&self, wanted: &str) -> Box<Diagnostic> {
         match self.c.peek_token() {
             Some(t) => self
                 .c
@@ -47,24 +52,80 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn expect(&mut self, tok: Tok, wanted: &str) -> Result<Token, Diagnostic> {
+    fn expect(&mut self, tok: Tok, wanted: &str) -> Parsed<Token> {
         self.c.eat(tok).ok_or_else(|| self.unexpected(wanted))
     }
 
+    // ── the recursive part: one call per level of nesting, kept small ─
+
     /// substitution = call | reference | literal. `argument` is true in a
     /// call's argument list, where a bare core-function name is a function value.
-    fn substitution(&mut self, argument: bool) -> Result<Expr, Diagnostic> {
-        self.depth += 1;
-        if self.depth > 100 {
-            let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
-            return Err(self.c.error_at(span, "substitution is nested too deeply".into()));
-        }
+    fn substitution(&mut self, argument: bool) -> Parsed<Expr> {
+        self.c.enter("substitution")?;
         let r = self.substitution_inner(argument);
-        self.depth -= 1;
+        self.c.leave();
         r
     }
 
-    fn substitution_inner(&mut self, argument: bool) -> Result<Expr, Diagnostic> {
+    fn substitution_inner(&mut self, argument: bool) -> Parsed<Expr> {
+        match self.c.peek() {
+            // Combinators rather than `?`: their temporaries live in
+            // frames that are gone before parsing goes deeper.
+            Some(Tok::Ident) if self.is_call() => self.call().and_then(|call| self.accessors(call, Vec::new())),
+            // An array literal: not in seed 002's grammar, but seed 003's
+            // examples write them (`join([8080, 8081], ",")`); same as list(…).
+            Some(Tok::LBracket) => self.array().and_then(|list| self.accessors(list, Vec::new())),
+            _ => self.leaf(argument),
+        }
+    }
+
+    fn array(&mut self) -> Parsed<Expr> {
+        let open = self.c.next().map_or((0, 0), |t| t.span);
+        let mut items = Vec::new();
+        while self.c.peek() != Some(Tok::RBracket) {
+            self.substitution(true).and_then(|item| {
+                items.push(item);
+                self.array_separator()
+            })?;
+        }
+        let close = self.expect(Tok::RBracket, "']' to close the array")?;
+        Ok(Expr::new(Kind::List(items), (open.0, close.span.1)))
+    }
+
+    fn call(&mut self) -> Parsed<Expr> {
+        let name = self.c.next().unwrap_or(Token {
+            tok: None,
+            span: self.c.eof_span(),
+        });
+        self.expect(Tok::LParen, "'('")?;
+        let mut list = Arguments::default();
+        while self.c.peek() != Some(Tok::RParen) {
+            let name = self.argument_name(&list)?;
+            self.substitution(true).and_then(|value| {
+                match name {
+                    Some(n) => list.named.push((self.c.text(n).to_string(), n.span, value)),
+                    None => list.args.push(value),
+                }
+                self.argument_separator()
+            })?;
+        }
+        let close = self.expect(Tok::RParen, "')' to close the call")?;
+        Ok(self.finish_call(name, list, close))
+    }
+
+    // ── the rest: returns before parsing goes deeper ─────────────────
+
+    /// Whether a name followed by `(` is next, and is not a literal.
+    fn is_call(&self) -> bool {
+        self.c.peek_at(1) == Some(Tok::LParen)
+            && !self
+                .c
+                .peek_token()
+                .is_some_and(|t| matches!(self.c.text(t), "true" | "false" | "none"))
+    }
+
+    /// A literal, a reference, or an error.
+    fn leaf(&mut self, argument: bool) -> Parsed<Expr> {
         let Some(t) = self.c.peek_token() else {
             return Err(self.unexpected("a reference, a function call or a literal"));
         };
@@ -75,16 +136,19 @@ impl<'s> Parser<'s> {
                 self.c.pos += 1;
                 match text.parse::<i64>() {
                     Ok(i) => lit(Kind::Int(i)),
-                    Err(_) => Err(self
-                        .c
-                        .error_at(t.span, format!("integer {text} does not fit in 64 bits"))),
+                    Err(_) => Err(self.c.error_at(
+                        t.span,
+                        format!("integer {} does not fit in 64 bits", excerpt::clip(text)),
+                    )),
                 }
             }
             Some(Tok::Float) => {
                 self.c.pos += 1;
                 match text.parse::<f64>() {
                     Ok(f) => lit(Kind::Float(f)),
-                    Err(_) => Err(self.c.error_at(t.span, format!("invalid number {text}"))),
+                    Err(_) => Err(self
+                        .c
+                        .error_at(t.span, format!("invalid number {}", excerpt::clip(text)))),
                 }
             }
             Some(Tok::Str) => {
@@ -97,66 +161,56 @@ impl<'s> Parser<'s> {
                     "true" => lit(Kind::Bool(true)),
                     "false" => lit(Kind::Bool(false)),
                     "none" => lit(Kind::Nil),
-                    _ if self.c.peek() == Some(Tok::LParen) => {
-                        let call = self.call(t)?;
-                        self.accessors(call, Vec::new())
-                    }
                     _ => self.reference(t, argument),
                 }
-            }
-            // An array literal: not in seed 002's grammar, but seed 003's
-            // examples write them (`join([8080, 8081], ",")`); same as list(…).
-            Some(Tok::LBracket) => {
-                self.c.pos += 1;
-                let mut items = Vec::new();
-                while self.c.peek() != Some(Tok::RBracket) {
-                    items.push(self.substitution(true)?);
-                    match self.c.peek() {
-                        Some(Tok::Comma) => self.c.pos += 1,
-                        Some(Tok::RBracket) => {}
-                        _ => return Err(self.unexpected("',' or ']' in the array")),
-                    }
-                }
-                let close = self.expect(Tok::RBracket, "']' to close the array")?;
-                let list = Expr::new(Kind::List(items), (t.span.0, close.span.1));
-                self.accessors(list, Vec::new())
             }
             _ => Err(self.unexpected("a reference, a function call or a literal")),
         }
     }
 
-    fn call(&mut self, name: Token) -> Result<Expr, Diagnostic> {
-        self.expect(Tok::LParen, "'('")?;
-        let mut args = Vec::new();
-        let mut named = Vec::new();
-        while self.c.peek() != Some(Tok::RParen) {
-            let is_named = self.c.peek() == Some(Tok::Ident) && self.c.peek_at(1) == Some(Tok::Assign);
-            if is_named {
-                let n = self.c.toks[self.c.pos];
-                self.c.pos += 2;
-                let value = self.substitution(true)?;
-                named.push((self.c.text(n).to_string(), n.span, value));
-            } else {
-                if !named.is_empty() {
-                    let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
-                    return Err(self
-                        .c
-                        .error_at(span, "positional arguments cannot follow named arguments".into()));
-                }
-                args.push(self.substitution(true)?);
+    fn array_separator(&mut self) -> Parsed<()> {
+        match self.c.peek() {
+            Some(Tok::Comma) => {
+                self.c.pos += 1;
+                Ok(())
             }
-            match self.c.peek() {
-                Some(Tok::Comma) => {
-                    self.c.pos += 1;
-                    if self.c.peek() == Some(Tok::RParen) {
-                        return Err(self.unexpected("an argument after ','"));
-                    }
-                }
-                Some(Tok::RParen) => {}
-                _ => return Err(self.unexpected("',' or ')' after the argument")),
-            }
+            Some(Tok::RBracket) => Ok(()),
+            _ => Err(self.unexpected("',' or ']' in the array")),
         }
-        let close = self.expect(Tok::RParen, "')' to close the call")?;
+    }
+
+    /// The name of a named argument (`name =`, taken) when one is next.
+    fn argument_name(&mut self, list: &Arguments) -> Parsed<Option<Token>> {
+        if self.c.peek() == Some(Tok::Ident) && self.c.peek_at(1) == Some(Tok::Assign) {
+            let n = self.c.toks[self.c.pos];
+            self.c.pos += 2;
+            return Ok(Some(n));
+        }
+        if !list.named.is_empty() {
+            let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
+            return Err(self
+                .c
+                .error_at(span, "positional arguments cannot follow named arguments".into()));
+        }
+        Ok(None)
+    }
+
+    fn argument_separator(&mut self) -> Parsed<()> {
+        match self.c.peek() {
+            Some(Tok::Comma) => {
+                self.c.pos += 1;
+                if self.c.peek() == Some(Tok::RParen) {
+                    return Err(self.unexpected("an argument after ','"));
+                }
+                Ok(())
+            }
+            Some(Tok::RParen) => Ok(()),
+            _ => Err(self.unexpected("',' or ')' after the argument")),
+        }
+    }
+
+    fn finish_call(&self, name: Token, list: Arguments, close: Token) -> Expr {
+        let Arguments { mut args, named } = list;
         // `link(orderApi, resources.createOrderFunction)`: a resource
         // reference names the resource (seed 003, "string | ResourceRef").
         if self.c.text(name) == "link" {
@@ -180,14 +234,14 @@ impl<'s> Parser<'s> {
             args,
             named,
         };
-        Ok(Expr::new(Kind::Call(call), (name.span.0, close.span.1)))
+        Expr::new(Kind::Call(Box::new(call)), (name.span.0, close.span.1))
     }
 
     fn root(&self, name: &str, span: Span) -> Expr {
         Expr::new(Kind::Ident(name.to_string()), span)
     }
 
-    fn reference(&mut self, first: Token, argument: bool) -> Result<Expr, Diagnostic> {
+    fn reference(&mut self, first: Token, argument: bool) -> Parsed<Expr> {
         let word = self.c.text(first);
         let span = first.span;
         let mut steps = Vec::new();
@@ -262,7 +316,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `.name` or `["quoted-name"]`.
-    fn name_accessor(&mut self, wanted: &str) -> Result<Step, Diagnostic> {
+    fn name_accessor(&mut self, wanted: &str) -> Parsed<Step> {
         match self.c.peek() {
             Some(Tok::Dot) => {
                 self.c.pos += 1;
@@ -298,7 +352,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `[n]` or `[]` (the first item).
-    fn index_accessor(&mut self) -> Result<Step, Diagnostic> {
+    fn index_accessor(&mut self) -> Parsed<Step> {
         let open = self.expect(Tok::LBracket, "'['")?;
         let index = match self.c.peek_token() {
             Some(t) if t.tok == Some(Tok::RBracket) => Expr::new(Kind::Int(0), open.span),
@@ -313,13 +367,13 @@ impl<'s> Parser<'s> {
         };
         let close = self.expect(Tok::RBracket, "']' to close the index")?;
         Ok(Step {
-            op: Accessor::Index(index),
+            op: Accessor::Index(Box::new(index)),
             end: close.span.1,
         })
     }
 
     /// The accessors after `base` (and its `steps` so far), however many.
-    fn accessors(&mut self, base: Expr, mut steps: Vec<Step>) -> Result<Expr, Diagnostic> {
+    fn accessors(&mut self, base: Expr, mut steps: Vec<Step>) -> Parsed<Expr> {
         loop {
             match self.c.peek() {
                 Some(Tok::Dot) => steps.push(self.name_accessor("a field name after '.'")?),
