@@ -10,6 +10,7 @@
 
 pub mod builtins;
 mod diag;
+mod document;
 mod env;
 pub mod excerpt;
 pub mod func;
