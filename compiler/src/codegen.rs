@@ -579,10 +579,7 @@ impl<'l> Gen<'l> {
             });
         }
         let arena = bumpalo::Bump::new();
-        let mut ctx = Ctx {
-            arena: &arena,
-            host: &(),
-        };
+        let mut ctx = Ctx::new(&arena, &());
         match (builtin.f)(&mut ctx, &args) {
             Err(e) if !e.deferred => Err(self.error(span, e.text(self.prog.vocabulary))),
             _ => Ok(()),

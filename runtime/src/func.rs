@@ -2,6 +2,7 @@
 //! libraries the compiler resolves names against.
 
 use crate::kind::{Kind, Vocabulary};
+use crate::limits::CALL_DEPTH;
 use crate::val::Val;
 use bumpalo::Bump;
 use std::any::Any;
@@ -69,9 +70,16 @@ pub struct Ctx<'a> {
     /// functions (a renderer's files and terraform outputs); `&()` when
     /// nothing was. Host functions downcast it.
     pub host: &'a dyn Any,
+    /// How many calls of function values enclose this one.
+    calls: u32,
 }
 
 impl<'a> Ctx<'a> {
+    /// A context for calls that allocate in `arena` and see `host`.
+    pub fn new(arena: &'a Bump, host: &'a dyn Any) -> Ctx<'a> {
+        Ctx { arena, host, calls: 0 }
+    }
+
     /// Copies `s` into the arena.
     #[inline]
     pub fn str(&self, s: &str) -> Val<'a> {
@@ -117,7 +125,25 @@ impl<'a> Ctx<'a> {
 
     /// Calls a function value: `args` first, then its bound arguments
     /// (`trimprefix_g("http://")` called with `x` is `trimprefix(x, "http://")`).
+    ///
+    /// A function value can call function values (`compose`), and those
+    /// can be built into each other item by item (`reduce(fs, compose,
+    /// f)`): past [`CALL_DEPTH`] levels a call is an error, not a stack
+    /// overflow.
     pub fn call(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+        if self.calls >= CALL_DEPTH {
+            return Err(FnError::new(format!(
+                "{}() calls function values nested too deeply (more than {CALL_DEPTH} levels)",
+                f.func.name
+            )));
+        }
+        self.calls += 1;
+        let result = self.apply(f, args);
+        self.calls -= 1;
+        result
+    }
+
+    fn apply(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         let n = args.len() + f.bound.len();
         if !f.func.accepts(n) {
             return Err(FnError::new(format!(

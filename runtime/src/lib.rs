@@ -18,6 +18,7 @@ pub mod key;
 mod kind;
 pub mod limits;
 mod map;
+pub mod nesting;
 pub mod ops;
 mod problems;
 pub mod text;

@@ -39,6 +39,8 @@ pub enum Fault {
     /// The program pushed more values than its stack has slots (only a
     /// hand-built program whose `stack` is too small can).
     StackOverflow(usize),
+    /// A loop built a value nested deeper than this many levels.
+    TooDeep(usize),
 }
 
 impl Program {
@@ -69,6 +71,7 @@ impl Program {
             Fault::NotIterable(got) => format!("'{what}' needs a list, got {got}"),
             Fault::Regex(e) => format!("'matches' has an invalid regular expression: {e}"),
             Fault::StackOverflow(n) => format!("the program needs more than {n} stack slots"),
+            Fault::TooDeep(n) => format!("'{what}' builds a value nested too deeply (more than {n} levels)"),
             Fault::ComplexText(got) => {
                 format!("{} cannot be interpolated into a string (from '{from}')", a(name(*got)))
             }
