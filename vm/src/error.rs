@@ -2,7 +2,7 @@
 
 use crate::program::Program;
 use bpvm_runtime::ops::OpError;
-use bpvm_runtime::{Diagnostic, FnError, Kind};
+use bpvm_runtime::{Diagnostic, FnError, Kind, excerpt};
 
 /// An evaluation failure at instruction `ip`.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +47,9 @@ impl Program {
     /// Puts a failure into words, pointing at the source it came from.
     pub fn diagnose(&self, err: &RunError) -> Diagnostic {
         let site = self.sites.get(err.ip).copied().unwrap_or_default();
-        let from = self.site_text(err.ip);
+        // Quoted source and keys are shortened: an operand can be a
+        // chain of a million steps.
+        let from = excerpt::clip(self.site_text(err.ip));
         let what = site.what;
         let name = |k: Kind| k.name(self.vocabulary);
         let message = match &err.fault {
@@ -57,8 +59,12 @@ impl Program {
             Fault::Op(OpError::Overflow) => format!("'{what}' overflows a 64-bit integer"),
             Fault::Op(OpError::DivideByZero) => format!("'{what}' divides by zero"),
             Fault::Op(OpError::Other(m)) => format!("'{what}' {m}"),
-            Fault::Missing(path) => format!("'{path}' does not exist"),
-            Fault::NoMembers { key, got } => format!("cannot read '{key}' of {} (in '{from}')", a(name(*got))),
+            Fault::Missing(path) => format!("'{}' does not exist", excerpt::clip(path)),
+            Fault::NoMembers { key, got } => format!(
+                "cannot read '{}' of {} (in '{from}')",
+                excerpt::clip(key),
+                a(name(*got))
+            ),
             Fault::OutOfRange { index, len } => {
                 format!("index {index} is out of range for length {len} (in '{from}')")
             }
