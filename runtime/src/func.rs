@@ -133,8 +133,7 @@ impl<'a> Ctx<'a> {
     pub fn call(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         if self.calls >= CALL_DEPTH {
             return Err(FnError::new(format!(
-                "{}() calls function values nested too deeply (more than {CALL_DEPTH} levels)",
-                f.func.name
+                "calls of function values nested too deeply (more than {CALL_DEPTH} levels)"
             )));
         }
         self.calls += 1;
@@ -146,11 +145,7 @@ impl<'a> Ctx<'a> {
     fn apply(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         let n = args.len() + f.bound.len();
         if !f.func.accepts(n) {
-            return Err(FnError::new(format!(
-                "{}() takes {} arguments, got {n}",
-                f.func.name,
-                f.func.arity(),
-            )));
+            return Err(arity(f, n));
         }
         // Higher-order functions call once per item: the common shapes are
         // spelled out so that neither the heap nor a length-driven memmove
@@ -161,12 +156,20 @@ impl<'a> Ctx<'a> {
             ([x], [b]) => f_(self, &[*x, *b]),
             ([x], [b, c]) => f_(self, &[*x, *b, *c]),
             ([x, y], [b]) => f_(self, &[*x, *y, *b]),
-            _ => {
-                let all: Vec<Val<'a>> = args.iter().chain(f.bound).copied().collect();
-                f_(self, &all)
-            }
+            _ => self.spread(f, args),
         }
     }
+
+    /// Calls `f` with `args` and its bound arguments in one new list.
+    fn spread(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+        let all: Vec<Val<'a>> = args.iter().chain(f.bound).copied().collect();
+        (f.func.f)(self, &all)
+    }
+}
+
+/// The error of a function value called with `n` arguments it does not take.
+fn arity(f: &FuncVal<'_>, n: usize) -> FnError {
+    FnError::new(format!("{}() takes {} arguments, got {n}", f.func.name, f.func.arity()))
 }
 
 impl FuncVal<'_> {
