@@ -26,6 +26,18 @@ pub const EXPRESSION_DEPTH: u32 = 100;
 /// Real configuration rarely nests more than 15 levels.
 pub const VALUE_DEPTH: usize = 64;
 
+/// Blueprints including blueprints, the first one counted: each level
+/// renders a whole blueprint inside the one that includes it (about
+/// 20 KiB of stack per level in a debug build).
+pub const INCLUDE_DEPTH: usize = 16;
+
+/// Bluelink definitions waiting on each other: a value whose substitution
+/// reads a value whose substitution reads another, and so on (also through
+/// resources, data sources and children). Each level resolves a
+/// definition inside the one that reads it (several KiB of stack per
+/// level in a debug build).
+pub const REFERENCE_DEPTH: usize = 100;
+
 /// Function values calling function values (Bluelink `compose`, `pipe`,
 /// partials handed to `map`): as deep as an expression may nest, which is
 /// as deep as such calls can be written.
