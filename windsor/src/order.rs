@@ -49,53 +49,120 @@ pub fn check(list: &str, items: &[(String, Map)]) -> Vec<Error> {
     errors
 }
 
+/// A cycle through `start`: the components on it, from `start`.
+///
+/// Like every walk here, it keeps its path in a list rather than on the
+/// call stack: a chain of dependencies is as long as the blueprint.
 fn cycle_from<'a>(items: &'a [(String, Map)], start: &'a str) -> Option<Vec<&'a str>> {
-    fn walk<'a>(items: &'a [(String, Map)], at: &'a str, start: &str, path: &mut Vec<&'a str>) -> bool {
-        let Some((_, c)) = items.iter().find(|(id, _)| id == at) else {
-            return false;
-        };
-        for d in deps(c) {
-            if d == start {
-                return true;
-            }
-            if path.contains(&d) {
-                continue;
-            }
-            if let Some((id, _)) = items.iter().find(|(id, _)| id == d) {
-                path.push(id);
-                if walk(items, id, start, path) {
-                    return true;
-                }
-                path.pop();
-            }
-        }
-        false
-    }
+    let deps_of = |at: &str| {
+        items
+            .iter()
+            .find(|(id, _)| id == at)
+            .map_or_else(Vec::new, |(_, c)| deps(c))
+    };
     let mut path = vec![start];
-    walk(items, start, start, &mut path).then_some(path)
+    // For each component on the path, its dependencies and the next to try.
+    let mut open = vec![(deps_of(start), 0)];
+    while let Some((ds, next)) = open.last_mut() {
+        let Some(&d) = ds.get(*next) else {
+            open.pop();
+            path.pop();
+            continue;
+        };
+        *next += 1;
+        if d == start {
+            return Some(path);
+        }
+        if path.contains(&d) {
+            continue;
+        }
+        if let Some((id, _)) = items.iter().find(|(id, _)| id == d) {
+            path.push(id);
+            open.push((deps_of(id), 0));
+        }
+    }
+    None
 }
 
 /// Dependencies first, otherwise in the current order (depth-first).
 pub fn topological(items: Vec<(String, Map)>) -> Vec<(String, Map)> {
-    fn visit(i: usize, items: &[(String, Map)], seen: &mut [bool], out: &mut Vec<usize>) {
-        if seen[i] {
-            return;
-        }
-        seen[i] = true;
-        for d in deps(&items[i].1) {
-            if let Some(j) = items.iter().position(|(id, _)| id == d) {
-                visit(j, items, seen, out);
-            }
-        }
-        out.push(i);
-    }
+    let targets = |i: usize| -> Vec<usize> {
+        deps(&items[i].1)
+            .into_iter()
+            .filter_map(|d| items.iter().position(|(id, _)| id == d))
+            .collect()
+    };
     let mut seen = vec![false; items.len()];
     let mut order = Vec::with_capacity(items.len());
     for i in 0..items.len() {
-        visit(i, &items, &mut seen, &mut order);
+        if seen[i] {
+            continue;
+        }
+        seen[i] = true;
+        // The components being visited, each with its dependencies and
+        // the next to visit; a component follows all of them.
+        let mut open = vec![(i, targets(i), 0)];
+        while let Some((at, ds, next)) = open.last_mut() {
+            match ds.get(*next) {
+                Some(&j) => {
+                    *next += 1;
+                    if !seen[j] {
+                        seen[j] = true;
+                        open.push((j, targets(j), 0));
+                    }
+                }
+                None => {
+                    order.push(*at);
+                    open.pop();
+                }
+            }
+        }
     }
     let mut slots: Vec<Option<(String, Map)>> = items.into_iter().map(Some).collect();
     order.into_iter().filter_map(|i| slots[i].take()).collect()
+}
+
+/// The longest chain of dependencies below `id` that repeats no component.
+fn depth(items: &[(String, Map)], id: &str) -> usize {
+    let below = |at: &str| -> Vec<String> {
+        items.iter().find(|(i, _)| i == at).map_or_else(Vec::new, |(_, c)| {
+            deps(c)
+                .into_iter()
+                .filter(|d| items.iter().any(|(i, _)| i == d))
+                .map(str::to_string)
+                .collect()
+        })
+    };
+    let mut path = vec![id.to_string()];
+    // For each component on the path: its dependencies, the next to look
+    // at, and the deepest found below it so far.
+    let mut open = vec![(below(id), 0, 0)];
+    loop {
+        let Some((ds, next, deepest)) = open.last_mut() else {
+            return 0;
+        };
+        match ds.get(*next) {
+            Some(d) => {
+                *next += 1;
+                if path.contains(d) {
+                    *deepest = (*deepest).max(1);
+                } else {
+                    let d = d.clone();
+                    open.push((below(&d), 0, 0));
+                    path.push(d);
+                }
+            }
+            None => {
+                let found = *deepest;
+                open.pop();
+                path.pop();
+                match open.last_mut() {
+                    Some((_, _, parent)) => *parent = (*parent).max(1 + found),
+                    None => return found,
+                }
+            }
+        }
+    }
 }
 
 /// Kustomizations: topological, then grouped by name prefix (up to the
@@ -104,26 +171,7 @@ pub fn topological(items: Vec<(String, Map)>) -> Vec<(String, Map)> {
 pub fn kustomize(items: Vec<(String, Map)>) -> Vec<(String, Map)> {
     let items = topological(items);
     let prefix = |id: &str| id.split('-').next().unwrap_or(id).to_string();
-    let depth = |id: &str| -> usize {
-        fn go(items: &[(String, Map)], id: &str, seen: &mut Vec<String>) -> usize {
-            if seen.iter().any(|s| s == id) {
-                return 0;
-            }
-            seen.push(id.to_string());
-            let Some((_, c)) = items.iter().find(|(i, _)| i == id) else {
-                return 0;
-            };
-            let d = deps(c)
-                .into_iter()
-                .filter(|d| items.iter().any(|(i, _)| i == d))
-                .map(|d| 1 + go(items, d, seen))
-                .max()
-                .unwrap_or(0);
-            seen.pop();
-            d
-        }
-        go(&items, id, &mut Vec::new())
-    };
+    let depth = |id: &str| depth(&items, id);
     let mut order: Vec<usize> = Vec::with_capacity(items.len());
     let mut done = vec![false; items.len()];
     for i in 0..items.len() {
@@ -182,6 +230,46 @@ mod tests {
                 "dns"
             ]
         );
+    }
+
+    /// `n` components, each depending on the one before, listed last first.
+    fn chain(prefix: &str, n: usize) -> Vec<(String, Map)> {
+        (0..n)
+            .rev()
+            .map(|i| {
+                let mut m = Map::new();
+                if i > 0 {
+                    let before = format!("{prefix}{}", i - 1);
+                    m.insert("dependsOn", Value::List(vec![Value::from(before.as_str())]));
+                }
+                (format!("{prefix}{i}"), m)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_long_chain_of_dependencies_takes_no_stack() {
+        // Each walk keeps its path in a list: a chain far longer than a
+        // 64 KiB stack could hold a frame for each.
+        let on_small_stack = |chain: Vec<(String, Map)>| {
+            std::thread::Builder::new()
+                .stack_size(64 * 1024)
+                .spawn(move || {
+                    (
+                        check("terraform", &chain).len(),
+                        depth(&chain, &chain[0].0),
+                        kustomize(chain),
+                    )
+                })
+                .unwrap()
+                .join()
+                .unwrap()
+        };
+        let (errors, deepest, ordered) = on_small_stack(chain("c", 600));
+        assert_eq!((errors, deepest), (0, 599));
+        assert_eq!((ordered[0].0.as_str(), ordered[599].0.as_str()), ("c0", "c599"));
+        let (_, _, ordered) = on_small_stack(chain("k-", 100));
+        assert_eq!(names(&ordered)[..3], ["k-0", "k-1", "k-2"]);
     }
 
     #[test]
