@@ -97,6 +97,15 @@ fn a_million_step_bluelink_reference() {
 }
 
 #[test]
+fn a_million_part_template() {
+    let src = "${n}-".repeat(MILLION);
+    let prog = Compiler::new(Dialect::Windsor).compile_template(&src).unwrap();
+    let env = Environment::from_yaml("n: 1").unwrap();
+    let text = bpvm::eval(&mut Vm::new(), &prog, &env).unwrap();
+    assert_eq!(text, Value::Str("1-".repeat(MILLION).into()));
+}
+
+#[test]
 fn compile_time_grows_linearly() {
     // The best of three, so that another process's burst does not count.
     fn best(src: &str) -> Duration {
@@ -110,18 +119,30 @@ fn compile_time_grows_linearly() {
             .unwrap()
     }
     let n = 20_000;
+    let linear = |what: &str, small: Duration, large: Duration| {
+        let ratio = large.as_secs_f64() / small.as_secs_f64();
+        assert!(ratio < 8.0, "{what}: {n} terms {small:?}, {} terms {large:?}", 4 * n);
+    };
     for term in ["n", "a.b.c == 'x'", "m[i].k"] {
         for op in [" + ", " && ", " ?? "] {
-            let small = best(&chain(term, op, n));
-            let large = best(&chain(term, op, 4 * n));
-            let ratio = large.as_secs_f64() / small.as_secs_f64();
-            assert!(
-                ratio < 8.0,
-                "`{term}{op}…`: {n} terms {small:?}, {} terms {large:?}",
-                4 * n
-            );
+            let (small, large) = (best(&chain(term, op, n)), best(&chain(term, op, 4 * n)));
+            linear(&format!("`{term}{op}…`"), small, large);
         }
     }
+    let members = |n: usize| format!("a{}", ".b[0]".repeat(n));
+    linear("`a.b[0].b[0]…`", best(&members(n)), best(&members(4 * n)));
+    let template = |n: usize| {
+        let src = "${n} ".repeat(n);
+        (0..3)
+            .map(|_| {
+                let start = Instant::now();
+                Compiler::new(Dialect::Windsor).compile_template(&src).unwrap();
+                start.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    linear("a template of `${n} `", template(n), template(4 * n));
 }
 
 // ── real nesting ─────────────────────────────────────────────────────

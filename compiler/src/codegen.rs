@@ -77,14 +77,14 @@ impl<'l> Gen<'l> {
         }
     }
 
-    /// How a `${…}` result becomes text after `before`, the host text
-    /// that precedes it (earlier `${…}` results stand in as non-blank
-    /// characters, since their text is only known at run time).
-    pub fn text_rule(&self, before: &str) -> TextRule {
+    /// How a `${…}` result becomes text after `line`, the host text
+    /// that precedes it on its line (earlier `${…}` results stand in as
+    /// non-blank characters, since their text is only known at run time);
+    /// `multiline` when the host text before it has a line break.
+    pub fn text_rule(&self, line: &str, multiline: bool) -> TextRule {
         match self.dialect {
             Dialect::Windsor => {
-                let line = before.rsplit('\n').next().unwrap_or("");
-                let host = if before.contains('\n') {
+                let host = if multiline {
                     line.len() - line.trim_start_matches(' ').len()
                 } else {
                     0

@@ -119,19 +119,29 @@ impl Compiler {
             g.expression(&e)?;
             return Ok(g.finish());
         }
-        let mut before = String::new();
+        // The host text since the last line break, and whether there was
+        // one: all a result's text rule depends on, kept to that so that a
+        // string of a million `${…}` compiles in linear time.
+        let (mut line, mut multiline) = (String::new(), false);
         for part in &parts {
             match part {
                 Part::Text(t) => {
                     let c = g.constant(Value::Str(t.as_str().into()));
                     g.emit(Op::Const(c), (0, 0), "text");
-                    before.push_str(t);
+                    match t.rfind('\n') {
+                        Some(at) => {
+                            line.clear();
+                            line.push_str(&t[at + 1..]);
+                            multiline = true;
+                        }
+                        None => line.push_str(t),
+                    }
                 }
                 Part::Expr((start, end)) => {
                     let e = self.parse(src, *start as usize, *end as usize)?;
                     g.expression(&e)?;
-                    g.emit(Op::Text(g.text_rule(&before)), e.span, "${}");
-                    before.push('x');
+                    g.emit(Op::Text(g.text_rule(&line, multiline)), e.span, "${}");
+                    line.push('x');
                 }
             }
         }
