@@ -18,11 +18,11 @@ pub const EXPRESSION_DEPTH: u32 = 100;
 
 /// Levels of lists and maps in a YAML or JSON document (Windsor files,
 /// command-line inputs, Bluelink blueprints, `fromJSON()` text), and in a
-/// value that a `reduce` builds up item by item.
+/// value that `reduce`, `compose` or `pipe` builds up step by step.
 ///
 /// Reading YAML recurses deeply per level (about 30 KiB of stack per
-/// level in a debug build, 4 KiB in a release build); 64 levels, the YAML
-/// reader's own default, keep a document within a 2 MiB thread stack.
+/// level in a debug build, 4 KiB in a release build): 64 levels, the YAML
+/// reader's own default, just fit a 2 MiB thread stack in a debug build.
 /// Real configuration rarely nests more than 15 levels.
 pub const VALUE_DEPTH: usize = 64;
 
