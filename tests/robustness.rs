@@ -1,9 +1,19 @@
 //! No input makes the compiler or the VM panic, and optimisation (constant
 //! folding, fused tests and the other peephole rewrites) never changes a
 //! result or an error. Inputs come from a seeded generator, so a failure
-//! reproduces exactly.
+//! reproduces exactly. Each test runs on a small stack (256 KiB), where
+//! unbounded recursion would overflow.
 
 use bpvm::{Compiler, Dialect, Environment, Value, Vm};
+
+/// Runs a test's body on a thread with a 256 KiB stack, so that any
+/// recursion not held to a small bound shows up here as a crash.
+fn on_small_stack(body: fn()) {
+    let thread = std::thread::Builder::new().stack_size(256 * 1024).spawn(body).unwrap();
+    if let Err(panic) = thread.join() {
+        std::panic::resume_unwind(panic);
+    }
+}
 
 /// xorshift64*: small, seeded, good enough to spray inputs.
 struct Rng(u64);
@@ -115,6 +125,10 @@ fn bytes(rng: &mut Rng) -> String {
 
 #[test]
 fn random_input_never_panics() {
+    on_small_stack(random_input_never_panics_body);
+}
+
+fn random_input_never_panics_body() {
     let env = Environment::from_yaml("a: 1\nb: {c: [1, 2]}\nx: [1, 'two', null]\nvariables: {v: 1}").unwrap();
     let mut rng = Rng(0x5eed_1234_abcd_ef01);
     let mut vm = Vm::new();
@@ -168,6 +182,10 @@ fn expression(rng: &mut Rng, depth: u32) -> String {
 
 #[test]
 fn optimisation_never_changes_a_result() {
+    on_small_stack(optimisation_never_changes_a_result_body);
+}
+
+fn optimisation_never_changes_a_result_body() {
     let env = Environment::from_yaml("n: 4\ns: x\nt: true\nm: {k: a, n: 2}").unwrap();
     let mut rng = Rng(0xf01d_f01d_0000_0001);
     let (folded, plain) = (
@@ -264,6 +282,10 @@ fn facet_value(rng: &mut Rng, depth: u32) -> String {
 
 #[test]
 fn random_facets_never_panic() {
+    on_small_stack(random_facets_never_panic_body);
+}
+
+fn random_facets_never_panic_body() {
     use bpvm::windsor::{Project, render, scope};
     let dir = std::env::temp_dir().join(format!("bpvm-fuzz-{}", std::process::id()));
     let facets = dir.join("contexts/_template/facets");
@@ -297,6 +319,10 @@ fn random_facets_never_panic() {
 /// document that has every kind of JSON value.
 #[test]
 fn json_pointer_scanner_agrees_with_serde_json() {
+    on_small_stack(json_pointer_scanner_agrees_with_serde_json_body);
+}
+
+fn json_pointer_scanner_agrees_with_serde_json_body() {
     use bpvm_runtime::builtins::pointer::find;
     const DOC: &str = r#"{"a": {"b": [1, -2.5e3, "x\"y", true, null, {"c/d": "\u00e9"}]}, "m~n": false, "e": []}"#;
     const POINTERS: &[&str] = &[
@@ -346,6 +372,10 @@ fn json_pointer_scanner_agrees_with_serde_json() {
 /// none panics.
 #[test]
 fn random_blueprints_never_panic() {
+    on_small_stack(random_blueprints_never_panic_body);
+}
+
+fn random_blueprints_never_panic_body() {
     use bpvm::bluelink::{load, render};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bluelink/tests/blueprints/seed002");
     let mut seeds: Vec<String> = Vec::new();

@@ -33,7 +33,7 @@ impl fmt::Display for Error {
         }
         write!(f, ": ")?;
         if !self.path.is_empty() {
-            write!(f, "{}: ", self.path)?;
+            write!(f, "{}: ", bpvm_runtime::excerpt::clip(&self.path))?;
         }
         f.write_str(&self.message)
     }

@@ -7,6 +7,7 @@
 
 use super::error::Pos;
 use super::keys::Keys;
+use bpvm_runtime::limits::VALUE_DEPTH;
 use bpvm_runtime::{Map, Value};
 use saphyr_parser_bw::{Event, Parser, ScalarStyle, Span};
 
@@ -123,7 +124,12 @@ pub fn read(text: &str) -> Result<Node, ReadError> {
                 line: e.marker().line() as u32,
                 col: e.marker().col() as u32 + 1,
             },
-            message: e.info().to_string(),
+            // The scanner reads ahead of the events, and stops flow
+            // collections (`[[[…`) at 255 levels before they reach us.
+            message: match e.info() {
+                "recursion limit exceeded" => too_deep(),
+                info => info.to_string(),
+            },
         })?;
         r.event(event, span)?;
     }
@@ -131,6 +137,10 @@ pub fn read(text: &str) -> Result<Node, ReadError> {
         at: Pos { line: 1, col: 1 },
         kind: Kind::Scalar(Value::Null),
     }))
+}
+
+fn too_deep() -> String {
+    format!("the document is nested too deeply (more than {VALUE_DEPTH} levels)")
 }
 
 enum Open {
@@ -196,6 +206,13 @@ impl Reader {
                     at,
                     kind: Kind::Scalar(value),
                 })?;
+            }
+            Event::SequenceStart(..) | Event::MappingStart(..) if self.stack.len() >= VALUE_DEPTH => {
+                // Loading and rendering a blueprint walk it recursively.
+                return Err(ReadError {
+                    at,
+                    message: too_deep(),
+                });
             }
             Event::SequenceStart(..) => self.stack.push(Open::List(at, Vec::new())),
             Event::MappingStart(..) => self.stack.push(Open::Map(at, Vec::new(), None, Keys::default())),
@@ -312,6 +329,17 @@ mod tests {
         let doc = read("{\n  \"version\": \"2023-04-20\",\n  \"n\": [1, 2.0]\n}").unwrap();
         assert_eq!(doc.get("n").unwrap().at, Pos { line: 3, col: 8 });
         assert_eq!(doc.to_value().to_json(), r#"{"version":"2023-04-20","n":[1,2.0]}"#);
+    }
+
+    #[test]
+    fn a_document_too_deep_is_refused_where_it_goes_too_deep() {
+        let block: String = (0..100).map(|i| format!("{}- \n", " ".repeat(i))).collect();
+        let e = read(&block).unwrap_err();
+        let message = "the document is nested too deeply (more than 64 levels)";
+        assert_eq!((e.message.as_str(), e.at), (message, Pos { line: 65, col: 65 }));
+        let flow = format!("a:\n  {}", "[".repeat(100_000));
+        let e = read(&flow).unwrap_err();
+        assert_eq!((e.message.as_str(), e.at.line), (message, 2));
     }
 
     #[test]

@@ -29,24 +29,25 @@ pub enum Kind {
     Str(String),
     /// A name: a let binding, else a top-level name of the environment.
     Ident(String),
-    /// `base.key`, `base?.key`, `base["key"]`.
-    Member(Box<Expr>, String),
-    /// `base[index]` with a computed index.
-    Index(Box<Expr>, Box<Expr>),
-    /// `base[from:to]`.
-    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
+    /// A base and the accessors after it (`base.key[0][from:to]`), in one
+    /// list: a chain of a million accessors is as flat as one of two, so
+    /// no pass recurses along it.
+    Access(Box<Expr>, Vec<Step>),
     /// A prefix operator.
     Unary(Unary, Box<Expr>),
-    /// An infix operator.
-    Binary(Binary, Box<Expr>, Box<Expr>),
+    /// Infix operators of one precedence applied left to right:
+    /// `first op x op y …`. Like [`Kind::Access`], flat however long; a
+    /// right-associative `**` has one link and nests in its right operand.
+    Chain(Box<Expr>, Vec<Link>),
     /// `cond ? then : else`.
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `[a, b]`.
     List(Vec<Expr>),
     /// `{k: v}`.
     Map(Vec<(Expr, Expr)>),
-    /// `name(args…)`, `name(key = value…)` for named arguments.
-    Call(Call),
+    /// `name(args…)`, `name(key = value…)` for named arguments (boxed:
+    /// the largest kind, it would make every expression as large).
+    Call(Box<Call>),
     /// A predicate builtin: the list (and other plain arguments) and the body
     /// evaluated per item.
     Predicate(Loop, Vec<Expr>, Box<Expr>),
@@ -60,6 +61,39 @@ pub enum Kind {
     Let(String, Box<Expr>, Box<Expr>),
     /// A function named as a value (Bluelink: `map(xs, to_upper)`).
     FuncRef(String),
+}
+
+/// One accessor of a [`Kind::Access`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// What it reads.
+    pub op: Accessor,
+    /// Where it ends: the expression up to and including it is
+    /// `access.span.0..end`.
+    pub end: u32,
+}
+
+/// What an accessor reads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Accessor {
+    /// `.key`, `?.key`, `["key"]`.
+    Member(String),
+    /// `[index]`, the index computed or constant.
+    Index(Box<Expr>),
+    /// `[from:to]`.
+    Slice(Option<Box<Expr>>, Option<Box<Expr>>),
+}
+
+/// One operator and its right operand in a [`Kind::Chain`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    /// The operator.
+    pub op: Binary,
+    /// Set for `not matches`, `not contains`, `not startsWith` and
+    /// `not endsWith`: the operator's result is negated.
+    pub not: bool,
+    /// The right operand.
+    pub rhs: Expr,
 }
 
 /// A function call.

@@ -10,12 +10,16 @@
 //!   or a wrong number of arguments is a compile error at the call.
 
 use crate::Dialect;
-use crate::ast::{Binary, Call, Expr, Kind, Span, Unary};
+use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Span, Step, Unary};
 use crate::host_line::HostLine;
 use crate::peephole;
 use crate::table::{Index, constant_hash, path_hash};
-use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary};
+use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary, excerpt};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
+
+/// What compiling a part of the tree gives: nothing, or why not (boxed,
+/// to keep each level of a deeply nested expression's frames small).
+pub(crate) type Emitted = Result<(), Box<Diagnostic>>;
 
 /// A forward reference to an instruction address.
 #[derive(Clone, Copy)]
@@ -118,8 +122,13 @@ impl<'l> Gen<'l> {
         (self.prog.consts.len() - 1) as u32
     }
 
-    fn error(&self, span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(message, &self.prog.source, span.0 as usize, span.1 as usize)
+    fn error(&self, span: Span, message: impl Into<String>) -> Box<Diagnostic> {
+        Box::new(Diagnostic::new(
+            message,
+            &self.prog.source,
+            span.0 as usize,
+            span.1 as usize,
+        ))
     }
 
     /// Resolves labels and threads jumps; appends `Return`.
@@ -147,9 +156,114 @@ impl<'l> Gen<'l> {
     }
 
     // ── value context ────────────────────────────────────────────────
+    //
+    // The functions that recurse (once per level of nesting) keep their
+    // own work small and leave messages and constants to functions that
+    // return before compiling goes deeper: the deepest expression allowed
+    // then compiles on a small stack even in a debug build.
+
+    /// Compiles a whole expression so that it leaves its value on the stack.
+    pub fn expression(&mut self, e: &Expr) -> Result<(), Diagnostic> {
+        self.expr(e).map_err(|d| *d)
+    }
 
     /// Compiles `e` so that it leaves one value on the stack.
-    pub fn expr(&mut self, e: &Expr) -> Result<(), Diagnostic> {
+    fn expr(&mut self, e: &Expr) -> Emitted {
+        let span = e.span;
+        match &e.kind {
+            Kind::Ident(_) => self.path(e, &[], span.0),
+            Kind::Access(base, steps) => self.access_chain(base, steps, span.0),
+            Kind::Chain(first, links) if links.is_empty() => self.expr(first),
+            Kind::Unary(Unary::Not, _) => self.condition_value(e),
+            Kind::Chain(..) if is_condition(&e.kind) => self.condition_value(e),
+            Kind::Chain(first, links) => self.chain(first, links, span.0),
+            Kind::Unary(op, a) => self.unary(*op, a, span),
+            Kind::Ternary(c, a, b) => self.ternary(c, a, b, span),
+            Kind::List(items) => self.list(items, span),
+            Kind::Map(entries) => self.map(entries, span),
+            Kind::Call(call) => self.call(call, span),
+            Kind::Predicate(kind, args, body) => self.predicate(*kind, args, body, span),
+            Kind::Let(name, value, body) => self.let_binding(name, value, body, span),
+            _ => self.leaf(e),
+        }
+    }
+
+    /// Compiles a condition so that it leaves `true` or `false`.
+    fn condition_value(&mut self, e: &Expr) -> Emitted {
+        let (f, end) = (self.label(), self.label());
+        self.branch(e, false, f, "")?;
+        self.emit(Op::True, e.span, "");
+        self.jump(Op::Jump, end, e.span, "");
+        self.place(f);
+        self.emit(Op::False, e.span, "");
+        self.place(end);
+        Ok(())
+    }
+
+    /// Compiles `first op x op y …` left to right.
+    fn chain(&mut self, first: &Expr, links: &[Link], start: u32) -> Emitted {
+        for (i, link) in links.iter().enumerate() {
+            let span = (start, link.rhs.span.1);
+            self.binary(link.op, (i == 0).then_some(first), &link.rhs, span)?;
+            if link.not {
+                self.emit(Op::Not, span, "not");
+            }
+        }
+        Ok(())
+    }
+
+    fn unary(&mut self, op: Unary, a: &Expr, span: Span) -> Emitted {
+        self.expr(a)?;
+        if op == Unary::Plus {
+            self.emit(Op::Int(0), span, "+");
+            self.emit(Op::Add, a.span, "+");
+        } else {
+            self.emit(Op::Neg, a.span, "-");
+        }
+        Ok(())
+    }
+
+    fn ternary(&mut self, c: &Expr, a: &Expr, b: &Expr, span: Span) -> Emitted {
+        let (otherwise, end) = (self.label(), self.label());
+        self.branch(c, false, otherwise, "?:")?;
+        self.expr(a)?;
+        self.jump(Op::Jump, end, span, "");
+        self.place(otherwise);
+        self.expr(b)?;
+        self.place(end);
+        Ok(())
+    }
+
+    fn list(&mut self, items: &[Expr], span: Span) -> Emitted {
+        for item in items {
+            self.expr(item)?;
+        }
+        self.emit(Op::List(items.len() as u32), span, "list");
+        Ok(())
+    }
+
+    fn map(&mut self, entries: &[(Expr, Expr)], span: Span) -> Emitted {
+        for (k, v) in entries {
+            self.expr(k)?;
+            self.expr(v)?;
+        }
+        self.emit(Op::Map(entries.len() as u32), span, "map");
+        Ok(())
+    }
+
+    fn let_binding(&mut self, name: &str, value: &Expr, body: &Expr, span: Span) -> Emitted {
+        self.expr(value)?;
+        let slot = self.prog.locals;
+        self.prog.locals += 1;
+        self.emit(Op::SetLocal(slot), span, "let");
+        self.scope.push((name.to_string(), slot));
+        let r = self.expr(body);
+        self.scope.pop();
+        r
+    }
+
+    /// An expression with nothing inside to compile first.
+    fn leaf(&mut self, e: &Expr) -> Emitted {
         let span = e.span;
         match &e.kind {
             Kind::Nil => self.emit(Op::Nil, span, "nil"),
@@ -170,69 +284,6 @@ impl<'l> Gen<'l> {
                 let c = self.constant(Value::Str(s.as_str().into()));
                 self.emit(Op::Const(c), span, "string");
             }
-            Kind::Ident(_) | Kind::Member(..) => self.path(e)?,
-            Kind::Index(base, index) => {
-                if let Kind::Int(_) = index.kind {
-                    return self.path(e);
-                }
-                self.expr(base)?;
-                self.expr(index)?;
-                let access = self.access();
-                self.emit(Op::Index(access), span, "[]");
-            }
-            Kind::Slice(base, from, to) => {
-                self.expr(base)?;
-                for bound in [from, to] {
-                    match bound {
-                        Some(b) => self.expr(b)?,
-                        None => self.emit(Op::Nil, span, "slice"),
-                    }
-                }
-                self.emit(Op::Slice, span, "[:]");
-            }
-            Kind::Unary(Unary::Not, _) | Kind::Binary(Binary::And | Binary::Or, ..) => {
-                let (f, end) = (self.label(), self.label());
-                self.branch(e, false, f, "")?;
-                self.emit(Op::True, span, "");
-                self.jump(Op::Jump, end, span, "");
-                self.place(f);
-                self.emit(Op::False, span, "");
-                self.place(end);
-            }
-            Kind::Unary(Unary::Neg, a) => {
-                self.expr(a)?;
-                self.emit(Op::Neg, a.span, "-");
-            }
-            Kind::Unary(Unary::Plus, a) => {
-                self.expr(a)?;
-                self.emit(Op::Int(0), span, "+");
-                self.emit(Op::Add, a.span, "+");
-            }
-            Kind::Binary(op, a, b) => self.binary(*op, a, b, span)?,
-            Kind::Ternary(c, a, b) => {
-                let (otherwise, end) = (self.label(), self.label());
-                self.branch(c, false, otherwise, "?:")?;
-                self.expr(a)?;
-                self.jump(Op::Jump, end, span, "");
-                self.place(otherwise);
-                self.expr(b)?;
-                self.place(end);
-            }
-            Kind::List(items) => {
-                for item in items {
-                    self.expr(item)?;
-                }
-                self.emit(Op::List(items.len() as u32), span, "list");
-            }
-            Kind::Map(entries) => {
-                for (k, v) in entries {
-                    self.expr(k)?;
-                    self.expr(v)?;
-                }
-                self.emit(Op::Map(entries.len() as u32), span, "map");
-            }
-            Kind::Call(call) => self.call(call, span)?,
-            Kind::Predicate(kind, args, body) => self.predicate(*kind, args, body, span)?,
             Kind::Item | Kind::ItemIndex | Kind::Acc => {
                 if self.loops == 0 {
                     return Err(self.error(span, "'#' can only be used inside a predicate"));
@@ -244,97 +295,94 @@ impl<'l> Gen<'l> {
                 };
                 self.emit(op, span, "#");
             }
-            Kind::Let(name, value, body) => {
-                self.expr(value)?;
-                let slot = self.prog.locals;
-                self.prog.locals += 1;
-                self.emit(Op::SetLocal(slot), span, "let");
-                self.scope.push((name.clone(), slot));
-                let r = self.expr(body);
-                self.scope.pop();
-                r?;
-            }
             Kind::FuncRef(name) => {
                 let f = self.resolve(name, span)?;
                 self.emit(Op::Func(f), span, "function");
             }
+            _ => return Err(self.error(span, "this expression cannot be compiled here")),
         }
         Ok(())
     }
 
-    fn binary(&mut self, op: Binary, a: &Expr, b: &Expr, span: Span) -> Result<(), Diagnostic> {
+    /// Compiles one operation of a chain: `a op b`, or, with `a` absent,
+    /// `op b` applied to the value the chain has left on the stack so far.
+    fn binary(&mut self, op: Binary, a: Option<&Expr>, b: &Expr, span: Span) -> Emitted {
         let what = op.text();
         match op {
             Binary::Coalesce => {
                 let end = self.label();
-                self.expr(a)?;
+                self.operand(a)?;
                 self.jump(Op::JumpIfNotNil, end, span, "??");
                 self.expr(b)?;
                 self.place(end);
-                return Ok(());
             }
-            Binary::Eq | Binary::Ne => {
-                let (x, lit) = match (&a.kind, &b.kind) {
-                    (_, k) if is_scalar_literal(k) => (a, b),
-                    (k, _) if is_scalar_literal(k) => (b, a),
-                    _ => (a, b),
-                };
-                if is_scalar_literal(&lit.kind) {
-                    self.expr(x)?;
-                    let c = self.constant(literal_value(&lit.kind));
-                    let op = if op == Binary::Eq {
-                        Op::EqConst(c)
-                    } else {
-                        Op::NeConst(c)
-                    };
-                    self.emit(op, span, what);
-                    return Ok(());
+            Binary::Eq | Binary::Ne => match self.literal_test(op, a, b) {
+                Some((x, test)) => {
+                    self.operand(x)?;
+                    self.emit(test, span, what);
                 }
-            }
-            Binary::Matches => {
-                if let Kind::Str(pattern) = &b.kind {
-                    let re = regex::Regex::new(pattern)
-                        .map_err(|e| self.error(b.span, format!("invalid regular expression: {e}")))?;
-                    self.expr(a)?;
-                    self.prog.regexes.push(re);
-                    let r = (self.prog.regexes.len() - 1) as u32;
+                None => self.operation(op, a, b, span)?,
+            },
+            Binary::Matches => match &b.kind {
+                Kind::Str(pattern) => {
+                    let r = self.regex(pattern, b.span)?;
+                    self.operand(a)?;
                     self.emit(Op::MatchesConst(r), span, what);
-                    return Ok(());
                 }
-            }
+                _ => self.operation(op, a, b, span)?,
+            },
             Binary::NotIn => {
-                self.expr(a)?;
+                self.operand(a)?;
                 self.expr(b)?;
                 self.emit(Op::In, span, what);
                 self.emit(Op::Not, span, what);
-                return Ok(());
             }
-            _ => {}
+            _ => self.operation(op, a, b, span)?,
         }
-        self.expr(a)?;
-        self.expr(b)?;
-        let code = match op {
-            Binary::Eq => Op::Eq,
-            Binary::Ne => Op::Ne,
-            Binary::Lt => Op::Lt,
-            Binary::Le => Op::Le,
-            Binary::Gt => Op::Gt,
-            Binary::Ge => Op::Ge,
-            Binary::In => Op::In,
-            Binary::Matches => Op::Matches,
-            Binary::Contains => Op::Contains,
-            Binary::StartsWith => Op::StartsWith,
-            Binary::EndsWith => Op::EndsWith,
-            Binary::Add => Op::Add,
-            Binary::Sub => Op::Sub,
-            Binary::Mul => Op::Mul,
-            Binary::Div => Op::Div,
-            Binary::Mod => Op::Mod,
-            Binary::Pow => Op::Pow,
-            Binary::And | Binary::Or | Binary::Coalesce | Binary::NotIn => unreachable!("handled above"),
-        };
-        self.emit(code, span, what);
         Ok(())
+    }
+
+    /// An operator applied to both operands on the stack.
+    fn operation(&mut self, op: Binary, a: Option<&Expr>, b: &Expr, span: Span) -> Emitted {
+        self.operand(a)?;
+        self.expr(b)?;
+        self.emit(op_code(op), span, op.text());
+        Ok(())
+    }
+
+    /// The left operand of an operation: compiled, or already on the stack.
+    fn operand(&mut self, a: Option<&Expr>) -> Emitted {
+        match a {
+            Some(a) => self.expr(a),
+            None => Ok(()),
+        }
+    }
+
+    /// `x == literal` (either way round) as one `EqConst`/`NeConst`: the
+    /// operand left to compile, and the test.
+    fn literal_test<'e>(&mut self, op: Binary, a: Option<&'e Expr>, b: &'e Expr) -> Option<(Option<&'e Expr>, Op)> {
+        let (x, lit) = match (a, &b.kind) {
+            (_, k) if is_scalar_literal(k) => (a, b),
+            (Some(a), _) if is_scalar_literal(&a.kind) => (Some(b), a),
+            _ => return None,
+        };
+        let c = self.constant(literal_value(&lit.kind));
+        Some((
+            x,
+            if op == Binary::Eq {
+                Op::EqConst(c)
+            } else {
+                Op::NeConst(c)
+            },
+        ))
+    }
+
+    /// A regular expression written as a literal, compiled now.
+    fn regex(&mut self, pattern: &str, span: Span) -> Result<u32, Box<Diagnostic>> {
+        let re =
+            regex::Regex::new(pattern).map_err(|e| self.error(span, format!("invalid regular expression: {e}")))?;
+        self.prog.regexes.push(re);
+        Ok((self.prog.regexes.len() - 1) as u32)
     }
 
     // ── branch context ───────────────────────────────────────────────
@@ -342,33 +390,10 @@ impl<'l> Gen<'l> {
     /// Compiles `e` as a condition: jump to `target` when its truth equals
     /// `when`, fall through otherwise. `what` names the construct whose
     /// operand `e` is, for the error when it is not a bool.
-    fn branch(&mut self, e: &Expr, when: bool, target: Label, what: &'static str) -> Result<(), Diagnostic> {
+    fn branch(&mut self, e: &Expr, when: bool, target: Label, what: &'static str) -> Emitted {
         match &e.kind {
             Kind::Unary(Unary::Not, a) => self.branch(a, !when, target, "!"),
-            Kind::Binary(Binary::And, a, b) => {
-                if when {
-                    let skip = self.label();
-                    self.branch(a, false, skip, "&&")?;
-                    self.branch(b, true, target, "&&")?;
-                    self.place(skip);
-                } else {
-                    self.branch(a, false, target, "&&")?;
-                    self.branch(b, false, target, "&&")?;
-                }
-                Ok(())
-            }
-            Kind::Binary(Binary::Or, a, b) => {
-                if when {
-                    self.branch(a, true, target, "||")?;
-                    self.branch(b, true, target, "||")?;
-                } else {
-                    let skip = self.label();
-                    self.branch(a, true, skip, "||")?;
-                    self.branch(b, false, target, "||")?;
-                    self.place(skip);
-                }
-                Ok(())
-            }
+            Kind::Chain(first, links) if is_condition(&e.kind) => self.branch_chain(first, links, when, target),
             Kind::Bool(b) => {
                 if *b == when {
                     self.jump(Op::Jump, target, e.span, what);
@@ -390,56 +415,112 @@ impl<'l> Gen<'l> {
         }
     }
 
-    // ── paths ────────────────────────────────────────────────────────
-
-    /// Compiles a chain of members and constant indexes as one instruction.
-    fn path(&mut self, e: &Expr) -> Result<(), Diagnostic> {
-        let mut segs = Vec::new();
-        let mut cur = e;
-        loop {
-            match &cur.kind {
-                Kind::Member(base, key) => {
-                    segs.push(Seg::Key(Key::new(key), Hint::default()));
-                    cur = base;
-                }
-                Kind::Index(base, index) if matches!(index.kind, Kind::Int(_)) => {
-                    if let Kind::Int(i) = index.kind {
-                        segs.push(Seg::Index(i));
-                    }
-                    cur = base;
-                }
-                _ => break,
+    /// A chain of `&&` jumps when all its operands are true, or as soon as
+    /// one is false; a chain of `||` is the mirror image.
+    fn branch_chain(&mut self, first: &Expr, links: &[Link], when: bool, target: Label) -> Emitted {
+        let (what, all) = if links[0].op == Binary::And {
+            ("&&", true)
+        } else {
+            ("||", false)
+        };
+        let operands = std::iter::once(first).chain(links.iter().map(|l| &l.rhs));
+        if when != all {
+            for x in operands {
+                self.branch(x, when, target, what)?;
+            }
+            return Ok(());
+        }
+        let skip = self.label();
+        let last = links.len();
+        for (i, x) in operands.enumerate() {
+            if i < last {
+                self.branch(x, !all, skip, what)?;
+            } else {
+                self.branch(x, all, target, what)?;
             }
         }
-        segs.reverse();
-        let text = self
-            .prog
-            .source
-            .get(cur.span.0 as usize..e.span.1 as usize)
-            .unwrap_or("")
-            .to_string();
-        let root = match &cur.kind {
+        self.place(skip);
+        Ok(())
+    }
+
+    // ── paths ────────────────────────────────────────────────────────
+
+    /// Compiles a base and its accessors: each run of `.name` and
+    /// constant `[n]` becomes one `Load`/`Get` over a path; a computed
+    /// index or a slice is an instruction of its own.
+    fn access_chain(&mut self, base: &Expr, steps: &[Step], start: u32) -> Emitted {
+        let mut i = path_run(steps);
+        self.path(base, &steps[..i], start)?;
+        while let Some(step) = steps.get(i) {
+            let run = path_run(&steps[i..]);
+            if run > 0 {
+                let end = steps[i + run - 1].end;
+                let p = self.add_path(segments(&steps[i..i + run]).collect(), self.quote(start, end));
+                self.emit(Op::Get(p), (start, end), "path");
+                i += run;
+                continue;
+            }
+            let span = (start, step.end);
+            match &step.op {
+                Accessor::Index(index) => {
+                    self.expr(index)?;
+                    let access = self.access();
+                    self.emit(Op::Index(access), span, "[]");
+                }
+                Accessor::Slice(from, to) => {
+                    for bound in [from, to] {
+                        match bound {
+                            Some(b) => self.expr(b)?,
+                            None => self.emit(Op::Nil, span, "slice"),
+                        }
+                    }
+                    self.emit(Op::Slice, span, "[:]");
+                }
+                Accessor::Member(_) => {}
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// Compiles `base` and the path `steps` right after it as one
+    /// instruction: `Load` from the environment when `base` is a name
+    /// there, else `Get` from `base`'s value.
+    fn path(&mut self, base: &Expr, steps: &[Step], start: u32) -> Emitted {
+        let end = steps.last().map_or(base.span.1, |s| s.end);
+        let span = if steps.is_empty() { base.span } else { (start, end) };
+        let text = self.quote(base.span.0, end);
+        let root = match &base.kind {
             Kind::Ident(name) => match self.scope.iter().rev().find(|(n, _)| n == name) {
                 Some(&(_, slot)) => {
-                    self.emit(Op::Local(slot), cur.span, "let");
+                    self.emit(Op::Local(slot), base.span, "let");
                     None
                 }
-                None => Some(name.clone()),
+                None => Some(name.as_str()),
             },
             _ => {
-                self.expr(cur)?;
+                self.expr(base)?;
                 None
             }
         };
         if let Some(name) = root {
-            segs.insert(0, Seg::Key(Key::new(&name), Hint::default()));
+            let mut segs = Vec::with_capacity(steps.len() + 1);
+            segs.push(Seg::Key(Key::new(name), Hint::default()));
+            segs.extend(segments(steps));
             let p = self.add_path(segs, text);
-            self.emit(Op::Load(p), e.span, "path");
-        } else if !segs.is_empty() {
-            let p = self.add_path(segs, text);
-            self.emit(Op::Get(p), e.span, "path");
+            self.emit(Op::Load(p), span, "path");
+        } else if !steps.is_empty() {
+            let p = self.add_path(segments(steps).collect(), text);
+            self.emit(Op::Get(p), span, "path");
         }
         Ok(())
+    }
+
+    /// The source from `from` to `to`, shortened when it is long (a path
+    /// keeps it for disassembly).
+    fn quote(&self, from: u32, to: u32) -> String {
+        let text = self.prog.source.get(from as usize..to as usize).unwrap_or("");
+        excerpt::clip(text).into_owned()
     }
 
     fn add_path(&mut self, segs: Vec<Seg>, text: String) -> u32 {
@@ -459,7 +540,7 @@ impl<'l> Gen<'l> {
 
     // ── calls ────────────────────────────────────────────────────────
 
-    fn resolve(&mut self, name: &str, span: Span) -> Result<u32, Diagnostic> {
+    fn resolve(&mut self, name: &str, span: Span) -> Result<u32, Box<Diagnostic>> {
         let Some(f) = self.lib.find(name) else {
             return Err(self.error(span, format!("unknown function '{name}'")));
         };
@@ -473,7 +554,7 @@ impl<'l> Gen<'l> {
     /// A pure function called with literal arguments only is run once
     /// now: if it fails (a wrong type, a bad pattern), that is a compile
     /// error at the call, not a surprise at run time.
-    fn check_literal_call(&self, builtin: &Builtin, call: &Call, span: Span) -> Result<(), Diagnostic> {
+    fn check_literal_call(&self, builtin: &Builtin, call: &Call, span: Span) -> Emitted {
         let mut args = Vec::with_capacity(call.args.len());
         for a in &call.args {
             args.push(match &a.kind {
@@ -486,17 +567,31 @@ impl<'l> Gen<'l> {
             });
         }
         let arena = bumpalo::Bump::new();
-        let mut ctx = Ctx {
-            arena: &arena,
-            host: &(),
-        };
+        let mut ctx = Ctx::new(&arena, &());
         match (builtin.f)(&mut ctx, &args) {
             Err(e) if !e.deferred => Err(self.error(span, e.text(self.prog.vocabulary))),
             _ => Ok(()),
         }
     }
 
-    fn call(&mut self, call: &Call, span: Span) -> Result<(), Diagnostic> {
+    fn call(&mut self, call: &Call, span: Span) -> Emitted {
+        let (f, argc) = self.check_call(call, span)?;
+        for arg in &call.args {
+            self.expr(arg)?;
+        }
+        for (name, name_span, value) in &call.named {
+            let c = self.constant(Value::Str(name.as_str().into()));
+            self.emit(Op::Const(c), *name_span, "name");
+            self.expr(value)?;
+        }
+        let name = self.prog.funcs[f as usize].name;
+        self.emit(Op::Call { func: f, argc }, span, name);
+        Ok(())
+    }
+
+    /// Resolves a call's function and checks its arguments: the
+    /// function's index and the number of values it is called with.
+    fn check_call(&mut self, call: &Call, span: Span) -> Result<(u16, u16), Box<Diagnostic>> {
         let f = self.resolve(&call.name, call.name_span)?;
         let builtin = self.prog.funcs[f as usize];
         if let Some((name, name_span, _)) = call.named.first() {
@@ -526,29 +621,13 @@ impl<'l> Gen<'l> {
         if builtin.pure && call.named.is_empty() {
             self.check_literal_call(builtin, call, span)?;
         }
-        for arg in &call.args {
-            self.expr(arg)?;
+        match (u16::try_from(f), u16::try_from(argc)) {
+            (Ok(f), Ok(argc)) => Ok((f, argc)),
+            _ => Err(self.error(span, "too many arguments")),
         }
-        for (name, name_span, value) in &call.named {
-            let c = self.constant(Value::Str(name.as_str().into()));
-            self.emit(Op::Const(c), *name_span, "name");
-            self.expr(value)?;
-        }
-        if argc > u16::MAX as usize {
-            return Err(self.error(span, "too many arguments"));
-        }
-        self.emit(
-            Op::Call {
-                func: f as u16,
-                argc: argc as u16,
-            },
-            span,
-            builtin.name,
-        );
-        Ok(())
     }
 
-    fn predicate(&mut self, kind: Loop, args: &[Expr], body: &Expr, span: Span) -> Result<(), Diagnostic> {
+    fn predicate(&mut self, kind: Loop, args: &[Expr], body: &Expr, span: Span) -> Emitted {
         for arg in args {
             self.expr(arg)?;
         }
@@ -566,6 +645,64 @@ impl<'l> Gen<'l> {
         self.place(end);
         self.emit(Op::LoopEnd, span, name);
         Ok(())
+    }
+}
+
+/// How many of `steps`, from the first, a path can take: names and
+/// constant indexes.
+fn path_run(steps: &[Step]) -> usize {
+    steps
+        .iter()
+        .take_while(|s| match &s.op {
+            Accessor::Member(_) => true,
+            Accessor::Index(i) => matches!(i.kind, Kind::Int(_)),
+            Accessor::Slice(..) => false,
+        })
+        .count()
+}
+
+/// The path segments of steps that [`path_run`] took.
+fn segments(steps: &[Step]) -> impl Iterator<Item = Seg> + '_ {
+    steps.iter().filter_map(|s| match &s.op {
+        Accessor::Member(key) => Some(Seg::Key(Key::new(key), Hint::default())),
+        Accessor::Index(index) => match index.kind {
+            Kind::Int(i) => Some(Seg::Index(i)),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// The instruction of an operator that takes its operands from the stack.
+fn op_code(op: Binary) -> Op {
+    match op {
+        Binary::Eq => Op::Eq,
+        Binary::Ne => Op::Ne,
+        Binary::Lt => Op::Lt,
+        Binary::Le => Op::Le,
+        Binary::Gt => Op::Gt,
+        Binary::Ge => Op::Ge,
+        Binary::In => Op::In,
+        Binary::Matches => Op::Matches,
+        Binary::Contains => Op::Contains,
+        Binary::StartsWith => Op::StartsWith,
+        Binary::EndsWith => Op::EndsWith,
+        Binary::Add => Op::Add,
+        Binary::Sub => Op::Sub,
+        Binary::Mul => Op::Mul,
+        Binary::Div => Op::Div,
+        Binary::Mod => Op::Mod,
+        Binary::Pow => Op::Pow,
+        Binary::And | Binary::Or | Binary::Coalesce | Binary::NotIn => unreachable!("compiled with jumps"),
+    }
+}
+
+/// Whether `k` is a condition: `!x`, or a chain of `&&` or of `||`.
+fn is_condition(k: &Kind) -> bool {
+    match k {
+        Kind::Unary(Unary::Not, _) => true,
+        Kind::Chain(_, links) => links.first().is_some_and(|l| matches!(l.op, Binary::And | Binary::Or)),
+        _ => false,
     }
 }
 

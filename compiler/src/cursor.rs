@@ -3,7 +3,13 @@
 
 use crate::ast::Span;
 use crate::token::Token;
-use bpvm_runtime::Diagnostic;
+use bpvm_runtime::limits::EXPRESSION_DEPTH;
+use bpvm_runtime::{Diagnostic, excerpt};
+
+/// A parse result. The error is boxed: a parser's functions return
+/// results all the way up a deeply nested expression, and a small result
+/// keeps each level's stack frame small.
+pub type Parsed<T> = Result<T, Box<Diagnostic>>;
 
 /// A position in the tokens of `src[..end]`.
 pub struct Cursor<'s, T> {
@@ -15,6 +21,8 @@ pub struct Cursor<'s, T> {
     pub pos: usize,
     /// Where the parsed text ends.
     pub end: u32,
+    /// How many levels of nesting enclose the current position.
+    depth: u32,
 }
 
 impl<'s, T: Copy + PartialEq> Cursor<'s, T> {
@@ -25,7 +33,30 @@ impl<'s, T: Copy + PartialEq> Cursor<'s, T> {
             toks,
             pos: 0,
             end: end as u32,
+            depth: 0,
         }
+    }
+
+    /// Goes one level deeper into the expression, `what` the dialect's
+    /// word for it: past [`EXPRESSION_DEPTH`] levels an error at the next
+    /// token. The tree the parser builds is then no deeper than that, and
+    /// neither is any pass that recurses over it. Each `enter` that
+    /// succeeds is matched by a [`Cursor::leave`].
+    pub fn enter(&mut self, what: &str) -> Parsed<()> {
+        if self.depth >= EXPRESSION_DEPTH {
+            let span = self.peek_token().map_or(self.eof_span(), |t| t.span);
+            return Err(self.error_at(
+                span,
+                format!("{what} nested too deeply (more than {EXPRESSION_DEPTH} levels)"),
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Comes back out of a level [`Cursor::enter`] went into.
+    pub fn leave(&mut self) {
+        self.depth -= 1;
     }
 
     /// The next token.
@@ -62,9 +93,10 @@ impl<'s, T: Copy + PartialEq> Cursor<'s, T> {
         &self.src[t.span.0 as usize..t.span.1 as usize]
     }
 
-    /// A token as messages name it: `'+'`, `character '@'`, `unterminated string`.
+    /// A token as messages name it: `'+'`, `character '@'`, `unterminated
+    /// string` (a long token shortened).
     pub fn describe(&self, t: Token<T>) -> String {
-        let text = self.text(t);
+        let text = excerpt::clip(self.text(t));
         match t.tok {
             None if text.starts_with('"') || text.starts_with('\'') => "unterminated string".into(),
             None => format!("character '{text}'"),
@@ -78,7 +110,7 @@ impl<'s, T: Copy + PartialEq> Cursor<'s, T> {
     }
 
     /// An error at `span`.
-    pub fn error_at(&self, span: Span, message: String) -> Diagnostic {
-        Diagnostic::new(message, self.src, span.0 as usize, span.1 as usize)
+    pub fn error_at(&self, span: Span, message: String) -> Box<Diagnostic> {
+        Box::new(Diagnostic::new(message, self.src, span.0 as usize, span.1 as usize))
     }
 }

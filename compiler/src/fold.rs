@@ -3,26 +3,35 @@
 //! change a result. An operation that would fail is left for run time,
 //! where its error has a place to point at.
 
-use crate::ast::{Binary, Expr, Kind, Unary};
+use crate::ast::{Accessor, Binary, Expr, Kind, Link, Unary};
 use bpvm_runtime::{Val, ops};
 use bumpalo::Bump;
 
 /// Folds `e` bottom-up in place.
 pub fn fold(e: &mut Expr) {
+    // Two calls, so that only the small walk over the parts is on the
+    // stack while deeper levels fold.
+    fold_parts(e);
+    fold_node(e);
+}
+
+/// Folds the expressions `e` is made of.
+fn fold_parts(e: &mut Expr) {
     match &mut e.kind {
-        Kind::Member(base, _) => fold(base),
-        Kind::Index(a, b) => {
-            fold(a);
-            fold(b);
-        }
-        Kind::Slice(a, b, c) => {
-            fold(a);
-            b.iter_mut().chain(c.iter_mut()).for_each(|x| fold(x));
+        Kind::Access(base, steps) => {
+            fold(base);
+            for step in steps {
+                match &mut step.op {
+                    Accessor::Member(_) => {}
+                    Accessor::Index(i) => fold(i),
+                    Accessor::Slice(from, to) => from.iter_mut().chain(to.iter_mut()).for_each(|x| fold(x)),
+                }
+            }
         }
         Kind::Unary(_, a) => fold(a),
-        Kind::Binary(_, a, b) => {
-            fold(a);
-            fold(b);
+        Kind::Chain(first, links) => {
+            fold(first);
+            links.iter_mut().for_each(|l| fold(&mut l.rhs));
         }
         Kind::Ternary(a, b, c) => {
             fold(a);
@@ -48,8 +57,82 @@ pub fn fold(e: &mut Expr) {
         }
         _ => {}
     }
+}
+
+/// Folds `e` itself, its parts already folded.
+fn fold_node(e: &mut Expr) {
+    if let Kind::Chain(first, links) = &mut e.kind {
+        fold_chain(e.span.0, first, links);
+        if links.is_empty() {
+            let first = std::mem::replace(&mut **first, Expr::new(Kind::Nil, e.span));
+            *e = first;
+        }
+        return;
+    }
     if let Some(folded) = evaluate(e) {
         *e = folded;
+    }
+}
+
+/// Folds a chain from the left for as long as the running value is known,
+/// dropping the links it took in: `1 + 2 + x` becomes `3 + x`. A folded
+/// prefix spans from the chain's `start` to its last operand, as the
+/// operation it replaces did.
+fn fold_chain(start: u32, first: &mut Expr, links: &mut Vec<Link>) {
+    let mut taken = 0;
+    for link in links.iter_mut() {
+        let Some(l) = literal(first) else { break };
+        let span = (start, link.rhs.span.1);
+        // Short-circuit and `??` fold on a literal left side alone.
+        match (link.op, l) {
+            (Binary::And, Val::Bool(false) | Val::Nil) => *first = Expr::new(Kind::Bool(false), span),
+            (Binary::Or, Val::Bool(true)) => *first = Expr::new(Kind::Bool(true), span),
+            (Binary::Coalesce, Val::Nil) => *first = std::mem::replace(&mut link.rhs, Expr::new(Kind::Nil, span)),
+            (Binary::Coalesce, _) => {}
+            (op, l) => {
+                let Some(r) = literal(&link.rhs) else { break };
+                let Some(kind) = apply(op, link.not, l, r) else { break };
+                *first = Expr::new(kind, span);
+            }
+        }
+        taken += 1;
+    }
+    links.drain(..taken);
+}
+
+/// `l op r` for two literals (negated for a `not` operator), when it
+/// succeeds.
+fn apply(op: Binary, not: bool, l: Val<'_>, r: Val<'_>) -> Option<Kind> {
+    let arena = Bump::new();
+    let truth = |v| match v {
+        Val::Bool(b) => Some(b),
+        Val::Nil => Some(false),
+        _ => None,
+    };
+    let v = match op {
+        Binary::And => Val::Bool(truth(l)? && truth(r)?),
+        Binary::Or => Val::Bool(truth(l)? || truth(r)?),
+        Binary::Eq => Val::Bool(ops::equal(l, r)),
+        Binary::Ne => Val::Bool(!ops::equal(l, r)),
+        Binary::Lt => Val::Bool(ops::compare(l, r).ok()?.is_lt()),
+        Binary::Le => Val::Bool(ops::compare(l, r).ok()?.is_le()),
+        Binary::Gt => Val::Bool(ops::compare(l, r).ok()?.is_gt()),
+        Binary::Ge => Val::Bool(ops::compare(l, r).ok()?.is_ge()),
+        Binary::Add => ops::add(&arena, l, r).ok()?,
+        Binary::Sub => ops::sub(l, r).ok()?,
+        Binary::Mul => ops::mul(l, r).ok()?,
+        Binary::Div => ops::div(l, r).ok()?,
+        Binary::Mod => ops::rem(l, r).ok()?,
+        Binary::Pow => ops::pow(l, r).ok()?,
+        Binary::Contains => Val::Bool(ops::string_test(l, r, |x, y| x.contains(y)).ok()?),
+        Binary::StartsWith => Val::Bool(ops::string_test(l, r, |x, y| x.starts_with(y)).ok()?),
+        Binary::EndsWith => Val::Bool(ops::string_test(l, r, |x, y| x.ends_with(y)).ok()?),
+        Binary::In | Binary::NotIn | Binary::Matches | Binary::Coalesce => return None,
+    };
+    match (not, v) {
+        (false, v) => to_kind(v),
+        (true, Val::Bool(b)) => Some(Kind::Bool(!b)),
+        (true, _) => None,
     }
 }
 
@@ -80,7 +163,6 @@ fn to_kind(v: Val<'_>) -> Option<Kind> {
 /// errors point at it).
 fn evaluate(e: &Expr) -> Option<Expr> {
     let literal_at = |kind: Option<Kind>| kind.map(|k| Expr::new(k, e.span));
-    let arena = Bump::new();
     match &e.kind {
         Kind::Unary(op, a) => {
             let a = literal(a)?;
@@ -90,45 +172,6 @@ fn evaluate(e: &Expr) -> Option<Expr> {
                 (Unary::Neg, v) => ops::neg(v).ok()?,
                 (Unary::Plus, v @ (Val::Int(_) | Val::Float(_))) => v,
                 _ => return None,
-            };
-            literal_at(to_kind(v))
-        }
-        Kind::Binary(op, a, b) => {
-            // Short-circuit and `??` fold on a literal left side alone.
-            if let Some(l) = literal(a) {
-                match (op, l) {
-                    (Binary::And, Val::Bool(false) | Val::Nil) => return literal_at(Some(Kind::Bool(false))),
-                    (Binary::Or, Val::Bool(true)) => return literal_at(Some(Kind::Bool(true))),
-                    (Binary::Coalesce, Val::Nil) => return Some((**b).clone()),
-                    (Binary::Coalesce, _) => return Some((**a).clone()),
-                    _ => {}
-                }
-            }
-            let (l, r) = (literal(a)?, literal(b)?);
-            let truth = |v| match v {
-                Val::Bool(b) => Some(b),
-                Val::Nil => Some(false),
-                _ => None,
-            };
-            let v = match op {
-                Binary::And => Val::Bool(truth(l)? && truth(r)?),
-                Binary::Or => Val::Bool(truth(l)? || truth(r)?),
-                Binary::Eq => Val::Bool(ops::equal(l, r)),
-                Binary::Ne => Val::Bool(!ops::equal(l, r)),
-                Binary::Lt => Val::Bool(ops::compare(l, r).ok()?.is_lt()),
-                Binary::Le => Val::Bool(ops::compare(l, r).ok()?.is_le()),
-                Binary::Gt => Val::Bool(ops::compare(l, r).ok()?.is_gt()),
-                Binary::Ge => Val::Bool(ops::compare(l, r).ok()?.is_ge()),
-                Binary::Add => ops::add(&arena, l, r).ok()?,
-                Binary::Sub => ops::sub(l, r).ok()?,
-                Binary::Mul => ops::mul(l, r).ok()?,
-                Binary::Div => ops::div(l, r).ok()?,
-                Binary::Mod => ops::rem(l, r).ok()?,
-                Binary::Pow => ops::pow(l, r).ok()?,
-                Binary::Contains => Val::Bool(ops::string_test(l, r, |x, y| x.contains(y)).ok()?),
-                Binary::StartsWith => Val::Bool(ops::string_test(l, r, |x, y| x.starts_with(y)).ok()?),
-                Binary::EndsWith => Val::Bool(ops::string_test(l, r, |x, y| x.ends_with(y)).ok()?),
-                Binary::In | Binary::NotIn | Binary::Matches | Binary::Coalesce => return None,
             };
             literal_at(to_kind(v))
         }

@@ -100,7 +100,7 @@ impl Compiler {
     pub fn compile(&self, src: &str) -> Result<Program, Diagnostic> {
         let e = self.parse(src, 0, src.len())?;
         let mut g = Gen::new(src, self.dialect, self.library, self.optimize);
-        g.expr(&e)?;
+        g.expression(&e)?;
         Ok(g.finish())
     }
 
@@ -119,7 +119,7 @@ impl Compiler {
         let mut g = Gen::new(src, self.dialect, self.library, self.optimize);
         if let Some((start, end)) = template::whole(&parts) {
             let e = self.parse(src, start as usize, end as usize)?;
-            g.expr(&e)?;
+            g.expression(&e)?;
             return Ok(g.finish());
         }
         let mut before = HostLine::default();
@@ -132,7 +132,7 @@ impl Compiler {
                 }
                 Part::Expr((start, end)) => {
                     let e = self.parse(src, *start as usize, *end as usize)?;
-                    g.expr(&e)?;
+                    g.expression(&e)?;
                     g.emit(Op::Text(g.text_rule(&before)), e.span, "${}");
                     before.push_value();
                 }

@@ -75,7 +75,7 @@ fn fuse_tests(prog: &mut Program) {
             Some((len, path, test, c, jump)) => {
                 let c = match c {
                     Konst::Index(c) => c,
-                    Konst::Int(n) => numbers.index(&mut prog.consts, n),
+                    Konst::Int(n) => numbers.index(&mut prog.consts, n.into()),
                 };
                 let (Ok(path), Ok(c)) = (u16::try_from(path), u16::try_from(c)) else {
                     i += 1;
@@ -155,14 +155,14 @@ fn test_of(op: Op) -> Option<Test> {
 }
 
 /// Where in the constant table each number first is, found once rather
-/// than by a scan per fused test.
+/// than by a scan per fused test (a program can have a million).
 #[derive(Default)]
 struct Numbers(Option<HashMap<u64, u32>>);
 
 impl Numbers {
     /// The index of the first constant equal (`==`, so `1.0` too) to the
     /// integer `n`, added when there is none.
-    fn index(&mut self, consts: &mut Vec<Value>, n: i32) -> u32 {
+    fn index(&mut self, consts: &mut Vec<Value>, n: i64) -> u32 {
         let first = self.0.get_or_insert_with(|| {
             let mut first = HashMap::new();
             for (i, c) in consts.iter().enumerate() {
@@ -172,18 +172,26 @@ impl Numbers {
             }
             first
         });
-        *first
-            .entry(number_key(&Value::Int(n.into())).unwrap_or_default())
-            .or_insert_with(|| {
-                consts.push(Value::Int(n.into()));
-                (consts.len() - 1) as u32
-            })
+        let v = Value::Int(n);
+        let key = number_key(&v).unwrap_or_default();
+        if let Some(&i) = first.get(&key)
+            && consts[i as usize] == v
+        {
+            return i;
+        }
+        // A different number with the same key (two ints that are the
+        // same float) holds it: look further, as a scan would.
+        if let Some(i) = consts.iter().position(|c| *c == v) {
+            return i as u32;
+        }
+        consts.push(v);
+        let i = (consts.len() - 1) as u32;
+        first.entry(key).or_insert(i);
+        i
     }
 }
 
-/// A number's value as float bits, `-0.0` as `0.0` (they are equal). Exact
-/// for the 32-bit integers fused tests hold: no other integer or float
-/// equals one of them and has its key.
+/// A number's value as float bits, `-0.0` as `0.0` (they are equal).
 fn number_key(v: &Value) -> Option<u64> {
     match v {
         Value::Int(i) => Some((*i as f64).to_bits()),

@@ -1,6 +1,7 @@
 //! Errors that point into an expression: a message, the expression's text,
 //! and the byte span at fault, printed with line:column and a caret.
 
+use crate::excerpt;
 use std::fmt;
 
 /// A compile or evaluation error located in an expression's source.
@@ -72,14 +73,16 @@ impl fmt::Display for Diagnostic {
         let gutter = line.to_string().len();
         let pad = " ".repeat(gutter);
         writeln!(f, "{pad} |")?;
-        writeln!(f, "{line} | {text}")?;
+        // A long line is shown as a window around the caret.
+        let shown = excerpt::window(text, col - 1);
+        writeln!(f, "{line} | {shown}")?;
         let line_start = self.source[..self.start].rfind('\n').map_or(0, |i| i + 1);
         let line_end = line_start + text.len();
         let width = self.source[self.start..self.end.min(line_end).max(self.start)]
             .chars()
-            .count()
-            .max(1);
-        writeln!(f, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(width))
+            .count();
+        let width = shown.visible(col - 1, width).max(1);
+        writeln!(f, "{pad} | {}{}", " ".repeat(shown.column(col - 1)), "^".repeat(width))
     }
 }
 
@@ -94,6 +97,24 @@ mod tests {
         let d = Diagnostic::new("bad", "a &&\n  é + x", 10, 11);
         assert_eq!(d.line_col(), (2, 5));
         assert!(d.to_string().ends_with("2 |   é + x\n  |     ^\n"), "{d}");
+    }
+
+    #[test]
+    fn a_long_line_shows_a_window_around_the_caret() {
+        let src = format!("{}é + x{}", "(".repeat(5000), ")".repeat(5000));
+        let d = Diagnostic::new("bad", &src, 5000, 5002);
+        assert_eq!(d.line_col(), (1, 5001));
+        let shown = format!("…{}é + x{}…", "(".repeat(50), ")".repeat(45));
+        let caret = format!("{}^", " ".repeat(51));
+        assert_eq!(d.to_string(), format!("1:5001: bad\n  |\n1 | {shown}\n  | {caret}\n"));
+    }
+
+    #[test]
+    fn an_underline_stops_at_the_window() {
+        let src = "x".repeat(300);
+        let d = Diagnostic::new("bad", &src, 10, 300);
+        let caret_line = d.to_string().lines().last().unwrap().to_string();
+        assert_eq!(caret_line, format!("  | {}{}", " ".repeat(10), "^".repeat(90)));
     }
 
     #[test]

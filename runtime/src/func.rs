@@ -2,6 +2,7 @@
 //! libraries the compiler resolves names against.
 
 use crate::kind::{Kind, Vocabulary};
+use crate::limits::CALL_DEPTH;
 use crate::val::Val;
 use bumpalo::Bump;
 use std::any::Any;
@@ -69,9 +70,16 @@ pub struct Ctx<'a> {
     /// functions (a renderer's files and terraform outputs); `&()` when
     /// nothing was. Host functions downcast it.
     pub host: &'a dyn Any,
+    /// How many calls of function values enclose this one.
+    calls: u32,
 }
 
 impl<'a> Ctx<'a> {
+    /// A context for calls that allocate in `arena` and see `host`.
+    pub fn new(arena: &'a Bump, host: &'a dyn Any) -> Ctx<'a> {
+        Ctx { arena, host, calls: 0 }
+    }
+
     /// Fails when building `bytes` more would exceed the evaluation's
     /// memory budget (see [`crate::budget`]); `what` names the builder.
     pub fn reserve(&self, what: &str, bytes: usize) -> Result<(), FnError> {
@@ -128,14 +136,27 @@ impl<'a> Ctx<'a> {
 
     /// Calls a function value: `args` first, then its bound arguments
     /// (`trimprefix_g("http://")` called with `x` is `trimprefix(x, "http://")`).
+    ///
+    /// A function value can call function values (`compose`), and those
+    /// can be built into each other item by item (`reduce(fs, compose,
+    /// f)`): past [`CALL_DEPTH`] levels a call is an error, not a stack
+    /// overflow.
     pub fn call(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+        if self.calls >= CALL_DEPTH {
+            return Err(FnError::new(format!(
+                "calls of function values nested too deeply (more than {CALL_DEPTH} levels)"
+            )));
+        }
+        self.calls += 1;
+        let result = self.apply(f, args);
+        self.calls -= 1;
+        result
+    }
+
+    fn apply(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         let n = args.len() + f.bound.len();
         if !f.func.accepts(n) {
-            return Err(FnError::new(format!(
-                "{}() takes {} arguments, got {n}",
-                f.func.name,
-                f.func.arity(),
-            )));
+            return Err(arity(f, n));
         }
         // Higher-order functions call once per item: the common shapes are
         // spelled out so that neither the heap nor a length-driven memmove
@@ -146,12 +167,20 @@ impl<'a> Ctx<'a> {
             ([x], [b]) => f_(self, &[*x, *b]),
             ([x], [b, c]) => f_(self, &[*x, *b, *c]),
             ([x, y], [b]) => f_(self, &[*x, *y, *b]),
-            _ => {
-                let all: Vec<Val<'a>> = args.iter().chain(f.bound).copied().collect();
-                f_(self, &all)
-            }
+            _ => self.spread(f, args),
         }
     }
+
+    /// Calls `f` with `args` and its bound arguments in one new list.
+    fn spread(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+        let all: Vec<Val<'a>> = args.iter().chain(f.bound).copied().collect();
+        (f.func.f)(self, &all)
+    }
+}
+
+/// The error of a function value called with `n` arguments it does not take.
+fn arity(f: &FuncVal<'_>, n: usize) -> FnError {
+    FnError::new(format!("{}() takes {} arguments, got {n}", f.func.name, f.func.arity()))
 }
 
 impl FuncVal<'_> {

@@ -11,11 +11,15 @@
 pub mod budget;
 pub mod builtins;
 mod diag;
+mod document;
 mod env;
+pub mod excerpt;
 pub mod func;
 pub mod key;
 mod kind;
+pub mod limits;
 mod map;
+pub mod nesting;
 pub mod ops;
 mod problems;
 pub mod root;

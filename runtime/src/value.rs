@@ -2,9 +2,7 @@
 //! and results: maps keep document order and integers stay integers.
 
 use crate::map::Map;
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-use std::fmt;
 
 /// A document value.
 ///
@@ -35,21 +33,6 @@ pub enum Value {
 }
 
 impl Value {
-    /// Parses one YAML document with YAML 1.2 core-schema scalars: only
-    /// `true`/`false` are booleans (`yes`, `on`, `n` stay strings) and
-    /// `010` is the integer 10, not octal.
-    pub fn from_yaml(text: &str) -> Result<Value, String> {
-        let mut options = serde_saphyr::Options::default();
-        options.strict_booleans = true;
-        options.legacy_octal_numbers = false;
-        serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| e.to_string())
-    }
-
-    /// Parses one JSON document.
-    pub fn from_json(text: &str) -> Result<Value, String> {
-        serde_json::from_str::<Value>(text).map_err(|e| e.to_string())
-    }
-
     /// Prints as compact JSON (bytes as UTF-8 text, non-finite floats as `null`).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|_| "null".into())
@@ -146,78 +129,6 @@ impl Serialize for Value {
                 map.end()
             }
         }
-    }
-}
-
-struct ValueVisitor;
-
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a YAML or JSON value")
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        Value::deserialize(d)
-    }
-    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
-    }
-    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
-        Ok(Value::Int(i))
-    }
-    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Value, E> {
-        i64::try_from(u).map(Value::Int).or(Ok(Value::Float(u as f64)))
-    }
-    fn visit_i128<E: de::Error>(self, i: i128) -> Result<Value, E> {
-        i64::try_from(i).map(Value::Int).or(Ok(Value::Float(i as f64)))
-    }
-    fn visit_u128<E: de::Error>(self, u: u128) -> Result<Value, E> {
-        i64::try_from(u).map(Value::Int).or(Ok(Value::Float(u as f64)))
-    }
-    fn visit_f64<E>(self, f: f64) -> Result<Value, E> {
-        Ok(Value::Float(f))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::Str(s.into()))
-    }
-    fn visit_string<E>(self, s: String) -> Result<Value, E> {
-        Ok(Value::Str(s.into()))
-    }
-    fn visit_bytes<E>(self, b: &[u8]) -> Result<Value, E> {
-        Ok(Value::Bytes(b.into()))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element::<Value>()? {
-            items.push(item);
-        }
-        Ok(Value::List(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::new();
-        while let Some(key) = access.next_key::<Value>()? {
-            let key = match key {
-                Value::Str(s) => s.to_string(),
-                Value::Null => "null".to_string(),
-                other => crate::text::to_text(&other),
-            };
-            let value = access.next_value::<Value>()?;
-            map.insert(key.as_str(), value);
-        }
-        Ok(Value::Map(map))
-    }
-}
-
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(ValueVisitor)
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::program::Program;
 use bpvm_runtime::ops::OpError;
-use bpvm_runtime::{Diagnostic, FnError, Kind};
+use bpvm_runtime::{Diagnostic, FnError, Kind, excerpt};
 
 /// An evaluation failure at instruction `ip`.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,13 +39,17 @@ pub enum Fault {
     /// The program pushed more values than its stack has slots (only a
     /// hand-built program whose `stack` is too small can).
     StackOverflow(usize),
+    /// A loop built a value nested deeper than this many levels.
+    TooDeep(usize),
 }
 
 impl Program {
     /// Puts a failure into words, pointing at the source it came from.
     pub fn diagnose(&self, err: &RunError) -> Diagnostic {
         let site = self.sites.get(err.ip).copied().unwrap_or_default();
-        let from = self.site_text(err.ip);
+        // Quoted source and keys are shortened: an operand can be a
+        // chain of a million steps.
+        let from = excerpt::clip(self.site_text(err.ip));
         let what = site.what;
         let name = |k: Kind| k.name(self.vocabulary);
         let message = match &err.fault {
@@ -59,8 +63,12 @@ impl Program {
                 format!("'{what}' of {x} and {y} is not a finite number")
             }
             Fault::Op(OpError::Other(m)) => format!("'{what}' {m}"),
-            Fault::Missing(path) => format!("'{path}' does not exist"),
-            Fault::NoMembers { key, got } => format!("cannot read '{key}' of {} (in '{from}')", a(name(*got))),
+            Fault::Missing(path) => format!("'{}' does not exist", excerpt::clip(path)),
+            Fault::NoMembers { key, got } => format!(
+                "cannot read '{}' of {} (in '{from}')",
+                excerpt::clip(key),
+                a(name(*got))
+            ),
             Fault::OutOfRange { index, len } => {
                 format!("index {index} is out of range for length {len} (in '{from}')")
             }
@@ -73,6 +81,7 @@ impl Program {
             Fault::NotIterable(got) => format!("'{what}' needs a list, got {got}"),
             Fault::Regex(e) => format!("'matches' has an invalid regular expression: {e}"),
             Fault::StackOverflow(n) => format!("the program needs more than {n} stack slots"),
+            Fault::TooDeep(n) => format!("'{what}' builds a value nested too deeply (more than {n} levels)"),
             Fault::ComplexText(got) => {
                 format!("{} cannot be interpolated into a string (from '{from}')", a(name(*got)))
             }

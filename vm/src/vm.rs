@@ -10,6 +10,8 @@ use crate::op::{Access, Loop, Op, Test, TextRule};
 use crate::program::{Path, Program, Seg};
 use bpvm_runtime::builtins::args::index_in;
 use bpvm_runtime::key::same_text;
+use bpvm_runtime::limits::VALUE_DEPTH;
+use bpvm_runtime::nesting::deeper_than;
 use bpvm_runtime::ops::{self, OpError};
 use bpvm_runtime::{Ctx, Environment, FuncVal, Kind, ListRef, Map, Val, Value, text};
 use bumpalo::Bump;
@@ -472,7 +474,7 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
             Op::Call { func, argc } => {
                 let f = prog.funcs[func as usize];
                 let (lo, hi) = window!(argc as usize);
-                let mut ctx = Ctx { arena, host };
+                let mut ctx = Ctx::new(arena, host);
                 let result = match (f.f)(&mut ctx, &stack[lo..hi]) {
                     Ok(v) => v,
                     Err(e) => fail!(ip - 1, Fault::Call(e)),
@@ -782,7 +784,13 @@ fn step<'a>(f: &mut Frame<'a>, v: Val<'a>) -> Result<(), Fault> {
     match f.kind {
         Loop::Map => f.out.push(v),
         Loop::GroupBy | Loop::SortBy | Loop::SortByDesc => f.out.push(v),
-        Loop::Reduce | Loop::ReduceFrom => f.acc = v,
+        Loop::Reduce | Loop::ReduceFrom => {
+            // The accumulator can wrap itself once per item.
+            if deeper_than(v, VALUE_DEPTH) {
+                return Err(Fault::TooDeep(VALUE_DEPTH));
+            }
+            f.acc = v;
+        }
         kind => {
             let b = truth(v)?;
             match kind {

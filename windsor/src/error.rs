@@ -31,7 +31,7 @@ impl fmt::Display for Error {
             write!(f, "{file}: ")?;
         }
         if !self.at.is_empty() {
-            write!(f, "{}: ", self.at)?;
+            write!(f, "{}: ", bpvm_runtime::excerpt::clip(&self.at))?;
         }
         f.write_str(&self.message)
     }

@@ -4,6 +4,7 @@
 use super::{Failed, Input, Resolved, Resolver};
 use crate::load;
 use crate::sub::Def;
+use bpvm_runtime::limits::INCLUDE_DEPTH;
 use bpvm_runtime::root::Refusal;
 use bpvm_runtime::{Map, Value};
 use std::path::PathBuf;
@@ -58,6 +59,10 @@ impl Resolver<'_> {
             let mut names: Vec<String> = self.chain.iter().map(|p| name(p)).collect();
             names.push(name(&target));
             let message = format!("an include cycle: {}", names.join(" → "));
+            return Err(self.fail(at, &path, message));
+        }
+        if self.chain.len() >= INCLUDE_DEPTH {
+            let message = format!("child blueprints nested too deeply (more than {INCLUDE_DEPTH} levels)");
             return Err(self.fail(at, &path, message));
         }
         let shown = name(&target);

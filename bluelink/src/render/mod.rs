@@ -22,6 +22,7 @@ use super::resolved::{MASK, Resolved};
 use super::sub::{Def, Ref, Sub, Tree};
 use bpvm_runtime::budget::Tally;
 use bpvm_runtime::builtins::effects::Effects;
+use bpvm_runtime::limits::REFERENCE_DEPTH;
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Environment, Key, Map, Value};
 use bpvm_vm::{Fault, Path, Seg, Vm};
@@ -459,6 +460,12 @@ impl<'b> Resolver<'b> {
                 let mut cycle: Vec<String> = self.stack[from..].iter().map(|x| self.describe(*x)).collect();
                 cycle.push(self.describe(e));
                 let message = format!("a reference cycle: {}", cycle.join(" → "));
+                let (at, path) = (self.at(e), self.describe(e));
+                return Err(self.fail(at, &path, message));
+            }
+            None if self.stack.len() >= REFERENCE_DEPTH => {
+                self.status.set(e, Some(Status::Failed));
+                let message = format!("references nested too deeply (more than {REFERENCE_DEPTH} levels)");
                 let (at, path) = (self.at(e), self.describe(e));
                 return Err(self.fail(at, &path, message));
             }

@@ -7,35 +7,40 @@
 //! apply after any reference or call (B8). Trailing tokens are an error (D3).
 
 use super::lex::{Tok, Token, tokens, unquote};
-use crate::ast::{Call, Expr, Kind, Span};
-use crate::cursor::Cursor;
-use bpvm_runtime::{Diagnostic, Library};
+use crate::ast::{Accessor, Call, Expr, Kind, Span, Step};
+use crate::cursor::{Cursor, Parsed};
+use bpvm_runtime::{Diagnostic, Library, excerpt};
 
 /// Parses `src[start..end]` as one substitution.
 pub fn parse(src: &str, start: usize, end: usize, lib: &Library) -> Result<Expr, Diagnostic> {
     let mut p = Parser {
         c: Cursor::new(src, tokens(src, start, end), end),
         lib,
-        depth: 0,
     };
-    let e = p.substitution(false)?;
-    if let Some(t) = p.c.peek_token() {
-        return Err(p.c.error_at(
+    let e = p.substitution(false).map_err(|d| *d)?;
+    match p.c.peek_token() {
+        Some(t) => Err(*p.c.error_at(
             t.span,
             format!("unexpected {} after the end of the substitution", p.c.describe(t)),
-        ));
+        )),
+        None => Ok(e),
     }
-    Ok(e)
 }
 
 struct Parser<'s> {
     c: Cursor<'s, Tok>,
     lib: &'s Library,
-    depth: u32,
+}
+
+/// What a call's argument list holds so far.
+#[derive(Default)]
+struct Arguments {
+    args: Vec<Expr>,
+    named: Vec<(String, Span, Expr)>,
 }
 
 impl<'s> Parser<'s> {
-    fn unexpected(&self, wanted: &str) -> Diagnostic {
+    fn unexpected(&self, wanted: &str) -> Box<Diagnostic> {
         match self.c.peek_token() {
             Some(t) => self
                 .c
@@ -47,24 +52,80 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn expect(&mut self, tok: Tok, wanted: &str) -> Result<Token, Diagnostic> {
+    fn expect(&mut self, tok: Tok, wanted: &str) -> Parsed<Token> {
         self.c.eat(tok).ok_or_else(|| self.unexpected(wanted))
     }
 
+    // ── the recursive part: one call per level of nesting, kept small ─
+
     /// substitution = call | reference | literal. `argument` is true in a
     /// call's argument list, where a bare core-function name is a function value.
-    fn substitution(&mut self, argument: bool) -> Result<Expr, Diagnostic> {
-        self.depth += 1;
-        if self.depth > 100 {
-            let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
-            return Err(self.c.error_at(span, "substitution is nested too deeply".into()));
-        }
+    fn substitution(&mut self, argument: bool) -> Parsed<Expr> {
+        self.c.enter("substitution")?;
         let r = self.substitution_inner(argument);
-        self.depth -= 1;
+        self.c.leave();
         r
     }
 
-    fn substitution_inner(&mut self, argument: bool) -> Result<Expr, Diagnostic> {
+    fn substitution_inner(&mut self, argument: bool) -> Parsed<Expr> {
+        match self.c.peek() {
+            // Combinators rather than `?`: their temporaries live in
+            // frames that are gone before parsing goes deeper.
+            Some(Tok::Ident) if self.is_call() => self.call().and_then(|call| self.accessors(call, Vec::new())),
+            // An array literal: not in seed 002's grammar, but seed 003's
+            // examples write them (`join([8080, 8081], ",")`); same as list(…).
+            Some(Tok::LBracket) => self.array().and_then(|list| self.accessors(list, Vec::new())),
+            _ => self.leaf(argument),
+        }
+    }
+
+    fn array(&mut self) -> Parsed<Expr> {
+        let open = self.c.next().map_or((0, 0), |t| t.span);
+        let mut items = Vec::new();
+        while self.c.peek() != Some(Tok::RBracket) {
+            self.substitution(true).and_then(|item| {
+                items.push(item);
+                self.array_separator()
+            })?;
+        }
+        let close = self.expect(Tok::RBracket, "']' to close the array")?;
+        Ok(Expr::new(Kind::List(items), (open.0, close.span.1)))
+    }
+
+    fn call(&mut self) -> Parsed<Expr> {
+        let name = self.c.next().unwrap_or(Token {
+            tok: None,
+            span: self.c.eof_span(),
+        });
+        self.expect(Tok::LParen, "'('")?;
+        let mut list = Arguments::default();
+        while self.c.peek() != Some(Tok::RParen) {
+            let name = self.argument_name(&list)?;
+            self.substitution(true).and_then(|value| {
+                match name {
+                    Some(n) => list.named.push((self.c.text(n).to_string(), n.span, value)),
+                    None => list.args.push(value),
+                }
+                self.argument_separator()
+            })?;
+        }
+        let close = self.expect(Tok::RParen, "')' to close the call")?;
+        Ok(self.finish_call(name, list, close))
+    }
+
+    // ── the rest: returns before parsing goes deeper ─────────────────
+
+    /// Whether a name followed by `(` is next, and is not a literal.
+    fn is_call(&self) -> bool {
+        self.c.peek_at(1) == Some(Tok::LParen)
+            && !self
+                .c
+                .peek_token()
+                .is_some_and(|t| matches!(self.c.text(t), "true" | "false" | "none"))
+    }
+
+    /// A literal, a reference, or an error.
+    fn leaf(&mut self, argument: bool) -> Parsed<Expr> {
         let Some(t) = self.c.peek_token() else {
             return Err(self.unexpected("a reference, a function call or a literal"));
         };
@@ -75,19 +136,23 @@ impl<'s> Parser<'s> {
                 self.c.pos += 1;
                 match text.parse::<i64>() {
                     Ok(i) => lit(Kind::Int(i)),
-                    Err(_) => Err(self
-                        .c
-                        .error_at(t.span, format!("integer {text} does not fit in 64 bits"))),
+                    Err(_) => Err(self.c.error_at(
+                        t.span,
+                        format!("integer {} does not fit in 64 bits", excerpt::clip(text)),
+                    )),
                 }
             }
             Some(Tok::Float) => {
                 self.c.pos += 1;
                 match text.parse::<f64>() {
                     Ok(f) if f.is_finite() => lit(Kind::Float(f)),
-                    Ok(_) => Err(self
+                    Ok(_) => Err(self.c.error_at(
+                        t.span,
+                        format!("number {} is too large for a 64-bit float", excerpt::clip(text)),
+                    )),
+                    Err(_) => Err(self
                         .c
-                        .error_at(t.span, format!("number {text} is too large for a 64-bit float"))),
-                    Err(_) => Err(self.c.error_at(t.span, format!("invalid number {text}"))),
+                        .error_at(t.span, format!("invalid number {}", excerpt::clip(text)))),
                 }
             }
             Some(Tok::Str) => {
@@ -100,72 +165,68 @@ impl<'s> Parser<'s> {
                     "true" => lit(Kind::Bool(true)),
                     "false" => lit(Kind::Bool(false)),
                     "none" => lit(Kind::Nil),
-                    _ if self.c.peek() == Some(Tok::LParen) => {
-                        let call = self.call(t)?;
-                        self.accessors(call)
-                    }
                     _ => self.reference(t, argument),
                 }
-            }
-            // An array literal: not in seed 002's grammar, but seed 003's
-            // examples write them (`join([8080, 8081], ",")`); same as list(…).
-            Some(Tok::LBracket) => {
-                self.c.pos += 1;
-                let mut items = Vec::new();
-                while self.c.peek() != Some(Tok::RBracket) {
-                    items.push(self.substitution(true)?);
-                    match self.c.peek() {
-                        Some(Tok::Comma) => self.c.pos += 1,
-                        Some(Tok::RBracket) => {}
-                        _ => return Err(self.unexpected("',' or ']' in the array")),
-                    }
-                }
-                let close = self.expect(Tok::RBracket, "']' to close the array")?;
-                let list = Expr::new(Kind::List(items), (t.span.0, close.span.1));
-                self.accessors(list)
             }
             _ => Err(self.unexpected("a reference, a function call or a literal")),
         }
     }
 
-    fn call(&mut self, name: Token) -> Result<Expr, Diagnostic> {
-        self.expect(Tok::LParen, "'('")?;
-        let mut args = Vec::new();
-        let mut named = Vec::new();
-        while self.c.peek() != Some(Tok::RParen) {
-            let is_named = self.c.peek() == Some(Tok::Ident) && self.c.peek_at(1) == Some(Tok::Assign);
-            if is_named {
-                let n = self.c.toks[self.c.pos];
-                self.c.pos += 2;
-                let value = self.substitution(true)?;
-                named.push((self.c.text(n).to_string(), n.span, value));
-            } else {
-                if !named.is_empty() {
-                    let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
-                    return Err(self
-                        .c
-                        .error_at(span, "positional arguments cannot follow named arguments".into()));
-                }
-                args.push(self.substitution(true)?);
+    fn array_separator(&mut self) -> Parsed<()> {
+        match self.c.peek() {
+            Some(Tok::Comma) => {
+                self.c.pos += 1;
+                Ok(())
             }
-            match self.c.peek() {
-                Some(Tok::Comma) => {
-                    self.c.pos += 1;
-                    if self.c.peek() == Some(Tok::RParen) {
-                        return Err(self.unexpected("an argument after ','"));
-                    }
-                }
-                Some(Tok::RParen) => {}
-                _ => return Err(self.unexpected("',' or ')' after the argument")),
-            }
+            Some(Tok::RBracket) => Ok(()),
+            _ => Err(self.unexpected("',' or ']' in the array")),
         }
-        let close = self.expect(Tok::RParen, "')' to close the call")?;
+    }
+
+    /// The name of a named argument (`name =`, taken) when one is next.
+    fn argument_name(&mut self, list: &Arguments) -> Parsed<Option<Token>> {
+        if self.c.peek() == Some(Tok::Ident) && self.c.peek_at(1) == Some(Tok::Assign) {
+            let n = self.c.toks[self.c.pos];
+            self.c.pos += 2;
+            return Ok(Some(n));
+        }
+        if !list.named.is_empty() {
+            let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
+            return Err(self
+                .c
+                .error_at(span, "positional arguments cannot follow named arguments".into()));
+        }
+        Ok(None)
+    }
+
+    fn argument_separator(&mut self) -> Parsed<()> {
+        match self.c.peek() {
+            Some(Tok::Comma) => {
+                self.c.pos += 1;
+                if self.c.peek() == Some(Tok::RParen) {
+                    return Err(self.unexpected("an argument after ','"));
+                }
+                Ok(())
+            }
+            Some(Tok::RParen) => Ok(()),
+            _ => Err(self.unexpected("',' or ')' after the argument")),
+        }
+    }
+
+    fn finish_call(&self, name: Token, list: Arguments, close: Token) -> Expr {
+        let Arguments { mut args, named } = list;
         // `link(orderApi, resources.createOrderFunction)`: a resource
         // reference names the resource (seed 003, "string | ResourceRef").
         if self.c.text(name) == "link" {
             for arg in &mut args {
-                if let Kind::Member(base, resource) = &arg.kind
+                if let Kind::Access(base, steps) = &arg.kind
                     && matches!(&base.kind, Kind::Ident(root) if root == "resources")
+                    && let [
+                        Step {
+                            op: Accessor::Member(resource),
+                            ..
+                        },
+                    ] = steps.as_slice()
                 {
                     arg.kind = Kind::Str(resource.clone());
                 }
@@ -177,19 +238,20 @@ impl<'s> Parser<'s> {
             args,
             named,
         };
-        Ok(Expr::new(Kind::Call(call), (name.span.0, close.span.1)))
+        Expr::new(Kind::Call(Box::new(call)), (name.span.0, close.span.1))
     }
 
     fn root(&self, name: &str, span: Span) -> Expr {
         Expr::new(Kind::Ident(name.to_string()), span)
     }
 
-    fn reference(&mut self, first: Token, argument: bool) -> Result<Expr, Diagnostic> {
+    fn reference(&mut self, first: Token, argument: bool) -> Parsed<Expr> {
         let word = self.c.text(first);
         let span = first.span;
+        let mut steps = Vec::new();
         match word {
             "variables" => {
-                let e = self.name_accessor(self.root("variables", span), "a variable name after 'variables'")?;
+                steps.push(self.name_accessor("a variable name after 'variables'")?);
                 if matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
                     let t = self.c.peek_token().map_or(span, |t| t.span);
                     return Err(self.c.error_at(
@@ -198,17 +260,17 @@ impl<'s> Parser<'s> {
                             .into(),
                     ));
                 }
-                Ok(e)
+                Ok(access(self.root("variables", span), steps))
             }
             "values" => {
-                let e = self.name_accessor(self.root("values", span), "a value name after 'values'")?;
-                self.accessors(e)
+                steps.push(self.name_accessor("a value name after 'values'")?);
+                self.accessors(self.root("values", span), steps)
             }
             "datasources" => {
-                let e = self.name_accessor(self.root("datasources", span), "a data source name after 'datasources'")?;
-                let mut e = self.name_accessor(e, "a data source field after the data source name")?;
+                steps.push(self.name_accessor("a data source name after 'datasources'")?);
+                steps.push(self.name_accessor("a data source field after the data source name")?);
                 if self.c.peek() == Some(Tok::LBracket) {
-                    e = self.index_accessor(e)?;
+                    steps.push(self.index_accessor()?);
                 }
                 if matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
                     let t = self.c.peek_token().map_or(span, |t| t.span);
@@ -216,20 +278,20 @@ impl<'s> Parser<'s> {
                         .c
                         .error_at(t, "a data source reference takes a field and at most one index".into()));
                 }
-                Ok(e)
+                Ok(access(self.root("datasources", span), steps))
             }
             "children" => {
-                let e = self.name_accessor(self.root("children", span), "a child blueprint name after 'children'")?;
+                steps.push(self.name_accessor("a child blueprint name after 'children'")?);
                 if !matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
                     return Err(self.unexpected("an exported field after the child blueprint name"));
                 }
-                self.accessors(e)
+                self.accessors(self.root("children", span), steps)
             }
             "resources" => {
-                let e = self.name_accessor(self.root("resources", span), "a resource name after 'resources'")?;
-                self.accessors(e)
+                steps.push(self.name_accessor("a resource name after 'resources'")?);
+                self.accessors(self.root("resources", span), steps)
             }
-            "elem" => self.accessors(self.root("elem", span)),
+            "elem" => self.accessors(self.root("elem", span), steps),
             "i" => {
                 if matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) {
                     let t = self.c.peek_token().map_or(span, |t| t.span);
@@ -246,25 +308,27 @@ impl<'s> Parser<'s> {
                 Ok(Expr::new(Kind::FuncRef(name.to_string()), span))
             }
             name => {
-                let e = Expr::new(
-                    Kind::Member(Box::new(self.root("resources", span)), name.to_string()),
-                    span,
-                );
-                self.accessors(e)
+                // A bare name is a resource: the step after the root is
+                // the name itself, ending where it ends.
+                steps.push(Step {
+                    op: Accessor::Member(name.to_string()),
+                    end: span.1,
+                });
+                self.accessors(self.root("resources", span), steps)
             }
         }
     }
 
-    fn name_accessor(&mut self, base: Expr, wanted: &str) -> Result<Expr, Diagnostic> {
+    /// `.name` or `["quoted-name"]`.
+    fn name_accessor(&mut self, wanted: &str) -> Parsed<Step> {
         match self.c.peek() {
             Some(Tok::Dot) => {
                 self.c.pos += 1;
                 let name = self.expect(Tok::Ident, wanted)?;
-                let span = (base.span.0, name.span.1);
-                Ok(Expr::new(
-                    Kind::Member(Box::new(base), self.c.text(name).to_string()),
-                    span,
-                ))
+                Ok(Step {
+                    op: Accessor::Member(self.c.text(name).to_string()),
+                    end: name.span.1,
+                })
             }
             Some(Tok::LBracket) if self.c.peek_at(1) == Some(Tok::Str) => {
                 self.c.pos += 1;
@@ -282,14 +346,17 @@ impl<'s> Parser<'s> {
                     ));
                 }
                 let close = self.expect(Tok::RBracket, "']' after the quoted name")?;
-                let span = (base.span.0, close.span.1);
-                Ok(Expr::new(Kind::Member(Box::new(base), name), span))
+                Ok(Step {
+                    op: Accessor::Member(name),
+                    end: close.span.1,
+                })
             }
             _ => Err(self.unexpected(wanted)),
         }
     }
 
-    fn index_accessor(&mut self, base: Expr) -> Result<Expr, Diagnostic> {
+    /// `[n]` or `[]` (the first item).
+    fn index_accessor(&mut self) -> Parsed<Step> {
         let open = self.expect(Tok::LBracket, "'['")?;
         let index = match self.c.peek_token() {
             Some(t) if t.tok == Some(Tok::RBracket) => Expr::new(Kind::Int(0), open.span),
@@ -303,24 +370,38 @@ impl<'s> Parser<'s> {
             _ => return Err(self.unexpected("an index (a natural number), a quoted name, or ']'")),
         };
         let close = self.expect(Tok::RBracket, "']' to close the index")?;
-        let span = (base.span.0, close.span.1);
-        Ok(Expr::new(Kind::Index(Box::new(base), Box::new(index)), span))
+        Ok(Step {
+            op: Accessor::Index(Box::new(index)),
+            end: close.span.1,
+        })
     }
 
-    fn accessors(&mut self, mut e: Expr) -> Result<Expr, Diagnostic> {
+    /// The accessors after `base` (and its `steps` so far), however many.
+    fn accessors(&mut self, base: Expr, mut steps: Vec<Step>) -> Parsed<Expr> {
         loop {
             match self.c.peek() {
-                Some(Tok::Dot) => e = self.name_accessor(e, "a field name after '.'")?,
+                Some(Tok::Dot) => steps.push(self.name_accessor("a field name after '.'")?),
                 Some(Tok::LBracket) => {
                     let quoted = self.c.peek_at(1) == Some(Tok::Str);
-                    e = if quoted {
-                        self.name_accessor(e, "a quoted name")?
+                    steps.push(if quoted {
+                        self.name_accessor("a quoted name")?
                     } else {
-                        self.index_accessor(e)?
-                    };
+                        self.index_accessor()?
+                    });
                 }
-                _ => return Ok(e),
+                _ => return Ok(access(base, steps)),
             }
+        }
+    }
+}
+
+/// `base` with `steps` after it (`base` itself when there are none).
+fn access(base: Expr, steps: Vec<Step>) -> Expr {
+    match steps.last() {
+        None => base,
+        Some(last) => {
+            let span = (base.span.0, last.end);
+            Expr::new(Kind::Access(Box::new(base), steps), span)
         }
     }
 }

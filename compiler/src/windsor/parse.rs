@@ -4,37 +4,54 @@
 //! operators, then `**`, `* / %`, `+ -`, comparisons, `&&`, `||`; the
 //! ternary is lowest. Calls to predicate builtins take their second argument
 //! as a closure (`filter(xs, # > 1)` or `filter(xs, {# > 1})`).
+//!
+//! The functions that recurse (one call per level of nesting) are kept
+//! small and leave building messages and leaves to functions that return
+//! before parsing goes deeper, so that the deepest expression allowed
+//! parses on a small stack even in a debug build.
 
 use super::lex::{Tok, Token, tokens, unescape};
-use crate::ast::{Binary, Call, Expr, Kind, Unary};
-use crate::cursor::Cursor;
-use bpvm_runtime::Diagnostic;
+use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Step, Unary};
+use crate::cursor::{Cursor, Parsed};
+use bpvm_runtime::{Diagnostic, excerpt};
 use bpvm_vm::Loop;
 
 /// Parses `src[start..end]` as one complete expression.
 pub fn parse(src: &str, start: usize, end: usize) -> Result<Expr, Diagnostic> {
     let mut p = Parser {
         c: Cursor::new(src, tokens(src, start, end), end),
-        depth: 0,
         closure: 0,
     };
-    let e = p.expr(0)?;
-    if let Some(t) = p.c.peek_token() {
-        return Err(p.c.error_at(
+    let e = p.expr(0).map_err(|d| *d)?;
+    match p.c.peek_token() {
+        Some(t) => Err(*p.c.error_at(
             t.span,
             format!("unexpected {} after the end of the expression", p.c.describe(t)),
-        ));
+        )),
+        None => Ok(e),
     }
-    Ok(e)
 }
-
-const MAX_DEPTH: u32 = 200;
 
 struct Parser<'s> {
     c: Cursor<'s, Tok>,
-    depth: u32,
     /// How many closures (predicate bodies) enclose the current position.
     closure: u32,
+}
+
+/// An infix operator as read.
+struct Operator {
+    op: Binary,
+    bp: u16,
+    right_assoc: bool,
+    /// `not matches` and the like: the result is negated.
+    not: bool,
+}
+
+/// `first` and the operators after it, as one expression.
+fn chain(first: Expr, links: Vec<Link>) -> Expr {
+    let end = links.last().map_or(first.span.1, |l| l.rhs.span.1);
+    let span = (first.span.0, end);
+    Expr::new(Kind::Chain(Box::new(first), links), span)
 }
 
 /// The predicate builtins and the loop each compiles to.
@@ -90,7 +107,7 @@ impl<'s> Parser<'s> {
         self.c.peek_token().map_or("", |t| self.c.text(t))
     }
 
-    fn unexpected(&self, wanted: &str) -> Diagnostic {
+    fn unexpected(&self, wanted: &str) -> Box<Diagnostic> {
         match self.c.peek_token() {
             Some(t) if t.tok.is_none() && self.c.describe(t) == "unterminated string" => {
                 self.c.error_at((t.span.0, t.span.0 + 1), "unterminated string".into())
@@ -105,7 +122,13 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn expect(&mut self, tok: Tok, wanted: &str) -> Result<Token, Diagnostic> {
+    /// An error at the next token (or the end).
+    fn error_here(&self, message: &str) -> Box<Diagnostic> {
+        let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
+        self.c.error_at(span, message.into())
+    }
+
+    fn expect(&mut self, tok: Tok, wanted: &str) -> Parsed<Token> {
         self.c.eat(tok).ok_or_else(|| self.unexpected(wanted))
     }
 
@@ -113,172 +136,347 @@ impl<'s> Parser<'s> {
         self.c.peek() == Some(Tok::Ident) && self.peek_text() == word
     }
 
+    // ── the recursive part: one call per level of nesting ────────────
+
     /// expression := `let` binding | binary [ `?` expression `:` expression ]
-    fn expr(&mut self, min: u16) -> Result<Expr, Diagnostic> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
-            return Err(self.c.error_at(span, "expression is nested too deeply".into()));
-        }
+    fn expr(&mut self, min: u16) -> Parsed<Expr> {
+        self.c.enter("expression")?;
         let r = self.expr_inner(min);
-        self.depth -= 1;
+        self.c.leave();
         r
     }
 
-    fn expr_inner(&mut self, min: u16) -> Result<Expr, Diagnostic> {
+    fn expr_inner(&mut self, min: u16) -> Parsed<Expr> {
         if min == 0 && self.is_ident("let") {
             return self.let_binding();
         }
-        let mut left = self.unary()?;
-        while let Some(t) = self.c.peek_token() {
-            let Some(tok) = t.tok else { break };
-            let text = self.c.text(t);
-            // `not in` / `not matches` …: a negated infix operator.
-            if tok == Tok::Ident && text == "not" {
-                let Some(next) = self.c.toks.get(self.c.pos + 1).copied() else {
-                    break;
-                };
-                let Some((op, bp, _)) = next.tok.and_then(|n| infix(n, self.c.text(next))) else {
-                    break;
-                };
-                if bp != 20 || bp < min || op == Binary::Coalesce {
-                    break;
-                }
-                self.c.pos += 2;
-                let right = self.expr(bp + 1)?;
-                let span = (left.span.0, right.span.1);
-                left = if op == Binary::In {
-                    Expr::new(Kind::Binary(Binary::NotIn, Box::new(left), Box::new(right)), span)
-                } else {
-                    let inner = Expr::new(Kind::Binary(op, Box::new(left), Box::new(right)), span);
-                    Expr::new(Kind::Unary(Unary::Not, Box::new(inner)), span)
-                };
-                continue;
-            }
-            let Some((op, bp, right_assoc)) = infix(tok, text) else {
-                break;
-            };
-            if bp < min.max(1) {
-                break;
-            }
-            self.c.pos += 1;
-            let right = self.expr(if right_assoc { bp } else { bp + 1 })?;
-            let span = (left.span.0, right.span.1);
-            left = Expr::new(Kind::Binary(op, Box::new(left), Box::new(right)), span);
+        // Combinators rather than `?`: their temporaries live in frames
+        // that are gone before parsing goes deeper.
+        let left = self.unary().and_then(|left| self.infix(left, min));
+        if min == 0 {
+            left.and_then(|left| self.conditional(left))
+        } else {
+            left
         }
-        if min == 0 && self.c.peek() == Some(Tok::Question) {
-            self.c.pos += 1;
-            let then = self.expr(0)?;
-            self.expect(Tok::Colon, "':' of the conditional")?;
-            let otherwise = self.expr(0)?;
-            let span = (left.span.0, otherwise.span.1);
-            left = Expr::new(Kind::Ternary(Box::new(left), Box::new(then), Box::new(otherwise)), span);
-        }
-        if min == 0 && self.c.peek() == Some(Tok::Pipe) {
-            let t = self.c.peek_token().unwrap_or(Token {
-                tok: None,
-                span: self.c.eof_span(),
-            });
-            return Err(self.c.error_at(
-                t.span,
-                "the pipe operator '|' is not supported; call the function instead".into(),
-            ));
-        }
-        Ok(left)
     }
 
-    fn let_binding(&mut self) -> Result<Expr, Diagnostic> {
+    /// The infix operators after `left` that bind at least as tightly as
+    /// `min`. The operators of one binding power collect in one flat
+    /// chain; a lower one (the only kind that can follow, since each right
+    /// operand took every higher one) starts a chain around it.
+    fn infix(&mut self, mut left: Expr, min: u16) -> Parsed<Expr> {
+        let mut links = Vec::new();
+        let mut chain_bp = 0;
+        while let Some(o) = self.operator(min) {
+            let bp = if o.right_assoc { o.bp } else { o.bp + 1 };
+            self.expr(bp).map(|rhs| {
+                if o.bp != chain_bp && !links.is_empty() {
+                    left = chain(
+                        std::mem::replace(&mut left, Expr::new(Kind::Nil, (0, 0))),
+                        std::mem::take(&mut links),
+                    );
+                }
+                chain_bp = o.bp;
+                links.push(Link {
+                    op: o.op,
+                    not: o.not,
+                    rhs,
+                });
+            })?;
+        }
+        Ok(if links.is_empty() { left } else { chain(left, links) })
+    }
+
+    /// `cond ? then : otherwise`, when a `?` follows.
+    fn conditional(&mut self, cond: Expr) -> Parsed<Expr> {
+        let e = if self.c.eat(Tok::Question).is_some() {
+            self.expr(0).and_then(|then| self.otherwise(cond, then))
+        } else {
+            Ok(cond)
+        };
+        e.and_then(|e| match self.c.peek() {
+            Some(Tok::Pipe) => {
+                Err(self.error_here("the pipe operator '|' is not supported; call the function instead"))
+            }
+            _ => Ok(e),
+        })
+    }
+
+    /// `: otherwise` of a conditional.
+    fn otherwise(&mut self, cond: Expr, then: Expr) -> Parsed<Expr> {
+        self.expect(Tok::Colon, "':' of the conditional")?;
+        self.expr(0).map(|otherwise| {
+            let span = (cond.span.0, otherwise.span.1);
+            Expr::new(Kind::Ternary(Box::new(cond), Box::new(then), Box::new(otherwise)), span)
+        })
+    }
+
+    fn let_binding(&mut self) -> Parsed<Expr> {
+        let (start, name) = self.let_head()?;
+        self.expr(0).and_then(|value| self.let_body(start, name, value))
+    }
+
+    /// `; body` of a `let`.
+    fn let_body(&mut self, start: u32, name: String, value: Expr) -> Parsed<Expr> {
+        self.expect(Tok::Semi, "';' after the let value")?;
+        self.expr(0).map(|body| {
+            let span = (start, body.span.1);
+            Expr::new(Kind::Let(name, Box::new(value), Box::new(body)), span)
+        })
+    }
+
+    fn unary(&mut self) -> Parsed<Expr> {
+        match self.prefix() {
+            Some((op, bp, start)) => self.expr(bp).map(|operand| {
+                let span = (start, operand.span.1);
+                Expr::new(Kind::Unary(op, Box::new(operand)), span)
+            }),
+            None => self.primary().and_then(|primary| self.postfix(primary)),
+        }
+    }
+
+    fn postfix(&mut self, base: Expr) -> Parsed<Expr> {
+        let mut steps = Vec::new();
+        loop {
+            match self.c.peek() {
+                Some(Tok::Dot) | Some(Tok::QDot) => self.member().map(|step| steps.extend(step))?,
+                Some(Tok::LBracket) => {
+                    self.c.pos += 1;
+                    self.index().map(|step| steps.push(step))?;
+                }
+                Some(Tok::LParen) => return Err(self.error_here("only named functions can be called")),
+                _ => return Ok(access(base, steps)),
+            }
+        }
+    }
+
+    /// `[index]` or `[from:to]`, after the `[`.
+    fn index(&mut self) -> Parsed<Step> {
+        let from = match self.c.peek() {
+            Some(Tok::Colon) => None,
+            _ => Some(self.expr(0).map(Box::new)?),
+        };
+        if self.c.eat(Tok::Colon).is_none() {
+            return self.index_end(from);
+        }
+        let to = match self.c.peek() {
+            Some(Tok::RBracket) => None,
+            _ => Some(self.expr(0).map(Box::new)?),
+        };
+        self.slice_end(from, to)
+    }
+
+    fn primary(&mut self) -> Parsed<Expr> {
+        match self.c.peek() {
+            Some(Tok::LParen) => {
+                self.c.pos += 1;
+                self.expr(0)
+                    .and_then(|inner| self.expect(Tok::RParen, "')'").map(|_| inner))
+            }
+            Some(Tok::LBracket) => self.list(),
+            Some(Tok::LBrace) => self.map(),
+            Some(Tok::Ident) if self.is_call() => self.call(),
+            _ => self.leaf(),
+        }
+    }
+
+    fn list(&mut self) -> Parsed<Expr> {
+        let open = self.c.next().map_or((0, 0), |t| t.span);
+        let mut items = Vec::new();
+        while self.c.peek() != Some(Tok::RBracket) {
+            self.expr(0).and_then(|item| {
+                items.push(item);
+                self.separator(Tok::RBracket, "',' or ']' in the list")
+            })?;
+        }
+        self.close(Tok::RBracket, "']'", open, Kind::List(items))
+    }
+
+    fn map(&mut self) -> Parsed<Expr> {
+        let open = self.c.next().map_or((0, 0), |t| t.span);
+        let mut entries = Vec::new();
+        while self.c.peek() != Some(Tok::RBrace) {
+            self.map_key().and_then(|key| self.map_value(key, &mut entries))?;
+        }
+        self.close(Tok::RBrace, "'}'", open, Kind::Map(entries))
+    }
+
+    fn map_key(&mut self) -> Parsed<Expr> {
+        match self.c.peek_token() {
+            Some(t) if t.tok == Some(Tok::Ident) => {
+                self.c.pos += 1;
+                Ok(Expr::new(Kind::Str(self.c.text(t).to_string()), t.span))
+            }
+            Some(t) if matches!(t.tok, Some(Tok::Str | Tok::Int | Tok::Float | Tok::LParen)) => self.primary(),
+            _ => Err(self.unexpected("a map key")),
+        }
+    }
+
+    /// `: value` of a map entry, and what follows it.
+    fn map_value(&mut self, key: Expr, entries: &mut Vec<(Expr, Expr)>) -> Parsed<()> {
+        self.expect(Tok::Colon, "':' after the map key")?;
+        self.expr(0).and_then(|value| {
+            entries.push((key, value));
+            self.separator(Tok::RBrace, "',' or '}' in the map")
+        })
+    }
+
+    fn call(&mut self) -> Parsed<Expr> {
+        let name = self.c.next().unwrap_or(Token {
+            tok: None,
+            span: self.c.eof_span(),
+        });
+        self.expect(Tok::LParen, "'('")?;
+        let takes_closure = predicate(self.c.text(name)).is_some();
+        let mut args = Vec::new();
+        while self.c.peek() != Some(Tok::RParen) {
+            let arg = if takes_closure && args.len() == 1 {
+                self.closure_body()
+            } else {
+                self.expr(0)
+            };
+            arg.and_then(|arg| {
+                args.push(arg);
+                self.separator(Tok::RParen, "',' or ')' after the argument")
+            })?;
+        }
+        self.expect(Tok::RParen, "')' to close the call")
+            .and_then(|close| self.finish_call(name, args, close))
+    }
+
+    /// A predicate's body: `{ expr }` or a bare expression.
+    fn closure_body(&mut self) -> Parsed<Expr> {
+        self.closure += 1;
+        let braced = self.c.eat(Tok::LBrace).is_some();
+        let body = self.expr(0);
+        self.closure -= 1;
+        if braced {
+            body.and_then(|body| self.expect(Tok::RBrace, "'}' to close the predicate").map(|_| body))
+        } else {
+            body
+        }
+    }
+
+    // ── the rest: returns before parsing goes deeper ─────────────────
+
+    /// The next infix operator binding at least as tightly as `min`,
+    /// taken; `None` (nothing taken) when there is none.
+    fn operator(&mut self, min: u16) -> Option<Operator> {
+        let t = self.c.peek_token()?;
+        let tok = t.tok?;
+        let text = self.c.text(t);
+        // `not in` / `not matches` …: a negated infix operator.
+        if tok == Tok::Ident && text == "not" {
+            let next = self.c.toks.get(self.c.pos + 1).copied()?;
+            let (op, bp, _) = next.tok.and_then(|n| infix(n, self.c.text(next)))?;
+            if bp != 20 || bp < min || op == Binary::Coalesce {
+                return None;
+            }
+            self.c.pos += 2;
+            let (op, not) = match op {
+                Binary::In => (Binary::NotIn, false),
+                _ => (op, true),
+            };
+            return Some(Operator {
+                op,
+                bp,
+                right_assoc: false,
+                not,
+            });
+        }
+        let (op, bp, right_assoc) = infix(tok, text)?;
+        if bp < min.max(1) {
+            return None;
+        }
+        self.c.pos += 1;
+        Some(Operator {
+            op,
+            bp,
+            right_assoc,
+            not: false,
+        })
+    }
+
+    /// A prefix operator, taken: the operator, the binding power of its
+    /// operand, and where it starts.
+    fn prefix(&mut self) -> Option<(Unary, u16, u32)> {
+        let t = self.c.peek_token()?;
+        let (op, bp) = match (t.tok, self.c.text(t)) {
+            (Some(Tok::Bang), _) | (Some(Tok::Ident), "not") => (Unary::Not, 50),
+            (Some(Tok::Minus), _) => (Unary::Neg, 90),
+            (Some(Tok::Plus), _) => (Unary::Plus, 90),
+            _ => return None,
+        };
+        self.c.pos += 1;
+        Some((op, bp, t.span.0))
+    }
+
+    /// `let name =`, taken: where it starts and the name.
+    fn let_head(&mut self) -> Parsed<(u32, String)> {
         let start = self.c.next().map_or(0, |t| t.span.0);
         let name = self.expect(Tok::Ident, "a name after 'let'")?;
         self.expect(Tok::Assign, "'=' after the let name")?;
-        let value = self.expr(0)?;
-        self.expect(Tok::Semi, "';' after the let value")?;
-        let body = self.expr(0)?;
-        let span = (start, body.span.1);
-        Ok(Expr::new(
-            Kind::Let(self.c.text(name).to_string(), Box::new(value), Box::new(body)),
-            span,
-        ))
+        Ok((start, self.c.text(name).to_string()))
     }
 
-    fn unary(&mut self) -> Result<Expr, Diagnostic> {
-        let Some(t) = self.c.peek_token() else {
-            return Err(self.unexpected("an expression"));
-        };
-        let op = match (t.tok, self.c.text(t)) {
-            (Some(Tok::Bang), _) | (Some(Tok::Ident), "not") => Some((Unary::Not, 50)),
-            (Some(Tok::Minus), _) => Some((Unary::Neg, 90)),
-            (Some(Tok::Plus), _) => Some((Unary::Plus, 90)),
-            _ => None,
-        };
-        if let Some((op, bp)) = op {
-            self.c.pos += 1;
-            let operand = self.expr(bp)?;
-            let span = (t.span.0, operand.span.1);
-            return Ok(Expr::new(Kind::Unary(op, Box::new(operand)), span));
+    /// `.name` or `?.name`, taken; `None` for the `?.` of `a?.[0]`.
+    fn member(&mut self) -> Parsed<Option<Step>> {
+        self.c.pos += 1;
+        if self.c.peek() == Some(Tok::LBracket) {
+            return Ok(None);
         }
-        let primary = self.primary()?;
-        self.postfix(primary)
+        let name = self.expect(Tok::Ident, "a field name after '.'")?;
+        Ok(Some(Step {
+            op: Accessor::Member(self.c.text(name).to_string()),
+            end: name.span.1,
+        }))
     }
 
-    fn postfix(&mut self, mut e: Expr) -> Result<Expr, Diagnostic> {
-        loop {
-            match self.c.peek() {
-                Some(Tok::Dot) | Some(Tok::QDot) => {
-                    self.c.pos += 1;
-                    if self.c.peek() == Some(Tok::LBracket) {
-                        continue; // `a?.[0]`
-                    }
-                    let name = self.expect(Tok::Ident, "a field name after '.'")?;
-                    let span = (e.span.0, name.span.1);
-                    e = Expr::new(Kind::Member(Box::new(e), self.c.text(name).to_string()), span);
-                }
-                Some(Tok::LBracket) => {
-                    self.c.pos += 1;
-                    e = self.index(e)?;
-                }
-                Some(Tok::LParen) => {
-                    let span = self.c.peek_token().map_or(self.c.eof_span(), |t| t.span);
-                    return Err(self.c.error_at(span, "only named functions can be called".into()));
-                }
-                _ => return Ok(e),
-            }
-        }
-    }
-
-    fn index(&mut self, base: Expr) -> Result<Expr, Diagnostic> {
-        let from = if self.c.peek() == Some(Tok::Colon) {
-            None
-        } else {
-            Some(self.expr(0)?)
-        };
-        if self.c.peek() == Some(Tok::Colon) {
-            self.c.pos += 1;
-            let to = if self.c.peek() == Some(Tok::RBracket) {
-                None
-            } else {
-                Some(self.expr(0)?)
-            };
-            let close = self.expect(Tok::RBracket, "']' to close the slice")?;
-            let span = (base.span.0, close.span.1);
-            return Ok(Expr::new(
-                Kind::Slice(Box::new(base), from.map(Box::new), to.map(Box::new)),
-                span,
-            ));
-        }
+    /// The `]` of an index: a string index is a member.
+    fn index_end(&mut self, from: Option<Box<Expr>>) -> Parsed<Step> {
         let close = self.expect(Tok::RBracket, "']' to close the index")?;
-        let span = (base.span.0, close.span.1);
         let index = match from {
             Some(i) => i,
             None => return Err(self.c.error_at(close.span, "expected an index".into())),
         };
-        Ok(match index.kind {
-            Kind::Str(key) => Expr::new(Kind::Member(Box::new(base), key), span),
-            _ => Expr::new(Kind::Index(Box::new(base), Box::new(index)), span),
+        let op = match index.kind {
+            Kind::Str(key) => Accessor::Member(key),
+            _ => Accessor::Index(index),
+        };
+        Ok(Step { op, end: close.span.1 })
+    }
+
+    /// The `]` of a slice.
+    fn slice_end(&mut self, from: Option<Box<Expr>>, to: Option<Box<Expr>>) -> Parsed<Step> {
+        let close = self.expect(Tok::RBracket, "']' to close the slice")?;
+        Ok(Step {
+            op: Accessor::Slice(from, to),
+            end: close.span.1,
         })
     }
 
-    fn primary(&mut self) -> Result<Expr, Diagnostic> {
+    /// The `close` token that ends a list or a map opened at `open`.
+    fn close(&mut self, close: Tok, wanted: &str, open: (u32, u32), kind: Kind) -> Parsed<Expr> {
+        let end = self.expect(close, wanted)?;
+        Ok(Expr::new(kind, (open.0, end.span.1)))
+    }
+
+    /// After an item: a `,` (taken), or the `close` that ends the list.
+    fn separator(&mut self, close: Tok, wanted: &str) -> Parsed<()> {
+        if self.c.eat(Tok::Comma).is_some() || self.c.peek() == Some(close) {
+            Ok(())
+        } else {
+            Err(self.unexpected(wanted))
+        }
+    }
+
+    /// Whether a name followed by `(` is next, and is not a keyword.
+    fn is_call(&self) -> bool {
+        self.c.peek_at(1) == Some(Tok::LParen) && !matches!(self.peek_text(), "true" | "false" | "nil" | "let")
+    }
+
+    /// A literal, a name, `#`, or an error.
+    fn leaf(&mut self) -> Parsed<Expr> {
         let Some(t) = self.c.peek_token() else {
             return Err(self.unexpected("an expression"));
         };
@@ -292,9 +490,10 @@ impl<'s> Parser<'s> {
                 self.c.pos += 1;
                 match text.replace('_', "").parse::<i64>() {
                     Ok(i) => lit(Kind::Int(i)),
-                    Err(_) => Err(self
-                        .c
-                        .error_at(t.span, format!("integer {text} does not fit in 64 bits"))),
+                    Err(_) => Err(self.c.error_at(
+                        t.span,
+                        format!("integer {} does not fit in 64 bits", excerpt::clip(text)),
+                    )),
                 }
             }
             Tok::Radix => {
@@ -307,17 +506,22 @@ impl<'s> Parser<'s> {
                 };
                 match i64::from_str_radix(&digits, radix) {
                     Ok(i) => lit(Kind::Int(i)),
-                    Err(_) => Err(self.c.error_at(t.span, format!("invalid integer {text}"))),
+                    Err(_) => Err(self
+                        .c
+                        .error_at(t.span, format!("invalid integer {}", excerpt::clip(text)))),
                 }
             }
             Tok::Float => {
                 self.c.pos += 1;
                 match text.replace('_', "").parse::<f64>() {
                     Ok(f) if f.is_finite() => lit(Kind::Float(f)),
-                    Ok(_) => Err(self
+                    Ok(_) => Err(self.c.error_at(
+                        t.span,
+                        format!("number {} is too large for a 64-bit float", excerpt::clip(text)),
+                    )),
+                    Err(_) => Err(self
                         .c
-                        .error_at(t.span, format!("number {text} is too large for a 64-bit float"))),
-                    Err(_) => Err(self.c.error_at(t.span, format!("invalid number {text}"))),
+                        .error_at(t.span, format!("invalid number {}", excerpt::clip(text)))),
                 }
             }
             Tok::Str => {
@@ -359,14 +563,6 @@ impl<'s> Parser<'s> {
                 // `.name` inside a predicate is `#.name`.
                 Ok(Expr::new(Kind::Item, (t.span.0, t.span.0)))
             }
-            Tok::LParen => {
-                self.c.pos += 1;
-                let inner = self.expr(0)?;
-                self.expect(Tok::RParen, "')'")?;
-                Ok(inner)
-            }
-            Tok::LBracket => self.list(),
-            Tok::LBrace => self.map(),
             Tok::Ident => {
                 self.c.pos += 1;
                 match text {
@@ -376,7 +572,6 @@ impl<'s> Parser<'s> {
                     "let" => Err(self
                         .c
                         .error_at(t.span, "'let' must start an expression or follow '('".into())),
-                    _ if self.c.peek() == Some(Tok::LParen) => self.call(t),
                     _ => lit(Kind::Ident(text.to_string())),
                 }
             }
@@ -384,133 +579,74 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn list(&mut self) -> Result<Expr, Diagnostic> {
-        let open = self.c.next().map_or((0, 0), |t| t.span);
-        let mut items = Vec::new();
-        while self.c.peek() != Some(Tok::RBracket) {
-            items.push(self.expr(0)?);
-            if self.c.peek() == Some(Tok::Comma) {
-                self.c.pos += 1;
-            } else if self.c.peek() != Some(Tok::RBracket) {
-                return Err(self.unexpected("',' or ']' in the list"));
-            }
-        }
-        let close = self.expect(Tok::RBracket, "']'")?;
-        Ok(Expr::new(Kind::List(items), (open.0, close.span.1)))
-    }
-
-    fn map(&mut self) -> Result<Expr, Diagnostic> {
-        let open = self.c.next().map_or((0, 0), |t| t.span);
-        let mut entries = Vec::new();
-        while self.c.peek() != Some(Tok::RBrace) {
-            let key = match self.c.peek_token() {
-                Some(t) if t.tok == Some(Tok::Ident) => {
-                    self.c.pos += 1;
-                    Expr::new(Kind::Str(self.c.text(t).to_string()), t.span)
-                }
-                Some(t) if matches!(t.tok, Some(Tok::Str | Tok::Int | Tok::Float)) => self.primary()?,
-                Some(t) if t.tok == Some(Tok::LParen) => self.primary()?,
-                _ => return Err(self.unexpected("a map key")),
-            };
-            self.expect(Tok::Colon, "':' after the map key")?;
-            let value = self.expr(0)?;
-            entries.push((key, value));
-            if self.c.peek() == Some(Tok::Comma) {
-                self.c.pos += 1;
-            } else if self.c.peek() != Some(Tok::RBrace) {
-                return Err(self.unexpected("',' or '}' in the map"));
-            }
-        }
-        let close = self.expect(Tok::RBrace, "'}'")?;
-        Ok(Expr::new(Kind::Map(entries), (open.0, close.span.1)))
-    }
-
-    fn call(&mut self, name: Token) -> Result<Expr, Diagnostic> {
+    /// The call expression for `name(args)`: a predicate gets its body
+    /// apart, and its arguments checked.
+    fn finish_call(&self, name: Token, mut args: Vec<Expr>, close: Token) -> Parsed<Expr> {
         let fname = self.c.text(name).to_string();
-        self.expect(Tok::LParen, "'('")?;
-        let kind = predicate(&fname);
-        let mut args = Vec::new();
-        while self.c.peek() != Some(Tok::RParen) {
-            if kind.is_some() && args.len() == 1 {
-                args.push(self.closure_body()?);
-            } else {
-                args.push(self.expr(0)?);
-            }
-            if self.c.peek() == Some(Tok::Comma) {
-                self.c.pos += 1;
-            } else if self.c.peek() != Some(Tok::RParen) {
-                return Err(self.unexpected("',' or ')' after the argument"));
-            }
-        }
-        let close = self.expect(Tok::RParen, "')' to close the call")?;
         let span = (name.span.0, close.span.1);
-        if let Some(mut kind) = kind {
-            let min_args = if kind == Loop::Count { 1 } else { 2 };
-            let max_args = if matches!(kind, Loop::Reduce | Loop::SortBy) {
-                3
-            } else {
-                2
-            };
-            if args.len() < min_args || args.len() > max_args {
-                let want = if min_args == max_args {
-                    format!("{min_args}")
-                } else {
-                    format!("{min_args} to {max_args}")
-                };
-                return Err(self
-                    .c
-                    .error_at(span, format!("{fname}() takes {want} arguments, got {}", args.len())));
-            }
-            if args.len() == 1 {
-                args.push(Expr::new(Kind::Item, span));
-            }
-            let body = args.remove(1);
-            if args.len() == 2 {
-                match kind {
-                    Loop::Reduce => kind = Loop::ReduceFrom,
-                    Loop::SortBy => match &args[1].kind {
-                        Kind::Str(s) if s == "asc" => {
-                            args.pop();
-                        }
-                        Kind::Str(s) if s == "desc" => {
-                            kind = Loop::SortByDesc;
-                            args.pop();
-                        }
-                        _ => {
-                            return Err(self.c.error_at(
-                                args[1].span,
-                                "sortBy() order must be the literal \"asc\" or \"desc\"".into(),
-                            ));
-                        }
-                    },
-                    _ => {}
-                }
-            }
-            return Ok(Expr::new(Kind::Predicate(kind, args, Box::new(body)), span));
-        }
-        Ok(Expr::new(
-            Kind::Call(Call {
-                name: fname,
-                name_span: name.span,
-                args,
-                named: Vec::new(),
-            }),
-            span,
-        ))
-    }
-
-    /// A predicate's body: `{ expr }` or a bare expression.
-    fn closure_body(&mut self) -> Result<Expr, Diagnostic> {
-        self.closure += 1;
-        let body = if self.c.peek() == Some(Tok::LBrace) {
-            self.c.pos += 1;
-            let e = self.expr(0)?;
-            self.expect(Tok::RBrace, "'}' to close the predicate")?;
-            Ok(e)
-        } else {
-            self.expr(0)
+        let Some(mut kind) = predicate(&fname) else {
+            return Ok(Expr::new(
+                Kind::Call(Box::new(Call {
+                    name: fname,
+                    name_span: name.span,
+                    args,
+                    named: Vec::new(),
+                })),
+                span,
+            ));
         };
-        self.closure -= 1;
-        body
+        let min_args = if kind == Loop::Count { 1 } else { 2 };
+        let max_args = if matches!(kind, Loop::Reduce | Loop::SortBy) {
+            3
+        } else {
+            2
+        };
+        if args.len() < min_args || args.len() > max_args {
+            let want = if min_args == max_args {
+                format!("{min_args}")
+            } else {
+                format!("{min_args} to {max_args}")
+            };
+            return Err(self
+                .c
+                .error_at(span, format!("{fname}() takes {want} arguments, got {}", args.len())));
+        }
+        if args.len() == 1 {
+            args.push(Expr::new(Kind::Item, span));
+        }
+        let body = args.remove(1);
+        if args.len() == 2 {
+            match kind {
+                Loop::Reduce => kind = Loop::ReduceFrom,
+                Loop::SortBy => match &args[1].kind {
+                    Kind::Str(s) if s == "asc" => {
+                        args.pop();
+                    }
+                    Kind::Str(s) if s == "desc" => {
+                        kind = Loop::SortByDesc;
+                        args.pop();
+                    }
+                    _ => {
+                        return Err(self.c.error_at(
+                            args[1].span,
+                            "sortBy() order must be the literal \"asc\" or \"desc\"".into(),
+                        ));
+                    }
+                },
+                _ => {}
+            }
+        }
+        Ok(Expr::new(Kind::Predicate(kind, args, Box::new(body)), span))
+    }
+}
+
+/// `base` with `steps` after it (`base` itself when there are none).
+fn access(base: Expr, steps: Vec<Step>) -> Expr {
+    match steps.last() {
+        None => base,
+        Some(last) => {
+            let span = (base.span.0, last.end);
+            Expr::new(Kind::Access(Box::new(base), steps), span)
+        }
     }
 }

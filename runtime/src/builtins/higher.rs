@@ -8,6 +8,8 @@
 
 use super::args::{int_at, list_at, str_at, wrong};
 use crate::func::{Builtin, Ctx, FnError, FuncVal, VARIADIC};
+use crate::limits::VALUE_DEPTH;
+use crate::nesting::deeper_than;
 use crate::val::{ListRef, Val};
 use bumpalo::collections::Vec as BumpVec;
 use std::cmp::Ordering;
@@ -32,8 +34,13 @@ pub static FUNCTIONS: &[Builtin] = &[
 ];
 
 // What the builders return: applied with the item first, then what was bound.
-static COMPOSED: Builtin = builtin!("compose", 2, VARIADIC, |c, a| chain(c, a[0], a[1..].iter().rev()));
-static PIPED: Builtin = builtin!("pipe", 2, VARIADIC, |c, a| chain(c, a[0], a[1..].iter()));
+static COMPOSED: Builtin = builtin!("compose", 2, VARIADIC, |c, a| chain(
+    c,
+    "compose",
+    a[0],
+    a[1..].iter().rev()
+));
+static PIPED: Builtin = builtin!("pipe", 2, VARIADIC, |c, a| chain(c, "pipe", a[0], a[1..].iter()));
 static ATTR: Builtin = builtin!("getattr", 2, 2, |_, a| match (a[0], a[1]) {
     (Val::Nil, _) => Ok(Val::Nil),
     (obj, Val::Str(name)) => match obj.map() {
@@ -88,15 +95,32 @@ fn build<'a>(c: &mut Ctx<'a>, name: &str, apply: &'static Builtin, a: &[Val<'a>]
     Ok(bind(c, apply, a))
 }
 
-fn chain<'a, 'f>(c: &mut Ctx<'a>, mut x: Val<'a>, fs: impl Iterator<Item = &'f Val<'a>>) -> Result<Val<'a>, FnError>
+/// `x` through each of `fs` in turn: the functions `name` composed.
+fn chain<'a, 'f>(
+    c: &mut Ctx<'a>,
+    name: &str,
+    mut x: Val<'a>,
+    fs: impl Iterator<Item = &'f Val<'a>>,
+) -> Result<Val<'a>, FnError>
 where
     'a: 'f,
 {
     for f in fs {
         let Val::Func(f) = f else { continue };
-        x = c.call(f, &[x])?;
+        x = shallow(name, c.call(f, &[x])?)?;
     }
     Ok(x)
+}
+
+/// `v`, unless a function that feeds each result to the next step has
+/// built it past [`VALUE_DEPTH`] levels.
+fn shallow<'a>(name: &str, v: Val<'a>) -> Result<Val<'a>, FnError> {
+    if deeper_than(v, VALUE_DEPTH) {
+        return Err(FnError::new(format!(
+            "{name}() builds a value nested too deeply (more than {VALUE_DEPTH} levels)"
+        )));
+    }
+    Ok(v)
 }
 
 /// The function argument at `i`.
@@ -191,7 +215,7 @@ fn reduce<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let f = PerItem::new("reduce", a, 2)?;
     let mut acc = a[2];
     for (i, x) in xs.iter().enumerate() {
-        acc = f.call(c, &[acc, x], i)?;
+        acc = shallow("reduce", f.call(c, &[acc, x], i)?)?;
     }
     Ok(acc)
 }

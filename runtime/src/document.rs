@@ -1,0 +1,186 @@
+//! Reading YAML and JSON documents into values, nested no deeper than
+//! [`VALUE_DEPTH`] levels: reading, printing, comparing and dropping a
+//! value all recurse once per level.
+
+use crate::limits::VALUE_DEPTH;
+use crate::map::Map;
+use crate::value::Value;
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::fmt;
+
+impl Value {
+    /// Parses one YAML document with YAML 1.2 core-schema scalars: only
+    /// `true`/`false` are booleans (`yes`, `on`, `n` stay strings) and
+    /// `010` is the integer 10, not octal.
+    ///
+    /// ```
+    /// use bpvm_runtime::Value;
+    /// let deep = format!("{}1{}", "[".repeat(65), "]".repeat(65));
+    /// assert_eq!(Value::from_yaml(&deep).unwrap_err(), "1:65: document nested too deeply (more than 64 levels)");
+    /// ```
+    pub fn from_yaml(text: &str) -> Result<Value, String> {
+        let mut options = serde_saphyr::Options::default();
+        options.strict_booleans = true;
+        options.legacy_octal_numbers = false;
+        // The reader's depth budget is left above ours, which then names
+        // the limit; its scanner refuses flow collections (`[[[…`) past
+        // the limit itself, as it reads ahead of the values built.
+        let mut budget = serde_saphyr::Budget::default();
+        budget.max_depth = VALUE_DEPTH + 1;
+        budget.flow_nesting_limit = VALUE_DEPTH;
+        options.budget = Some(budget);
+        serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| {
+            let message = e.to_string();
+            match e.location() {
+                Some(at) if message.contains(TOO_DEEP) || message.contains("recursion limit exceeded") => {
+                    too_deep(at.line(), at.column())
+                }
+                _ => message,
+            }
+        })
+    }
+
+    /// Parses one JSON document.
+    ///
+    /// ```
+    /// use bpvm_runtime::Value;
+    /// let deep = format!("{}1{}", "[".repeat(65), "]".repeat(65));
+    /// assert_eq!(Value::from_json(&deep).unwrap_err(), "1:65: document nested too deeply (more than 64 levels)");
+    /// ```
+    pub fn from_json(text: &str) -> Result<Value, String> {
+        serde_json::from_str::<Value>(text).map_err(|e| {
+            let message = e.to_string();
+            if message.contains(TOO_DEEP) {
+                too_deep(e.line() as u64, e.column() as u64)
+            } else {
+                message
+            }
+        })
+    }
+}
+
+/// What a reader is told when a document goes past [`VALUE_DEPTH`].
+const TOO_DEEP: &str = "document nested too deeply";
+
+fn too_deep(line: u64, column: u64) -> String {
+    format!("{line}:{column}: {TOO_DEEP} (more than {VALUE_DEPTH} levels)")
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        Nested(0).deserialize(d)
+    }
+}
+
+/// A value inside this many lists and maps.
+#[derive(Clone, Copy)]
+struct Nested(usize);
+
+impl Nested {
+    /// The list or map about to be read, one level down; an error past
+    /// the limit, before the reader goes any deeper.
+    fn inner<E: de::Error>(self) -> Result<Nested, E> {
+        if self.0 >= VALUE_DEPTH {
+            return Err(E::custom(format!("{TOO_DEEP} (more than {VALUE_DEPTH} levels)")));
+        }
+        Ok(Nested(self.0 + 1))
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Nested {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Nested {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a YAML or JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        self.deserialize(d)
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
+        Ok(Value::Int(i))
+    }
+    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Value, E> {
+        i64::try_from(u).map(Value::Int).or(Ok(Value::Float(u as f64)))
+    }
+    fn visit_i128<E: de::Error>(self, i: i128) -> Result<Value, E> {
+        i64::try_from(i).map(Value::Int).or(Ok(Value::Float(i as f64)))
+    }
+    fn visit_u128<E: de::Error>(self, u: u128) -> Result<Value, E> {
+        i64::try_from(u).map(Value::Int).or(Ok(Value::Float(u as f64)))
+    }
+    fn visit_f64<E>(self, f: f64) -> Result<Value, E> {
+        Ok(Value::Float(f))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::Str(s.into()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::Str(s.into()))
+    }
+    fn visit_bytes<E>(self, b: &[u8]) -> Result<Value, E> {
+        Ok(Value::Bytes(b.into()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inner = self.inner()?;
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element_seed(inner)? {
+            items.push(item);
+        }
+        Ok(Value::List(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let inner = self.inner()?;
+        let mut map = Map::new();
+        while let Some(key) = access.next_key_seed(inner)? {
+            let key = match key {
+                Value::Str(s) => s.to_string(),
+                Value::Null => "null".to_string(),
+                other => crate::text::to_text(&other),
+            };
+            let value = access.next_value_seed(inner)?;
+            map.insert(key.as_str(), value);
+        }
+        Ok(Value::Map(map))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nested(n: usize) -> String {
+        format!("{}1{}", "[".repeat(n), "]".repeat(n))
+    }
+
+    #[test]
+    fn the_deepest_document_allowed_reads() {
+        assert!(Value::from_yaml(&nested(VALUE_DEPTH)).is_ok());
+        assert!(Value::from_json(&nested(VALUE_DEPTH)).is_ok());
+    }
+
+    #[test]
+    fn a_block_document_too_deep_names_the_limit_and_where() {
+        let text: String = (0..100).map(|i| format!("{}k:\n", "  ".repeat(i))).collect();
+        assert_eq!(
+            Value::from_yaml(&text).unwrap_err(),
+            "65:129: document nested too deeply (more than 64 levels)"
+        );
+    }
+}

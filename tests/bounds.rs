@@ -1,0 +1,437 @@
+//! Bounded work: no input crashes bpvm through unbounded recursion. Long
+//! chains (of operators, of accessors) are flat and work at a million
+//! terms; real nesting (parentheses, prefix operators, documents, function
+//! values, accumulators, includes) stops at a limit with an error that
+//! names it. Every case here overflowed the stack before.
+
+use bpvm::{Compiler, Dialect, Environment, Value, Vm};
+use std::path::Path;
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::{Duration, Instant};
+
+const MILLION: usize = 1_000_000;
+
+/// The test that times compiling runs alone: the others keep the cores busy.
+static CORES: RwLock<()> = RwLock::new(());
+
+fn sharing() -> RwLockReadGuard<'static, ()> {
+    CORES.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn alone() -> RwLockWriteGuard<'static, ()> {
+    CORES.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The result of `src` as JSON, or the error's message.
+fn run(dialect: Dialect, src: &str, env: &str) -> Result<String, String> {
+    let prog = Compiler::new(dialect).compile(src).map_err(|d| d.message)?;
+    let env = Environment::from_yaml(env).unwrap();
+    bpvm::eval(&mut Vm::new(), &prog, &env)
+        .map(|v| v.to_json())
+        .map_err(|d| d.message)
+}
+
+fn windsor(src: &str, env: &str) -> Result<String, String> {
+    run(Dialect::Windsor, src, env)
+}
+
+/// `n` copies of `term` joined by `op`.
+fn chain(term: &str, op: &str, n: usize) -> String {
+    vec![term; n].join(op)
+}
+
+/// `open` `n` times, `inner`, `close` `n` times.
+fn nest(open: &str, inner: &str, close: &str, n: usize) -> String {
+    format!("{}{inner}{}", open.repeat(n), close.repeat(n))
+}
+
+/// Runs `f` on a thread with a `kib` KiB stack.
+fn on_stack<T: Send + 'static>(kib: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(kib * 1024)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+// ── flat chains ──────────────────────────────────────────────────────
+
+#[test]
+fn a_million_term_sum() {
+    let _cores = sharing();
+    // Literals fold to one constant; names are added up by the VM.
+    assert_eq!(windsor(&chain("1", "+", MILLION), "{}"), Ok("1000000".into()));
+    assert_eq!(windsor(&chain("n", " + ", MILLION), "n: 1"), Ok("1000000".into()));
+    assert_eq!(
+        windsor(&format!("{} - 1", chain("n", " + ", MILLION)), "n: 2"),
+        Ok("1999999".into())
+    );
+}
+
+#[test]
+fn a_million_term_when_condition() {
+    let _cores = sharing();
+    // A `when:` condition as Windsor facets write them, all true and
+    // then false at the very end.
+    let env = "{provider: aws, cluster: {nodes: 3}}";
+    let all = chain("provider == 'aws' && cluster.nodes >= 3", " && ", MILLION / 2);
+    assert_eq!(windsor(&all, env), Ok("true".into()));
+    let last_false = format!("{all} && cluster.nodes > 3");
+    assert_eq!(windsor(&last_false, env), Ok("false".into()));
+}
+
+#[test]
+fn a_million_term_or_chain() {
+    let _cores = sharing();
+    let none = chain("n == 2", " || ", MILLION);
+    assert_eq!(windsor(&none, "n: 1"), Ok("false".into()));
+    assert_eq!(windsor(&format!("{none} || n == 1"), "n: 1"), Ok("true".into()));
+}
+
+#[test]
+fn a_million_step_member_chain() {
+    let _cores = sharing();
+    let src = format!("a{}", ".b".repeat(MILLION));
+    // Windsor reads a member of nil as nil.
+    assert_eq!(windsor(&src, "a: {b: null}"), Ok("null".into()));
+    let index = format!("xs{}", "[0]".repeat(MILLION));
+    assert_eq!(windsor(&index, "xs: [null]"), Ok("null".into()));
+}
+
+#[test]
+fn a_million_step_bluelink_reference() {
+    let _cores = sharing();
+    let src = format!("${{values.cfg{}}}", ".b".repeat(MILLION));
+    let prog = Compiler::new(Dialect::Bluelink).compile_template(&src).unwrap();
+    let env = Environment::from_yaml("values: {cfg: {b: {b: 1}}}").unwrap();
+    let d = bpvm::eval(&mut Vm::new(), &prog, &env).unwrap_err();
+    // The path is quoted by its two ends.
+    let quoted = format!("values.cfg{}…{}", ".b".repeat(20), ".b".repeat(25));
+    assert_eq!(d.message, format!("cannot read 'b' of an integer (in '{quoted}')"));
+    // The caret line is a window of the two-megabyte line.
+    assert!(d.to_string().len() < 600, "{} bytes", d.to_string().len());
+}
+
+#[test]
+fn a_million_part_template() {
+    let _cores = sharing();
+    let src = "${n}-".repeat(MILLION);
+    let prog = Compiler::new(Dialect::Windsor).compile_template(&src).unwrap();
+    let env = Environment::from_yaml("n: 1").unwrap();
+    let text = bpvm::eval(&mut Vm::new(), &prog, &env).unwrap();
+    assert_eq!(text, Value::Str("1-".repeat(MILLION).into()));
+}
+
+#[test]
+fn compile_time_grows_linearly() {
+    let _cores = alone();
+    // The best of five rounds, small and large taken in turn, so that a
+    // burst of another process's work does not count.
+    fn timed(compile: impl Fn()) -> Duration {
+        let start = Instant::now();
+        compile();
+        start.elapsed()
+    }
+    let linear = |what: &str, small: &dyn Fn(), large: &dyn Fn()| {
+        let (mut s, mut l) = (Duration::MAX, Duration::MAX);
+        for _ in 0..5 {
+            s = s.min(timed(small));
+            l = l.min(timed(large));
+        }
+        let ratio = l.as_secs_f64() / s.as_secs_f64();
+        assert!(ratio < 8.0, "{what}: {s:?} for N, {l:?} for 4N");
+    };
+    let n = 20_000;
+    let expr = |src: String| move || drop(Compiler::new(Dialect::Windsor).compile(&src).unwrap());
+    for term in ["n", "a.b.c == 'x'", "m[i].k"] {
+        for op in [" + ", " && ", " ?? "] {
+            let (small, large) = (expr(chain(term, op, n)), expr(chain(term, op, 4 * n)));
+            linear(&format!("`{term}{op}…`"), &small, &large);
+        }
+    }
+    let members = |n: usize| expr(format!("a{}", ".b[0]".repeat(n)));
+    linear("`a.b[0].b[0]…`", &members(n), &members(4 * n));
+    let template = |n: usize| {
+        let src = "${n} ".repeat(n);
+        move || drop(Compiler::new(Dialect::Windsor).compile_template(&src).unwrap())
+    };
+    linear("a template of `${n} `", &template(n), &template(4 * n));
+}
+
+// ── real nesting ─────────────────────────────────────────────────────
+
+#[test]
+fn deep_parentheses_are_an_error_naming_the_limit() {
+    let _cores = sharing();
+    let src = nest("(", "1", ")", 100_000);
+    let d = Compiler::new(Dialect::Windsor).compile(&src).unwrap_err();
+    // The error shows a window of the line, the caret on the first
+    // parenthesis past the limit.
+    let window = format!("…{}…", "(".repeat(100));
+    let caret = format!("{}^", " ".repeat(51));
+    assert_eq!(
+        d.to_string(),
+        format!("1:101: expression nested too deeply (more than 100 levels)\n  |\n1 | {window}\n  | {caret}\n")
+    );
+}
+
+#[test]
+fn deep_prefix_operators_are_an_error_naming_the_limit() {
+    let _cores = sharing();
+    for op in ["!", "-", "not "] {
+        let src = format!("{}x", op.repeat(100_000));
+        let d = Compiler::new(Dialect::Windsor).compile(&src).unwrap_err();
+        let col = 100 * op.len() + 1;
+        assert_eq!(
+            (d.line_col(), d.message.as_str()),
+            ((1, col), "expression nested too deeply (more than 100 levels)"),
+            "{op}"
+        );
+    }
+}
+
+#[test]
+fn deep_bluelink_substitutions_are_an_error_naming_the_limit() {
+    let _cores = sharing();
+    for (open, close) in [("[", "]"), ("trim(", ")")] {
+        let src = format!("${{{}}}", nest(open, "'x'", close, 100_000));
+        let d = Compiler::new(Dialect::Bluelink).compile_template(&src).unwrap_err();
+        let col = 2 + 100 * open.len() + 1;
+        assert_eq!(
+            (d.line_col(), d.message.as_str()),
+            ((1, col), "substitution nested too deeply (more than 100 levels)"),
+            "{open}"
+        );
+    }
+}
+
+/// The deepest expression of each shape compiles and runs on a 256 KiB
+/// stack, even in a debug build; one level more is the nesting error.
+#[test]
+fn the_deepest_expressions_allowed_run_on_a_small_stack() {
+    let _cores = sharing();
+    let env = "{xs: [0], t: true, n: 1}";
+    let windsor = Dialect::Windsor;
+    let bluelink = Dialect::Bluelink;
+    type Shape = (&'static str, Dialect, fn(usize) -> String, fn(usize) -> String);
+    let shapes: [Shape; 13] = [
+        ("parentheses", windsor, |n| nest("(", "1", ")", n - 1), |_| "1".into()),
+        (
+            "not",
+            windsor,
+            |n| nest("!", "t", "", n - 1),
+            |n| (n % 2 == 1).to_string(),
+        ),
+        (
+            "minus",
+            windsor,
+            |n| nest("- ", "n", "", n - 1),
+            |n| if n % 2 == 1 { "1" } else { "-1" }.into(),
+        ),
+        ("power", windsor, |n| chain("n", " ** ", n), |_| "1.0".into()),
+        (
+            "conditional",
+            windsor,
+            |n| format!("{}0", "t ? 1 : ".repeat(n - 1)),
+            |_| "1".into(),
+        ),
+        (
+            "list",
+            windsor,
+            |n| nest("[", "1", "]", n - 1),
+            |n| nest("[", "1", "]", n - 1),
+        ),
+        (
+            "map",
+            windsor,
+            |n| nest("{a: ", "1", "}", n - 1),
+            |n| nest("{\"a\":", "1", "}", n - 1),
+        ),
+        ("call", windsor, |n| nest("abs(", "n", ")", n - 1), |_| "1".into()),
+        ("index", windsor, |n| nest("xs[", "0", "]", n - 1), |_| "0".into()),
+        (
+            "predicate",
+            windsor,
+            |n| nest("map(xs, ", "#", ")", n - 1),
+            |n| nest("[", "0", "]", n - 1),
+        ),
+        (
+            "let",
+            windsor,
+            |n| format!("{}a", "let a = 1; ".repeat(n - 1)),
+            |_| "1".into(),
+        ),
+        (
+            "bluelink list",
+            bluelink,
+            |n| nest("[", "1", "]", n - 1),
+            |n| nest("[", "1", "]", n - 1),
+        ),
+        (
+            "bluelink compose",
+            bluelink,
+            |n| format!("map(['a'], {})", nest("compose(", "to_upper", ")", n - 2)),
+            |_| "[\"A\"]".into(),
+        ),
+    ];
+    let deepest = bpvm::runtime::limits::EXPRESSION_DEPTH as usize;
+    for (name, dialect, src, result) in shapes {
+        let ok = on_stack(256, move || run(dialect, &src(deepest), env));
+        assert_eq!(ok, Ok(result(deepest)), "{name}");
+        let what = if dialect == windsor {
+            "expression"
+        } else {
+            "substitution"
+        };
+        let too_deep = run(dialect, &src(deepest + 1), env);
+        assert_eq!(
+            too_deep,
+            Err(format!("{what} nested too deeply (more than 100 levels)")),
+            "{name}"
+        );
+    }
+}
+
+// ── evaluation ───────────────────────────────────────────────────────
+
+#[test]
+fn function_values_calling_each_other_are_bounded() {
+    let _cores = sharing();
+    // A reduce that composes a function per item: calling the result
+    // would recurse once per item.
+    let fs = chain("to_upper", ", ", 100_000);
+    let src = format!("map(['a'], reduce([{fs}], compose, to_upper))");
+    assert_eq!(
+        run(Dialect::Bluelink, &src, "{}"),
+        Err("calls of function values nested too deeply (more than 100 levels)".into())
+    );
+}
+
+#[test]
+fn accumulators_cannot_nest_past_the_limit() {
+    let _cores = sharing();
+    let xs = chain("1", ", ", 100_000);
+    let limit = "builds a value nested too deeply (more than 64 levels)";
+    assert_eq!(
+        windsor(&format!("reduce([{xs}], [#acc], [])"), "{}"),
+        Err(format!("'reduce' {limit}"))
+    );
+    assert_eq!(
+        run(Dialect::Bluelink, &format!("reduce([{xs}], list, [])"), "{}"),
+        Err(format!("reduce() {limit}"))
+    );
+    let wraps = chain("list", ", ", 1000);
+    assert_eq!(
+        run(Dialect::Bluelink, &format!("map([1], compose({wraps}))"), "{}"),
+        Err(format!("compose() {limit}"))
+    );
+    // Parts shared between levels are looked at once, not once a path.
+    assert_eq!(
+        windsor(&format!("reduce([{xs}], [#acc, #acc], [])"), "{}"),
+        Err(format!("'reduce' {limit}"))
+    );
+    // Only depth counts: an accumulator may grow wide.
+    assert_eq!(
+        windsor(&format!("reduce([{xs}], #acc + #, 0)"), "{}"),
+        Ok("100000".into())
+    );
+}
+
+// ── documents ────────────────────────────────────────────────────────
+
+#[test]
+fn deep_yaml_and_json_are_an_error_naming_the_limit_and_where() {
+    let _cores = sharing();
+    // Reading YAML takes much stack per level in a debug build; the
+    // deepest document allowed needs more than a test thread's 2 MiB.
+    let text = nest("[", "1", "]", 100_000);
+    let (yaml, json) = on_stack(8192, move || (Value::from_yaml(&text), Value::from_json(&text)));
+    let expected = "1:65: document nested too deeply (more than 64 levels)";
+    assert_eq!(yaml.unwrap_err(), expected);
+    assert_eq!(json.unwrap_err(), expected);
+    // The YAML scanner reads ahead of the values read, and stops flow
+    // collections at the 65th level of their own.
+    let maps = format!("top:\n  {}", nest("{a: ", "1", "}", 100_000));
+    let yaml = on_stack(8192, move || Value::from_yaml(&maps));
+    assert_eq!(
+        yaml.unwrap_err(),
+        format!("2:{}: document nested too deeply (more than 64 levels)", 3 + 64 * 4)
+    );
+}
+
+#[test]
+fn a_deep_blueprint_is_an_error_naming_the_limit() {
+    let _cores = sharing();
+    let text = format!(
+        "version: 2023-04-20\nresources:\n  r:\n    type: t/r\n    spec: {}\n",
+        nest("[", "1", "]", 100_000)
+    );
+    let errors = bpvm::bluelink::load::parse(&text, "bp.yaml", Path::new("/bp.yaml")).unwrap_err();
+    let lines: Vec<String> = errors.0.iter().map(ToString::to_string).collect();
+    // The reader stops flow collections at 255 levels, before they reach
+    // the blueprint reader's own count.
+    assert_eq!(
+        lines,
+        ["bp.yaml:5:266: the document is nested too deeply (more than 64 levels)"]
+    );
+    let block: String = (0..70).map(|i| format!("{}- \n", " ".repeat(i + 4))).collect();
+    let text = format!("version: 2023-04-20\nresources:\n  r:\n    type: t/r\n    spec:\n{block}");
+    let errors = bpvm::bluelink::load::parse(&text, "bp.yaml", Path::new("/bp.yaml")).unwrap_err();
+    assert_eq!(
+        errors.0[0].to_string(),
+        "bp.yaml:67:66: the document is nested too deeply (more than 64 levels)"
+    );
+}
+
+#[test]
+fn reference_chains_are_bounded() {
+    let _cores = sharing();
+    // Each value reads the next: resolving the first waits on them all
+    // (a thousand levels took 8 MiB of stack).
+    let mut text = String::from("version: 2023-04-20\nvalues:\n");
+    let n = 1000;
+    for i in 0..n - 1 {
+        text.push_str(&format!(
+            "  v{i}: {{type: integer, value: \"${{values.v{}}}\"}}\n",
+            i + 1
+        ));
+    }
+    text.push_str(&format!("  v{}: {{type: integer, value: 1}}\n", n - 1));
+    text.push_str("resources:\n  r: {type: t/r, spec: {a: \"${values.v0}\"}}\n");
+    let bp = bpvm::bluelink::load::parse(&text, "bp.yaml", Path::new("/bp.yaml")).unwrap();
+    let errors = bpvm::bluelink::render::render(&bp, &Default::default()).unwrap_err();
+    assert_eq!(
+        errors.0[0].to_string(),
+        "bp.yaml:103:3: values.v100: references nested too deeply (more than 100 levels)"
+    );
+}
+
+#[test]
+fn includes_are_bounded() {
+    let _cores = sharing();
+    use bpvm::bluelink::{load, render};
+    let dir = std::env::temp_dir().join(format!("bpvm-bounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let n = 100;
+    for i in 0..n {
+        let body = if i + 1 < n {
+            format!("version: 2023-04-20\ninclude:\n  c: {{path: b{}.yaml}}\n", i + 1)
+        } else {
+            "version: 2023-04-20\n".to_string()
+        };
+        std::fs::write(dir.join(format!("b{i}.yaml")), body).unwrap();
+    }
+    let root = dir.canonicalize().unwrap();
+    let bp = load::load(&root.join("b0.yaml"), "b0.yaml").unwrap();
+    let opts = render::Options {
+        root: Some(root),
+        ..render::Options::default()
+    };
+    let errors = render::render(&bp, &opts).unwrap_err();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        errors.0[0].to_string(),
+        "b15.yaml:3:3: include.c: child blueprints nested too deeply (more than 16 levels)"
+    );
+}
