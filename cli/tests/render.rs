@@ -217,3 +217,20 @@ fn a_render_holds_at_most_four_evaluation_budgets_of_values() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn env_files_refuse_a_key_given_twice_whether_json_or_yaml() {
+    let dir = std::env::temp_dir().join(format!("bpvm-cli-dup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text, at) in [("env.json", "{\"a\": 1, \"a\": 2}", "1:12"), ("env.yaml", "a: 1\na: 2\n", "2:1")] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = bpvm().args(["eval", "--env"]).arg(&path).arg("a").output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("error: {}: {at}: duplicate key \"a\"\n", path.display())
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

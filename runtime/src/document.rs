@@ -2,6 +2,7 @@
 //! [`VALUE_DEPTH`] levels: reading, printing, comparing and dropping a
 //! value all recurse once per level.
 
+use crate::excerpt;
 use crate::limits::VALUE_DEPTH;
 use crate::map::Map;
 use crate::value::Value;
@@ -19,25 +20,7 @@ impl Value {
     /// assert_eq!(Value::from_yaml(&deep).unwrap_err(), "1:65: document nested too deeply (more than 64 levels)");
     /// ```
     pub fn from_yaml(text: &str) -> Result<Value, String> {
-        let mut options = serde_saphyr::Options::default();
-        options.strict_booleans = true;
-        options.legacy_octal_numbers = false;
-        // The reader's depth budget is left above ours, which then names
-        // the limit; its scanner refuses flow collections (`[[[…`) past
-        // the limit itself, as it reads ahead of the values built.
-        let mut budget = serde_saphyr::Budget::default();
-        budget.max_depth = VALUE_DEPTH + 1;
-        budget.flow_nesting_limit = VALUE_DEPTH;
-        options.budget = Some(budget);
-        serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| {
-            let message = e.to_string();
-            match e.location() {
-                Some(at) if message.contains(TOO_DEEP) || message.contains("recursion limit exceeded") => {
-                    too_deep(at.line(), at.column())
-                }
-                _ => message,
-            }
-        })
+        read_yaml(text, MAX_NODES)
     }
 
     /// Parses one JSON document.
@@ -49,13 +32,96 @@ impl Value {
     /// ```
     pub fn from_json(text: &str) -> Result<Value, String> {
         serde_json::from_str::<Value>(text).map_err(|e| {
+            // serde_json ends its messages with " at line L column C".
             let message = e.to_string();
+            let message = message.rsplit_once(" at line ").map_or(message.as_str(), |(m, _)| m);
             if message.contains(TOO_DEEP) {
-                too_deep(e.line() as u64, e.column() as u64)
-            } else {
-                message
+                return too_deep(e.line() as u64, e.column() as u64);
             }
+            format!("{}:{}: {message}", e.line(), e.column())
         })
+    }
+}
+
+/// [`Value::from_yaml`] with at most `max_nodes` values.
+fn read_yaml(text: &str, max_nodes: usize) -> Result<Value, String> {
+    let mut options = serde_saphyr::Options::default();
+    options.strict_booleans = true;
+    options.legacy_octal_numbers = false;
+    // The reader's depth budget is left above ours, which then names
+    // the limit; its scanner refuses flow collections (`[[[…`) past
+    // the limit itself, as it reads ahead of the values built.
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = VALUE_DEPTH + 1;
+    budget.flow_nesting_limit = VALUE_DEPTH;
+    // Files are at most 64 MiB (the file-access layer); these bound
+    // the values built from one, well past any real document.
+    budget.max_nodes = max_nodes;
+    budget.max_events = 4 * max_nodes;
+    options.budget = Some(budget);
+    serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| yaml_words(&e, max_nodes))
+}
+
+/// How many values one document may hold.
+pub const MAX_NODES: usize = 4 << 20;
+
+/// A YAML reader's error in bpvm's words, `line:column: message`, the
+/// same shape as JSON's and the blueprint reader's: the library's own
+/// names for its settings never reach the user.
+fn yaml_words(e: &serde_saphyr::Error, max_nodes: usize) -> String {
+    use serde_saphyr::Error;
+    use serde_saphyr::budget::BudgetBreach;
+    let (line, column) = e.location().map_or((0, 0), |at| (at.line(), at.column()));
+    // The reader wraps errors with a snippet of the source; bpvm shows its own.
+    let mut e = e;
+    while let Error::WithSnippet { error, .. } | Error::AliasError { error, .. } = e {
+        e = error;
+    }
+    let message = match e {
+        Error::DuplicateMappingKey { key: Some(k), .. } => format!("duplicate key {:?}", excerpt::clip(k)),
+        Error::DuplicateMappingKey { key: None, .. } => "duplicate key".to_string(),
+        Error::NonFiniteFloat { value, .. } => {
+            format!("{} is not a finite number (numbers stay finite)", excerpt::clip(value))
+        }
+        Error::Budget { breach, .. } => match breach {
+            BudgetBreach::Depth { .. } => return too_deep(line, column),
+            BudgetBreach::Nodes { .. } | BudgetBreach::Events { .. } => {
+                format!("the document holds more than {max_nodes} values")
+            }
+            BudgetBreach::Aliases { .. } | BudgetBreach::AliasAnchorRatio { .. } => {
+                "the document uses too many aliases (*name)".to_string()
+            }
+            other => format!("the document is too large ({})", breach_name(other)),
+        },
+        other => {
+            let text = other.to_string();
+            if text.contains(TOO_DEEP) || text.contains("recursion limit exceeded") {
+                return too_deep(line, column);
+            }
+            // The reader's message is its first line, after its own
+            // "error: line L column C: " (the place is given in ours).
+            let first = text.lines().next().unwrap_or("").trim();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            let first = match first.split_once(": ") {
+                Some((place, rest)) if place.starts_with("line ") => rest,
+                _ => first,
+            };
+            first.rsplit_once(" at line ").map_or(first, |(m, _)| m).to_string()
+        }
+    };
+    format!("{line}:{column}: {message}")
+}
+
+/// A budget breach named in plain words.
+fn breach_name(b: &serde_saphyr::budget::BudgetBreach) -> &'static str {
+    use serde_saphyr::budget::BudgetBreach;
+    match b {
+        BudgetBreach::Anchors { .. } => "too many anchors",
+        BudgetBreach::Documents { .. } => "too many documents",
+        BudgetBreach::ScalarBytes { .. } => "too much text",
+        BudgetBreach::CommentBytes { .. } => "too many comments",
+        BudgetBreach::MergeKeys { .. } => "too many merge keys",
+        _ => "a reader limit",
     }
 }
 
@@ -154,6 +220,11 @@ impl<'de> Visitor<'de> for Nested {
                 Value::Null => "null".to_string(),
                 other => crate::text::to_text(&other),
             };
+            if map.contains_key(key.as_str()) {
+                // As YAML's reader does: the same key twice is a mistake
+                // in JSON too, not "the last one wins".
+                return Err(de::Error::custom(format!("duplicate key {:?}", excerpt::clip(&key))));
+            }
             let value = access.next_value_seed(inner)?;
             map.insert(key.as_str(), value);
         }
@@ -167,6 +238,39 @@ mod tests {
 
     fn nested(n: usize) -> String {
         format!("{}1{}", "[".repeat(n), "]".repeat(n))
+    }
+
+    #[test]
+    fn both_readers_refuse_a_key_given_twice_in_the_same_words() {
+        assert_eq!(
+            Value::from_yaml("a: 1\na: 2\n").unwrap_err(),
+            "2:1: duplicate key \"a\""
+        );
+        assert_eq!(
+            Value::from_json("{\"a\": 1, \"a\": 2}").unwrap_err(),
+            "1:12: duplicate key \"a\""
+        );
+    }
+
+    #[test]
+    fn reader_errors_are_in_bpvms_words() {
+        assert_eq!(Value::from_yaml("a: [1, 2\n").unwrap_err(), "1:4: unclosed bracket '['");
+        assert_eq!(
+            Value::from_yaml("a: *x\n").unwrap_err(),
+            "1:4: alias references unknown anchor"
+        );
+        assert_eq!(
+            Value::from_yaml("a: .inf\n").unwrap_err(),
+            "1:4: .inf is not a finite number (numbers stay finite)"
+        );
+        assert_eq!(
+            Value::from_json("[1,\n 2").unwrap_err(),
+            "2:2: EOF while parsing a list"
+        );
+        assert_eq!(
+            read_yaml("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", 8).unwrap_err(),
+            "1:23: the document holds more than 8 values"
+        );
     }
 
     #[test]
