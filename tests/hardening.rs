@@ -407,6 +407,14 @@ fn jsonnet_recursion_is_bounded_and_errors_say_where() {
 }
 
 #[test]
+fn a_jsonnet_result_nests_no_deeper_than_a_document() {
+    let s = Scratch::new("j-deep");
+    let e = jsonnet_result(&s, "local f(n) = if n == 0 then 1 else [f(n - 1)]; f(100)").unwrap_err();
+    assert!(e.contains("the result nests more than 64 levels deep"), "{e}");
+    assert!(jsonnet_result(&s, "local f(n) = if n == 0 then 1 else [f(n - 1)]; f(60)").is_ok());
+}
+
+#[test]
 fn jsonnet_results_keep_their_numbers_and_order() {
     let s = Scratch::new("j-values");
     let got = jsonnet_result(&s, "{b: 1, a: [1, 2.5, 3.0, 'x', null, true], c: {z: -0}}").unwrap();

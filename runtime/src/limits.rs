@@ -17,8 +17,9 @@
 pub const EXPRESSION_DEPTH: u32 = 100;
 
 /// Levels of lists and maps in a YAML or JSON document (Windsor files,
-/// command-line inputs, Bluelink blueprints, `fromJSON()` text), and in a
-/// value that `reduce`, `compose` or `pipe` builds up step by step.
+/// command-line inputs, Bluelink blueprints, `fromJSON()` text, a Jsonnet
+/// result), and in a value that `reduce`, `compose` or `pipe` builds up
+/// step by step.
 ///
 /// Reading YAML recurses deeply per level (about 30 KiB of stack per
 /// level in a debug build, 4 KiB in a release build): 64 levels, the YAML

@@ -189,8 +189,8 @@ fn describe(root: &Root, e: &jrsonnet_evaluator::Error) -> String {
 /// How many nested Jsonnet calls an evaluation may make.
 pub const MAX_STACK: usize = 200;
 
-/// How deeply a Jsonnet result may nest.
-pub const MAX_DEPTH: usize = 256;
+/// How deeply a Jsonnet result may nest: as deep as any document.
+pub const MAX_DEPTH: usize = bpvm_runtime::limits::VALUE_DEPTH;
 
 /// What is left of the memory budget for a Jsonnet result, and the
 /// project its errors are described against.
