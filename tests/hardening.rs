@@ -423,3 +423,21 @@ fn jsonnet_results_keep_their_numbers_and_order() {
         r#"[{"path":"p","inputs":{"x":{"a":[1,2.5,3,"x",null,true],"b":1,"c":{"z":0}}}}]"#
     );
 }
+
+#[test]
+fn a_facet_when_of_a_hundred_thousand_terms_renders() {
+    let s = Scratch::new("w-when");
+    let dir = windsor_project(&s, "{x: 1}");
+    let when = vec!["provider == 'aws'"; 100_000].join(" && ");
+    s.write(
+        "project/contexts/_template/facets/big.yaml",
+        &format!(
+            "kind: Facet\nmetadata: {{name: big}}\nwhen: \"{when}\"\nterraform: [{{path: q, inputs: {{y: 2}}}}]\n"
+        ),
+    );
+    let got = render_windsor(&dir).unwrap();
+    assert_eq!(
+        got.to_json(),
+        r#"[{"path":"p","inputs":{"x":1}},{"path":"q","inputs":{"y":2}}]"#
+    );
+}

@@ -222,7 +222,10 @@ fn a_render_holds_at_most_four_evaluation_budgets_of_values() {
 fn env_files_refuse_a_key_given_twice_whether_json_or_yaml() {
     let dir = std::env::temp_dir().join(format!("bpvm-cli-dup-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for (name, text, at) in [("env.json", "{\"a\": 1, \"a\": 2}", "1:12"), ("env.yaml", "a: 1\na: 2\n", "2:1")] {
+    for (name, text, at) in [
+        ("env.json", "{\"a\": 1, \"a\": 2}", "1:12"),
+        ("env.yaml", "a: 1\na: 2\n", "2:1"),
+    ] {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
         let out = bpvm().args(["eval", "--env"]).arg(&path).arg("a").output().unwrap();
