@@ -113,4 +113,17 @@ impl<'s, T: Copy + PartialEq> Cursor<'s, T> {
     pub fn error_at(&self, span: Span, message: String) -> Box<Diagnostic> {
         Box::new(Diagnostic::new(message, self.src, span.0 as usize, span.1 as usize))
     }
+
+    /// The float literal `text` (at `span`; `digits` is it without digit
+    /// separators), which must be a finite number (D7).
+    pub fn float(&self, span: Span, text: &str, digits: &str) -> Result<f64, Box<Diagnostic>> {
+        match digits.parse::<f64>() {
+            Ok(f) if f.is_finite() => Ok(f),
+            Ok(_) => Err(self.error_at(
+                span,
+                format!("number {} is too large for a 64-bit float", excerpt::clip(text)),
+            )),
+            Err(_) => Err(self.error_at(span, format!("invalid number {}", excerpt::clip(text)))),
+        }
+    }
 }

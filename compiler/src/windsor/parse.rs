@@ -513,16 +513,7 @@ impl<'s> Parser<'s> {
             }
             Tok::Float => {
                 self.c.pos += 1;
-                match text.replace('_', "").parse::<f64>() {
-                    Ok(f) if f.is_finite() => lit(Kind::Float(f)),
-                    Ok(_) => Err(self.c.error_at(
-                        t.span,
-                        format!("number {} is too large for a 64-bit float", excerpt::clip(text)),
-                    )),
-                    Err(_) => Err(self
-                        .c
-                        .error_at(t.span, format!("invalid number {}", excerpt::clip(text)))),
-                }
+                lit(Kind::Float(self.c.float(t.span, text, &text.replace('_', ""))?))
             }
             Tok::Str => {
                 self.c.pos += 1;
