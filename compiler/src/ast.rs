@@ -144,6 +144,8 @@ pub enum Binary {
     Mod,
     Pow,
     Coalesce,
+    /// `a..b`: the integers from a to b, both included.
+    Range,
 }
 
 impl Binary {
@@ -170,6 +172,7 @@ impl Binary {
             Binary::Div => "/",
             Binary::Mod => "%",
             Binary::Pow => "**",
+            Binary::Range => "..",
             Binary::Coalesce => "??",
         }
     }

@@ -693,6 +693,7 @@ fn op_code(op: Binary) -> Op {
         Binary::Div => Op::Div,
         Binary::Mod => Op::Mod,
         Binary::Pow => Op::Pow,
+        Binary::Range => Op::Range,
         Binary::And | Binary::Or | Binary::Coalesce | Binary::NotIn => unreachable!("compiled with jumps"),
     }
 }

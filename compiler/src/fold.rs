@@ -127,7 +127,9 @@ fn apply(op: Binary, not: bool, l: Val<'_>, r: Val<'_>) -> Option<Kind> {
         Binary::Contains => Val::Bool(ops::string_test(l, r, |x, y| x.contains(y)).ok()?),
         Binary::StartsWith => Val::Bool(ops::string_test(l, r, |x, y| x.starts_with(y)).ok()?),
         Binary::EndsWith => Val::Bool(ops::string_test(l, r, |x, y| x.ends_with(y)).ok()?),
-        Binary::In | Binary::NotIn | Binary::Matches | Binary::Coalesce => return None,
+        // A range is built when it runs: folded, `1..1000000` would be a
+        // million-item constant in the program.
+        Binary::In | Binary::NotIn | Binary::Matches | Binary::Coalesce | Binary::Range => return None,
     };
     match (not, v) {
         (false, v) => to_kind(v),

@@ -119,6 +119,29 @@ pub fn pow<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
     float_op(a, b, f64::powf)
 }
 
+/// `a..b`: the integers from `a` to `b`, both included; empty when
+/// `b < a` (as expr-lang). Both must be integers, and the list must fit
+/// the evaluation's memory budget.
+pub fn range<'a>(arena: &'a Bump, a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
+    let (Val::Int(from), Val::Int(to)) = (a, b) else {
+        return Err(OpError::Types(a.type_name(), b.type_name()));
+    };
+    let n = if to < from {
+        0
+    } else {
+        (to as i128 - from as i128 + 1) as u128
+    };
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    crate::budget::check(
+        arena.allocated_bytes(),
+        n.saturating_mul(std::mem::size_of::<Val<'a>>()),
+    )
+    .map_err(OpError::Other)?;
+    Ok(Val::List(
+        arena.alloc_slice_fill_iter((0..n).map(|i| Val::Int(from + i as i64))),
+    ))
+}
+
 /// `-a`.
 pub fn neg<'a>(a: Val<'a>) -> Result<Val<'a>, OpError> {
     match a {

@@ -55,6 +55,9 @@ pub enum Op {
     Mod,
     /// `**` (always a float).
     Pow,
+    /// `a..b`: the list of integers from a to b, both included (empty
+    /// when b < a).
+    Range,
     /// `==` (nil-safe, structural).
     Eq,
     /// `!=`.
@@ -247,7 +250,7 @@ impl Op {
             Op::Text(_) => (1, 1),
             Op::Index(_) => (2, 1),
             Op::Slice => (3, 1),
-            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod | Op::Pow => (2, 1),
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod | Op::Pow | Op::Range => (2, 1),
             Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => (2, 1),
             Op::In | Op::Contains | Op::StartsWith | Op::EndsWith | Op::Matches => (2, 1),
             Op::SetLocal(_) | Op::Pop | Op::LoopStep | Op::Return => (1, 0),

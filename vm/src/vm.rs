@@ -357,6 +357,7 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
             Op::Div => binary!(ops::div),
             Op::Mod => binary!(ops::rem),
             Op::Pow => binary!(ops::pow),
+            Op::Range => binary!(|a, b| ops::range(arena, a, b)),
             Op::Eq => binary!(|a, b| Ok::<_, OpError>(Val::Bool(ops::equal(a, b)))),
             Op::Ne => binary!(|a, b| Ok::<_, OpError>(Val::Bool(!ops::equal(a, b)))),
             Op::Lt => compare!(|o: std::cmp::Ordering| o.is_lt()),

@@ -91,6 +91,7 @@ fn infix(tok: Tok, text: &str) -> Option<(Binary, u16, bool)> {
         (Tok::Ident, "contains") => (Binary::Contains, 20, false),
         (Tok::Ident, "startsWith") => (Binary::StartsWith, 20, false),
         (Tok::Ident, "endsWith") => (Binary::EndsWith, 20, false),
+        (Tok::DotDot, _) => (Binary::Range, 25, false),
         (Tok::Plus, _) => (Binary::Add, 30, false),
         (Tok::Minus, _) => (Binary::Sub, 30, false),
         (Tok::Star, _) => (Binary::Mul, 60, false),
