@@ -55,7 +55,10 @@ fn renders(c: &mut Criterion) {
     let project = Project::load(&root).expect("the corpus loads");
     let many = contexts(&project, 1000);
     let (one, outputs) = many[10].clone();
-    let opts = render::Options { outputs };
+    let opts = render::Options {
+        outputs,
+        ..Default::default()
+    };
     render::render(&project, "bench", one.clone(), &opts).expect("renders");
     group.bench_function("one context", |b| {
         b.iter(|| black_box(render::render(&project, "bench", black_box(one.clone()), &opts).is_ok()))
@@ -66,6 +69,7 @@ fn renders(c: &mut Criterion) {
             for (ctx, outputs) in &many {
                 let opts = render::Options {
                     outputs: outputs.clone(),
+                    ..Default::default()
                 };
                 black_box(render::render(&project, "bench", ctx.clone(), &opts).is_ok());
             }

@@ -43,8 +43,16 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
             Some(Value::from_yaml(&text).map_err(|e| format!("error: {}: {e}", p.display()))?)
         }
     };
-    let rendered =
-        render::render(&project, &name, ctx, &render::Options { outputs }).map_err(|e| format!("error: {e}"))?;
+    let rendered = render::render(
+        &project,
+        &name,
+        ctx,
+        &render::Options {
+            outputs,
+            environment: None,
+        },
+    )
+    .map_err(|e| format!("error: {e}"))?;
     if args.explain {
         for line in &rendered.explain {
             eprintln!("{line}");

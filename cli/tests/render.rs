@@ -237,3 +237,33 @@ fn env_files_refuse_a_key_given_twice_whether_json_or_yaml() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn test_cases_see_only_their_own_env() {
+    let facet = "kind: Facet\nmetadata: {name: base}\nterraform: [{path: vpc, inputs: {region: '${env(\"REGION\") ?? \"none\"}', ctx: '${env(\"WINDSOR_CONTEXT\")}'}}]\n";
+    let dir = project("env", facet);
+    std::fs::create_dir_all(dir.join("contexts/_template/tests")).unwrap();
+    std::fs::write(
+        dir.join("contexts/_template/tests/env.test.yaml"),
+        "cases:\n  - name: given\n    env: {REGION: eu}\n    expect: {terraform: [{path: vpc, inputs: {region: eu, ctx: test}}]}\n  - name: not given\n    expect: {terraform: [{path: vpc, inputs: {region: none, ctx: test}}]}\n",
+    )
+    .unwrap();
+    // The process's own REGION must not leak into a case.
+    let out = bpvm()
+        .env("REGION", "from-the-process")
+        .args(["test", "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.ends_with("2 passed, 0 failed\n"), "{text}");
+    // A render reads the process's environment.
+    let out = bpvm()
+        .env("REGION", "from-the-process")
+        .args(["render", "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("region: from-the-process"));
+}

@@ -24,6 +24,8 @@ pub struct Host {
     pub outputs: Option<Value>,
     /// The scope of the expressions being evaluated (Jsonnet's `context`).
     pub scope: Value,
+    /// The variables `env(name)` reads; the process's when `None`.
+    pub environment: Option<Map>,
     /// Jsonnet results by file and context JSON: a render that calls the
     /// same file from the same scope three times evaluates it once.
     pub jsonnet_cache: RefCell<Vec<(PathBuf, String, Value)>>,
@@ -36,6 +38,13 @@ pub static FUNCTIONS: &[Builtin] = &[
         min: 2,
         max: 2,
         f: terraform_output,
+        pure: false,
+    },
+    Builtin {
+        name: "env",
+        min: 1,
+        max: 1,
+        f: env,
         pure: false,
     },
     Builtin {
@@ -111,6 +120,7 @@ impl Host {
             dir,
             outputs,
             scope: Value::Null,
+            environment: None,
             jsonnet_cache: RefCell::default(),
         }
     }
@@ -127,6 +137,17 @@ fn read(h: &Host, f: &str, path: &str) -> Result<Option<String>, FnError> {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.is_missing() => Ok(None),
         Err(e) => Err(refused(f, e)),
+    }
+}
+
+/// `env(name)`: the variable's value, nil when it is not set (as Windsor
+/// v0.9: never `""` for an unset variable).
+fn env<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let name = text_arg("env", a, 0)?;
+    let h = host(c, "env")?;
+    match &h.environment {
+        Some(vars) => Ok(vars.get(name).map_or(Val::Nil, |v| c.import(v))),
+        None => Ok(std::env::var(name).map_or(Val::Nil, |v| c.str(&v))),
     }
 }
 

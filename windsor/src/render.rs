@@ -22,6 +22,9 @@ pub struct Options {
     /// Terraform outputs by component (W9); without them
     /// `terraform_output()` stays as written.
     pub outputs: Option<Value>,
+    /// The variables `env(name)` reads: the process's environment when
+    /// unset; a test case gives its own, so that a test is hermetic.
+    pub environment: Option<Map>,
 }
 
 /// A rendered blueprint, and what decided it.
@@ -36,7 +39,8 @@ pub struct Rendered {
 /// Renders context `name`, whose values are `ctx` (see [`super::scope`]).
 pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
     let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
-    let host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
+    let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
+    host.environment = opts.environment.clone();
     let mut ev = Evaluator::new(ctx.clone(), host);
     let mut explain = Vec::new();
 

@@ -19,6 +19,9 @@ pub struct Case {
     pub name: String,
     values: Value,
     outputs: Option<Value>,
+    /// What `env(name)` sees: the case's `env`, and `WINDSOR_CONTEXT`
+    /// (`test`) unless it sets it, nothing from the process (as Windsor).
+    environment: Map,
     expect: Option<Map>,
     exclude: Option<Map>,
     expect_error: bool,
@@ -78,6 +81,7 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
                 },
                 values: coerce_values(m.get("values")),
                 outputs: m.get("terraformOutputs").cloned().filter(|v| !matches!(v, Value::Null)),
+                environment: environment(m.get("env")),
                 expect: map_of("expect"),
                 exclude: map_of("exclude"),
                 expect_error: matches!(m.get("expectError"), Some(Value::Bool(true))),
@@ -89,6 +93,20 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
     } else {
         Err(Errors::new(errors))
     }
+}
+
+/// A case's `env`, as text, over `WINDSOR_CONTEXT=test`.
+fn environment(v: Option<&Value>) -> Map {
+    let mut vars = Map::new();
+    vars.insert("WINDSOR_CONTEXT", Value::Str("test".into()));
+    for (k, v) in v.and_then(Value::as_map).into_iter().flat_map(|m| m.iter()) {
+        let text = match v {
+            Value::Str(s) => s.clone(),
+            other => text::to_text(other).into(),
+        };
+        vars.insert(k.as_str(), Value::Str(text));
+    }
+    vars
 }
 
 /// A case's values: dotted keys set nested values, and top-level strings
@@ -149,6 +167,7 @@ pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
     };
     let opts = Options {
         outputs: case.outputs.clone(),
+        environment: Some(case.environment.clone()),
     };
     let result = render(project, "test", ctx, &opts);
     match (result, case.expect_error) {

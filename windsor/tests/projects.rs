@@ -35,6 +35,7 @@ fn run_case(dir: &Path, case: &bpvm_runtime::Map) -> Result<Value, String> {
     let ctx = scope::context(&project, "test", scope::Values::Given(values), true).map_err(|e| e.to_string())?;
     let opts = render::Options {
         outputs: case.get("terraformOutputs").cloned(),
+        environment: case.get("env").and_then(Value::as_map).cloned(),
     };
     render::render(&project, "test", ctx, &opts)
         .map(|r| r.blueprint)

@@ -30,6 +30,7 @@ pub mod cidr;
 pub mod effects;
 pub mod encoding;
 mod extreme;
+mod go_json;
 pub mod higher;
 pub mod pointer;
 mod sized;

@@ -60,6 +60,7 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("sort", 1, 2, sort),
     builtin!("type", 1, 1, type_of),
     builtin!("toJSON", 1, 1, to_json),
+    builtin!("jsonString", 1, 1, super::go_json::json_string),
     builtin!("fromJSON", 1, 1, from_json),
     builtin!("toBase64", 1, 1, to_base64),
     builtin!("fromBase64", 1, 1, from_base64),
