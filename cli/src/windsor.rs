@@ -24,6 +24,16 @@ pub struct RenderArgs {
     pub outputs: Option<PathBuf>,
 }
 
+/// Which rules a render applies, and which the template targets (W10).
+fn rules(project: &Project) -> String {
+    match &project.format {
+        bpvm::windsor::Format::Seed => "rules: the seed facet format".to_string(),
+        v09 => format!(
+            "rules: the seed facet format; the template targets {v09}, whose composition rules bpvm does not have yet"
+        ),
+    }
+}
+
 fn load(project: &Path) -> Result<Project, String> {
     if !project.is_dir() {
         return Err(format!("error: {} is not a folder", project.display()));
@@ -54,6 +64,7 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
     )
     .map_err(|e| format!("error: {e}"))?;
     if args.explain {
+        eprintln!("{}", rules(&project));
         for line in &rendered.explain {
             eprintln!("{line}");
         }
@@ -93,6 +104,8 @@ pub fn test(args: TestArgs) -> Result<bool, String> {
             None => "error: no test cases found".into(),
         });
     }
+    // Which rules the cases run by, on stderr: stdout stays the report.
+    eprintln!("{}", rules(&project));
     let (mut passed, mut failed) = (0, 0);
     let mut file = "";
     for case in chosen {

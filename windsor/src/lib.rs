@@ -15,6 +15,7 @@ mod deps;
 mod error;
 mod facet;
 mod fold;
+mod format;
 mod host;
 mod jsonnet;
 mod lists;
@@ -29,5 +30,6 @@ mod tmpl;
 
 pub use error::{Error, Errors};
 pub use facet::ordinal_from_basename;
+pub use format::Format;
 pub use project::Project;
 pub use scope::schema_defaults;

@@ -4,6 +4,7 @@
 
 use super::error::{Error, Errors};
 use super::facet::{self, Facet};
+use super::format::Format;
 use bpvm_runtime::Value;
 use bpvm_runtime::root::Root;
 use foldhash::HashMap;
@@ -25,6 +26,8 @@ pub struct Project {
     pub schema: Option<Value>,
     /// The facets (and legacy features), by ordinal, then name.
     pub facets: Vec<Facet>,
+    /// The rules the template is rendered by (W10).
+    pub format: Format,
 }
 
 /// The folder of the template, relative to the project.
@@ -105,6 +108,20 @@ impl Project {
         let windsor = read(config.unwrap_or("windsor.yaml")).unwrap_or(Value::Null);
         let blueprint = read(&format!("{TEMPLATE}/blueprint.yaml")).unwrap_or(Value::Null);
         let schema = read(&format!("{TEMPLATE}/schema.yaml"));
+        let metadata_file = format!("{TEMPLATE}/metadata.yaml");
+        let metadata = read(&metadata_file);
+        let constraint = metadata
+            .as_ref()
+            .and_then(Value::as_map)
+            .and_then(|m| m.get("cliVersion"))
+            .map(|v| match v {
+                Value::Str(s) => s.to_string(),
+                other => bpvm_runtime::text::to_text(other),
+            });
+        let format = Format::of(constraint.as_deref()).unwrap_or_else(|why| {
+            errors.push(Error::new(Some(&metadata_file), "cliVersion", why));
+            Format::Seed
+        });
         let base = match facet::base_parts(&blueprint, &format!("{TEMPLATE}/blueprint.yaml")) {
             Ok(parts) => parts,
             Err(mut es) => {
@@ -158,6 +175,7 @@ impl Project {
             base,
             schema,
             facets,
+            format,
         })
     }
 
