@@ -41,6 +41,13 @@ pub static FUNCTIONS: &[Builtin] = &[
         pure: false,
     },
     Builtin {
+        name: "secret",
+        min: 3,
+        max: 3,
+        f: secret,
+        pure: false,
+    },
+    Builtin {
         name: "env",
         min: 1,
         max: 1,
@@ -138,6 +145,17 @@ fn read(h: &Host, f: &str, path: &str) -> Result<Option<String>, FnError> {
         Err(e) if e.is_missing() => Ok(None),
         Err(e) => Err(refused(f, e)),
     }
+}
+
+/// `secret(vault, item, field)`: resolved by the secrets provider at
+/// deploy time, never while composing, so it stays as written (like
+/// `terraform_output` without outputs, W9).
+fn secret<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let (vault, item) = (text_arg("secret", a, 0)?, text_arg("secret", a, 1)?);
+    let field = text_arg("secret", a, 2)?;
+    Err(FnError::deferred(format!(
+        "secret {field:?} of item {item:?} in vault {vault:?} is resolved at deploy time"
+    )))
 }
 
 /// `env(name)`: the variable's value, nil when it is not set (as Windsor
