@@ -184,3 +184,14 @@ impl Expr {
         Expr { kind, span }
     }
 }
+
+/// `base` with `steps` after it (`base` itself when there are none).
+pub fn access(base: Expr, steps: Vec<Step>) -> Expr {
+    match steps.last() {
+        None => base,
+        Some(last) => {
+            let span = (base.span.0, last.end);
+            Expr::new(Kind::Access(Box::new(base), steps), span)
+        }
+    }
+}

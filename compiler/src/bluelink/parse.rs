@@ -7,7 +7,7 @@
 //! apply after any reference or call (B8). Trailing tokens are an error (D3).
 
 use super::lex::{Tok, Token, tokens, unquote};
-use crate::ast::{Accessor, Call, Expr, Kind, Span, Step};
+use crate::ast::{Accessor, Call, Expr, Kind, Span, Step, access};
 use crate::cursor::{Cursor, Parsed};
 use bpvm_runtime::{Diagnostic, Library, excerpt};
 
@@ -382,17 +382,6 @@ impl<'s> Parser<'s> {
                 }
                 _ => return Ok(access(base, steps)),
             }
-        }
-    }
-}
-
-/// `base` with `steps` after it (`base` itself when there are none).
-fn access(base: Expr, steps: Vec<Step>) -> Expr {
-    match steps.last() {
-        None => base,
-        Some(last) => {
-            let span = (base.span.0, last.end);
-            Expr::new(Kind::Access(Box::new(base), steps), span)
         }
     }
 }

@@ -11,7 +11,7 @@
 //! parses on a small stack even in a debug build.
 
 use super::lex::{Tok, Token, tokens, unescape};
-use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Step, Unary};
+use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Step, Unary, access};
 use crate::cursor::{Cursor, Parsed};
 use bpvm_runtime::{Diagnostic, excerpt};
 use bpvm_vm::Loop;
@@ -629,16 +629,5 @@ impl<'s> Parser<'s> {
             }
         }
         Ok(Expr::new(Kind::Predicate(kind, args, Box::new(body)), span))
-    }
-}
-
-/// `base` with `steps` after it (`base` itself when there are none).
-fn access(base: Expr, steps: Vec<Step>) -> Expr {
-    match steps.last() {
-        None => base,
-        Some(last) => {
-            let span = (base.span.0, last.end);
-            Expr::new(Kind::Access(Box::new(base), steps), span)
-        }
     }
 }
