@@ -112,11 +112,6 @@ impl Root {
         &self.dir
     }
 
-    /// What the root is called in messages.
-    pub fn what(&self) -> &'static str {
-        self.what
-    }
-
     fn refuse(&self, path: &str, refusal: Refusal) -> AccessError {
         AccessError {
             path: path.to_string(),
