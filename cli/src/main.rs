@@ -150,6 +150,10 @@ enum Command {
         /// Do not apply the defaults of contexts/_template/schema.yaml (Windsor).
         #[arg(long, conflicts_with = "blueprint")]
         no_schema_defaults: bool,
+        /// Which Windsor rules to render by: the ones the template's
+        /// metadata.yaml cliVersion selects, the seed format's, or v0.9's.
+        #[arg(long, value_enum, default_value = "auto", conflicts_with = "blueprint")]
+        rules: windsor::Rules,
         /// A YAML or JSON file of terraform outputs by component; without
         /// it terraform_output() stays as written (Windsor).
         #[arg(long, value_name = "FILE", conflicts_with = "blueprint")]
@@ -200,9 +204,15 @@ enum Command {
         /// Only the case with this name.
         #[arg(long, value_name = "NAME")]
         case: Option<String>,
-        /// Do not apply the defaults of contexts/_template/schema.yaml.
+        /// Do not apply the defaults of contexts/_template/schema.yaml
+        /// (seed rules; a v0.9 case applies them when it sets
+        /// applySchemaDefaults).
         #[arg(long)]
         no_schema_defaults: bool,
+        /// Which Windsor rules to test by: the ones the template's
+        /// metadata.yaml cliVersion selects, the seed format's, or v0.9's.
+        #[arg(long, value_enum, default_value = "auto")]
+        rules: windsor::Rules,
         /// Test files or folders, relative to the project.
         #[arg(value_name = "PATH")]
         paths: Vec<String>,
@@ -303,9 +313,11 @@ fn main() -> ExitCode {
             explain,
             no_schema_defaults,
             terraform_outputs,
+            rules,
             ..
         } => windsor::render(windsor::RenderArgs {
             project,
+            rules,
             context,
             format,
             out,
@@ -317,9 +329,11 @@ fn main() -> ExitCode {
             project,
             case,
             no_schema_defaults,
+            rules,
             paths,
         } => match windsor::test(windsor::TestArgs {
             project,
+            rules,
             paths,
             case,
             schema_defaults: !no_schema_defaults,

@@ -13,9 +13,22 @@ pub enum Format {
     Json,
 }
 
+/// Which Windsor rules to render by.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Rules {
+    /// The ones contexts/_template/metadata.yaml's cliVersion selects
+    Auto,
+    /// The seed facet format's (W1–W9)
+    Seed,
+    /// Windsor v0.9's
+    #[value(name = "v0.9")]
+    V09,
+}
+
 /// What `bpvm render` was asked.
 pub struct RenderArgs {
     pub project: PathBuf,
+    pub rules: Rules,
     pub context: Option<String>,
     pub format: Format,
     pub out: Option<PathBuf>,
@@ -24,28 +37,41 @@ pub struct RenderArgs {
     pub outputs: Option<PathBuf>,
 }
 
-/// Which rules a render applies, and which the template targets (W10).
-fn rules(project: &Project) -> String {
-    match &project.format {
-        bpvm::windsor::Format::Seed => "rules: the seed facet format".to_string(),
-        v09 => format!(
-            "rules: the seed facet format; the template targets {v09}, whose composition rules bpvm does not have yet"
-        ),
-    }
+/// Which rules a render applies, and what chose them (W10).
+fn rules(project: &Project, chosen: Rules) -> String {
+    use bpvm::windsor::Format;
+    let what = match &project.format {
+        Format::Seed => "the seed facet format",
+        Format::V09(_) => "Windsor v0.9",
+    };
+    let why = match (chosen, &project.format) {
+        (Rules::Seed | Rules::V09, _) => "chosen by --rules".to_string(),
+        (Rules::Auto, Format::Seed) => "contexts/_template/metadata.yaml has no cliVersion admitting 0.9".to_string(),
+        (Rules::Auto, Format::V09(c)) => format!("contexts/_template/metadata.yaml cliVersion {c:?}"),
+    };
+    format!("rules: {what} ({why})")
 }
 
-fn load(project: &Path) -> Result<Project, String> {
+fn load(project: &Path, rules: Rules) -> Result<Project, String> {
     if !project.is_dir() {
         return Err(format!("error: {} is not a folder", project.display()));
     }
-    Project::load(project).map_err(|e| format!("error: {e}"))
+    let format = match rules {
+        Rules::Auto => None,
+        Rules::Seed => Some(bpvm::windsor::Format::Seed),
+        Rules::V09 => Some(bpvm::windsor::Format::V09("--rules v0.9".into())),
+    };
+    Project::load_as(project, format).map_err(|e| format!("error: {e}"))
 }
 
 pub fn render(args: RenderArgs) -> Result<(), String> {
-    let project = load(&args.project)?;
+    let project = load(&args.project, args.rules)?;
     let name = args.context.unwrap_or_else(|| project.default_context());
     let ctx = scope::context(&project, &name, scope::Values::Files, args.schema_defaults)
         .map_err(|e| format!("error: {e}"))?;
+    // What the operator set, without schema defaults: by the v0.9 rules
+    // it wins over facet config.
+    let operator = scope::context(&project, &name, scope::Values::Files, false).map_err(|e| format!("error: {e}"))?;
     let outputs = match &args.outputs {
         None => None,
         Some(p) => {
@@ -60,11 +86,12 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
         &render::Options {
             outputs,
             environment: None,
+            operator: Some(operator),
         },
     )
     .map_err(|e| format!("error: {e}"))?;
     if args.explain {
-        eprintln!("{}", rules(&project));
+        eprintln!("{}", rules(&project, args.rules));
         for line in &rendered.explain {
             eprintln!("{line}");
         }
@@ -85,6 +112,7 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
 /// What `bpvm test` was asked.
 pub struct TestArgs {
     pub project: PathBuf,
+    pub rules: Rules,
     pub paths: Vec<String>,
     pub case: Option<String>,
     pub schema_defaults: bool,
@@ -92,7 +120,7 @@ pub struct TestArgs {
 
 /// Runs the cases; `Ok(false)` when any failed.
 pub fn test(args: TestArgs) -> Result<bool, String> {
-    let project = load(&args.project)?;
+    let project = load(&args.project, args.rules)?;
     let cases = test::discover(&project, &args.paths).map_err(|e| format!("error: {e}"))?;
     let chosen: Vec<&test::Case> = cases
         .iter()
@@ -105,7 +133,7 @@ pub fn test(args: TestArgs) -> Result<bool, String> {
         });
     }
     // Which rules the cases run by, on stderr: stdout stays the report.
-    eprintln!("{}", rules(&project));
+    eprintln!("{}", rules(&project, args.rules));
     let (mut passed, mut failed) = (0, 0);
     let mut file = "";
     for case in chosen {
@@ -123,6 +151,9 @@ pub fn test(args: TestArgs) -> Result<bool, String> {
             for d in diffs {
                 println!("    {d}");
             }
+        }
+        for w in &case.warnings {
+            println!("    warning: {w}");
         }
     }
     println!("{passed} passed, {failed} failed");

@@ -98,7 +98,12 @@ fn explain_says_what_was_included_and_why() {
         err.contains("facet base (contexts/_template/facets/base.yaml, ordinal 0): skipped by `provider == 'aws'`"),
         "{err}"
     );
-    assert!(err.starts_with("rules: the seed facet format\n"), "{err}");
+    assert!(
+        err.starts_with(
+            "rules: the seed facet format (contexts/_template/metadata.yaml has no cliVersion admitting 0.9)\n"
+        ),
+        "{err}"
+    );
     // A template whose metadata.yaml admits Windsor 0.9 says so (W10).
     std::fs::write(dir.join("contexts/_template/metadata.yaml"), "cliVersion: '>=0.9.0'\n").unwrap();
     let out = bpvm()
@@ -108,7 +113,26 @@ fn explain_says_what_was_included_and_why() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.starts_with("rules: the seed facet format; the template targets Windsor v0.9 (metadata.yaml cliVersion \">=0.9.0\"), whose composition rules bpvm does not have yet\n"),
+        err.starts_with("rules: Windsor v0.9 (contexts/_template/metadata.yaml cliVersion \">=0.9.0\")\n"),
+        "{err}"
+    );
+    // --rules overrides what metadata.yaml selects.
+    let out = bpvm()
+        .args([
+            "render",
+            "--explain",
+            "--rules",
+            "seed",
+            "--context",
+            "other",
+            "--project",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("rules: the seed facet format (chosen by --rules)\n"),
         "{err}"
     );
 }

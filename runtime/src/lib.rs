@@ -23,6 +23,7 @@ pub mod nesting;
 pub mod ops;
 mod problems;
 pub mod root;
+pub mod suggest;
 pub mod text;
 mod val;
 mod value;

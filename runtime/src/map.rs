@@ -232,6 +232,12 @@ impl Map {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 
+    /// Entries in insertion order, values mutable (keys are not: the
+    /// index is built from them).
+    pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (&Key, &mut Value)> {
+        self.entries.iter_mut().map(|(k, v)| (&*k, v))
+    }
+
     /// Keys in insertion order.
     pub fn keys(&self) -> impl ExactSizeIterator<Item = &Key> {
         self.entries.iter().map(|(k, _)| k)

@@ -2,7 +2,9 @@
 //! checked and compiled once when the project loads.
 
 use super::error::Error;
-use super::host::compiler;
+use super::flux::System;
+use super::host::compiler_for;
+use super::requires::Requirement;
 use super::tmpl::{Tmpl, TmplError};
 use bpvm_runtime::Map;
 use bpvm_runtime::Value;
@@ -24,8 +26,14 @@ pub struct Block {
     pub name: String,
     /// Its condition.
     pub when: Option<Cond>,
-    /// Every other key.
+    /// Every other key (v0.9: its `value`).
     pub body: Tmpl,
+    /// How it folds into a same-name block of a lower ordinal (v0.9).
+    pub strategy: Strategy,
+    /// Its own ordinal (v0.9; none: the facet's).
+    pub ordinal: Option<i64>,
+    /// What it needs set (v0.9).
+    pub requires: Vec<Requirement>,
 }
 
 /// Which list a component belongs to.
@@ -35,6 +43,53 @@ pub enum Kind {
     Terraform,
     /// `kustomize:`
     Kustomize,
+}
+
+impl Strategy {
+    /// The strategy a name stands for.
+    pub fn parse(s: &str) -> Option<Strategy> {
+        match s {
+            "merge" => Some(Strategy::Merge),
+            "replace" => Some(Strategy::Replace),
+            "remove" => Some(Strategy::Remove),
+            _ => None,
+        }
+    }
+
+    /// Which wins at equal ordinals: remove over replace over merge.
+    pub fn rank(self) -> u8 {
+        match self {
+            Strategy::Merge => 1,
+            Strategy::Replace => 2,
+            Strategy::Remove => 3,
+        }
+    }
+}
+
+/// Reports each key of `m` not in `known`, with the closest known one.
+pub fn check_fields(m: &Map, known: &[&str], at: &str, fail: &mut dyn FnMut(String, String)) {
+    for k in m.keys() {
+        if known.contains(&k.as_str()) {
+            continue;
+        }
+        let hint = match bpvm_runtime::suggest::closest(k.as_str(), known) {
+            Some(c) => format!(" (did you mean {c:?}?)"),
+            None => String::new(),
+        };
+        let place = if at.is_empty() {
+            k.as_str().to_string()
+        } else {
+            format!("{at}.{}", k.as_str())
+        };
+        fail(
+            place,
+            format!(
+                "unknown field {:?}{hint}; expected one of: {}",
+                k.as_str(),
+                known.join(", ")
+            ),
+        );
+    }
 }
 
 impl Kind {
@@ -74,6 +129,8 @@ pub struct Part {
     pub ordinal: Option<i64>,
     /// The component without `when`, `strategy`, `ordinal`, compiled.
     pub body: Tmpl,
+    /// What it needs set (v0.9).
+    pub requires: Vec<Requirement>,
 }
 
 /// One facet file.
@@ -91,6 +148,18 @@ pub struct Facet {
     pub config: Vec<Block>,
     /// Terraform components, then kustomizations.
     pub parts: Vec<Part>,
+    /// What the facet needs set (v0.9).
+    pub requires: Vec<Requirement>,
+    /// Flux systems (v0.9).
+    pub flux: Vec<System>,
+    /// CRD layer references (v0.9).
+    pub crds: Option<Tmpl>,
+    /// Blueprint-wide substitutions (v0.9).
+    pub substitutions: Option<Tmpl>,
+    /// Messages, kept as written (v0.9).
+    pub messages: Vec<Value>,
+    /// The terraform component that holds the state backend (v0.9).
+    pub backend: Option<String>,
 }
 
 /// The ordinal a facet file's basename gives it (seed 000; `option-` and
@@ -121,8 +190,8 @@ pub fn ordinal_from_basename(base: &str) -> i64 {
 }
 
 /// Compiles a condition: bare expr-lang, or a template when it has `${`.
-pub fn condition(src: &str) -> Result<Cond, bpvm_runtime::Diagnostic> {
-    let c = compiler();
+pub fn condition(src: &str, v09: bool) -> Result<Cond, bpvm_runtime::Diagnostic> {
+    let c = compiler_for(v09);
     let prog = if src.contains("${") {
         c.compile_template(src)?
     } else {
@@ -136,6 +205,7 @@ pub fn condition(src: &str) -> Result<Cond, bpvm_runtime::Diagnostic> {
 
 struct Reader<'f> {
     file: &'f str,
+    v09: bool,
     errors: Vec<Error>,
 }
 
@@ -149,14 +219,14 @@ impl Reader<'_> {
         match v {
             None | Some(Value::Null) => None,
             Some(Value::Str(s)) if s.trim().is_empty() => None,
-            Some(Value::Str(s)) => match condition(s) {
+            Some(Value::Str(s)) => match condition(s, self.v09) {
                 Ok(c) => Some(c),
                 Err(d) => {
                     self.fail(&format!("{at}when"), d.to_string());
                     None
                 }
             },
-            Some(Value::Bool(b)) => condition(if *b { "true" } else { "false" }).ok(),
+            Some(Value::Bool(b)) => condition(if *b { "true" } else { "false" }, self.v09).ok(),
             Some(other) => {
                 self.fail(
                     &format!("{at}when"),
@@ -167,8 +237,48 @@ impl Reader<'_> {
         }
     }
 
+    fn strategy(&mut self, v: Option<&Value>, at: &str) -> Strategy {
+        match v {
+            None | Some(Value::Null) => Strategy::Merge,
+            Some(Value::Str(s)) => Strategy::parse(s).unwrap_or_else(|| {
+                self.fail(
+                    &format!("{at}.strategy"),
+                    format!("unknown strategy {s:?} (merge, replace or remove)"),
+                );
+                Strategy::Merge
+            }),
+            Some(other) => {
+                self.fail(
+                    &format!("{at}.strategy"),
+                    format!("a strategy must be a string, got {}", other.type_name()),
+                );
+                Strategy::Merge
+            }
+        }
+    }
+
+    fn ordinal(&mut self, v: Option<&Value>, at: &str) -> Option<i64> {
+        match v {
+            None | Some(Value::Null) => None,
+            Some(Value::Int(n)) => Some(*n),
+            Some(other) => {
+                self.fail(
+                    &format!("{at}.ordinal"),
+                    format!("an ordinal must be an integer, got {}", other.type_name()),
+                );
+                None
+            }
+        }
+    }
+
+    fn requires(&mut self, v: Option<&Value>, at: &str) -> Vec<Requirement> {
+        let file = self.file;
+        let errors = &mut self.errors;
+        super::requires::parse(v, at, &mut |a, m| errors.push(Error::new(Some(file), a, m)))
+    }
+
     fn tmpl(&mut self, v: &Value, at: &str) -> Tmpl {
-        match Tmpl::compile(v, &compiler()) {
+        match Tmpl::compile(v, &compiler_for(self.v09)) {
             Ok(t) => t,
             Err(TmplError { at: inner, diag }) => {
                 self.fail(&format!("{at}{inner}"), diag.to_string());
@@ -178,11 +288,34 @@ impl Reader<'_> {
     }
 }
 
-/// Parses a facet document. `file` is its path relative to the project.
-pub fn parse(doc: &Value, file: &str) -> Result<Facet, Vec<Error>> {
+/// The top-level fields of a v0.9 facet.
+const FACET_FIELDS: &[&str] = &[
+    "kind",
+    "apiVersion",
+    "metadata",
+    "ordinal",
+    "when",
+    "backend",
+    "config",
+    "requires",
+    "terraform",
+    "kustomize",
+    "flux",
+    "crds",
+    "substitutions",
+    "messages",
+];
+
+/// The fields of a v0.9 config block.
+const BLOCK_FIELDS: &[&str] = &["name", "value", "when", "strategy", "ordinal", "requires"];
+
+/// Parses a facet document. `file` is its path relative to the project;
+/// `v09` selects the Windsor v0.9 format (W10).
+pub fn parse(doc: &Value, file: &str, v09: bool) -> Result<Facet, Vec<Error>> {
     let base = file.rsplit('/').next().unwrap_or(file);
     let mut r = Reader {
         file,
+        v09,
         errors: Vec::new(),
     };
     let Some(root) = doc.as_map() else {
@@ -193,6 +326,13 @@ pub fn parse(doc: &Value, file: &str) -> Result<Facet, Vec<Error>> {
         Some("Facet" | "Feature") => {}
         Some(other) => r.fail("kind", format!("unknown kind {other:?} (expected Facet or Feature)")),
         None => r.fail("kind", "missing kind (expected Facet or Feature)"),
+    }
+    if v09 {
+        let file = r.file;
+        let errors = &mut r.errors;
+        check_fields(root, FACET_FIELDS, "", &mut |at, m| {
+            errors.push(Error::new(Some(file), at, m))
+        });
     }
     let name = match root.get("metadata").and_then(Value::as_map).and_then(|m| m.get("name")) {
         Some(Value::Str(n)) if !n.is_empty() => n.to_string(),
@@ -230,31 +370,83 @@ pub fn parse(doc: &Value, file: &str) -> Result<Facet, Vec<Error>> {
             };
             let at = format!("config[{block}]");
             let when = r.when(m.get("when"), &at);
-            let mut body = Map::new();
-            for (k, v) in m.iter().filter(|(k, _)| !matches!(k.as_str(), "name" | "when")) {
-                body.insert(k.clone(), v.clone());
-            }
-            let body = r.tmpl(&Value::Map(body), &at);
+            let (body, strategy, ordinal, requires) = if v09 {
+                let file = r.file;
+                let errors = &mut r.errors;
+                check_fields(m, BLOCK_FIELDS, &at, &mut |a, msg| {
+                    errors.push(Error::new(Some(file), a, msg))
+                });
+                let value = match m.get("value") {
+                    Some(Value::Null) => Value::Map(Map::new()),
+                    Some(v) => v.clone(),
+                    None => {
+                        r.fail(&at, "a config block needs a value (a scalar, list or mapping)");
+                        Value::Null
+                    }
+                };
+                let body = r.tmpl(&value, &format!("{at}.value"));
+                let strategy = r.strategy(m.get("strategy"), &at);
+                let ordinal = r.ordinal(m.get("ordinal"), &at);
+                let requires = r.requires(m.get("requires"), &format!("{at}.requires"));
+                (body, strategy, ordinal, requires)
+            } else {
+                let mut body = Map::new();
+                for (k, v) in m.iter().filter(|(k, _)| !matches!(k.as_str(), "name" | "when")) {
+                    body.insert(k.clone(), v.clone());
+                }
+                (r.tmpl(&Value::Map(body), &at), Strategy::Merge, None, Vec::new())
+            };
             config.push(Block {
                 name: block.to_string(),
                 when,
                 body,
+                strategy,
+                ordinal,
+                requires,
             });
         }
     }
-    let parts = parts_of(&mut r, root);
-    if r.errors.is_empty() {
-        Ok(Facet {
-            name,
-            file: file.to_string(),
-            ordinal,
-            when,
-            config,
-            parts,
-        })
-    } else {
-        Err(r.errors)
+    let parts = parts_of(&mut r, root, v09);
+    let mut facet = Facet {
+        name,
+        file: file.to_string(),
+        ordinal,
+        when,
+        config,
+        parts,
+        requires: Vec::new(),
+        flux: Vec::new(),
+        crds: None,
+        substitutions: None,
+        messages: Vec::new(),
+        backend: None,
+    };
+    if v09 {
+        facet.requires = r.requires(root.get("requires"), "requires");
+        if let Some(list) = list_at(&mut r, root, "flux") {
+            facet.flux = super::flux::parse(list, file, &mut r.errors);
+        }
+        if let Some(list) = list_at(&mut r, root, "crds") {
+            facet.crds = Some(r.tmpl(&Value::List(list.to_vec()), "crds"));
+        }
+        match root.get("substitutions") {
+            None | Some(Value::Null) => {}
+            Some(v @ Value::Map(_)) => facet.substitutions = Some(r.tmpl(v, "substitutions")),
+            Some(other) => r.fail("substitutions", format!("must be a mapping, got {}", other.type_name())),
+        }
+        if let Some(list) = list_at(&mut r, root, "messages") {
+            facet.messages = list.to_vec();
+        }
+        match root.get("backend") {
+            None | Some(Value::Null) => {}
+            Some(Value::Str(b)) => facet.backend = Some(b.to_string()).filter(|b| !b.is_empty()),
+            Some(other) => r.fail(
+                "backend",
+                format!("must be a component name, got {}", other.type_name()),
+            ),
+        }
     }
+    if r.errors.is_empty() { Ok(facet) } else { Err(r.errors) }
 }
 
 /// The components of the base `blueprint.yaml`, compiled like a facet's
@@ -262,21 +454,25 @@ pub fn parse(doc: &Value, file: &str) -> Result<Facet, Vec<Error>> {
 pub fn base_parts(doc: &Value, file: &str) -> Result<Vec<Part>, Vec<Error>> {
     let mut r = Reader {
         file,
+        v09: false,
         errors: Vec::new(),
     };
-    let parts = doc.as_map().map(|root| parts_of(&mut r, root)).unwrap_or_default();
+    let parts = doc
+        .as_map()
+        .map(|root| parts_of(&mut r, root, false))
+        .unwrap_or_default();
     if r.errors.is_empty() { Ok(parts) } else { Err(r.errors) }
 }
 
 /// The terraform components, then the kustomizations, of a document.
-fn parts_of(r: &mut Reader, root: &Map) -> Vec<Part> {
+fn parts_of(r: &mut Reader, root: &Map, v09: bool) -> Vec<Part> {
     let mut parts = Vec::new();
     for kind in [Kind::Terraform, Kind::Kustomize] {
         let Some(list) = list_at(r, root, kind.key()) else {
             continue;
         };
         for (i, item) in list.iter().enumerate() {
-            if let Some(p) = part(r, kind, item, i) {
+            if let Some(p) = part(r, kind, item, i, v09) {
                 parts.push(p);
             }
         }
@@ -295,7 +491,7 @@ fn list_at<'v>(r: &mut Reader, root: &'v Map, key: &str) -> Option<&'v [Value]> 
     }
 }
 
-fn part(r: &mut Reader, kind: Kind, item: &Value, i: usize) -> Option<Part> {
+fn part(r: &mut Reader, kind: Kind, item: &Value, i: usize, v09: bool) -> Option<Part> {
     let key = kind.key();
     let Some(m) = item.as_map() else {
         r.fail(
@@ -319,44 +515,18 @@ fn part(r: &mut Reader, kind: Kind, item: &Value, i: usize) -> Option<Part> {
         return None;
     };
     let at = format!("{key}[{id}]");
-    let strategy = match m.get("strategy") {
-        None | Some(Value::Null) => Strategy::Merge,
-        Some(Value::Str(s)) => match &**s {
-            "merge" => Strategy::Merge,
-            "replace" => Strategy::Replace,
-            "remove" => Strategy::Remove,
-            other => {
-                r.fail(
-                    &format!("{at}.strategy"),
-                    format!("unknown strategy {other:?} (merge, replace or remove)"),
-                );
-                Strategy::Merge
-            }
-        },
-        Some(other) => {
-            r.fail(
-                &format!("{at}.strategy"),
-                format!("a strategy must be a string, got {}", other.type_name()),
-            );
-            Strategy::Merge
-        }
-    };
-    let ordinal = match m.get("ordinal") {
-        None | Some(Value::Null) => None,
-        Some(Value::Int(n)) => Some(*n),
-        Some(other) => {
-            r.fail(
-                &format!("{at}.ordinal"),
-                format!("an ordinal must be an integer, got {}", other.type_name()),
-            );
-            None
-        }
+    let strategy = r.strategy(m.get("strategy"), &at);
+    let ordinal = r.ordinal(m.get("ordinal"), &at);
+    let requires = if v09 {
+        r.requires(m.get("requires"), &format!("{at}.requires"))
+    } else {
+        Vec::new()
     };
     let when = r.when(m.get("when"), &at);
     let mut body = Map::new();
     for (k, v) in m
         .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "when" | "strategy" | "ordinal"))
+        .filter(|(k, _)| !matches!(k.as_str(), "when" | "strategy" | "ordinal" | "requires"))
     {
         body.insert(k.clone(), v.clone());
     }
@@ -368,5 +538,6 @@ fn part(r: &mut Reader, kind: Kind, item: &Value, i: usize) -> Option<Part> {
         strategy,
         ordinal,
         body,
+        requires,
     })
 }

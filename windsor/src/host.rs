@@ -29,6 +29,9 @@ pub struct Host {
     /// Jsonnet results by file and context JSON: a render that calls the
     /// same file from the same scope three times evaluates it once.
     pub jsonnet_cache: RefCell<Vec<(PathBuf, String, Value)>>,
+    /// The components `terraform_output()` was asked about while outputs
+    /// were supplied: a test case must mock only components that exist.
+    pub asked: RefCell<Vec<String>>,
 }
 
 /// The renderer's functions.
@@ -87,9 +90,62 @@ pub static FUNCTIONS: &[Builtin] = &[
 /// The Windsor dialect with the renderer's functions.
 pub static LIBRARY: Library = Library::new(&[windsor::FUNCTIONS, cidr::FUNCTIONS, FUNCTIONS]);
 
+/// What the Windsor v0.9 rules change in the library: `string()` writes
+/// maps with sorted keys, as Windsor v0.9's YAML encoder does (W10 over D1).
+static V09: &[Builtin] = &[Builtin {
+    name: "string",
+    min: 1,
+    max: 1,
+    f: string_v09,
+    pure: true,
+}];
+
+/// The library of templates rendered by the Windsor v0.9 rules.
+pub static LIBRARY_V09: Library = Library::new(&[windsor::FUNCTIONS, cidr::FUNCTIONS, FUNCTIONS, V09]);
+
 /// The compiler every facet expression goes through.
 pub fn compiler() -> Compiler {
     Compiler::new(Dialect::Windsor).library(&LIBRARY)
+}
+
+/// The compiler of a template's format: the v0.9 rules' library or the seed's.
+pub fn compiler_for(v09: bool) -> Compiler {
+    if v09 {
+        Compiler::new(Dialect::Windsor).library(&LIBRARY_V09)
+    } else {
+        compiler()
+    }
+}
+
+/// `string(x)` by the v0.9 rules: nil is empty, lists and maps are YAML
+/// with map keys sorted, anything else as Go prints it.
+fn string_v09<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    match a[0] {
+        Val::Str(_) => Ok(a[0]),
+        Val::Doc(_) | Val::List(_) | Val::Map(_) => {
+            let v = sorted(a[0].to_value());
+            Ok(c.str(text::to_yaml(&v).trim_end()))
+        }
+        v => {
+            let mut s = String::new();
+            text::push_text(&mut s, v);
+            Ok(c.str(&s))
+        }
+    }
+}
+
+/// `v` with every map's keys in byte order.
+fn sorted(v: Value) -> Value {
+    match v {
+        Value::Map(m) => {
+            let mut entries: Vec<(bpvm_runtime::Key, Value)> =
+                m.iter().map(|(k, v)| (k.clone(), sorted(v.clone()))).collect();
+            entries.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
+            Value::Map(entries.into_iter().collect())
+        }
+        Value::List(l) => Value::List(l.into_iter().map(sorted).collect()),
+        other => other,
+    }
 }
 
 fn host<'a>(c: &Ctx<'a>, f: &str) -> Result<&'a Host, FnError> {
@@ -110,6 +166,12 @@ fn terraform_output<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnErr
             "terraform output '{key}' of component '{component}' is not known yet"
         )));
     };
+    {
+        let mut asked = h.asked.borrow_mut();
+        if !asked.iter().any(|a| a == component) {
+            asked.push(component.to_string());
+        }
+    }
     let found = outputs
         .as_map()
         .and_then(|m| m.get(component))
@@ -129,6 +191,7 @@ impl Host {
             scope: Value::Null,
             environment: None,
             jsonnet_cache: RefCell::default(),
+            asked: RefCell::default(),
         }
     }
 }

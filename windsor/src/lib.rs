@@ -9,14 +9,16 @@
 //! print!("{}", bpvm_windsor::output::to_yaml(&out.blueprint));
 //! ```
 
+mod barriers;
+mod blocks;
+mod compose;
 mod config;
 mod cycles;
 mod deps;
 mod error;
-// The v0.9 test runner wires this in; until then only its own tests call it.
-#[cfg_attr(not(test), allow(dead_code))]
 mod expect;
 mod facet;
+mod flux;
 mod fold;
 mod format;
 mod host;
@@ -27,10 +29,9 @@ mod order;
 pub mod output;
 mod project;
 pub mod render;
+mod requires;
 pub mod scope;
 pub mod test;
-// The v0.9 composer wires this in; until then only its own tests call it.
-#[cfg_attr(not(test), allow(dead_code))]
 mod tiers;
 mod tmpl;
 

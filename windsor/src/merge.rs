@@ -57,6 +57,20 @@ pub fn merge_inputs(base: &mut Value, overlay: &Value) {
     }
 }
 
+/// [`merge_inputs`] of two mappings: Windsor v0.9's merge of scopes,
+/// where an empty value never hides one that is set.
+pub fn merge_preserving(base: &mut Map, overlay: &Map) {
+    for (k, v) in overlay.iter() {
+        match base.get_mut(k.as_str()) {
+            Some(slot) if is_empty(v) && !matches!(slot, Value::Null) && !is_empty(slot) => {}
+            Some(slot) => merge_inputs(slot, v),
+            None => {
+                base.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
 fn strings(v: Option<&Value>) -> Vec<Value> {
     match v {
         Some(Value::List(items)) => items.clone(),

@@ -107,6 +107,79 @@ pub fn blueprint(
     Value::Map(out)
 }
 
+/// The blueprint Windsor v0.9 composes for context `name` (R-11.2's
+/// order: each list or map left out when empty).
+pub(crate) fn composed(
+    name: &str,
+    base: &Map,
+    user: Option<&Map>,
+    backend: Option<String>,
+    bp: super::barriers::Composed,
+    substitutions: Map,
+    config_maps: Map,
+) -> Value {
+    let pick = |k: &str| user.and_then(|u| u.get(k)).or_else(|| base.get(k)).cloned();
+    let mut out = Map::new();
+    out.insert("kind", pick("kind").unwrap_or(Value::Str("Blueprint".into())));
+    out.insert(
+        "apiVersion",
+        pick("apiVersion").unwrap_or(Value::Str("blueprints.windsorcli.dev/v1alpha1".into())),
+    );
+    let mut metadata = Map::new();
+    metadata.insert("name", Value::Str(name.into()));
+    metadata.insert(
+        "description",
+        Value::Str(format!("Blueprint for the {name} context").into()),
+    );
+    out.insert("metadata", Value::Map(metadata));
+    if let Some(b) = backend {
+        out.insert("backend", Value::Str(b.into()));
+    }
+    if let Some(repo) = pick("repository").filter(|r| !matches!(r, Value::Null)) {
+        out.insert("repository", repo);
+    }
+    let mut sources = match pick("sources") {
+        Some(Value::List(l)) => l,
+        _ => Vec::new(),
+    };
+    let named = |s: &Value, n: &str| s.as_map().and_then(|m| m.get("name")).and_then(Value::as_str) == Some(n);
+    if !sources.iter().any(|s| named(s, "template")) {
+        // The local template is a source; its CRDs moved to `crds`.
+        let mut t = Map::new();
+        t.insert("name", Value::Str("template".into()));
+        if bp.crds.is_empty() {
+            t.insert("install", Value::Bool(true));
+        }
+        sources.push(Value::Map(t));
+    }
+    out.insert("sources", Value::List(sources));
+    let list = |items: Vec<(String, Map)>, fields: &[&str]| {
+        Value::List(items.iter().map(|(_, c)| ordered(c, fields)).collect())
+    };
+    if !bp.terraform.is_empty() {
+        out.insert("terraform", list(bp.terraform, TERRAFORM));
+    }
+    if !bp.crds.is_empty() {
+        out.insert(
+            "crds",
+            Value::List(bp.crds.into_iter().map(|c| Value::Str(c.into())).collect()),
+        );
+    }
+    if !bp.kustomize.is_empty() {
+        out.insert("kustomize", list(bp.kustomize, KUSTOMIZE));
+    }
+    if !bp.flux.is_empty() {
+        out.insert("flux", Value::List(bp.flux.into_iter().map(Value::Map).collect()));
+    }
+    if !substitutions.is_empty() {
+        out.insert("substitutions", Value::Map(substitutions));
+    }
+    if !config_maps.is_empty() {
+        out.insert("configMaps", Value::Map(config_maps));
+    }
+    Value::Map(out)
+}
+
 /// The blueprint as YAML.
 pub fn to_yaml(v: &Value) -> String {
     bpvm_runtime::text::to_yaml(v)

@@ -73,9 +73,16 @@ pub fn files_under(root: &Root, rel: &str, suffixes: &[&str], out: &mut Vec<Stri
 }
 
 impl Project {
-    /// Loads and compiles the project in `root`. Every problem found is
-    /// reported, each with its file and YAML path.
+    /// Loads and compiles the project in `root`, by the rules its
+    /// `metadata.yaml` selects (W10). Every problem found is reported,
+    /// each with its file and YAML path.
     pub fn load(root: &Path) -> Result<Project, Errors> {
+        Project::load_as(root, None)
+    }
+
+    /// [`Project::load`], by the rules of `format` when given instead of
+    /// the ones `metadata.yaml` selects.
+    pub fn load_as(root: &Path, format: Option<Format>) -> Result<Project, Errors> {
         let root = &Root::new(root, "project")
             .map_err(|e| Error::new(None, "", format!("cannot open project {}: {e}", root.display())))?;
         // Windsor reads windsor.yaml, else windsor.yml.
@@ -118,10 +125,11 @@ impl Project {
                 Value::Str(s) => s.to_string(),
                 other => bpvm_runtime::text::to_text(other),
             });
-        let format = Format::of(constraint.as_deref()).unwrap_or_else(|why| {
+        let selected = Format::of(constraint.as_deref()).unwrap_or_else(|why| {
             errors.push(Error::new(Some(&metadata_file), "cliVersion", why));
             Format::Seed
         });
+        let format = format.unwrap_or(selected);
         let base = match facet::base_parts(&blueprint, &format!("{TEMPLATE}/blueprint.yaml")) {
             Ok(parts) => parts,
             Err(mut es) => {
@@ -146,7 +154,7 @@ impl Project {
                     continue;
                 }
             };
-            match facet::parse(&doc, file) {
+            match facet::parse(&doc, file, matches!(format, Format::V09(_))) {
                 Ok(f) => {
                     match named.get(&f.name) {
                         Some(&first) => errors.push(Error::new(

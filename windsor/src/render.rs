@@ -25,6 +25,9 @@ pub struct Options {
     /// The variables `env(name)` reads: the process's environment when
     /// unset; a test case gives its own, so that a test is hermetic.
     pub environment: Option<Map>,
+    /// The values the operator set, without schema defaults (Windsor
+    /// v0.9: they win over facet config); all of the context when unset.
+    pub operator: Option<Value>,
 }
 
 /// A rendered blueprint, and what decided it.
@@ -34,10 +37,15 @@ pub struct Rendered {
     pub blueprint: Value,
     /// Which facets and components were included or skipped, and why.
     pub explain: Vec<String>,
+    /// The components `terraform_output()` read supplied outputs of.
+    pub asked: Vec<String>,
 }
 
 /// Renders context `name`, whose values are `ctx` (see [`super::scope`]).
 pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
+    if let super::format::Format::V09(_) = project.format {
+        return super::compose::render(project, name, ctx, opts);
+    }
     let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
     let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
     host.environment = opts.environment.clone();
@@ -200,7 +208,12 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     let terraform = order::topological(terraform);
     let kustomize = order::kustomize(kustomize);
     let blueprint = super::output::blueprint(name, &base, user.as_ref(), terraform, kustomize, config_maps);
-    Ok(Rendered { blueprint, explain })
+    let asked = ev.host.asked.take();
+    Ok(Rendered {
+        blueprint,
+        explain,
+        asked,
+    })
 }
 
 /// A condition's value: nil is false, a bool is itself, anything else is
@@ -221,7 +234,7 @@ pub(crate) fn truth(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
 }
 
 /// Evaluates a component body and normalises its fields.
-fn evaluate_part(ev: &mut Evaluator, body: &Tmpl, kind: Kind) -> Result<Map, (String, String)> {
+pub(crate) fn evaluate_part(ev: &mut Evaluator, body: &Tmpl, kind: Kind) -> Result<Map, (String, String)> {
     let v = body.eval(ev).map_err(|e| (e.at, e.diag.to_string()))?;
     let Value::Map(mut m) = v else {
         return Err((String::new(), "a component must be a mapping".into()));
@@ -280,7 +293,7 @@ fn as_texts(m: &Map) -> Map {
 }
 
 /// dependsOn, components, cleanup: lists flattened, nil and "" dropped (W6).
-fn string_list(v: &Value) -> Vec<Value> {
+pub(crate) fn string_list(v: &Value) -> Vec<Value> {
     let mut out = Vec::new();
     let mut push = |x: &Value| match x {
         Value::Null => {}

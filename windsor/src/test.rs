@@ -25,6 +25,10 @@ pub struct Case {
     expect: Option<Map>,
     exclude: Option<Map>,
     expect_error: bool,
+    /// `applySchemaDefaults` (v0.9 rules, W12): defaults only when set.
+    apply_defaults: bool,
+    /// What the case says that no rule checks (unknown expectation keys).
+    pub warnings: Vec<String>,
 }
 
 /// The test files under `paths` (files or folders, relative to the
@@ -72,6 +76,14 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
             };
             let name = m.get("name").and_then(Value::as_str).unwrap_or("").to_string();
             let map_of = |k: &str| m.get(k).and_then(Value::as_map).cloned();
+            let mut warnings = Vec::new();
+            if matches!(project.format, super::format::Format::V09(_)) {
+                for (k, at) in [("expect", "expect"), ("exclude", "exclude")] {
+                    if let Some(e) = map_of(k) {
+                        warnings.extend(super::expect::unknown_keys(&e, at));
+                    }
+                }
+            }
             cases.push(Case {
                 file: file.clone(),
                 name: if name.is_empty() {
@@ -85,6 +97,8 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
                 expect: map_of("expect"),
                 exclude: map_of("exclude"),
                 expect_error: matches!(m.get("expectError"), Some(Value::Bool(true))),
+                apply_defaults: matches!(m.get("applySchemaDefaults"), Some(Value::Bool(true))),
+                warnings,
             });
         }
     }
@@ -159,8 +173,13 @@ impl Case {
     }
 }
 
-/// What one case found wrong (empty: it passed).
+/// What one case found wrong (empty: it passed). `defaults` applies the
+/// schema's defaults to seed-format cases (W7); a v0.9 case applies them
+/// when it sets `applySchemaDefaults` (W12).
 pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
+    if matches!(project.format, super::format::Format::V09(_)) {
+        return run_v09(project, case);
+    }
     let ctx = match context(project, "test", Values::Given(case.values.clone()), defaults) {
         Ok(c) => c,
         Err(e) => return vec![format!("context: {e}")],
@@ -168,6 +187,7 @@ pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
     let opts = Options {
         outputs: case.outputs.clone(),
         environment: Some(case.environment.clone()),
+        operator: Some(case.values.clone()),
     };
     let result = render(project, "test", ctx, &opts);
     match (result, case.expect_error) {
@@ -182,6 +202,51 @@ pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
             if let Some(exclude) = &case.exclude {
                 excluded(&r.blueprint, exclude, &mut diffs);
             }
+            diffs
+        }
+    }
+}
+
+/// A case by Windsor v0.9's runner: the structural checks, then `expect`
+/// and `exclude` by its matching rules; a case that mocks terraform
+/// outputs fails when a mocked read names a component that is not composed.
+fn run_v09(project: &Project, case: &Case) -> Vec<String> {
+    let composed = context(project, "test", Values::Given(case.values.clone()), case.apply_defaults)
+        .map_err(|e| format!("context: {e}"))
+        .and_then(|ctx| {
+            let opts = Options {
+                outputs: case.outputs.clone(),
+                environment: Some(case.environment.clone()),
+                operator: Some(case.values.clone()),
+            };
+            render(project, "test", ctx, &opts).map_err(|e| format!("composition error: {e}"))
+        })
+        .and_then(|r| {
+            let ids: Vec<&str> = items(&r.blueprint, "terraform")
+                .into_iter()
+                .flat_map(|c| [text_field(c, "name"), text_field(c, "path")])
+                .flatten()
+                .collect();
+            let mut unknown: Vec<&str> = r
+                .asked
+                .iter()
+                .map(String::as_str)
+                .filter(|a| !ids.contains(a))
+                .collect();
+            unknown.sort_unstable();
+            if unknown.is_empty() {
+                Ok(r.blueprint)
+            } else {
+                Err(format!("component not found: {}", unknown.join(", ")))
+            }
+        });
+    match (composed, case.expect_error) {
+        (Err(_), true) => Vec::new(),
+        (Ok(_), true) => vec!["expected composition to fail, but it succeeded".into()],
+        (Err(e), false) => vec![e],
+        (Ok(bp), false) => {
+            let mut diffs = super::expect::structural(&bp);
+            diffs.extend(super::expect::check(&bp, case.expect.as_ref(), case.exclude.as_ref()));
             diffs
         }
     }

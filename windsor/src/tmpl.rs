@@ -231,6 +231,39 @@ impl Evaluator {
         }
     }
 
+    /// Sets (or, with `None`, removes) the top-level scope entry `name`.
+    pub fn put(&mut self, name: &str, value: Option<Value>) {
+        let root = self.env.root_mut();
+        match &value {
+            Some(v) => {
+                root.insert(name, v.clone());
+            }
+            None => {
+                root.remove(name);
+            }
+        }
+        if let Value::Map(scope) = &mut self.host.scope {
+            match value {
+                Some(v) => {
+                    scope.insert(name, v);
+                }
+                None => {
+                    scope.remove(name);
+                }
+            }
+        }
+    }
+
+    /// The top-level scope entry `name`.
+    pub fn scope_get(&self, name: &str) -> Option<&Value> {
+        self.env.root().get(name)
+    }
+
+    /// The whole scope.
+    pub fn scope(&self) -> &Value {
+        &self.host.scope
+    }
+
     /// Runs one program.
     pub fn run(&mut self, prog: &Program) -> Result<Value, Outcome> {
         match self.vm.run_with(prog, &self.env, &self.host) {

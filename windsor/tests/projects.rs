@@ -36,6 +36,7 @@ fn run_case(dir: &Path, case: &bpvm_runtime::Map) -> Result<Value, String> {
     let opts = render::Options {
         outputs: case.get("terraformOutputs").cloned(),
         environment: case.get("env").and_then(Value::as_map).cloned(),
+        ..Default::default()
     };
     render::render(&project, "test", ctx, &opts)
         .map(|r| r.blueprint)

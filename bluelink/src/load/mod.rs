@@ -148,7 +148,7 @@ impl Loader {
         };
         for e in entries {
             if !known.contains(&e.key.as_str()) {
-                let hint = match known.iter().find(|k| edit_distance(k, &e.key) <= 2) {
+                let hint = match bpvm_runtime::suggest::closest(&e.key, known) {
                     Some(k) => format!(" (did you mean {k:?}?)"),
                     None => String::new(),
                 };
@@ -509,22 +509,6 @@ fn unescape(s: &str) -> String {
             .collect(),
         Err(_) => s.to_string(),
     }
-}
-
-/// The number of single-character edits between `a` and `b`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let here = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(row[j + 1] + 1);
-            prev = row[j + 1];
-            row[j + 1] = here;
-        }
-    }
-    row[b.len()]
 }
 
 /// True when `text` is a bare reference (no call, no literal).

@@ -1,0 +1,235 @@
+//! What Windsor v0.9 does to dependencies once the components and flux
+//! systems are composed: bare system names become install tiers, roots
+//! wait for the CRD layer, everything waits for global-dependency
+//! systems, and then every edge must land on something that exists.
+
+use super::error::Error;
+use bpvm_runtime::{Map, Value};
+use foldhash::{HashMap, HashSet};
+
+/// The composed lists the barriers work on.
+pub struct Composed {
+    /// Terraform components by id, in order.
+    pub terraform: Vec<(String, Map)>,
+    /// Plain kustomizations by name, in order.
+    pub kustomize: Vec<(String, Map)>,
+    /// Flux systems, by name.
+    pub flux: Vec<Map>,
+    /// CRD layer references, sorted.
+    pub crds: Vec<String>,
+}
+
+fn names(m: &Map, key: &str) -> Vec<String> {
+    match m.get(key) {
+        Some(Value::List(l)) => l.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn set_names(m: &mut Map, key: &str, items: Vec<String>) {
+    m.insert(
+        key,
+        Value::List(items.into_iter().map(|s| Value::Str(s.into())).collect()),
+    );
+}
+
+fn text<'m>(m: &'m Map, key: &str) -> &'m str {
+    m.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+impl Composed {
+    /// The CRD layer kustomizations' names.
+    pub fn layers(&self) -> Vec<String> {
+        if self.crds.is_empty() {
+            Vec::new()
+        } else {
+            vec!["crds".to_string()]
+        }
+    }
+
+    /// Every compiled kustomization's name and dependencies: plain ones,
+    /// then each system's tiers.
+    pub fn compiled(&self) -> Vec<(String, Vec<String>)> {
+        let mut out: Vec<(String, Vec<String>)> = self
+            .kustomize
+            .iter()
+            .map(|(n, k)| (n.clone(), names(k, "dependsOn")))
+            .collect();
+        for s in &self.flux {
+            out.extend(super::tiers::system_tiers(s).into_iter().map(|t| {
+                let deps = names(&t, "dependsOn");
+                (text(&t, "name").to_string(), deps)
+            }));
+        }
+        out
+    }
+
+    /// A bare system name in a plain kustomization's or a system's
+    /// `dependsOn` means that system's install tier.
+    pub fn resolve_tiers(&mut self) {
+        let plain: HashSet<String> = self.kustomize.iter().map(|(n, _)| n.clone()).collect();
+        let installs: HashSet<String> = self
+            .flux
+            .iter()
+            .filter(|s| s.contains_key("install"))
+            .map(|s| format!("{}-install", text(s, "name")))
+            .collect();
+        let resolve = |d: String| {
+            let tier = format!("{d}-install");
+            if !plain.contains(&d) && installs.contains(&tier) {
+                tier
+            } else {
+                d
+            }
+        };
+        for (_, k) in self.kustomize.iter_mut() {
+            if k.contains_key("dependsOn") {
+                let deps = names(k, "dependsOn").into_iter().map(resolve).collect();
+                set_names(k, "dependsOn", deps);
+            }
+        }
+        for s in self.flux.iter_mut() {
+            if s.contains_key("dependsOn") {
+                let deps = names(s, "dependsOn").into_iter().map(resolve).collect();
+                set_names(s, "dependsOn", deps);
+            }
+        }
+    }
+
+    /// Kustomizations and systems that depend on nothing wait for the CRD
+    /// layer.
+    pub fn crd_barrier(&mut self) {
+        let layers = self.layers();
+        if layers.is_empty() {
+            return;
+        }
+        for (_, k) in self.kustomize.iter_mut() {
+            if names(k, "dependsOn").is_empty() {
+                set_names(k, "dependsOn", layers.clone());
+            }
+        }
+        for s in self.flux.iter_mut() {
+            if names(s, "dependsOn").is_empty() {
+                set_names(s, "dependsOn", layers.clone());
+                reorder(s);
+            }
+        }
+    }
+
+    /// Everything outside a global-dependency system's dependency closure
+    /// waits for that system's last tier(s).
+    pub fn global_barrier(&mut self) {
+        for g in 0..self.flux.len() {
+            if !matches!(self.flux[g].get("globalDependency"), Some(Value::Bool(true))) {
+                continue;
+            }
+            let own = super::tiers::tier_names(&self.flux[g]);
+            if own.is_empty() {
+                continue;
+            }
+            let terminals: Vec<String> = if super::tiers::variants(&self.flux[g]).next().is_some() {
+                own.iter()
+                    .filter(|n| **n != super::tiers::install_name(&self.flux[g]))
+                    .cloned()
+                    .collect()
+            } else {
+                own.clone()
+            };
+            let graph: HashMap<String, Vec<String>> = self.compiled().into_iter().collect();
+            let mut closure: HashSet<String> = HashSet::default();
+            let mut stack = own.clone();
+            while let Some(n) = stack.pop() {
+                if closure.insert(n.clone())
+                    && let Some(deps) = graph.get(&n)
+                {
+                    stack.extend(deps.iter().cloned());
+                }
+            }
+            for (name, k) in self.kustomize.iter_mut() {
+                if !closure.contains(name) {
+                    append(k, &terminals);
+                }
+            }
+            for (i, s) in self.flux.iter_mut().enumerate() {
+                let inside = i == g || super::tiers::tier_names(s).iter().any(|t| closure.contains(t));
+                if !inside {
+                    append(s, &terminals);
+                    reorder(s);
+                }
+            }
+        }
+    }
+
+    /// Every dependency must name something composed; the first dangling
+    /// one of each list is reported, then any cycle.
+    pub fn validate(&self) -> Vec<Error> {
+        let mut out = Vec::new();
+        let ids: HashSet<&str> = self.terraform.iter().map(|(i, _)| i.as_str()).collect();
+        'terraform: for (id, c) in &self.terraform {
+            for d in names(c, "dependsOn") {
+                if !ids.contains(d.as_str()) {
+                    out.push(Error::new(
+                        None,
+                        format!("terraform[{id}].dependsOn"),
+                        format!("terraform component {id:?} depends on non-existent component {d:?}"),
+                    ));
+                    break 'terraform;
+                }
+            }
+        }
+        let compiled = self.compiled();
+        let mut known: HashSet<&str> = compiled.iter().map(|(n, _)| n.as_str()).collect();
+        let layers = self.layers();
+        known.extend(layers.iter().map(String::as_str));
+        'kustomize: for (name, deps) in &compiled {
+            for d in deps {
+                if !known.contains(d.as_str()) {
+                    out.push(Error::new(
+                        None,
+                        "",
+                        format!("kustomization {name:?} depends on non-existent kustomization {d:?}"),
+                    ));
+                    break 'kustomize;
+                }
+            }
+        }
+        for (list, what, items) in [
+            ("terraform", "terraform components", &self.terraform),
+            ("kustomize", "kustomizations", &self.kustomize),
+        ] {
+            let g = super::deps::graph(items);
+            for cycle in super::cycles::cycles(&g.deps) {
+                let mut path: Vec<&str> = cycle.iter().map(|&i| items[i].0.as_str()).collect();
+                path.push(path[0]);
+                out.push(Error::new(
+                    None,
+                    format!("{list}[{}].dependsOn", path[0]),
+                    format!("dependency cycle detected in {what}: {}", path.join(" → ")),
+                ));
+            }
+        }
+        out
+    }
+}
+
+fn append(m: &mut Map, extra: &[String]) {
+    let mut deps = names(m, "dependsOn");
+    for t in extra {
+        if !deps.contains(t) {
+            deps.push(t.clone());
+        }
+    }
+    set_names(m, "dependsOn", deps);
+}
+
+/// Puts a system's fields back in output order (a new `dependsOn` goes
+/// where Windsor prints it).
+fn reorder(m: &mut Map) {
+    let mut out = Map::new();
+    for f in super::flux::FIELDS {
+        if let Some(v) = m.get(f) {
+            out.insert(*f, v.clone());
+        }
+    }
+    *m = out;
+}

@@ -1,0 +1,656 @@
+//! One render by the Windsor v0.9 rules (W10): facets included in rounds
+//! (a facet's condition may read what other facets' config blocks set),
+//! their requirements checked, config blocks merged as written and
+//! evaluated, then components and flux systems emitted, folded by
+//! ordinal and strategy, and the dependency barriers applied.
+
+use super::blocks::Config;
+use super::error::{Error, Errors};
+use super::facet::{Cond, Facet, Kind, Strategy};
+use super::host::Host;
+use super::merge::{merge_component, merge_preserving};
+use super::project::{Project, TEMPLATE, read_yaml};
+use super::render::{Options, Rendered, string_list};
+use super::requires::{Requirement, is_set, report};
+use super::tmpl::{Evaluator, Outcome};
+use bpvm_runtime::{Map, Value, text};
+
+/// Inclusion rounds stop here even if the set of facets still changes.
+const ROUNDS: usize = 10;
+
+/// A condition's value, as Windsor v0.9 reads it: nil is false, a bool is
+/// itself, the text `true` is true and any other text false; anything
+/// else is an error.
+pub fn holds(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
+    match ev.run(&c.prog) {
+        Ok(Value::Bool(b)) => Ok(b),
+        Ok(Value::Null) => Ok(false),
+        Ok(Value::Str(s)) => Ok(&*s == "true"),
+        Ok(other) => Err(format!(
+            "a condition must give a bool, got {} (from `{}`)",
+            other.type_name(),
+            c.src
+        )),
+        Err(Outcome::Deferred) => Err(format!(
+            "a condition cannot wait for a deferred value (from `{}`)",
+            c.src
+        )),
+        Err(Outcome::Failed(d)) => Err(d.to_string()),
+    }
+}
+
+/// The context values Windsor derives before composing (W11): the
+/// cluster driver a platform implies, a `workstation` map with an
+/// architecture, and node maps that are always maps.
+pub fn derive(ctx: &mut Map) {
+    let platform = ctx
+        .get("platform")
+        .or_else(|| ctx.get("provider"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let driver = match platform.as_str() {
+        "docker" | "incus" | "metal" | "hetzner" | "omni" | "hyperv" | "vsphere" => Some("talos"),
+        "aws" => Some("eks"),
+        "azure" => Some("aks"),
+        "gcp" => Some("gke"),
+        _ => None,
+    };
+    let has_driver = ctx
+        .get("cluster")
+        .and_then(Value::as_map)
+        .is_some_and(|c| c.contains_key("driver"));
+    if let Some(d) = driver
+        && !has_driver
+    {
+        let mut cluster = ctx.get("cluster").and_then(Value::as_map).cloned().unwrap_or_default();
+        cluster.insert("driver", Value::Str(d.into()));
+        ctx.insert("cluster", Value::Map(cluster));
+    }
+    let mut ws = ctx
+        .get("workstation")
+        .and_then(Value::as_map)
+        .cloned()
+        .unwrap_or_default();
+    if !ws.contains_key("arch") {
+        // Windsor uses the host's; a fixed value keeps renders the same
+        // on every machine (D1).
+        ws.insert("arch", Value::Str("amd64".into()));
+    }
+    ctx.insert("workstation", Value::Map(ws));
+    match ctx.get("cluster") {
+        None | Some(Value::Null) => {
+            let mut c = Map::new();
+            for pool in ["controlplanes", "workers"] {
+                let mut p = Map::new();
+                p.insert("nodes", Value::Map(Map::new()));
+                c.insert(pool, Value::Map(p));
+            }
+            ctx.insert("cluster", Value::Map(c));
+        }
+        Some(Value::Map(c)) => {
+            let mut c = c.clone();
+            for pool in ["controlplanes", "workers"] {
+                let mut p = c.get(pool).and_then(Value::as_map).cloned().unwrap_or_default();
+                if !p.contains_key("nodes") {
+                    p.insert("nodes", Value::Map(Map::new()));
+                }
+                c.insert(pool, Value::Map(p));
+            }
+            ctx.insert("cluster", Value::Map(c));
+        }
+        Some(_) => {}
+    }
+}
+
+/// The requirements of facet `f` that are not met in `ev`'s scope, as
+/// (path, note) pairs.
+fn unmet(ev: &mut Evaluator, f: &Facet) -> Result<Vec<(String, String)>, Error> {
+    let mut out = Vec::new();
+    let mut check = |ev: &mut Evaluator, gate: Option<&Cond>, reqs: &[Requirement], at: &str| -> Result<(), Error> {
+        if reqs.is_empty() {
+            return Ok(());
+        }
+        if let Some(c) = gate
+            && !holds(ev, c).map_err(|m| Error::new(Some(&f.file), format!("{at}.when"), m))?
+        {
+            return Ok(());
+        }
+        for (i, r) in reqs.iter().enumerate() {
+            if let Some(c) = &r.when
+                && !holds(ev, c).map_err(|m| Error::new(Some(&f.file), format!("{at}.requires[{i}].when"), m))?
+            {
+                continue;
+            }
+            for p in &r.paths {
+                if !is_set(ev.scope(), p) {
+                    out.push((p.clone(), r.message.clone()));
+                }
+            }
+        }
+        Ok(())
+    };
+    check(ev, None, &f.requires, "")?;
+    for b in &f.config {
+        check(ev, b.when.as_ref(), &b.requires, &format!("config[{}]", b.name))?;
+    }
+    for p in &f.parts {
+        check(ev, p.when.as_ref(), &p.requires, &format!("{}[{}]", p.kind.key(), p.id))?;
+    }
+    Ok(out)
+}
+
+/// What the rounds decide: the facets included, and the scope every
+/// emitted field reads.
+struct Included<'p> {
+    facets: Vec<&'p Facet>,
+    scope: Value,
+}
+
+fn rounds<'p>(
+    ev: &mut Evaluator,
+    project: &'p Project,
+    ctx: &Map,
+    set: &Map,
+    explain: &mut Vec<String>,
+) -> Result<Included<'p>, Errors> {
+    let mut scope = Value::Map(ctx.clone());
+    let mut previous: Option<Vec<&str>> = None;
+    for round in 1..=ROUNDS {
+        ev.set_scope(scope.clone());
+        let mut config = Config::default();
+        let mut included: Vec<&Facet> = Vec::new();
+        let mut missing: Vec<(String, String)> = Vec::new();
+        let mut notes = Vec::new();
+        for f in &project.facets {
+            let yes = match &f.when {
+                None => true,
+                Some(c) => holds(ev, c).map_err(|m| Error::new(Some(&f.file), "when", m))?,
+            };
+            if !yes {
+                notes.push(format!("facet {} ({}, ordinal {}): skipped", f.name, f.file, f.ordinal));
+                continue;
+            }
+            let misses = unmet(ev, f)?;
+            config.add(ev, ctx, f)?;
+            if misses.is_empty() {
+                notes.push(format!(
+                    "facet {} ({}, ordinal {}): included",
+                    f.name, f.file, f.ordinal
+                ));
+                included.push(f);
+            } else {
+                notes.push(format!(
+                    "facet {} ({}, ordinal {}): waiting for {}",
+                    f.name,
+                    f.file,
+                    f.ordinal,
+                    misses.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>().join(", ")
+                ));
+                missing.extend(misses);
+            }
+        }
+        ev.set_scope(Value::Map(ctx.clone()));
+        config.evaluate(ev, ctx)?;
+        let mut next = ev.scope().as_map().cloned().unwrap_or_default();
+        merge_preserving(&mut next, set);
+        let names: Vec<&str> = included.iter().map(|f| f.name.as_str()).collect();
+        let done = previous.as_ref() == Some(&names) || round == ROUNDS;
+        if done {
+            if !missing.is_empty() {
+                return Err(Error::new(None, "", report(&missing)).into());
+            }
+            explain.push(format!("rounds: {round} (the included facets stopped changing)"));
+            explain.extend(notes);
+            return Ok(Included {
+                facets: included,
+                scope: Value::Map(next),
+            });
+        }
+        previous = Some(names);
+        scope = Value::Map(next);
+    }
+    unreachable!("the last round always returns")
+}
+
+/// A contribution to a component or system, with what decides its fold.
+struct Entry {
+    body: Map,
+    ordinal: i64,
+    strategy: Strategy,
+}
+
+/// Folds `incoming` into the entry of its identity (Windsor v0.9's table:
+/// a higher ordinal wins, a lower one only merges under, equal ordinals
+/// go by strategy rank, then by strategy).
+fn fold(entries: &mut Vec<(String, Entry)>, id: &str, incoming: Entry, merge: &dyn Fn(&mut Map, &Map)) {
+    let Some((_, old)) = entries.iter_mut().find(|(i, _)| i == id) else {
+        entries.push((id.to_string(), incoming));
+        return;
+    };
+    let either_removes = old.strategy == Strategy::Remove || incoming.strategy == Strategy::Remove;
+    if incoming.ordinal > old.ordinal {
+        if incoming.strategy == Strategy::Merge && !either_removes {
+            merge(&mut old.body, &incoming.body);
+            old.ordinal = incoming.ordinal;
+        } else {
+            *old = incoming;
+        }
+    } else if incoming.ordinal < old.ordinal {
+        if incoming.strategy == Strategy::Merge && old.strategy != Strategy::Remove {
+            let mut under = incoming.body;
+            merge(&mut under, &old.body);
+            old.body = under;
+        }
+    } else if incoming.strategy.rank() > old.strategy.rank() {
+        *old = incoming;
+    } else if incoming.strategy == old.strategy {
+        match incoming.strategy {
+            Strategy::Replace => *old = incoming,
+            Strategy::Merge => merge(&mut old.body, &incoming.body),
+            Strategy::Remove => {}
+        }
+    }
+}
+
+/// Renders context `name` by the v0.9 rules. `ctx` holds the context
+/// values; `opts.operator` the values the operator set, which win over
+/// facet config (all of `ctx` when not given).
+pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
+    let mut ctx = ctx.as_map().cloned().unwrap_or_default();
+    derive(&mut ctx);
+    let set = match &opts.operator {
+        Some(v) => v.as_map().cloned().unwrap_or_default(),
+        None => ctx.clone(),
+    };
+    let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
+    let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
+    host.environment = opts.environment.clone();
+    let mut ev = Evaluator::new(Value::Map(ctx.clone()), host);
+    let mut explain = Vec::new();
+    let included = rounds(&mut ev, project, &ctx, &set, &mut explain)?;
+    ev.set_scope(included.scope.clone());
+
+    let mut terraform: Vec<(String, Entry)> = Vec::new();
+    let mut kustomize: Vec<(String, Entry)> = Vec::new();
+    let mut flux: Vec<(String, Entry)> = Vec::new();
+    let mut crds: Vec<String> = Vec::new();
+    let mut backend: Option<String> = None;
+    let mut substitutions = Map::new();
+    let mut messages: Vec<Value> = Vec::new();
+    let mut errors = Vec::new();
+    let merge_tf = |a: &mut Map, b: &Map| merge_component(Kind::Terraform, a, b);
+    let merge_k = |a: &mut Map, b: &Map| merge_component(Kind::Kustomize, a, b);
+    for f in &included.facets {
+        ev.host.dir = project
+            .root
+            .dir()
+            .join(&f.file)
+            .parent()
+            .map(|d| d.to_path_buf())
+            .unwrap_or_default();
+        let fail = |at: String, m: String| Error::new(Some(&f.file), at, m);
+        if let Some(t) = &f.crds {
+            match t.eval(&mut ev) {
+                Ok(v) => {
+                    for r in string_list(&v) {
+                        let r = r.as_str().unwrap_or("").to_string();
+                        if r.contains(['/', '\\']) || r.contains("..") {
+                            errors.push(fail(
+                                "crds".into(),
+                                format!(
+                                    "invalid crd reference {r:?}: must be a single path segment without '/', '\\', or '..'"
+                                ),
+                            ));
+                        } else if !crds.contains(&r) {
+                            crds.push(r);
+                        }
+                    }
+                }
+                Err(e) => errors.push(fail(format!("crds{}", e.at), e.diag.to_string())),
+            }
+        }
+        for p in &f.parts {
+            let at = format!("{}[{}]", p.kind.key(), p.id);
+            let gate = p.when.as_ref().or(f.when.as_ref());
+            if let Some(c) = gate {
+                match holds(&mut ev, c) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(m) => {
+                        errors.push(fail(format!("{at}.when"), m));
+                        continue;
+                    }
+                }
+            }
+            match super::render::evaluate_part(&mut ev, &p.body, p.kind) {
+                Ok(body) => {
+                    let entry = Entry {
+                        body,
+                        ordinal: p.ordinal.unwrap_or(f.ordinal),
+                        strategy: p.strategy,
+                    };
+                    match p.kind {
+                        Kind::Terraform => fold(&mut terraform, &p.id, entry, &merge_tf),
+                        Kind::Kustomize => fold(&mut kustomize, &p.id, entry, &merge_k),
+                    }
+                }
+                Err((inner, m)) => errors.push(fail(format!("{at}{inner}"), m)),
+            }
+        }
+        for s in &f.flux {
+            let gate = s.when.as_ref().or(f.when.as_ref());
+            if let Some(c) = gate {
+                match holds(&mut ev, c) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(m) => {
+                        errors.push(fail(format!("flux[{}].when", s.name), m));
+                        continue;
+                    }
+                }
+            }
+            match super::flux::evaluate(&mut ev, s) {
+                Ok(mut body) => {
+                    if !body.contains_key("source") {
+                        body.insert("source", Value::Str("template".into()));
+                    }
+                    let entry = Entry {
+                        body,
+                        ordinal: s.ordinal.unwrap_or(f.ordinal),
+                        strategy: s.strategy,
+                    };
+                    fold(&mut flux, &s.name, entry, &super::flux::merge);
+                }
+                Err((at, m)) => errors.push(fail(at, m)),
+            }
+        }
+        if let Some(b) = &f.backend {
+            backend = Some(b.clone());
+        }
+        if let Some(t) = &f.substitutions {
+            match t.eval(&mut ev) {
+                Ok(Value::Map(m)) => {
+                    for (k, v) in m.iter() {
+                        substitutions.insert(k.clone(), Value::Str(text::to_text(v).into()));
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => errors.push(fail(format!("substitutions{}", e.at), e.diag.to_string())),
+            }
+        }
+        for m in &f.messages {
+            if !messages.contains(m) {
+                messages.push(m.clone());
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Errors::new(errors));
+    }
+
+    // The template's blueprint.yaml, then the collected entries written
+    // into it: replacements, then merges, each list re-sorted by
+    // dependencies after every insertion, as Windsor does.
+    let base = project.blueprint.as_map().cloned().unwrap_or_default();
+    let mut lists: [Vec<(String, Map)>; 2] = [Vec::new(), Vec::new()];
+    for (slot, (kind, collected)) in [(Kind::Terraform, terraform), (Kind::Kustomize, kustomize)]
+        .into_iter()
+        .enumerate()
+    {
+        let list = &mut lists[slot];
+        for c in items(&base, kind.key()) {
+            if let Some(id) = identity(kind, &c) {
+                list.push((id, c));
+            }
+        }
+        let mut collected = collected;
+        collected.sort_by(|a, b| a.0.cmp(&b.0));
+        for pass in [Strategy::Replace, Strategy::Merge] {
+            for (id, e) in collected.iter().filter(|(_, e)| e.strategy == pass) {
+                match list.iter_mut().find(|(i, _)| i == id) {
+                    Some((_, have)) if pass == Strategy::Merge => merge_component(kind, have, &e.body),
+                    Some((_, have)) => *have = e.body.clone(),
+                    None => list.push((id.clone(), e.body.clone())),
+                }
+                *list = super::order::topological(std::mem::take(list));
+            }
+        }
+        for (id, e) in collected.iter().filter(|(_, e)| e.strategy == Strategy::Remove) {
+            if let Some((_, have)) = list.iter_mut().find(|(i, _)| i == id) {
+                super::merge::remove_from(have, &e.body);
+            }
+        }
+    }
+    let mut systems: Vec<Map> = items(&base, "flux");
+    flux.sort_by(|a, b| a.0.cmp(&b.0));
+    for (id, e) in flux.iter().filter(|(_, e)| e.strategy != Strategy::Remove) {
+        match systems
+            .iter_mut()
+            .find(|s| s.get("name").and_then(Value::as_str) == Some(id.as_str()))
+        {
+            Some(have) => super::flux::merge(have, &e.body),
+            None => systems.push(e.body.clone()),
+        }
+    }
+
+    // The context's own blueprint.yaml overlays the result.
+    let user_rel = format!("contexts/{name}/blueprint.yaml");
+    let user = read_yaml(&project.root, &user_rel)?.and_then(|v| v.as_map().cloned());
+    if let Some(user) = &user {
+        for (slot, kind) in [Kind::Terraform, Kind::Kustomize].into_iter().enumerate() {
+            for c in items(user, kind.key()) {
+                let Some(id) = identity(kind, &c) else { continue };
+                match lists[slot].iter_mut().find(|(i, _)| *i == id) {
+                    Some((_, have)) => merge_component(kind, have, &c),
+                    None => lists[slot].push((id, c)),
+                }
+            }
+        }
+        for s in items(user, "flux") {
+            let id = s.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+            match systems
+                .iter_mut()
+                .find(|x| x.get("name").and_then(Value::as_str) == Some(id.as_str()))
+            {
+                Some(have) => super::flux::merge(have, &s),
+                None => systems.push(s),
+            }
+        }
+    }
+    let [mut terraform, mut kustomize] = lists;
+    for (_, c) in terraform.iter_mut().chain(kustomize.iter_mut()) {
+        // The local template is where they come from anyway.
+        if c.get("source").and_then(Value::as_str) == Some("template") {
+            c.remove("source");
+        }
+    }
+    prune(&mut terraform, &mut kustomize, &mut substitutions);
+
+    let mut bp = super::barriers::Composed {
+        terraform,
+        kustomize,
+        flux: systems,
+        crds,
+    };
+    bp.crds.sort();
+    bp.resolve_tiers();
+    bp.crd_barrier();
+    bp.global_barrier();
+    let mut problems = bp.validate();
+    if let Some(b) = &backend
+        && !bp.terraform.iter().any(|(id, _)| id == b)
+    {
+        problems.push(Error::new(
+            None,
+            "backend",
+            format!(
+                "backend names terraform component {b:?} but no component with that ID is declared. Set backend to the ID of an existing terraform component, or remove the backend field to opt out of the in-blueprint backend tier."
+            ),
+        ));
+    }
+    if !problems.is_empty() {
+        return Err(Errors::new(problems));
+    }
+
+    let config_maps = config_maps(&base, &set, name, &substitutions, &mut bp.kustomize);
+    let blueprint = super::output::composed(name, &base, user.as_ref(), backend, bp, substitutions, config_maps);
+    let asked = ev.host.asked.take();
+    Ok(Rendered {
+        blueprint,
+        explain,
+        asked,
+    })
+}
+
+fn items(m: &Map, key: &str) -> Vec<Map> {
+    match m.get(key) {
+        Some(Value::List(l)) => l.iter().filter_map(|v| v.as_map().cloned()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn identity(kind: Kind, c: &Map) -> Option<String> {
+    let text = |k: &str| {
+        c.get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    match kind {
+        Kind::Terraform => text("name").or_else(|| text("path")),
+        Kind::Kustomize => text("name"),
+    }
+}
+
+/// Drops the empty strings composition leaves: in terraform inputs (at
+/// any depth), plain kustomizations' components and substitutions, and
+/// the blueprint's substitutions. Flux tiers keep theirs.
+fn prune(terraform: &mut [(String, Map)], kustomize: &mut [(String, Map)], substitutions: &mut Map) {
+    fn deep(v: &mut Value) {
+        match v {
+            Value::Map(m) => {
+                m.retain(|k, v| !k.as_str().is_empty() && !matches!(v, Value::Str(s) if s.is_empty()));
+                for (_, v) in m.iter_mut() {
+                    deep(v);
+                }
+            }
+            Value::List(l) => {
+                l.retain(|v| !matches!(v, Value::Str(s) if s.is_empty()));
+                l.iter_mut().for_each(deep);
+            }
+            _ => {}
+        }
+    }
+    for (_, c) in terraform.iter_mut() {
+        if let Some(v) = c.get_mut("inputs") {
+            deep(v);
+        }
+    }
+    for (_, c) in kustomize.iter_mut() {
+        if let Some(Value::List(l)) = c.get_mut("components") {
+            l.retain(|v| !matches!(v, Value::Str(s) if s.is_empty()));
+        }
+        if let Some(Value::Map(m)) = c.get_mut("substitutions") {
+            m.retain(|k, v| !k.as_str().is_empty() && !matches!(v, Value::Str(s) if s.is_empty()));
+        }
+    }
+    substitutions.retain(|k, v| !k.as_str().is_empty() && !matches!(v, Value::Str(s) if s.is_empty()));
+}
+
+/// `values-common` (the blueprint's substitutions, the values files'
+/// `substitutions.common` and the variables Windsor has always set) and
+/// `values-<kustomization>` from the values files.
+fn config_maps(base: &Map, set: &Map, name: &str, substitutions: &Map, kustomize: &mut [(String, Map)]) -> Map {
+    let mut out = base
+        .get("configMaps")
+        .and_then(Value::as_map)
+        .cloned()
+        .unwrap_or_default();
+    let mut common = substitutions.clone();
+    let given = set
+        .get("substitutions")
+        .and_then(Value::as_map)
+        .cloned()
+        .unwrap_or_default();
+    if let Some(Value::Map(c)) = given.get("common") {
+        for (k, v) in c.iter() {
+            common.insert(k.clone(), Value::Str(text::to_text(v).into()));
+        }
+    }
+    let path = |p: &str| -> String {
+        let mut v = Some(&Value::Map(set.clone())).cloned();
+        for step in p.split('.') {
+            v = v.and_then(|x| x.as_map().and_then(|m| m.get(step)).cloned());
+        }
+        v.map(|x| text::to_text(&x)).unwrap_or_default()
+    };
+    let mut legacy: Vec<(&str, String)> = vec![
+        ("DOMAIN", path("dns.domain")),
+        ("CONTEXT", name.to_string()),
+        ("CONTEXT_ID", path("id")),
+    ];
+    if path("workstation.runtime") != "docker-desktop" {
+        let (start, end) = (
+            path("network.loadbalancer_ips.start"),
+            path("network.loadbalancer_ips.end"),
+        );
+        if !(start.is_empty() && end.is_empty()) {
+            legacy.push(("LOADBALANCER_IP_RANGE", format!("{start}-{end}")));
+        }
+        legacy.push(("LOADBALANCER_IP_START", start));
+        legacy.push(("LOADBALANCER_IP_END", end));
+    }
+    legacy.push(("REGISTRY_URL", path("docker.registry_url")));
+    let volume = match set
+        .get("cluster")
+        .and_then(Value::as_map)
+        .and_then(|c| c.get("workers"))
+        .and_then(Value::as_map)
+        .and_then(|w| w.get("volumes"))
+    {
+        Some(Value::List(l)) => l
+            .first()
+            .and_then(Value::as_str)
+            .and_then(|v| v.split(':').nth(1))
+            .unwrap_or("")
+            .to_string(),
+        _ => String::new(),
+    };
+    legacy.push(("LOCAL_VOLUME_PATH", volume));
+    for (k, v) in legacy {
+        if !v.is_empty() {
+            common.insert(k, Value::Str(v.into()));
+        }
+    }
+    common.retain(|_, v| !matches!(v, Value::Str(s) if s.is_empty()));
+    if !common.is_empty() {
+        out.insert("values-common", Value::Map(common));
+    }
+    for (target, values) in given.iter() {
+        if target.as_str() == "common" {
+            continue;
+        }
+        let Some(values) = values.as_map() else { continue };
+        let texts: Map = values
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::Str(text::to_text(v).into())))
+            .collect();
+        out.insert(
+            format!("values-{}", target.as_str()).as_str(),
+            Value::Map(texts.clone()),
+        );
+        if let Some((_, k)) = kustomize.iter_mut().find(|(id, _)| id == target.as_str()) {
+            let mut merged = k
+                .get("substitutions")
+                .and_then(Value::as_map)
+                .cloned()
+                .unwrap_or_default();
+            for (sk, sv) in texts.iter() {
+                merged.insert(sk.clone(), sv.clone());
+            }
+            k.insert("substitutions", Value::Map(merged));
+        }
+    }
+    out
+}
