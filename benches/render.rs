@@ -1,27 +1,38 @@
-//! Rendering the Windsor core template of `../shared/corpus` (compiled
-//! once): one context, and 1,000 contexts made from its test cases'
-//! values. Without the corpus beside the repository there is nothing to
-//! measure, and the benchmark says so.
+//! Rendering the Windsor core templates of `../shared/corpus` (each
+//! compiled once): the seed-format template by the seed rules, and the
+//! v0.9 template (windsor-core v0.7.0) by the v0.9 rules; for each, one
+//! context and 1,000 contexts made from its test cases' values. Without
+//! the corpus beside the repository there is nothing to measure, and the
+//! benchmark says so.
 //!
 //! Run: `cargo bench --bench render`.
 
 use bpvm::Value;
-use bpvm::windsor::{Project, render, scope, test};
+use bpvm::windsor::{Format, Project, render, scope, test};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::Path;
 
+// The allocator `bpvm` itself uses.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Contexts from the test cases: each case's values as is, then with the
 /// integers nudged, so 1,000 renders are not 38 repeated.
-fn contexts(project: &Project, n: usize) -> Vec<(Value, Option<Value>)> {
+fn contexts(project: &Project, n: usize) -> Vec<(Value, render::Options)> {
     let cases = test::discover(project, &[]).expect("the corpus tests load");
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let case = &cases[i % cases.len()];
         let mut values = case.values().clone();
         nudge(&mut values, (i / cases.len()) as i64);
-        let ctx = scope::context(project, "bench", scope::Values::Given(values), true).expect("context");
-        out.push((ctx, case.outputs().cloned()));
+        let ctx = scope::context(project, "bench", scope::Values::Given(values.clone()), true).expect("context");
+        let opts = render::Options {
+            outputs: case.outputs().cloned(),
+            operator: Some(values),
+            ..Default::default()
+        };
+        out.push((ctx, opts));
     }
     out
 }
@@ -42,23 +53,22 @@ fn nudge(v: &mut Value, by: i64) {
     }
 }
 
-fn renders(c: &mut Criterion) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/windsor-core-aae5e79e");
+/// The benchmarks of one template, under `group`.
+fn template(c: &mut Criterion, group: &str, corpus: &str, format: Option<Format>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(corpus);
     if !root.is_dir() {
         eprintln!("skipped: {} is not there", root.display());
         return;
     }
-    let mut group = c.benchmark_group("render");
+    let mut group = c.benchmark_group(group);
     group.bench_function("load and compile the template", |b| {
-        b.iter(|| black_box(Project::load(black_box(&root)).is_ok()))
+        b.iter(|| black_box(Project::load_as(black_box(&root), format.clone()).is_ok()))
     });
-    let project = Project::load(&root).expect("the corpus loads");
+    let project = Project::load_as(&root, format).expect("the corpus loads");
     let many = contexts(&project, 1000);
-    let (one, outputs) = many[10].clone();
-    let opts = render::Options {
-        outputs,
-        ..Default::default()
-    };
+    let (one, opts) = many[10].clone();
     render::render(&project, "bench", one.clone(), &opts).expect("renders");
     group.bench_function("one context", |b| {
         b.iter(|| black_box(render::render(&project, "bench", black_box(one.clone()), &opts).is_ok()))
@@ -66,16 +76,17 @@ fn renders(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("1,000 contexts", |b| {
         b.iter(|| {
-            for (ctx, outputs) in &many {
-                let opts = render::Options {
-                    outputs: outputs.clone(),
-                    ..Default::default()
-                };
-                black_box(render::render(&project, "bench", ctx.clone(), &opts).is_ok());
+            for (ctx, opts) in &many {
+                black_box(render::render(&project, "bench", ctx.clone(), opts).is_ok());
             }
         })
     });
     group.finish();
+}
+
+fn renders(c: &mut Criterion) {
+    template(c, "render", "windsor-core-aae5e79e", Some(Format::Seed));
+    template(c, "render v0.9", "windsor-core-v0.7.0", None);
 }
 
 criterion_group! {

@@ -395,3 +395,50 @@ fn a_resource_read_at_many_keys_loads_and_renders_in_linear_time() {
         },
     );
 }
+
+#[test]
+fn a_v09_facet_of_many_components_and_flux_systems_renders_in_linear_time() {
+    // By the v0.9 rules: terraform components and flux systems, each
+    // depending on the one before, and a global-dependency system every
+    // other system then waits for.
+    let project = |n: usize| {
+        let mut f = String::from("kind: Facet\nmetadata: {name: base}\nterraform:\n");
+        for i in 0..n {
+            let after = if i > 0 {
+                format!(", dependsOn: [c{:06}]", i - 1)
+            } else {
+                String::new()
+            };
+            writeln!(f, "  - {{name: c{i:06}, path: p{i}{after}}}").unwrap();
+        }
+        f.push_str("flux:\n  - {name: zz-policy, globalDependency: true, install: {components: [kyverno]}, resources: [{components: [rules]}]}\n");
+        for i in 0..n {
+            let after = if i > 0 {
+                format!(", dependsOn: [s{:06}]", i - 1)
+            } else {
+                String::new()
+            };
+            writeln!(f, "  - {{name: s{i:06}, install: {{components: [a, b]}}{after}}}").unwrap();
+        }
+        let s = windsor_project(&format!("v09-{n}"), "a: 1\n", &[("base.yaml", f)]);
+        s.write("contexts/_template/metadata.yaml", "cliVersion: '>=0.9.0'\n");
+        loaded(s)
+    };
+    assert_linear(
+        "a v0.9 facet of many components",
+        2_000,
+        project,
+        render_local,
+        |n, v| {
+            let last = format!("c{:06}", n - 1);
+            assert_eq!(field(terraform(&v, n - 1), &["name"]).as_str(), Some(last.as_str()));
+            let flux = match field(&v, &["flux"]) {
+                Value::List(l) => l,
+                other => panic!("{}", other.to_json()),
+            };
+            assert_eq!(flux.len(), n + 1);
+            let deps = field(&flux[n - 1], &["dependsOn"]).to_json();
+            assert_eq!(deps, format!(r#"["s{:06}-install","zz-policy-resources"]"#, n - 2));
+        },
+    );
+}

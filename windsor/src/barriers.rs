@@ -56,10 +56,7 @@ impl Composed {
             .map(|(n, k)| (n.clone(), names(k, "dependsOn")))
             .collect();
         for s in &self.flux {
-            out.extend(super::tiers::system_tiers(s).into_iter().map(|t| {
-                let deps = names(&t, "dependsOn");
-                (text(&t, "name").to_string(), deps)
-            }));
+            out.extend(tier_deps(s));
         }
         out
     }
@@ -212,6 +209,27 @@ impl Composed {
     }
 }
 
+/// The names and dependencies of the tiers `system` compiles to (what
+/// [`super::tiers::system_tiers`] gives, without building the tiers).
+fn tier_deps(system: &Map) -> Vec<(String, Vec<String>)> {
+    use super::tiers::{install_emitted, install_name, variant_name, variants};
+    let own = names(system, "dependsOn");
+    let mut out = Vec::new();
+    let install = install_emitted(system).then(|| install_name(system));
+    if let Some(i) = &install {
+        out.push((i.clone(), own.clone()));
+    }
+    for v in variants(system) {
+        let mut deps = match &install {
+            Some(i) => vec![i.clone()],
+            None => own.clone(),
+        };
+        deps.extend(names(v, "dependsOn"));
+        out.push((variant_name(system, v), deps));
+    }
+    out
+}
+
 fn append(m: &mut Map, extra: &[String]) {
     let mut deps = names(m, "dependsOn");
     for t in extra {
@@ -232,4 +250,26 @@ fn reorder(m: &mut Map) {
         }
     }
     *m = out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tier_deps_are_the_compiled_tiers_names_and_dependencies() {
+        for yaml in [
+            "{name: a, dependsOn: [x], install: {components: [c]}, resources: [{components: [d]}, {name: v, dependsOn: [y]}]}",
+            "{name: b, dependsOn: [x], install: {substitutions: {k: v}}, resources: [{dependsOn: [y]}]}",
+            "{name: c, path: p}",
+        ] {
+            let s = Value::from_yaml(yaml).unwrap();
+            let s = s.as_map().unwrap();
+            let compiled: Vec<(String, Vec<String>)> = super::super::tiers::system_tiers(s)
+                .iter()
+                .map(|t| (text(t, "name").to_string(), names(t, "dependsOn")))
+                .collect();
+            assert_eq!(tier_deps(s), compiled, "{yaml}");
+        }
+    }
 }

@@ -7,10 +7,9 @@
 
 use super::error::{Error, Errors};
 use super::facet::{Facet, Strategy};
-use super::merge::merge_preserving;
+use super::merge::{merge_preserving, put_preserving};
 use super::tmpl::{Evaluator, Tmpl};
-use bpvm_runtime::{Map, Value};
-use bpvm_vm::Seg;
+use bpvm_runtime::{Key, Map, Value};
 use foldhash::HashMap;
 use std::collections::BTreeSet;
 
@@ -98,23 +97,22 @@ impl<'f> Config<'f> {
             let own = ctx.get(&b.name).cloned();
             match &b.body {
                 Tmpl::Map(entries) => {
-                    let mut value = match &own {
-                        Some(v @ Value::Map(_)) => v.clone(),
+                    // The block's own entry grows key by key, in place:
+                    // a key reads the siblings evaluated before it.
+                    let start = match own {
+                        Some(v @ Value::Map(_)) => v,
                         _ => Value::Map(Map::new()),
                     };
+                    ev.put(&b.name, Some(start));
                     for k in key_order(&b.name, entries) {
                         let (key, t) = &entries[k];
-                        ev.put(&b.name, Some(value.clone()));
                         let v = t
                             .eval(ev)
                             .map_err(|e| fail(format!(".value.{key}{}", e.at), e.diag.to_string()))?;
-                        if let Value::Map(m) = &mut value {
-                            let mut one = Map::new();
-                            one.insert(&**key, v);
-                            merge_preserving(m, &one);
+                        if let Some(Value::Map(m)) = ev.scope_get_mut(&b.name) {
+                            put_preserving(m, &Key::new(key), &v);
                         }
                     }
-                    ev.put(&b.name, Some(value));
                 }
                 body => {
                     let v = body
@@ -187,11 +185,11 @@ fn reads_under(name: &str, t: &Tmpl, out: &mut BTreeSet<String>) {
     match t {
         Tmpl::Lit(_) => {}
         Tmpl::Text { prog, .. } => {
-            for p in prog.loads() {
-                if let (Some(Seg::Key(first, _)), Some(Seg::Key(second, _))) = (p.segs.first(), p.segs.get(1))
-                    && first.as_str() == name
+            for (first, second) in &prog.reads {
+                if let Some(second) = second
+                    && &**first == name
                 {
-                    out.insert(second.as_str().to_string());
+                    out.insert(second.to_string());
                 }
             }
         }

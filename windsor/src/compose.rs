@@ -14,6 +14,7 @@ use super::render::{Options, Rendered, string_list};
 use super::requires::{Requirement, is_set, report};
 use super::tmpl::{Evaluator, Outcome};
 use bpvm_runtime::{Map, Value, text};
+use foldhash::{HashMap, HashSet};
 
 /// Inclusion rounds stop here even if the set of facets still changes.
 const ROUNDS: usize = 10;
@@ -144,7 +145,7 @@ fn unmet(ev: &mut Evaluator, f: &Facet) -> Result<Vec<(String, String)>, Error> 
 /// emitted field reads.
 struct Included<'p> {
     facets: Vec<&'p Facet>,
-    scope: Value,
+    scope: Map,
 }
 
 fn rounds<'p>(
@@ -154,10 +155,10 @@ fn rounds<'p>(
     set: &Map,
     explain: &mut Vec<String>,
 ) -> Result<Included<'p>, Errors> {
-    let mut scope = Value::Map(ctx.clone());
+    let mut scope = ctx.clone();
     let mut previous: Option<Vec<&str>> = None;
     for round in 1..=ROUNDS {
-        ev.set_scope(scope.clone());
+        ev.set_scope(Value::Map(scope));
         let mut config = Config::default();
         let mut included: Vec<&Facet> = Vec::new();
         let mut missing: Vec<(String, String)> = Vec::new();
@@ -192,7 +193,7 @@ fn rounds<'p>(
         }
         ev.set_scope(Value::Map(ctx.clone()));
         config.evaluate(ev, ctx)?;
-        let mut next = ev.scope().as_map().cloned().unwrap_or_default();
+        let mut next = ev.take_scope();
         merge_preserving(&mut next, set);
         let names: Vec<&str> = included.iter().map(|f| f.name.as_str()).collect();
         let done = previous.as_ref() == Some(&names) || round == ROUNDS;
@@ -204,13 +205,84 @@ fn rounds<'p>(
             explain.extend(notes);
             return Ok(Included {
                 facets: included,
-                scope: Value::Map(next),
+                scope: next,
             });
         }
         previous = Some(names);
-        scope = Value::Map(next);
+        scope = next;
     }
     unreachable!("the last round always returns")
+}
+
+/// The entries of one list, in collection order, found by identity.
+#[derive(Default)]
+struct Entries {
+    list: Vec<(String, Entry)>,
+    at: HashMap<String, usize>,
+}
+
+/// A component list kept in dependency order (depth-first, in list
+/// order) after every write, as Windsor re-sorts it after each one. A
+/// sorted list is its own sort, so a write only re-sorts when it leaves
+/// a component before one it depends on.
+struct Sorted {
+    list: Vec<(String, Map)>,
+    at: HashMap<String, usize>,
+    /// Every name some component's `dependsOn` lists.
+    wanted: HashSet<String>,
+}
+
+impl Sorted {
+    fn new(list: Vec<(String, Map)>) -> Sorted {
+        let mut s = Sorted {
+            list,
+            at: HashMap::default(),
+            wanted: HashSet::default(),
+        };
+        s.resort();
+        s
+    }
+
+    fn resort(&mut self) {
+        self.list = super::order::topological(std::mem::take(&mut self.list));
+        self.at = self
+            .list
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (id.clone(), i))
+            .collect();
+        for (_, c) in &self.list {
+            self.wanted
+                .extend(super::deps::names(c).into_iter().map(str::to_string));
+        }
+    }
+
+    /// Merges `body` into component `id` (or replaces it), or appends it.
+    fn write(&mut self, kind: Kind, id: &str, body: &Map, merge: bool) {
+        let out_of_order = match self.at.get(id) {
+            Some(&i) => {
+                let have = &mut self.list[i].1;
+                if merge {
+                    merge_component(kind, have, body);
+                } else {
+                    *have = body.clone();
+                }
+                let deps = super::deps::names(have);
+                self.wanted.extend(deps.iter().map(|d| d.to_string()));
+                deps.iter().any(|d| self.at.get(*d).is_some_and(|&j| j > i))
+            }
+            None => {
+                self.at.insert(id.to_string(), self.list.len());
+                self.list.push((id.to_string(), body.clone()));
+                self.wanted
+                    .extend(super::deps::names(body).into_iter().map(str::to_string));
+                self.wanted.contains(id)
+            }
+        };
+        if out_of_order {
+            self.resort();
+        }
+    }
 }
 
 /// A contribution to a component or system, with what decides its fold.
@@ -223,11 +295,13 @@ struct Entry {
 /// Folds `incoming` into the entry of its identity (Windsor v0.9's table:
 /// a higher ordinal wins, a lower one only merges under, equal ordinals
 /// go by strategy rank, then by strategy).
-fn fold(entries: &mut Vec<(String, Entry)>, id: &str, incoming: Entry, merge: &dyn Fn(&mut Map, &Map)) {
-    let Some((_, old)) = entries.iter_mut().find(|(i, _)| i == id) else {
-        entries.push((id.to_string(), incoming));
+fn fold(entries: &mut Entries, id: &str, incoming: Entry, merge: &dyn Fn(&mut Map, &Map)) {
+    let Some(&i) = entries.at.get(id) else {
+        entries.at.insert(id.to_string(), entries.list.len());
+        entries.list.push((id.to_string(), incoming));
         return;
     };
+    let old = &mut entries.list[i].1;
     let either_removes = old.strategy == Strategy::Remove || incoming.strategy == Strategy::Remove;
     if incoming.ordinal > old.ordinal {
         if incoming.strategy == Strategy::Merge && !either_removes {
@@ -269,11 +343,11 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     let mut ev = Evaluator::new(Value::Map(ctx.clone()), host);
     let mut explain = Vec::new();
     let included = rounds(&mut ev, project, &ctx, &set, &mut explain)?;
-    ev.set_scope(included.scope.clone());
+    ev.set_scope(Value::Map(included.scope));
 
-    let mut terraform: Vec<(String, Entry)> = Vec::new();
-    let mut kustomize: Vec<(String, Entry)> = Vec::new();
-    let mut flux: Vec<(String, Entry)> = Vec::new();
+    let mut terraform = Entries::default();
+    let mut kustomize = Entries::default();
+    let mut flux = Entries::default();
     let mut crds: Vec<String> = Vec::new();
     let mut backend: Option<String> = None;
     let mut substitutions = Map::new();
@@ -394,7 +468,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     // dependencies after every insertion, as Windsor does.
     let base = project.blueprint.as_map().cloned().unwrap_or_default();
     let mut lists: [Vec<(String, Map)>; 2] = [Vec::new(), Vec::new()];
-    for (slot, (kind, collected)) in [(Kind::Terraform, terraform), (Kind::Kustomize, kustomize)]
+    for (slot, (kind, collected)) in [(Kind::Terraform, terraform.list), (Kind::Kustomize, kustomize.list)]
         .into_iter()
         .enumerate()
     {
@@ -406,31 +480,39 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         }
         let mut collected = collected;
         collected.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut sorted = Sorted::new(std::mem::take(list));
         for pass in [Strategy::Replace, Strategy::Merge] {
             for (id, e) in collected.iter().filter(|(_, e)| e.strategy == pass) {
-                match list.iter_mut().find(|(i, _)| i == id) {
-                    Some((_, have)) if pass == Strategy::Merge => merge_component(kind, have, &e.body),
-                    Some((_, have)) => *have = e.body.clone(),
-                    None => list.push((id.clone(), e.body.clone())),
-                }
-                *list = super::order::topological(std::mem::take(list));
+                sorted.write(kind, id, &e.body, pass == Strategy::Merge);
             }
         }
+        *list = sorted.list;
+        let at: HashMap<&str, usize> = list.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i)).collect();
+        let mut gone = Vec::new();
         for (id, e) in collected.iter().filter(|(_, e)| e.strategy == Strategy::Remove) {
-            if let Some((_, have)) = list.iter_mut().find(|(i, _)| i == id) {
-                super::merge::remove_from(have, &e.body);
+            if let Some(&i) = at.get(id.as_str()) {
+                gone.push((i, e));
             }
+        }
+        for (i, e) in gone {
+            super::merge::remove_from(&mut list[i].1, &e.body);
         }
     }
     let mut systems: Vec<Map> = items(&base, "flux");
+    let mut flux = flux.list;
     flux.sort_by(|a, b| a.0.cmp(&b.0));
-    for (id, e) in flux.iter().filter(|(_, e)| e.strategy != Strategy::Remove) {
-        match systems
-            .iter_mut()
-            .find(|s| s.get("name").and_then(Value::as_str) == Some(id.as_str()))
-        {
-            Some(have) => super::flux::merge(have, &e.body),
-            None => systems.push(e.body.clone()),
+    let mut system_at: HashMap<String, usize> = systems
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.get("name").and_then(Value::as_str).unwrap_or("").to_string(), i))
+        .collect();
+    for (id, e) in flux.into_iter().filter(|(_, e)| e.strategy != Strategy::Remove) {
+        match system_at.get(&id) {
+            Some(&i) => super::flux::merge(&mut systems[i], &e.body),
+            None => {
+                system_at.insert(id, systems.len());
+                systems.push(e.body);
+            }
         }
     }
 
@@ -449,12 +531,12 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         }
         for s in items(user, "flux") {
             let id = s.get("name").and_then(Value::as_str).unwrap_or("").to_string();
-            match systems
-                .iter_mut()
-                .find(|x| x.get("name").and_then(Value::as_str) == Some(id.as_str()))
-            {
-                Some(have) => super::flux::merge(have, &s),
-                None => systems.push(s),
+            match system_at.get(&id) {
+                Some(&i) => super::flux::merge(&mut systems[i], &s),
+                None => {
+                    system_at.insert(id, systems.len());
+                    systems.push(s);
+                }
             }
         }
     }
@@ -653,4 +735,57 @@ fn config_maps(base: &Map, set: &Map, name: &str, substitutions: &Map, kustomize
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A component named `id` depending on `deps`.
+    fn component(id: &str, deps: &[String]) -> Map {
+        let mut m = Map::new();
+        m.insert("name", Value::Str(id.into()));
+        m.insert(
+            "dependsOn",
+            Value::List(deps.iter().map(|d| Value::Str(d.as_str().into())).collect()),
+        );
+        m
+    }
+
+    #[test]
+    fn writes_keep_the_order_re_sorting_after_every_write_gives() {
+        // Pseudo-random lists of up to 7 components with random acyclic
+        // dependencies (a cycle fails the render anyway), written in
+        // random order, some twice (a merge).
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..3000 {
+            let n = 1 + next(7) as usize;
+            let names: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+            let mut writes = Vec::new();
+            for _ in 0..n + next(3) as usize {
+                let k = next(n as u64) as usize;
+                let id = &names[k];
+                let deps: Vec<String> = names[..k].iter().filter(|_| next(3) == 0).cloned().collect();
+                writes.push((id.clone(), component(id, &deps)));
+            }
+            let mut naive: Vec<(String, Map)> = Vec::new();
+            let mut sorted = Sorted::new(Vec::new());
+            for (id, body) in &writes {
+                match naive.iter_mut().find(|(i, _)| i == id) {
+                    Some((_, have)) => merge_component(Kind::Terraform, have, body),
+                    None => naive.push((id.clone(), body.clone())),
+                }
+                naive = super::super::order::topological(naive);
+                sorted.write(Kind::Terraform, id, body, true);
+            }
+            let ids = |l: &[(String, Map)]| l.iter().map(|(i, _)| i.clone()).collect::<Vec<_>>();
+            assert_eq!(ids(&sorted.list), ids(&naive), "{writes:?}");
+        }
+    }
 }

@@ -6,7 +6,6 @@ use super::error::{Error, Errors};
 use super::facet::Facet;
 use super::render::truth;
 use super::tmpl::{Evaluator, Tmpl};
-use bpvm_runtime::{Map, Value};
 use foldhash::HashMap;
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
@@ -55,11 +54,6 @@ pub fn evaluate(ev: &mut Evaluator, included: &[&Facet]) -> Result<(), Errors> {
         .collect();
     let order = order(&names, &reads)?;
 
-    // Blocks merge into the context, which is a mapping (a context that
-    // is not becomes one).
-    if !matches!(ev.host.scope, Value::Map(_)) {
-        ev.set_scope(Value::Map(Map::new()));
-    }
     for i in order {
         let (name, body, file) = &blocks[i];
         let v = body

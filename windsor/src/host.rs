@@ -22,8 +22,9 @@ pub struct Host {
     /// `terraformOutputs`, `--terraform-outputs FILE`); otherwise
     /// `terraform_output()` is deferred.
     pub outputs: Option<Value>,
-    /// The scope of the expressions being evaluated (Jsonnet's `context`).
-    pub scope: Value,
+    /// The scope of the expressions being evaluated (also Jsonnet's
+    /// `context`).
+    pub env: Environment,
     /// The variables `env(name)` reads; the process's when `None`.
     pub environment: Option<Map>,
     /// Jsonnet results by file and context JSON: a render that calls the
@@ -188,7 +189,7 @@ impl Host {
             root,
             dir,
             outputs,
-            scope: Value::Null,
+            env: Environment::new(),
             environment: None,
             jsonnet_cache: RefCell::default(),
             asked: RefCell::default(),
@@ -236,7 +237,8 @@ fn jsonnet<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let path = text_arg("jsonnet", a, 0)?;
     let h = host(c, "jsonnet")?;
     let full = h.root.file(&h.dir, path).map_err(|e| refused("jsonnet", e))?;
-    let context = h.scope.to_json();
+    let scope = Value::Map(h.env.root().clone());
+    let context = scope.to_json();
     if let Some((_, _, v)) = h
         .jsonnet_cache
         .borrow()
@@ -245,7 +247,7 @@ fn jsonnet<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     {
         return Ok(c.import(v));
     }
-    match super::jsonnet::evaluate(&h.root, &full, &h.scope) {
+    match super::jsonnet::evaluate(&h.root, &full, &scope) {
         Ok(v) => {
             let out = c.import(&v);
             h.jsonnet_cache.borrow_mut().push((full, context, v));

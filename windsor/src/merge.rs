@@ -61,12 +61,17 @@ pub fn merge_inputs(base: &mut Value, overlay: &Value) {
 /// where an empty value never hides one that is set.
 pub fn merge_preserving(base: &mut Map, overlay: &Map) {
     for (k, v) in overlay.iter() {
-        match base.get_mut(k.as_str()) {
-            Some(slot) if is_empty(v) && !matches!(slot, Value::Null) && !is_empty(slot) => {}
-            Some(slot) => merge_inputs(slot, v),
-            None => {
-                base.insert(k.clone(), v.clone());
-            }
+        put_preserving(base, k, v);
+    }
+}
+
+/// [`merge_preserving`] of one entry.
+pub fn put_preserving(base: &mut Map, key: &Key, v: &Value) {
+    match base.get_mut(key.as_str()) {
+        Some(slot) if is_empty(v) && !matches!(slot, Value::Null) && !is_empty(slot) => {}
+        Some(slot) => merge_inputs(slot, v),
+        None => {
+            base.insert(key.clone(), v.clone());
         }
     }
 }

@@ -5,7 +5,7 @@
 //! missing path, with the notes the template gives for it.
 
 use super::facet::{Cond, condition};
-use bpvm_runtime::Value;
+use bpvm_runtime::{Map, Value};
 
 /// One requirement block.
 #[derive(Debug, Clone)]
@@ -67,9 +67,12 @@ pub fn parse(v: Option<&Value>, at: &str, fail: &mut dyn FnMut(String, String)) 
 
 /// True when `path` (dotted) leads to a value that is set: not nil, not
 /// an empty string, list or map (`false` and `0` are set).
-pub fn is_set(scope: &Value, path: &str) -> bool {
-    let mut v = scope;
-    for step in path.split('.') {
+pub fn is_set(scope: &Map, path: &str) -> bool {
+    let mut steps = path.split('.');
+    let Some(mut v) = steps.next().and_then(|first| scope.get(first)) else {
+        return false;
+    };
+    for step in steps {
         match v.as_map().and_then(|m| m.get(step)) {
             Some(next) => v = next,
             None => return false,
@@ -129,10 +132,11 @@ mod tests {
     #[test]
     fn set_means_present_and_not_empty() {
         let scope = Value::from_yaml("{a: {b: 0, c: '', d: [], e: {}, f: false, g: null}}").unwrap();
-        assert!(is_set(&scope, "a.b"));
-        assert!(is_set(&scope, "a.f"));
+        let scope = scope.as_map().unwrap();
+        assert!(is_set(scope, "a.b"));
+        assert!(is_set(scope, "a.f"));
         for p in ["a.c", "a.d", "a.e", "a.g", "a.x", "a.b.c", "z"] {
-            assert!(!is_set(&scope, p), "{p}");
+            assert!(!is_set(scope, p), "{p}");
         }
     }
 

@@ -19,14 +19,45 @@ pub enum Tmpl {
     /// Nothing to evaluate.
     Lit(Value),
     /// A string with `${…}` parts (the source is kept for deferral).
+    /// Shared: merging config blocks copies templates for every context.
     Text {
         src: std::sync::Arc<str>,
-        prog: Box<Program>,
+        prog: std::sync::Arc<Compiled>,
     },
     /// A list with something to evaluate inside.
     List(Vec<Tmpl>),
     /// A map with something to evaluate inside, in document order.
     Map(Vec<(Box<str>, Tmpl)>),
+}
+
+/// A compiled `${…}` string and the paths it reads, found once.
+#[derive(Debug)]
+pub struct Compiled {
+    /// The program.
+    pub prog: Program,
+    /// The first two steps of each path it reads (`talos.disks.x` →
+    /// `talos`, `disks`), in code order.
+    pub reads: Vec<(Box<str>, Option<Box<str>>)>,
+}
+
+impl Compiled {
+    fn new(prog: Program) -> Compiled {
+        let mut reads: Vec<(Box<str>, Option<Box<str>>)> = Vec::new();
+        let mut seen = foldhash::HashSet::default();
+        for p in prog.loads() {
+            let step = |i: usize| match p.segs.get(i) {
+                Some(bpvm_vm::Seg::Key(k, _)) => Some(Box::<str>::from(k.as_str())),
+                _ => None,
+            };
+            if let Some(first) = step(0) {
+                let read = (first, step(1));
+                if seen.insert(read.clone()) {
+                    reads.push(read);
+                }
+            }
+        }
+        Compiled { prog, reads }
+    }
 }
 
 /// A template that failed to compile or to evaluate: where inside the
@@ -46,7 +77,7 @@ impl Tmpl {
             Value::Str(s) if s.contains("${") => match compiler.compile_template(s) {
                 Ok(prog) => Tmpl::Text {
                     src: s.clone(),
-                    prog: Box::new(prog),
+                    prog: std::sync::Arc::new(Compiled::new(prog)),
                 },
                 Err(diag) => {
                     return Err(TmplError {
@@ -91,7 +122,7 @@ impl Tmpl {
     pub fn roots(&self, out: &mut BTreeSet<String>) {
         match self {
             Tmpl::Lit(_) => {}
-            Tmpl::Text { prog, .. } => out.extend(prog.roots().into_iter().map(str::to_string)),
+            Tmpl::Text { prog, .. } => out.extend(prog.reads.iter().map(|(first, _)| first.to_string())),
             Tmpl::List(items) => items.iter().for_each(|t| t.roots(out)),
             Tmpl::Map(entries) => entries.iter().for_each(|(_, t)| t.roots(out)),
         }
@@ -146,7 +177,7 @@ impl Tmpl {
     pub fn eval(&self, ev: &mut Evaluator) -> Result<Value, TmplError> {
         Ok(match self {
             Tmpl::Lit(v) => v.clone(),
-            Tmpl::Text { src, prog } => match ev.run(prog) {
+            Tmpl::Text { src, prog } => match ev.run(&prog.prog) {
                 Ok(v) => v,
                 Err(Outcome::Deferred) => Value::Str(src.clone()),
                 Err(Outcome::Failed(diag)) => {
@@ -193,9 +224,8 @@ pub enum Outcome {
 /// Runs programs against one scope, with the renderer's functions.
 pub struct Evaluator {
     vm: Vm,
-    /// The scope expressions read.
-    pub env: Environment,
-    /// What the renderer's functions need (files, terraform outputs).
+    /// What the renderer's functions need (files, terraform outputs),
+    /// and the scope expressions read.
     pub host: Host,
     /// What the render's results hold so far (D9).
     tally: Tally,
@@ -206,7 +236,6 @@ impl Evaluator {
     pub fn new(scope: Value, host: Host) -> Evaluator {
         let mut ev = Evaluator {
             vm: Vm::new(),
-            env: Environment::new(),
             host,
             tally: Tally::default(),
         };
@@ -214,59 +243,55 @@ impl Evaluator {
         ev
     }
 
-    /// Makes `scope` what expressions read.
+    /// Makes `scope` what expressions read (a mapping; anything else is
+    /// an empty scope).
     pub fn set_scope(&mut self, scope: Value) {
-        self.env = Environment::from_value(scope.clone()).unwrap_or_default();
-        self.host.scope = scope;
+        self.host.env = Environment::from_value(scope).unwrap_or_default();
     }
 
     /// Deep-merges `value` into the scope under `name`, in place: an
     /// evaluated config block joins what later expressions read without
-    /// the rest of the scope being copied. The scope must be a mapping.
+    /// the rest of the scope being copied.
     pub fn merge_into_scope(&mut self, name: &str, value: Value) {
-        let key = Key::new(name);
-        merge_entry(self.env.root_mut(), &key, value.clone());
-        if let Value::Map(scope) = &mut self.host.scope {
-            merge_entry(scope, &key, value);
-        }
+        merge_entry(self.host.env.root_mut(), &Key::new(name), value);
     }
 
     /// Sets (or, with `None`, removes) the top-level scope entry `name`.
     pub fn put(&mut self, name: &str, value: Option<Value>) {
-        let root = self.env.root_mut();
-        match &value {
+        let root = self.host.env.root_mut();
+        match value {
             Some(v) => {
-                root.insert(name, v.clone());
+                root.insert(name, v);
             }
             None => {
                 root.remove(name);
             }
         }
-        if let Value::Map(scope) = &mut self.host.scope {
-            match value {
-                Some(v) => {
-                    scope.insert(name, v);
-                }
-                None => {
-                    scope.remove(name);
-                }
-            }
-        }
+    }
+
+    /// The top-level scope entry `name`, to change in place.
+    pub fn scope_get_mut(&mut self, name: &str) -> Option<&mut Value> {
+        self.host.env.root_mut().get_mut(name)
     }
 
     /// The top-level scope entry `name`.
     pub fn scope_get(&self, name: &str) -> Option<&Value> {
-        self.env.root().get(name)
+        self.host.env.root().get(name)
     }
 
     /// The whole scope.
-    pub fn scope(&self) -> &Value {
-        &self.host.scope
+    pub fn scope(&self) -> &Map {
+        self.host.env.root()
+    }
+
+    /// Takes the scope out, leaving it empty.
+    pub fn take_scope(&mut self) -> Map {
+        std::mem::take(self.host.env.root_mut())
     }
 
     /// Runs one program.
     pub fn run(&mut self, prog: &Program) -> Result<Value, Outcome> {
-        match self.vm.run_with(prog, &self.env, &self.host) {
+        match self.vm.run_with(prog, &self.host.env, &self.host) {
             Ok(v) => {
                 let v = v.to_value();
                 let len = prog.source.len();
