@@ -1,7 +1,30 @@
 //! Windsor rendering, table-driven: each case in `tests/projects/*.yaml`
 //! is a small project (facet files, other template files, values) and
-//! either the exact `terraform` / `kustomize` / `configMaps` it renders
-//! to, or an `error` the render (or load) must fail with.
+//! either what it renders to or an `error` the render (or load) must
+//! fail with (a substring of the error's text).
+//!
+//! A case's keys:
+//! * `name`: its label;
+//! * `facets`: file name → text, written to `contexts/_template/facets/`;
+//! * `files`: other template files, path (under `contexts/_template/`) →
+//!   text; a v0.9 case needs `metadata.yaml: "cliVersion: '>=0.9.0'\n"`;
+//! * `user`: the text of `contexts/test/blueprint.yaml`;
+//! * `values`: the context's values (over the defaults of a `schema.yaml`
+//!   given in `files`, if any); none when absent;
+//! * `operator`: the values the operator set (`render::Options.operator`),
+//!   which by the v0.9 rules win over facet config; all of the context
+//!   when absent;
+//! * `terraformOutputs`, `env`: as a Windsor test case's;
+//! * the expectations, each compared to the rendered blueprint's key of
+//!   that name by exact JSON equality — lists item by item in order,
+//!   mappings key by key in any order (field order is the output
+//!   writer's concern) — where an absent key reads as `null`, so
+//!   `crds: null` says there is none: `terraform`, `kustomize`,
+//!   `configMaps`, `flux`, `crds`, `backend`, `substitutions`, `sources`.
+//!
+//! A file may have a top-level `files:` map: the default template files
+//! of each of its cases, merged under the case's own `files:` (a case's
+//! file of the same name wins).
 
 use bpvm_runtime::Value;
 use bpvm_windsor::{Project, render, scope};
@@ -28,15 +51,57 @@ fn write_project(dir: &Path, case: &bpvm_runtime::Map) {
     }
 }
 
+/// What a case's blueprint is compared on.
+const EXPECTED: &[&str] = &[
+    "terraform",
+    "kustomize",
+    "configMaps",
+    "flux",
+    "crds",
+    "backend",
+    "substitutions",
+    "sources",
+];
+
+/// JSON equality: lists in order, mappings in any key order.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::List(x), Value::List(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k.as_str()).is_some_and(|w| same(v, w)))
+        }
+        _ => a.to_json() == b.to_json(),
+    }
+}
+
+/// `case` with the file's default `files` under its own.
+fn with_defaults(case: &bpvm_runtime::Map, defaults: Option<&bpvm_runtime::Map>) -> bpvm_runtime::Map {
+    let Some(defaults) = defaults else {
+        return case.clone();
+    };
+    let mut files = defaults.clone();
+    if let Some(own) = case.get("files").and_then(Value::as_map) {
+        for (k, v) in own.iter() {
+            files.insert(k.clone(), v.clone());
+        }
+    }
+    let mut case = case.clone();
+    case.insert("files", Value::Map(files));
+    case
+}
+
 fn run_case(dir: &Path, case: &bpvm_runtime::Map) -> Result<Value, String> {
     write_project(dir, case);
     let project = Project::load(dir).map_err(|e| e.to_string())?;
-    let values = case.get("values").cloned().unwrap_or(Value::Null);
+    let values = match case.get("values") {
+        None | Some(Value::Null) => Value::Map(bpvm_runtime::Map::new()),
+        Some(v) => v.clone(),
+    };
     let ctx = scope::context(&project, "test", scope::Values::Given(values), true).map_err(|e| e.to_string())?;
     let opts = render::Options {
         outputs: case.get("terraformOutputs").cloned(),
         environment: case.get("env").and_then(Value::as_map).cloned(),
-        ..Default::default()
+        operator: case.get("operator").cloned(),
     };
     render::render(&project, "test", ctx, &opts)
         .map(|r| r.blueprint)
@@ -55,8 +120,10 @@ fn windsor_render_cases() {
         let Some(Value::List(cases)) = doc.as_map().and_then(|m| m.get("cases")) else {
             panic!("{}: no cases", file.display())
         };
+        let defaults = doc.as_map().and_then(|m| m.get("files")).and_then(Value::as_map);
         for case in cases {
-            let case = case.as_map().expect("a case is a mapping");
+            let case = with_defaults(case.as_map().expect("a case is a mapping"), defaults);
+            let case = &case;
             let name = case.get("name").and_then(Value::as_str).unwrap_or("?").to_string();
             let label = format!("{} / {name}", file.file_name().unwrap().to_string_lossy());
             let got = run_case(&scratch, case);
@@ -67,10 +134,10 @@ fn windsor_render_cases() {
                 (Ok(_), Some(_)) => Some("rendered, but an error was expected".to_string()),
                 (Ok(bp), None) => {
                     let mut diffs = Vec::new();
-                    for key in ["terraform", "kustomize", "configMaps"] {
+                    for key in EXPECTED {
                         let Some(want) = case.get(key) else { continue };
                         let got = bp.as_map().and_then(|m| m.get(key)).cloned().unwrap_or(Value::Null);
-                        if got.to_json() != want.to_json() {
+                        if !same(&got, want) {
                             diffs.push(format!("{key}:\n  got  {}\n  want {}", got.to_json(), want.to_json()));
                         }
                     }
