@@ -17,6 +17,38 @@ pub struct Composed {
     pub flux: Vec<Map>,
     /// CRD layer references, sorted.
     pub crds: Vec<String>,
+    /// The facets the render left out, to say why a dependency on what
+    /// they would have given dangles.
+    pub excluded: Vec<Excluded>,
+}
+
+/// A facet the render left out.
+pub struct Excluded {
+    /// Its name.
+    pub facet: String,
+    /// Its condition, as written (none: it was left out waiting on
+    /// requirements).
+    pub when: Option<String>,
+    /// The terraform ids, kustomization and flux tier names it gives.
+    pub provides: Vec<String>,
+}
+
+impl Composed {
+    /// How a dependency on `dep` dangles: not composed, or given only by
+    /// a facet the render left out.
+    fn missing(&self, dep: &str, what: &str) -> String {
+        match self.excluded.iter().find(|e| e.provides.iter().any(|p| p == dep)) {
+            Some(Excluded {
+                facet, when: Some(w), ..
+            }) => format!(
+                "{dep:?}, which is not in the composition: it is contributed by facet {facet:?}, excluded because its when condition ({w}) evaluated false"
+            ),
+            Some(Excluded { facet, when: None, .. }) => format!(
+                "{dep:?}, which is not in the composition: it is contributed by facet {facet:?}, which was excluded"
+            ),
+            None => format!("non-existent {what} {dep:?}"),
+        }
+    }
 }
 
 fn names(m: &Map, key: &str) -> Vec<String> {
@@ -161,6 +193,15 @@ impl Composed {
     /// one of each list is reported, then any cycle.
     pub fn validate(&self) -> Vec<Error> {
         let mut out = Vec::new();
+        for (name, _) in &self.kustomize {
+            if name == "crds" || name.starts_with("crds-") {
+                out.push(Error::new(
+                    None,
+                    format!("kustomize[{name}]"),
+                    format!("kustomization name {name:?} is reserved for the CRD layer; use the crds: section instead"),
+                ));
+            }
+        }
         let ids: HashSet<&str> = self.terraform.iter().map(|(i, _)| i.as_str()).collect();
         'terraform: for (id, c) in &self.terraform {
             for d in names(c, "dependsOn") {
@@ -168,7 +209,10 @@ impl Composed {
                     out.push(Error::new(
                         None,
                         format!("terraform[{id}].dependsOn"),
-                        format!("terraform component {id:?} depends on non-existent component {d:?}"),
+                        format!(
+                            "terraform component {id:?} depends on {}",
+                            self.missing(&d, "component")
+                        ),
                     ));
                     break 'terraform;
                 }
@@ -184,7 +228,7 @@ impl Composed {
                     out.push(Error::new(
                         None,
                         "",
-                        format!("kustomization {name:?} depends on non-existent kustomization {d:?}"),
+                        format!("kustomization {name:?} depends on {}", self.missing(d, "kustomization")),
                     ));
                     break 'kustomize;
                 }

@@ -16,6 +16,9 @@ use super::tmpl::{Evaluator, Outcome};
 use bpvm_runtime::{Map, Value, text};
 use foldhash::{HashMap, HashSet};
 
+/// The source name of the project's own template.
+const TEMPLATE_SOURCE: &str = "template";
+
 /// Inclusion rounds stop here even if the set of facets still changes.
 const ROUNDS: usize = 10;
 
@@ -148,6 +151,26 @@ struct Included<'p> {
     scope: Map,
 }
 
+/// What a facet the render left out would have given.
+fn excluded(f: &Facet) -> super::barriers::Excluded {
+    let mut provides: Vec<String> = f.parts.iter().map(|p| p.id.clone()).collect();
+    for s in &f.flux {
+        provides.push(format!("{}-install", s.name));
+        provides.push(format!("{}-resources", s.name));
+        for v in &s.resources {
+            if let Some(n) = v.raw.get("name").and_then(Value::as_str) {
+                provides.push(format!("{}-resources-{n}", s.name));
+            }
+        }
+        provides.push(s.name.clone());
+    }
+    super::barriers::Excluded {
+        facet: f.name.clone(),
+        when: f.when.as_ref().map(|c| c.src.clone()),
+        provides,
+    }
+}
+
 fn rounds<'p>(
     ev: &mut Evaluator,
     project: &'p Project,
@@ -161,7 +184,8 @@ fn rounds<'p>(
         ev.set_scope(Value::Map(scope));
         let mut config = Config::default();
         let mut included: Vec<&Facet> = Vec::new();
-        let mut missing: Vec<(String, String)> = Vec::new();
+        // (facet name, path, note): notes are listed by facet name.
+        let mut missing: Vec<(&str, String, String)> = Vec::new();
         let mut notes = Vec::new();
         for f in &project.facets {
             let yes = match &f.when {
@@ -188,7 +212,7 @@ fn rounds<'p>(
                     f.ordinal,
                     misses.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>().join(", ")
                 ));
-                missing.extend(misses);
+                missing.extend(misses.into_iter().map(|(p, m)| (f.name.as_str(), p, m)));
             }
         }
         ev.set_scope(Value::Map(ctx.clone()));
@@ -199,6 +223,8 @@ fn rounds<'p>(
         let done = previous.as_ref() == Some(&names) || round == ROUNDS;
         if done {
             if !missing.is_empty() {
+                missing.sort_by(|a, b| a.0.cmp(b.0));
+                let missing: Vec<(String, String)> = missing.into_iter().map(|(_, p, m)| (p, m)).collect();
                 return Err(Error::new(None, "", report(&missing)).into());
             }
             explain.push(format!("rounds: {round} (the included facets stopped changing)"));
@@ -397,7 +423,14 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
                     }
                 }
             }
-            match super::render::evaluate_part(&mut ev, &p.body, p.kind) {
+            if let super::tmpl::Tmpl::Map(fields) = &p.body
+                && let Some((_, subs)) = fields.iter().find(|(k, _)| &**k == "substitutions")
+                && let Err(m) = project.sensitive.check(subs)
+            {
+                errors.push(fail(at, m));
+                continue;
+            }
+            match part(&mut ev, p) {
                 Ok(body) => {
                     let entry = Entry {
                         body,
@@ -424,11 +457,16 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
                     }
                 }
             }
-            match super::flux::evaluate(&mut ev, s) {
-                Ok(mut body) => {
-                    if !body.contains_key("source") {
-                        body.insert("source", Value::Str("template".into()));
-                    }
+            let tiers = s.install.iter().chain(&s.resources);
+            if let Some(m) = tiers
+                .filter_map(|t| t.substitutions.as_ref())
+                .find_map(|t| project.sensitive.check(t).err())
+            {
+                errors.push(fail(format!("flux[{}]", s.name), m));
+                continue;
+            }
+            match super::flux::evaluate(&mut ev, s, TEMPLATE_SOURCE) {
+                Ok(body) => {
                     let entry = Entry {
                         body,
                         ordinal: s.ordinal.unwrap_or(f.ordinal),
@@ -443,6 +481,10 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
             backend = Some(b.clone());
         }
         if let Some(t) = &f.substitutions {
+            if let Err(m) = project.sensitive.check(t) {
+                errors.push(fail("substitutions".into(), m));
+                continue;
+            }
             match t.eval(&mut ev) {
                 Ok(Value::Map(m)) => {
                     for (k, v) in m.iter() {
@@ -463,6 +505,23 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         return Err(Errors::new(errors));
     }
 
+    // The template's blueprint.yaml's own components, evaluated.
+    ev.host.dir = project.root.dir().join(TEMPLATE);
+    let mut base_parts = Vec::new();
+    for p in &project.base {
+        match part(&mut ev, p) {
+            Ok(body) => base_parts.push((p.kind, p.id.clone(), body)),
+            Err((inner, m)) => errors.push(Error::new(
+                Some(&format!("{TEMPLATE}/blueprint.yaml")),
+                format!("{}[{}]{inner}", p.kind.key(), p.id),
+                m,
+            )),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Errors::new(errors));
+    }
+
     // The template's blueprint.yaml, then the collected entries written
     // into it: replacements, then merges, each list re-sorted by
     // dependencies after every insertion, as Windsor does.
@@ -473,11 +532,12 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         .enumerate()
     {
         let list = &mut lists[slot];
-        for c in items(&base, kind.key()) {
-            if let Some(id) = identity(kind, &c) {
-                list.push((id, c));
-            }
-        }
+        list.extend(
+            base_parts
+                .iter()
+                .filter(|(k, ..)| *k == kind)
+                .map(|(_, id, c)| (id.clone(), c.clone())),
+        );
         let mut collected = collected;
         collected.sort_by(|a, b| a.0.cmp(&b.0));
         let mut sorted = Sorted::new(std::mem::take(list));
@@ -506,13 +566,21 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         .enumerate()
         .map(|(i, s)| (s.get("name").and_then(Value::as_str).unwrap_or("").to_string(), i))
         .collect();
-    for (id, e) in flux.into_iter().filter(|(_, e)| e.strategy != Strategy::Remove) {
+    let (removals, upserts): (Vec<_>, Vec<_>) = flux.into_iter().partition(|(_, e)| e.strategy == Strategy::Remove);
+    for (id, e) in upserts {
         match system_at.get(&id) {
             Some(&i) => super::flux::merge(&mut systems[i], &e.body),
             None => {
                 system_at.insert(id, systems.len());
                 systems.push(e.body);
             }
+        }
+    }
+    // A removal that won its fold took the facets' contributions with it;
+    // what it lists is removed from the template's blueprint.yaml system.
+    for (id, e) in removals {
+        if let Some(&i) = system_at.get(&id) {
+            super::flux::remove(&mut systems[i], &e.body);
         }
     }
 
@@ -554,6 +622,12 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         kustomize,
         flux: systems,
         crds,
+        excluded: project
+            .facets
+            .iter()
+            .filter(|f| !included.facets.iter().any(|g| g.name == f.name))
+            .map(excluded)
+            .collect(),
     };
     bp.crds.sort();
     bp.resolve_tiers();
@@ -583,6 +657,26 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         explain,
         asked,
     })
+}
+
+/// Evaluates a terraform component or kustomization: a kustomization's
+/// `substitute` goes into its `substitutions`, winning per key.
+fn part(ev: &mut Evaluator, p: &super::facet::Part) -> Result<Map, (String, String)> {
+    let mut body = super::render::evaluate_part(ev, &p.body, p.kind)?;
+    if p.kind == Kind::Kustomize
+        && let Some(Value::Map(over)) = body.remove("substitute")
+    {
+        let mut subs = body
+            .get("substitutions")
+            .and_then(Value::as_map)
+            .cloned()
+            .unwrap_or_default();
+        for (k, v) in over.iter() {
+            subs.insert(k.clone(), Value::Str(text::to_text(v).into()));
+        }
+        body.insert("substitutions", Value::Map(subs));
+    }
+    Ok(body)
 }
 
 fn items(m: &Map, key: &str) -> Vec<Map> {

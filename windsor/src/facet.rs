@@ -288,6 +288,19 @@ impl Reader<'_> {
     }
 }
 
+/// The fields of a v0.9 terraform component (without `when`, `strategy`,
+/// `ordinal`, `requires`).
+const TERRAFORM_FIELDS: &[&str] = &[
+    "name",
+    "source",
+    "path",
+    "dependsOn",
+    "inputs",
+    "destroy",
+    "parallelism",
+    "enabled",
+];
+
 /// The top-level fields of a v0.9 facet.
 const FACET_FIELDS: &[&str] = &[
     "kind",
@@ -451,10 +464,10 @@ pub fn parse(doc: &Value, file: &str, v09: bool) -> Result<Facet, Vec<Error>> {
 
 /// The components of the base `blueprint.yaml`, compiled like a facet's
 /// (their inputs may have `${…}` too).
-pub fn base_parts(doc: &Value, file: &str) -> Result<Vec<Part>, Vec<Error>> {
+pub fn base_parts(doc: &Value, file: &str, v09: bool) -> Result<Vec<Part>, Vec<Error>> {
     let mut r = Reader {
         file,
-        v09: false,
+        v09,
         errors: Vec::new(),
     };
     let parts = doc
@@ -530,7 +543,43 @@ fn part(r: &mut Reader, kind: Kind, item: &Value, i: usize, v09: bool) -> Option
     {
         body.insert(k.clone(), v.clone());
     }
-    let body = r.tmpl(&Value::Map(body), &at);
+    let body = if v09 {
+        let known: Vec<&str> = match kind {
+            Kind::Terraform => TERRAFORM_FIELDS.to_vec(),
+            Kind::Kustomize => super::flux::KUSTOMIZATION.to_vec(),
+        };
+        let known: Vec<&str> = known
+            .into_iter()
+            .chain(["when", "strategy", "ordinal", "requires"])
+            .collect();
+        let file = r.file;
+        let errors = &mut r.errors;
+        check_fields(m, &known, &at, &mut |a, msg| {
+            errors.push(Error::new(Some(file), a, msg))
+        });
+        // Windsor v0.9 never evaluates these: `enabled` is decided at
+        // deploy time, patches are applied as written.
+        let raw: &[&str] = match kind {
+            Kind::Terraform => &["enabled"],
+            Kind::Kustomize => &[
+                "enabled",
+                "patches",
+                "interval",
+                "retryInterval",
+                "timeout",
+                "decryption",
+            ],
+        };
+        match Tmpl::compile_except(&body, raw, &compiler_for(true)) {
+            Ok(t) => t,
+            Err(TmplError { at: inner, diag }) => {
+                r.fail(&format!("{at}{inner}"), diag.to_string());
+                Tmpl::Lit(Value::Null)
+            }
+        }
+    } else {
+        r.tmpl(&Value::Map(body), &at)
+    };
     Some(Part {
         kind,
         id: id.to_string(),

@@ -63,6 +63,9 @@ pub struct Tier {
     pub depends_on: Option<Tmpl>,
     /// `substitutions` with `substitute` over it.
     pub substitutions: Option<Tmpl>,
+    /// Whether it declares `substitutions` (`substitute` alone does not
+    /// keep an install tier without components).
+    pub declares_substitutions: bool,
     /// Every other field, kept as written (durations, patches, enabled).
     pub raw: Map,
 }
@@ -167,6 +170,7 @@ impl Parse<'_> {
                 None
             },
             substitutions: self.tmpl(subs.as_ref(), &format!("{at}.substitutions")),
+            declares_substitutions: m.contains_key("substitutions"),
             raw,
         })
     }
@@ -300,16 +304,22 @@ fn tier(ev: &mut Evaluator, t: &Tier, at: &str) -> Result<Option<Map>, Failure> 
             "substitutions" => substitutions(ev, &t.substitutions, &format!("{at}.substitutions"))?,
             other => t.raw.get(other).cloned(),
         };
-        if let Some(v) = v {
-            out.insert(*f, v);
+        match v {
+            // Empty lists are not printed (Windsor's omitempty).
+            Some(Value::List(l)) if l.is_empty() && matches!(*f, "components" | "dependsOn") => {}
+            Some(v) => {
+                out.insert(*f, v);
+            }
+            None => {}
         }
     }
     Ok(Some(out))
 }
 
 /// Evaluates an included system into its composed form (fields in output
-/// order, `when`, `strategy` and `ordinal` gone).
-pub fn evaluate(ev: &mut Evaluator, s: &System) -> Result<Map, Failure> {
+/// order, `when`, `strategy` and `ordinal` gone); `source` is the
+/// facet's source, for a system that names none.
+pub fn evaluate(ev: &mut Evaluator, s: &System, source: &str) -> Result<Map, Failure> {
     let at = format!("flux[{}]", s.name);
     if let Some(Value::Map(secrets)) = s.raw.get("secrets") {
         check_secrets(&s.name, secrets).map_err(|m| (format!("{at}.secrets"), m))?;
@@ -317,12 +327,22 @@ pub fn evaluate(ev: &mut Evaluator, s: &System) -> Result<Map, Failure> {
     let mut out = Map::new();
     out.insert("name", Value::Str(s.name.as_str().into()));
     for key in ["path", "source", "enabled", "destroy"] {
-        if let Some(v) = s.raw.get(key) {
-            out.insert(key, v.clone());
+        match s.raw.get(key) {
+            Some(v) => {
+                out.insert(key, v.clone());
+            }
+            None if key == "source" => {
+                out.insert(key, Value::Str(source.into()));
+            }
+            None => {}
         }
     }
-    if let Some(d) = names(ev, &s.depends_on, &format!("{at}.dependsOn"))? {
-        out.insert("dependsOn", d);
+    match names(ev, &s.depends_on, &format!("{at}.dependsOn"))? {
+        Some(Value::List(d)) if d.is_empty() => {}
+        Some(d) => {
+            out.insert("dependsOn", d);
+        }
+        None => {}
     }
     if let Some(v) = s.raw.get("globalDependency") {
         out.insert("globalDependency", v.clone());
@@ -333,7 +353,7 @@ pub fn evaluate(ev: &mut Evaluator, s: &System) -> Result<Map, Failure> {
         let has_components = matches!(install.get("components"), Some(Value::List(l)) if !l.is_empty());
         if has_components
             || s.strategy == Strategy::Remove
-            || t.substitutions.is_some()
+            || t.declares_substitutions
             || install.contains_key("patches")
         {
             out.insert("install", Value::Map(install));
@@ -460,6 +480,25 @@ pub fn merge(older: &mut Map, newer: &Map) {
         older.insert("secrets", Value::Map(secrets));
     }
     reorder(older);
+}
+
+/// Applies a `remove` descriptor to a system: the dependencies it lists
+/// go, the install tier loses the components, dependencies, patches and
+/// substitutions it lists, and the variants it names go.
+pub fn remove(system: &mut Map, spec: &Map) {
+    super::merge::remove_items(system, "dependsOn", spec);
+    if let (Some(Value::Map(install)), Some(Value::Map(gone))) = (system.get_mut("install"), spec.get("install")) {
+        super::merge::remove_from(install, gone);
+    }
+    if let Some(Value::List(gone)) = spec.get("resources") {
+        let names: Vec<Option<Value>> = gone
+            .iter()
+            .map(|v| v.as_map().and_then(|m| m.get("name")).cloned())
+            .collect();
+        if let Some(Value::List(variants)) = system.get_mut("resources") {
+            variants.retain(|v| !names.contains(&v.as_map().and_then(|m| m.get("name")).cloned()));
+        }
+    }
 }
 
 fn merge_secret(have: &mut Map, entry: &Value) {

@@ -31,6 +31,7 @@ mod project;
 pub mod render;
 mod requires;
 pub mod scope;
+mod sensitive;
 pub mod test;
 mod tiers;
 mod tmpl;

@@ -143,7 +143,7 @@ pub fn removes_whole(kind: Kind, spec: &Map) -> bool {
     })
 }
 
-fn remove_items(base: &mut Map, key: &str, spec: &Map) {
+pub fn remove_items(base: &mut Map, key: &str, spec: &Map) {
     let gone = strings(spec.get(key));
     if gone.is_empty() {
         return;

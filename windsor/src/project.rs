@@ -28,6 +28,8 @@ pub struct Project {
     pub facets: Vec<Facet>,
     /// The rules the template is rendered by (W10).
     pub format: Format,
+    /// The schema's sensitive properties (v0.9: never substitutions).
+    pub sensitive: super::sensitive::Sensitive,
 }
 
 /// The folder of the template, relative to the project.
@@ -130,7 +132,11 @@ impl Project {
             Format::Seed
         });
         let format = format.unwrap_or(selected);
-        let base = match facet::base_parts(&blueprint, &format!("{TEMPLATE}/blueprint.yaml")) {
+        let base = match facet::base_parts(
+            &blueprint,
+            &format!("{TEMPLATE}/blueprint.yaml"),
+            matches!(format, Format::V09(_)),
+        ) {
             Ok(parts) => parts,
             Err(mut es) => {
                 errors.append(&mut es);
@@ -176,7 +182,9 @@ impl Project {
         }
         // Ordinal, then name (names are unique, so the order is total).
         facets.sort_by(|a, b| (a.ordinal, &a.name).cmp(&(b.ordinal, &b.name)));
+        let sensitive = super::sensitive::Sensitive::of(schema.as_ref());
         Ok(Project {
+            sensitive,
             root: root.clone(),
             windsor,
             blueprint,

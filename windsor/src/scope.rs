@@ -87,7 +87,16 @@ pub fn context(project: &Project, name: &str, values: Values, defaults: bool) ->
                 }
             }
         }
-        Values::Given(v) => deep_merge(&mut ctx, v),
+        // No values (null) is no values; anything else must be a mapping.
+        Values::Given(Value::Null) => {}
+        Values::Given(v @ Value::Map(_)) => deep_merge(&mut ctx, v),
+        Values::Given(other) => {
+            return Err(Error::new(
+                None,
+                "values",
+                format!("must be a mapping, got {}", other.type_name()),
+            ));
+        }
     }
     let Value::Map(mut m) = ctx else {
         unreachable!("the context starts as a map")

@@ -113,6 +113,25 @@ impl Tmpl {
         })
     }
 
+    /// Compiles the entries of `m`, except that those named in `raw` are
+    /// kept as written, `${…}` and all.
+    pub fn compile_except(m: &Map, raw: &[&str], compiler: &Compiler) -> Result<Tmpl, TmplError> {
+        let mut out = Vec::with_capacity(m.len());
+        for (k, x) in m.iter() {
+            let t = if raw.contains(&k.as_str()) {
+                Tmpl::Lit(x.clone())
+            } else {
+                Tmpl::compile(x, compiler).map_err(|e| e.under(&format!(".{}", k.as_str())))?
+            };
+            out.push((k.as_str().into(), t));
+        }
+        Ok(if out.iter().all(|(_, t)| t.is_lit()) {
+            Tmpl::Lit(Value::Map(m.clone()))
+        } else {
+            Tmpl::Map(out)
+        })
+    }
+
     /// True when there is nothing to evaluate.
     pub fn is_lit(&self) -> bool {
         matches!(self, Tmpl::Lit(_))
