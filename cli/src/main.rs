@@ -154,6 +154,12 @@ enum Command {
         /// metadata.yaml cliVersion selects, the seed format's, or v0.9's.
         #[arg(long, value_enum, default_value = "auto", conflicts_with = "blueprint")]
         rules: windsor::Rules,
+        /// Print the flux systems compiled to the kustomizations Windsor
+        /// applies (`<system>-install`, `<system>-resources[-<variant>]`)
+        /// under `kustomize:`, instead of the `flux:` systems that
+        /// `windsor show blueprint` prints (Windsor v0.9).
+        #[arg(long, conflicts_with = "blueprint")]
+        compile_flux: bool,
         /// A YAML or JSON file of terraform outputs by component; without
         /// it terraform_output() stays as written (Windsor).
         #[arg(long, value_name = "FILE", conflicts_with = "blueprint")]
@@ -314,10 +320,12 @@ fn main() -> ExitCode {
             no_schema_defaults,
             terraform_outputs,
             rules,
+            compile_flux,
             ..
         } => windsor::render(windsor::RenderArgs {
             project,
             rules,
+            compile_flux,
             context,
             format,
             out,

@@ -29,6 +29,7 @@ pub enum Rules {
 pub struct RenderArgs {
     pub project: PathBuf,
     pub rules: Rules,
+    pub compile_flux: bool,
     pub context: Option<String>,
     pub format: Format,
     pub out: Option<PathBuf>,
@@ -96,9 +97,14 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
             eprintln!("{line}");
         }
     }
+    let blueprint = if args.compile_flux {
+        output::compile_flux(&rendered.blueprint)
+    } else {
+        rendered.blueprint
+    };
     let text = match args.format {
-        Format::Yaml => output::to_yaml(&rendered.blueprint),
-        Format::Json => output::to_json(&rendered.blueprint),
+        Format::Yaml => output::to_yaml(&blueprint),
+        Format::Json => output::to_json(&blueprint),
     };
     match &args.out {
         None => {

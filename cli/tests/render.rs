@@ -304,3 +304,43 @@ fn test_cases_see_only_their_own_env() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("region: from-the-process"));
 }
+
+/// Renders context `name` of a v0.9 project whose only facet prints what
+/// the context resolved to; `values` is the context's values.yaml.
+fn resolved(tag: &str, name: &str, values: &str) -> String {
+    let facet = "kind: Facet\nmetadata: {name: base}\nterraform: [{path: probe, inputs: {platform: '${platform}', dev: '${dev ?? false}', runtime: '${workstation.runtime ?? \"\"}', domain: '${dns.domain ?? \"\"}', driver: '${cluster.driver ?? \"\"}'}}]\n";
+    let dir = project(tag, facet);
+    std::fs::write(dir.join("contexts/_template/metadata.yaml"), "cliVersion: '>=0.9.0'\n").unwrap();
+    std::fs::create_dir_all(dir.join("contexts").join(name)).unwrap();
+    std::fs::write(dir.join("contexts").join(name).join("values.yaml"), values).unwrap();
+    let out = bpvm()
+        .args(["render", "-o", "json", "--context", name, "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // (serde_json's maps are sorted: the keys below are in name order.)
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["terraform"][0]["inputs"].to_string()
+}
+
+#[test]
+fn render_resolves_a_v09_context_as_windsor_show_blueprint_does() {
+    // A dev context (local, local-*): docker platform and workstation,
+    // the `test` domain, and the driver the platform implies.
+    assert_eq!(
+        resolved("resolve-dev", "local", "{}\n"),
+        r#"{"dev":true,"domain":"test","driver":"talos","platform":"docker","runtime":"docker"}"#
+    );
+    // Any other context starts on no platform; `provider` names one.
+    // (Empty inputs are pruned, R-3.11.1.)
+    assert_eq!(
+        resolved("resolve-prod", "prod", "provider: aws\n"),
+        r#"{"dev":false,"driver":"eks","platform":"aws"}"#
+    );
+    // The deprecated vm.driver becomes the workstation runtime.
+    assert_eq!(
+        resolved("resolve-vm", "staging", "platform: incus\nvm: {driver: colima}\n"),
+        r#"{"dev":false,"domain":"test","driver":"talos","platform":"incus","runtime":"colima"}"#
+    );
+}

@@ -377,7 +377,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     let mut crds: Vec<String> = Vec::new();
     let mut backend: Option<String> = None;
     let mut substitutions = Map::new();
-    let mut messages: Vec<Value> = Vec::new();
+    let mut messages: Vec<&super::facet::Message> = Vec::new();
     let mut errors = Vec::new();
     let merge_tf = |a: &mut Map, b: &Map| merge_component(Kind::Terraform, a, b);
     let merge_k = |a: &mut Map, b: &Map| merge_component(Kind::Kustomize, a, b);
@@ -495,11 +495,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
                 Err(e) => errors.push(fail(format!("substitutions{}", e.at), e.diag.to_string())),
             }
         }
-        for m in &f.messages {
-            if !messages.contains(m) {
-                messages.push(m.clone());
-            }
-        }
+        messages.extend(&f.messages);
     }
     if !errors.is_empty() {
         return Err(Errors::new(errors));
@@ -650,7 +646,13 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     }
 
     let config_maps = config_maps(&base, &set, name, &substitutions, &mut bp.kustomize);
-    let blueprint = super::output::composed(name, &base, user.as_ref(), backend, bp, substitutions, config_maps);
+    let messages = show(&mut ev, &messages)?;
+    let mut blueprint = super::output::composed(name, &base, user.as_ref(), backend, bp, substitutions, config_maps);
+    if !messages.is_empty()
+        && let Value::Map(m) = &mut blueprint
+    {
+        m.insert("messages", Value::List(messages));
+    }
     let asked = ev.host.asked.take();
     Ok(Rendered {
         blueprint,
@@ -677,6 +679,36 @@ fn part(ev: &mut Evaluator, p: &super::facet::Part) -> Result<Map, (String, Stri
         body.insert("substitutions", Value::Map(subs));
     }
     Ok(body)
+}
+
+/// The messages whose conditions give `true`, interpolated; empty and
+/// repeated texts are left out (a deferred part stays as written).
+fn show(ev: &mut Evaluator, messages: &[&super::facet::Message]) -> Result<Vec<Value>, Errors> {
+    let mut out: Vec<Value> = Vec::new();
+    for m in messages {
+        if let Some(c) = &m.when {
+            match ev.run(&c.prog) {
+                Ok(Value::Bool(true)) => {}
+                Ok(_) | Err(Outcome::Deferred) => continue,
+                Err(Outcome::Failed(d)) => {
+                    return Err(Error::new(None, "messages", format!("message when {:?}: {d}", c.src)).into());
+                }
+            }
+        }
+        let text = match m.text.eval(ev) {
+            Ok(Value::Null) => String::new(),
+            Ok(Value::Str(s)) => s.to_string(),
+            Ok(other) => text::to_text(&other),
+            Err(e) => return Err(Error::new(None, format!("messages{}", e.at), e.diag.to_string()).into()),
+        };
+        let mut entry = Map::new();
+        entry.insert("text", Value::Str(text.as_str().into()));
+        let entry = Value::Map(entry);
+        if !text.is_empty() && !out.contains(&entry) {
+            out.push(entry);
+        }
+    }
+    Ok(out)
 }
 
 fn items(m: &Map, key: &str) -> Vec<Map> {

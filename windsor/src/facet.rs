@@ -133,6 +133,16 @@ pub struct Part {
     pub requires: Vec<Requirement>,
 }
 
+/// A message of a facet: text shown after a deploy, when its condition
+/// holds (v0.9).
+#[derive(Debug, Clone)]
+pub struct Message {
+    /// Its condition.
+    pub when: Option<Cond>,
+    /// Its text, with `${…}` parts.
+    pub text: Tmpl,
+}
+
 /// One facet file.
 #[derive(Debug, Clone)]
 pub struct Facet {
@@ -156,8 +166,8 @@ pub struct Facet {
     pub crds: Option<Tmpl>,
     /// Blueprint-wide substitutions (v0.9).
     pub substitutions: Option<Tmpl>,
-    /// Messages, kept as written (v0.9).
-    pub messages: Vec<Value>,
+    /// Messages shown after a deploy (v0.9).
+    pub messages: Vec<Message>,
     /// The terraform component that holds the state backend (v0.9).
     pub backend: Option<String>,
 }
@@ -278,7 +288,8 @@ impl Reader<'_> {
     }
 
     fn tmpl(&mut self, v: &Value, at: &str) -> Tmpl {
-        match Tmpl::compile(v, &compiler_for(self.v09)) {
+        let rewrite: Option<super::tmpl::Rewrite> = if self.v09 { Some(super::shorthand::expand) } else { None };
+        match Tmpl::compile_rewritten(v, &compiler_for(self.v09), rewrite) {
             Ok(t) => t,
             Err(TmplError { at: inner, diag }) => {
                 self.fail(&format!("{at}{inner}"), diag.to_string());
@@ -448,7 +459,24 @@ pub fn parse(doc: &Value, file: &str, v09: bool) -> Result<Facet, Vec<Error>> {
             Some(other) => r.fail("substitutions", format!("must be a mapping, got {}", other.type_name())),
         }
         if let Some(list) = list_at(&mut r, root, "messages") {
-            facet.messages = list.to_vec();
+            for (i, m) in list.iter().enumerate() {
+                let at = format!("messages[{i}]");
+                let Some(m) = m.as_map() else {
+                    r.fail(&at, format!("a message must be a mapping, got {}", m.type_name()));
+                    continue;
+                };
+                let file = r.file;
+                let errors = &mut r.errors;
+                check_fields(m, &["when", "text"], &at, &mut |a, msg| {
+                    errors.push(Error::new(Some(file), a, msg))
+                });
+                let Some(text) = m.get("text").filter(|t| t.as_str().is_some_and(|t| !t.is_empty())) else {
+                    continue;
+                };
+                let when = r.when(m.get("when"), &at);
+                let text = r.tmpl(text, &format!("{at}.text"));
+                facet.messages.push(Message { when, text });
+            }
         }
         match root.get("backend") {
             None | Some(Value::Null) => {}
@@ -570,7 +598,7 @@ fn part(r: &mut Reader, kind: Kind, item: &Value, i: usize, v09: bool) -> Option
                 "decryption",
             ],
         };
-        match Tmpl::compile_except(&body, raw, &compiler_for(true)) {
+        match Tmpl::compile_except(&body, raw, &compiler_for(true), Some(super::shorthand::expand)) {
             Ok(t) => t,
             Err(TmplError { at: inner, diag }) => {
                 r.fail(&format!("{at}{inner}"), diag.to_string());

@@ -104,7 +104,7 @@ impl Parse<'_> {
 
     fn tmpl(&mut self, v: Option<&Value>, at: &str) -> Option<Tmpl> {
         let v = v.filter(|v| !matches!(v, Value::Null))?;
-        match Tmpl::compile(v, &compiler_for(true)) {
+        match Tmpl::compile_rewritten(v, &compiler_for(true), Some(super::shorthand::expand)) {
             Ok(t) => Some(t),
             Err(TmplError { at: inner, diag }) => {
                 self.fail(&format!("{at}{inner}"), diag.to_string());

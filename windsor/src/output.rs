@@ -180,6 +180,50 @@ pub(crate) fn composed(
     Value::Map(out)
 }
 
+/// The blueprint with its flux systems compiled to the kustomizations
+/// Windsor applies (R-5.5.1): `kustomize` lists the plain ones, then each
+/// system's install tier and resources variants; `flux` is gone. Other
+/// blueprints are returned as they are.
+///
+/// ```
+/// use bpvm_runtime::Value;
+/// let bp = Value::from_yaml("kind: Blueprint\nflux: [{name: pki, install: {components: [cert-manager]}, resources: [{components: [issuers]}]}]").unwrap();
+/// let out = bpvm_windsor::output::compile_flux(&bp);
+/// assert_eq!(
+///     out.to_json(),
+///     r#"{"kind":"Blueprint","kustomize":[{"name":"pki-install","path":"pki/install","timeout":"10m","components":["cert-manager"]},{"name":"pki-resources","path":"pki/resources","dependsOn":["pki-install"],"components":["issuers"]}]}"#
+/// );
+/// ```
+pub fn compile_flux(bp: &Value) -> Value {
+    let Some(m) = bp.as_map() else { return bp.clone() };
+    if !m.contains_key("flux") {
+        return bp.clone();
+    }
+    let compiled = Value::List(super::tiers::all(bp).into_iter().map(Value::Map).collect());
+    let mut out = Map::new();
+    for (k, v) in m.iter() {
+        match k.as_str() {
+            "flux" => {}
+            "kustomize" => {
+                out.insert("kustomize", compiled.clone());
+            }
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        // `kustomize` goes where Windsor prints it, after `crds`.
+        if !m.contains_key("kustomize")
+            && (k.as_str() == "crds" || (k.as_str() == "terraform" && !m.contains_key("crds")))
+        {
+            out.insert("kustomize", compiled.clone());
+        }
+    }
+    if !out.contains_key("kustomize") {
+        out.insert("kustomize", compiled);
+    }
+    Value::Map(out)
+}
+
 /// The blueprint as YAML.
 pub fn to_yaml(v: &Value) -> String {
     bpvm_runtime::text::to_yaml(v)

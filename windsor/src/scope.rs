@@ -61,6 +61,12 @@ pub fn context(project: &Project, name: &str, values: Values, defaults: bool) ->
     if defaults && let Some(schema) = &project.schema {
         deep_merge(&mut ctx, schema_defaults(schema));
     }
+    // Windsor v0.9 resolves a context it renders from its files (W11).
+    let v09 = matches!(project.format, super::format::Format::V09(_)) && matches!(values, Values::Files);
+    let mut files = Value::Map(Map::new());
+    if v09 {
+        deep_merge(&mut ctx, Value::Map(super::resolve::before_files(name)));
+    }
     let from_windsor = project
         .windsor
         .as_map()
@@ -75,7 +81,10 @@ pub fn context(project: &Project, name: &str, values: Values, defaults: bool) ->
             for file in ["windsor.yaml", "values.yaml"] {
                 let rel = format!("contexts/{name}/{file}");
                 match read_yaml(&project.root, &rel)? {
-                    Some(v @ Value::Map(_)) => deep_merge(&mut ctx, v),
+                    Some(v @ Value::Map(_)) => {
+                        deep_merge(&mut files, v.clone());
+                        deep_merge(&mut ctx, v);
+                    }
                     Some(Value::Null) | None => {}
                     Some(other) => {
                         return Err(Error::new(
@@ -101,6 +110,12 @@ pub fn context(project: &Project, name: &str, values: Values, defaults: bool) ->
     let Value::Map(mut m) = ctx else {
         unreachable!("the context starts as a map")
     };
+    if v09 && let Some(v @ Value::Map(_)) = from_windsor {
+        deep_merge(&mut files, v.clone());
+    }
+    if v09 && let Value::Map(files) = &files {
+        super::resolve::after_files(files, &mut m);
+    }
     // `cluster` is always a map, so `cluster.enabled ?? true` works.
     if !matches!(m.get("cluster"), Some(Value::Map(_))) {
         m.insert("cluster", Value::Map(Map::new()));

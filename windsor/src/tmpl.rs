@@ -30,6 +30,9 @@ pub enum Tmpl {
     Map(Vec<(Box<str>, Tmpl)>),
 }
 
+/// A rewriting of a host string before it is compiled (`None`: as written).
+pub type Rewrite = fn(&str) -> Option<String>;
+
 /// A compiled `${…}` string and the paths it reads, found once.
 #[derive(Debug)]
 pub struct Compiled {
@@ -73,23 +76,33 @@ pub struct TmplError {
 impl Tmpl {
     /// Compiles every string of `v` that has a `${`.
     pub fn compile(v: &Value, compiler: &Compiler) -> Result<Tmpl, TmplError> {
+        Tmpl::compile_rewritten(v, compiler, None)
+    }
+
+    /// [`Tmpl::compile`], each string first rewritten by `rewrite` when it
+    /// gives a rewriting (the string as written stays the text kept when
+    /// evaluation is deferred).
+    pub fn compile_rewritten(v: &Value, compiler: &Compiler, rewrite: Option<Rewrite>) -> Result<Tmpl, TmplError> {
+        let compile = |x: &Value| Tmpl::compile_rewritten(x, compiler, rewrite);
         Ok(match v {
-            Value::Str(s) if s.contains("${") => match compiler.compile_template(s) {
-                Ok(prog) => Tmpl::Text {
-                    src: s.clone(),
-                    prog: std::sync::Arc::new(Compiled::new(prog)),
-                },
-                Err(diag) => {
-                    return Err(TmplError {
-                        at: String::new(),
-                        diag,
-                    });
+            Value::Str(s) if s.contains("${") => {
+                match compiler.compile_template(rewrite.and_then(|r| r(s)).as_deref().unwrap_or(s)) {
+                    Ok(prog) => Tmpl::Text {
+                        src: s.clone(),
+                        prog: std::sync::Arc::new(Compiled::new(prog)),
+                    },
+                    Err(diag) => {
+                        return Err(TmplError {
+                            at: String::new(),
+                            diag,
+                        });
+                    }
                 }
-            },
+            }
             Value::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, x) in items.iter().enumerate() {
-                    out.push(Tmpl::compile(x, compiler).map_err(|e| e.under(&format!("[{i}]")))?);
+                    out.push(compile(x).map_err(|e| e.under(&format!("[{i}]")))?);
                 }
                 if out.iter().all(Tmpl::is_lit) {
                     Tmpl::Lit(v.clone())
@@ -100,7 +113,7 @@ impl Tmpl {
             Value::Map(m) => {
                 let mut out = Vec::with_capacity(m.len());
                 for (k, x) in m.iter() {
-                    let t = Tmpl::compile(x, compiler).map_err(|e| e.under(&format!(".{}", k.as_str())))?;
+                    let t = compile(x).map_err(|e| e.under(&format!(".{}", k.as_str())))?;
                     out.push((k.as_str().into(), t));
                 }
                 if out.iter().all(|(_, t)| t.is_lit()) {
@@ -115,13 +128,18 @@ impl Tmpl {
 
     /// Compiles the entries of `m`, except that those named in `raw` are
     /// kept as written, `${…}` and all.
-    pub fn compile_except(m: &Map, raw: &[&str], compiler: &Compiler) -> Result<Tmpl, TmplError> {
+    pub fn compile_except(
+        m: &Map,
+        raw: &[&str],
+        compiler: &Compiler,
+        rewrite: Option<Rewrite>,
+    ) -> Result<Tmpl, TmplError> {
         let mut out = Vec::with_capacity(m.len());
         for (k, x) in m.iter() {
             let t = if raw.contains(&k.as_str()) {
                 Tmpl::Lit(x.clone())
             } else {
-                Tmpl::compile(x, compiler).map_err(|e| e.under(&format!(".{}", k.as_str())))?
+                Tmpl::compile_rewritten(x, compiler, rewrite).map_err(|e| e.under(&format!(".{}", k.as_str())))?
             };
             out.push((k.as_str().into(), t));
         }

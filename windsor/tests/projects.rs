@@ -20,7 +20,8 @@
 //!   by key, both in order (the output's field order is part of what is
 //!   checked) — where an absent key reads as `null`, so
 //!   `crds: null` says there is none: `terraform`, `kustomize`,
-//!   `configMaps`, `flux`, `crds`, `backend`, `substitutions`, `sources`.
+//!   `configMaps`, `flux`, `crds`, `backend`, `substitutions`, `sources`,
+//!   `messages`.
 //!
 //! A file may have a top-level `files:` map: the default template files
 //! of each of its cases, merged under the case's own `files:` (a case's
@@ -61,6 +62,7 @@ const EXPECTED: &[&str] = &[
     "backend",
     "substitutions",
     "sources",
+    "messages",
 ];
 
 /// JSON equality: lists in order, mappings in the same key order (the
