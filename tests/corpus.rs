@@ -162,3 +162,70 @@ fn by_the_v09_rules_the_seed_corpus_loses_only_its_empty_inputs() {
         "{failed:#?}"
     );
 }
+
+/// The v0.9 corpus, or `None` when it is not beside the repository.
+fn v09_corpus() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/windsor-core-v0.7.0");
+    if !root.is_dir() {
+        let required = std::env::var("BPVM_CORPUS").is_ok_and(|v| v == "required");
+        assert!(!required, "BPVM_CORPUS=required but {} is missing", root.display());
+        eprintln!("skipped: {} is not there", root.display());
+        return None;
+    }
+    Some(root)
+}
+
+#[test]
+fn the_v09_corpus_test_suite_passes() {
+    use bpvm::windsor::{Project, test};
+    let Some(root) = v09_corpus() else { return };
+    let project = Project::load(&root).unwrap_or_else(|e| panic!("{e}"));
+    let cases = test::discover(&project, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(cases.len(), 271);
+    let failed: Vec<String> = cases
+        .iter()
+        .filter_map(|c| {
+            let diffs = test::run(&project, c, false);
+            (!diffs.is_empty()).then(|| format!("{} / {}:\n  {}", c.file, c.name, diffs.join("\n  ")))
+        })
+        .collect();
+    assert!(failed.is_empty(), "{} failed:\n{}", failed.len(), failed.join("\n"));
+}
+
+/// `bpvm render` of a context made of each v0.9 corpus case's values (the
+/// ones that compose): the blueprint with its flux systems compiled to
+/// kustomizations, the same bytes on every run (D1).
+#[test]
+fn every_v09_corpus_case_renders_the_same_bytes_twice() {
+    use bpvm::windsor::{Project, output, render, scope, test};
+    let Some(root) = v09_corpus() else { return };
+    let project = Project::load(&root).unwrap_or_else(|e| panic!("{e}"));
+    let cases = test::discover(&project, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let mut rendered = 0;
+    for case in &cases {
+        let once = || {
+            let ctx = scope::context(&project, "test", scope::Values::Given(case.values().clone()), false).unwrap();
+            let opts = render::Options {
+                outputs: case.outputs().cloned(),
+                operator: Some(case.values().clone()),
+                environment: Some(case.environment().clone()),
+            };
+            render::render(&project, "test", ctx, &opts).map(|r| output::to_yaml(&output::compile_flux(&r.blueprint)))
+        };
+        match (once(), once()) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a, b, "{}: two renders differ", case.name);
+                assert!(
+                    a.contains("\nkustomize:\n") && !a.contains("\nflux:\n"),
+                    "{}:\n{a}",
+                    case.name
+                );
+                rendered += 1;
+            }
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!("{}: one render failed: {:?} / {:?}", case.name, a.err(), b.err()),
+        }
+    }
+    // Every case renders, except the 14 that expect composition to fail.
+    assert_eq!(rendered, 271 - 14);
+}

@@ -192,8 +192,15 @@ fn rounds<'p>(
                 None => true,
                 Some(c) => holds(ev, c).map_err(|m| Error::new(Some(&f.file), "when", m))?,
             };
+            let why = f
+                .when
+                .as_ref()
+                .map_or("no condition".to_string(), |c| format!("`{}`", c.src));
             if !yes {
-                notes.push(format!("facet {} ({}, ordinal {}): skipped", f.name, f.file, f.ordinal));
+                notes.push(format!(
+                    "facet {} ({}, ordinal {}): skipped by {why}",
+                    f.name, f.file, f.ordinal
+                ));
                 continue;
             }
             let misses = unmet(ev, f)?;
@@ -206,7 +213,7 @@ fn rounds<'p>(
                 included.push(f);
             } else {
                 notes.push(format!(
-                    "facet {} ({}, ordinal {}): waiting for {}",
+                    "facet {} ({}, ordinal {}): included by {why}, but waiting for {}",
                     f.name,
                     f.file,
                     f.ordinal,
@@ -412,8 +419,27 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         }
         for p in &f.parts {
             let at = format!("{}[{}]", p.kind.key(), p.id);
-            let gate = p.when.as_ref().or(f.when.as_ref());
-            if let Some(c) = gate {
+            if let Some(c) = &p.when {
+                match holds(&mut ev, c) {
+                    Ok(yes) => {
+                        explain.push(format!(
+                            "  {at} of {}: {} by `{}`",
+                            f.name,
+                            if yes { "included" } else { "skipped" },
+                            c.src
+                        ));
+                        if !yes {
+                            continue;
+                        }
+                    }
+                    Err(m) => {
+                        errors.push(fail(format!("{at}.when"), m));
+                        continue;
+                    }
+                }
+            } else if let Some(c) = &f.when {
+                // Windsor checks the facet's condition again, against
+                // the final scope.
                 match holds(&mut ev, c) {
                     Ok(true) => {}
                     Ok(false) => continue,
@@ -446,11 +472,22 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
             }
         }
         for s in &f.flux {
-            let gate = s.when.as_ref().or(f.when.as_ref());
-            if let Some(c) = gate {
+            if let Some(c) = s.when.as_ref().or(f.when.as_ref()) {
                 match holds(&mut ev, c) {
-                    Ok(true) => {}
-                    Ok(false) => continue,
+                    Ok(yes) => {
+                        if s.when.is_some() {
+                            explain.push(format!(
+                                "  flux[{}] of {}: {} by `{}`",
+                                s.name,
+                                f.name,
+                                if yes { "included" } else { "skipped" },
+                                c.src
+                            ));
+                        }
+                        if !yes {
+                            continue;
+                        }
+                    }
                     Err(m) => {
                         errors.push(fail(format!("flux[{}].when", s.name), m));
                         continue;

@@ -167,6 +167,12 @@ impl Case {
         &self.values
     }
 
+    /// The variables `env(name)` sees in the case: its `env`, over
+    /// `WINDSOR_CONTEXT=test`.
+    pub fn environment(&self) -> &Map {
+        &self.environment
+    }
+
     /// The terraform outputs the case supplies, if any.
     pub fn outputs(&self) -> Option<&Value> {
         self.outputs.as_ref()
