@@ -344,3 +344,49 @@ fn render_resolves_a_v09_context_as_windsor_show_blueprint_does() {
         r#"{"dev":false,"domain":"test","driver":"talos","platform":"incus","runtime":"colima"}"#
     );
 }
+
+#[test]
+fn a_v09_test_case_applies_schema_defaults_only_when_it_asks() {
+    // W12: Windsor v0.9's runner leaves schema defaults out unless a case
+    // sets applySchemaDefaults; a render always applies them. A case
+    // also reports expectation keys no rule checks, and a mocked
+    // terraform output read of a component that is not composed fails.
+    let facet = "kind: Facet\nmetadata: {name: base}\nterraform: [{path: probe, inputs: {size: '${size ?? \"unset\"}', ip: '${terraform_output(\"network\", \"ip\") ?? \"\"}'}}]\n";
+    let dir = project("w12", facet);
+    let template = dir.join("contexts/_template");
+    std::fs::write(template.join("metadata.yaml"), "cliVersion: '>=0.9.0'\n").unwrap();
+    std::fs::write(
+        template.join("schema.yaml"),
+        "properties: {size: {type: integer, default: 3}}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(template.join("tests")).unwrap();
+    std::fs::write(
+        template.join("tests/defaults.test.yaml"),
+        "cases:\n\
+         - name: no defaults unless asked\n  expect: {terraform: [{path: probe, inputs: {size: unset}}], config: {}}\n\
+         - name: defaults when asked\n  applySchemaDefaults: true\n  expect: {terraform: [{path: probe, inputs: {size: 3}}]}\n\
+         - name: a mocked output of a component that is not there\n  terraformOutputs: {network: {ip: 10.0.0.1}}\n  expect: {terraform: [{path: probe, inputs: {ip: 10.0.0.1}}]}\n",
+    )
+    .unwrap();
+    let out = bpvm().args(["test", "--project"]).arg(&dir).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("✓ no defaults unless asked\n    warning: expect.config: not a blueprint field; Windsor's runner ignores it\n"),
+        "{text}"
+    );
+    assert!(text.contains("✓ defaults when asked\n"), "{text}");
+    assert!(
+        text.contains("✗ a mocked output of a component that is not there\n    component not found: network\n"),
+        "{text}"
+    );
+    // A render applies them.
+    let out = bpvm()
+        .args(["render", "-o", "json", "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\"size\": 3"), "{text}");
+}
