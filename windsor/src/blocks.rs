@@ -198,8 +198,9 @@ fn reads_under(name: &str, t: &Tmpl, out: &mut BTreeSet<String>) {
     }
 }
 
-/// The keys of a map block, each after the sibling keys it reads; keys
-/// that read each other keep their document order.
+/// The keys of a map block, each after the sibling keys it reads (a
+/// depth-first walk in document order; where keys read each other, the
+/// one reached second goes first and sees the context's value).
 fn key_order(name: &str, entries: &[(Box<str>, Tmpl)]) -> Vec<usize> {
     let index: HashMap<&str, usize> = entries.iter().enumerate().map(|(i, (k, _))| (&**k, i)).collect();
     let reads: Vec<Vec<usize>> = entries
@@ -277,4 +278,32 @@ fn order(blocks: &[&Raw]) -> Result<Vec<usize>, Errors> {
         format!("circular reference among config blocks: {}", names.join(", ")),
     )
     .into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::compiler_for;
+
+    fn entries(yaml: &str) -> Vec<(Box<str>, Tmpl)> {
+        let v = Value::from_yaml(yaml).unwrap();
+        match Tmpl::compile(&v, &compiler_for(true)).unwrap() {
+            Tmpl::Map(e) => e,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn keys_follow_the_siblings_they_read() {
+        // c reads b, b reads a; d reads itself only; a reads another block.
+        let e = entries("{c: '${n.b}', b: '${n.a.x}', d: '${n.d ?? 1}', a: '${other.a}'}");
+        let order: Vec<&str> = key_order("n", &e).into_iter().map(|i| &*e[i].0).collect();
+        assert_eq!(order, ["a", "b", "c", "d"]);
+        // Keys that read each other: the walk from the first meets the
+        // cycle, and what it reads goes first (it sees the context's
+        // value of the other).
+        let e = entries("{x: '${n.y}', y: '${n.x}'}");
+        let order: Vec<&str> = key_order("n", &e).into_iter().map(|i| &*e[i].0).collect();
+        assert_eq!(order, ["y", "x"]);
+    }
 }
