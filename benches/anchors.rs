@@ -1,9 +1,11 @@
 //! The anchor expressions of `benches/anchors.yaml`, evaluated on a reused
-//! VM (compiled once), plus compile time of a short `when` (h = d).
+//! VM (compiled once), plus compile time of a short `when` (h = d); then
+//! the same under expr-lang's boolean rules (`Logic::ExprLang`, as
+//! Windsor v0.9 templates are compiled), in the group `eval-exprlang`.
 //!
 //! Run: `cargo bench --bench anchors`.
 
-use bpvm::{Compiler, Dialect, Environment, Value, Vm};
+use bpvm::{Compiler, Dialect, Environment, Logic, Value, Vm};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -15,32 +17,34 @@ fn anchors(c: &mut Criterion) {
     let Some(Value::List(exprs)) = root.get("expressions") else {
         panic!("no expressions")
     };
-    let compiler = Compiler::new(Dialect::Windsor);
-    let mut group = c.benchmark_group("eval");
-    for e in exprs {
-        let e = e.as_map().unwrap();
-        let id = e.get("id").and_then(Value::as_str).unwrap();
-        let src = e.get("expr").and_then(Value::as_str).unwrap();
-        let env_name = e.get("env").and_then(Value::as_str).unwrap_or("blueprint");
-        let env = Environment::from_value(envs.get(env_name).unwrap().clone()).unwrap();
-        let prog = compiler.compile(src).unwrap();
-        let mut vm = Vm::new();
-        let got = bpvm::eval(&mut vm, &prog, &env).unwrap();
-        assert_eq!(
-            got.to_json(),
-            e.get("result").unwrap().to_json(),
-            "anchor {id} gives the wrong result"
-        );
-        group.bench_function(id, |b| {
-            b.iter(|| black_box(vm.run(black_box(&prog), black_box(&env)).is_ok()))
-        });
-        if id == "d" {
-            group.bench_function("h (compile d)", |b| {
-                b.iter(|| black_box(compiler.compile(black_box(src)).is_ok()))
+    for (group, logic) in [("eval", Logic::Windsor), ("eval-exprlang", Logic::ExprLang)] {
+        let compiler = Compiler::new(Dialect::Windsor).logic(logic);
+        let mut group = c.benchmark_group(group);
+        for e in exprs {
+            let e = e.as_map().unwrap();
+            let id = e.get("id").and_then(Value::as_str).unwrap();
+            let src = e.get("expr").and_then(Value::as_str).unwrap();
+            let env_name = e.get("env").and_then(Value::as_str).unwrap_or("blueprint");
+            let env = Environment::from_value(envs.get(env_name).unwrap().clone()).unwrap();
+            let prog = compiler.compile(src).unwrap();
+            let mut vm = Vm::new();
+            let got = bpvm::eval(&mut vm, &prog, &env).unwrap();
+            assert_eq!(
+                got.to_json(),
+                e.get("result").unwrap().to_json(),
+                "anchor {id} gives the wrong result"
+            );
+            group.bench_function(id, |b| {
+                b.iter(|| black_box(vm.run(black_box(&prog), black_box(&env)).is_ok()))
             });
+            if id == "d" {
+                group.bench_function("h (compile d)", |b| {
+                    b.iter(|| black_box(compiler.compile(black_box(src)).is_ok()))
+                });
+            }
         }
+        group.finish();
     }
-    group.finish();
 }
 
 criterion_group! {

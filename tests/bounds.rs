@@ -4,7 +4,7 @@
 //! values, accumulators, includes) stops at a limit with an error that
 //! names it. Every case here overflowed the stack before.
 
-use bpvm::{Compiler, Dialect, Environment, Value, Vm};
+use bpvm::{Compiler, Dialect, Environment, Logic, Value, Vm};
 use std::path::Path;
 use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
@@ -33,6 +33,16 @@ fn run(dialect: Dialect, src: &str, env: &str) -> Result<String, String> {
 
 fn windsor(src: &str, env: &str) -> Result<String, String> {
     run(Dialect::Windsor, src, env)
+}
+
+/// Like [`windsor`], with expr-lang's rules for boolean positions.
+fn expr_lang(src: &str, env: &str) -> Result<String, String> {
+    let compiler = Compiler::new(Dialect::Windsor).logic(Logic::ExprLang);
+    let prog = compiler.compile(src).map_err(|d| d.message)?;
+    let env = Environment::from_yaml(env).unwrap();
+    bpvm::eval(&mut Vm::new(), &prog, &env)
+        .map(|v| v.to_json())
+        .map_err(|d| d.message)
 }
 
 /// `n` copies of `term` joined by `op`.
@@ -291,6 +301,52 @@ fn the_deepest_expressions_allowed_run_on_a_small_stack() {
             "{name}"
         );
     }
+}
+
+/// expr-lang's rules check, rewrite and compile the same shapes within
+/// the same bounds: flat chains of a million operands, and the deepest
+/// nesting allowed on a 256 KiB stack.
+#[test]
+fn expr_lang_logic_is_bounded_too() {
+    let _cores = sharing();
+    let env = "{provider: aws, cluster: {nodes: 3}, t: true, xs: [1]}";
+    let all = chain("provider == 'aws' && cluster.nodes >= 3", " && ", MILLION / 2);
+    assert_eq!(expr_lang(&all, env), Ok("true".into()));
+    let last = format!("{} && missing", chain("t", " && ", MILLION));
+    assert_eq!(expr_lang(&last, env), Ok("null".into()));
+    // The optimiser's rewrite drops every `&& true`.
+    let rewritten = format!("missing{}", " && true".repeat(MILLION));
+    assert_eq!(expr_lang(&rewritten, env), Ok("null".into()));
+    let deepest = bpvm::runtime::limits::EXPRESSION_DEPTH as usize;
+    type Shape = (&'static str, fn(usize) -> String, fn(usize) -> String);
+    let shapes: [Shape; 4] = [
+        ("not", |n| nest("!", "t", "", n - 1), |n| (n % 2 == 1).to_string()),
+        (
+            "conditional",
+            |n| format!("{}0", "t ? 1 : ".repeat(n - 1)),
+            |_| "1".into(),
+        ),
+        ("predicate", |n| nest("any(xs, ", "t", ")", n - 1), |_| "true".into()),
+        (
+            "let",
+            |n| format!("{}a", "let a = t; ".repeat(n - 1)),
+            |_| "true".into(),
+        ),
+    ];
+    for (name, src, result) in shapes {
+        let ok = on_stack(256, move || expr_lang(&src(deepest), env));
+        assert_eq!(ok, Ok(result(deepest)), "{name}");
+        let too_deep = expr_lang(&src(deepest + 1), env);
+        assert_eq!(
+            too_deep,
+            Err("expression nested too deeply (more than 100 levels)".into()),
+            "{name}"
+        );
+    }
+    // `&&` and `||` nested in parentheses, as deep as they parse.
+    let nested = |n: usize| format!("{}t{}", "t && (t || (".repeat(n), "))".repeat(n));
+    let n = (1..deepest).rev().find(|&n| windsor(&nested(n), env).is_ok()).unwrap();
+    assert_eq!(on_stack(256, move || expr_lang(&nested(n), env)), Ok("true".into()));
 }
 
 // ── evaluation ───────────────────────────────────────────────────────

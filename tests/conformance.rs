@@ -11,12 +11,16 @@
 //!   Windsor dialect (`jsonnet`, `file`, `yamlString`, `terraform_output`):
 //!   the expressions that call them are the engine's to compile and run,
 //!   the files and outputs behind them are the renderer's.
+//! - A file's `logic:` chooses the rules of `&&`, `||`, `!`, `?:` and
+//!   predicate bodies for all its cases: `windsor` (the default,
+//!   DECISIONS W8) or `expr-lang` (expr-lang's own, as Windsor v0.9
+//!   templates are compiled; see `bpvm::Logic`).
 
 use bpvm::runtime::builtins::effects::Effects;
 use bpvm::runtime::builtins::{cidr, windsor};
 use bpvm::runtime::root::Root;
 use bpvm::runtime::{Builtin, Ctx, FnError, Library, Val};
-use bpvm::{Compiler, Dialect, Environment, Value, Vm};
+use bpvm::{Compiler, Dialect, Environment, Logic, Value, Vm};
 use std::path::Path;
 
 /// Host functions answered from the case file's `host:` table.
@@ -108,6 +112,11 @@ fn run_file(path: &Path, dialect: Dialect, out: &mut Outcome) {
     let root = doc.as_map().expect("a case file is a mapping");
     let envs = root.get("envs").and_then(Value::as_map);
     let host = root.get("host").cloned().unwrap_or(Value::Null);
+    let logic = match root.get("logic").and_then(Value::as_str) {
+        None | Some("windsor") => Logic::Windsor,
+        Some("expr-lang") => Logic::ExprLang,
+        Some(other) => panic!("{}: unknown logic {other:?}", path.display()),
+    };
     let Some(Value::List(cases)) = root.get("cases") else {
         panic!("{}: no cases", path.display())
     };
@@ -131,7 +140,7 @@ fn run_file(path: &Path, dialect: Dialect, out: &mut Outcome) {
         let label = format!("{}#{} `{}`", path.file_name().unwrap().to_string_lossy(), n + 1, src);
         let mut results = Vec::new();
         for optimize in [true, false] {
-            let mut compiler = Compiler::new(dialect).optimize(optimize);
+            let mut compiler = Compiler::new(dialect).optimize(optimize).logic(logic);
             if dialect == Dialect::Windsor && host != Value::Null {
                 compiler = compiler.library(&WINDSOR_HOSTED);
             }

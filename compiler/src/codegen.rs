@@ -4,16 +4,20 @@
 //!   path of pre-hashed keys.
 //! - `&&`, `||`, `!` and ternary conditions compile to jumps ("branch
 //!   context"), so `(a || b) && c` never materialises an intermediate bool;
-//!   a final pass threads jumps that land on unconditional jumps.
+//!   a final pass threads jumps that land on unconditional jumps. Under
+//!   [`Logic::ExprLang`] an operand that is not surely a bool is checked
+//!   (`AssertBool`) before its jump, and `&&`/`||` in value context give
+//!   their last operand as it is.
 //! - `x == "literal"` compiles to one `EqConst`.
 //! - Calls are resolved against the dialect's library: an unknown function
 //!   or a wrong number of arguments is a compile error at the call.
 
-use crate::Dialect;
 use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Span, Step, Unary};
 use crate::host_line::HostLine;
+use crate::logic::is_test;
 use crate::peephole;
 use crate::table::{Index, constant_hash, path_hash};
+use crate::{Dialect, Logic};
 use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary, excerpt};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
 
@@ -37,13 +41,15 @@ pub(crate) struct Gen<'l> {
     loops: u32,
     /// Whether `finish` applies the peephole rewrites.
     optimize: bool,
+    /// The rules of boolean positions.
+    logic: Logic,
     /// Where constants and paths already in the tables are.
     consts_at: Index,
     paths_at: Index,
 }
 
 impl<'l> Gen<'l> {
-    pub fn new(source: &str, dialect: Dialect, lib: &'l Library, optimize: bool) -> Gen<'l> {
+    pub fn new(source: &str, dialect: Dialect, lib: &'l Library, optimize: bool, logic: Logic) -> Gen<'l> {
         // About one instruction per three bytes of source.
         let prog = Program {
             source: source.to_string(),
@@ -63,6 +69,7 @@ impl<'l> Gen<'l> {
             labels: Vec::new(),
             loops: 0,
             optimize,
+            logic,
             consts_at: Index::default(),
             paths_at: Index::default(),
         }
@@ -175,7 +182,12 @@ impl<'l> Gen<'l> {
             Kind::Access(base, steps) => self.access_chain(base, steps, span.0),
             Kind::Chain(first, links) if links.is_empty() => self.expr(first),
             Kind::Unary(Unary::Not, _) => self.condition_value(e),
-            Kind::Chain(..) if is_condition(&e.kind) => self.condition_value(e),
+            Kind::Chain(first, links) if is_condition(&e.kind) => match self.logic {
+                // A chain whose last operand is a bool is a condition under
+                // either rules (and can become a chain of fused tests).
+                Logic::ExprLang if !yields_bool(&e.kind) => self.logic_value(first, links, span),
+                _ => self.condition_value(e),
+            },
             Kind::Chain(first, links) => self.chain(first, links, span.0),
             Kind::Unary(op, a) => self.unary(*op, a, span),
             Kind::Ternary(c, a, b) => self.ternary(c, a, b, span),
@@ -196,6 +208,32 @@ impl<'l> Gen<'l> {
         self.jump(Op::Jump, end, e.span, "");
         self.place(f);
         self.emit(Op::False, e.span, "");
+        self.place(end);
+        Ok(())
+    }
+
+    /// Compiles a chain of `&&` or `||` so that it leaves expr-lang's
+    /// value: every operand but the last is a condition (a bool, checked)
+    /// that can decide the result (`false` for `&&`, `true` for `||`);
+    /// when none does, the last operand is the result as it is.
+    fn logic_value(&mut self, first: &Expr, links: &[Link], span: Span) -> Emitted {
+        let (what, decides) = if links[0].op == Binary::And {
+            ("&&", false)
+        } else {
+            ("||", true)
+        };
+        let (decided, end) = (self.label(), self.label());
+        let last = links.len();
+        for (i, x) in std::iter::once(first).chain(links.iter().map(|l| &l.rhs)).enumerate() {
+            if i < last {
+                self.branch(x, decides, decided, what)?;
+            } else {
+                self.expr(x)?;
+            }
+        }
+        self.jump(Op::Jump, end, span, what);
+        self.place(decided);
+        self.emit(if decides { Op::True } else { Op::False }, span, what);
         self.place(end);
         Ok(())
     }
@@ -393,14 +431,14 @@ impl<'l> Gen<'l> {
     fn branch(&mut self, e: &Expr, when: bool, target: Label, what: &'static str) -> Emitted {
         match &e.kind {
             Kind::Unary(Unary::Not, a) => self.branch(a, !when, target, "!"),
-            Kind::Chain(first, links) if is_condition(&e.kind) => self.branch_chain(first, links, when, target),
+            Kind::Chain(first, links) if is_condition(&e.kind) => self.branch_chain(first, links, when, target, what),
             Kind::Bool(b) => {
                 if *b == when {
                     self.jump(Op::Jump, target, e.span, what);
                 }
                 Ok(())
             }
-            Kind::Nil => {
+            Kind::Nil if self.logic == Logic::Windsor => {
                 if !when {
                     self.jump(Op::Jump, target, e.span, what);
                 }
@@ -408,6 +446,9 @@ impl<'l> Gen<'l> {
             }
             _ => {
                 self.expr(e)?;
+                if self.logic == Logic::ExprLang && !yields_bool(&e.kind) {
+                    self.emit(Op::AssertBool, e.span, what);
+                }
                 let make = if when { Op::JumpIfTrue } else { Op::JumpIfFalse };
                 self.jump(make, target, e.span, what);
                 Ok(())
@@ -416,27 +457,41 @@ impl<'l> Gen<'l> {
     }
 
     /// A chain of `&&` jumps when all its operands are true, or as soon as
-    /// one is false; a chain of `||` is the mirror image.
-    fn branch_chain(&mut self, first: &Expr, links: &[Link], when: bool, target: Label) -> Emitted {
+    /// one is false; a chain of `||` is the mirror image. `outer` names the
+    /// construct the chain is a condition of: under expr-lang's rules the
+    /// chain's value is its last operand, so that operand is that
+    /// construct's to check.
+    fn branch_chain(
+        &mut self,
+        first: &Expr,
+        links: &[Link],
+        when: bool,
+        target: Label,
+        outer: &'static str,
+    ) -> Emitted {
         let (what, all) = if links[0].op == Binary::And {
             ("&&", true)
         } else {
             ("||", false)
         };
+        let last = links.len();
+        let last_what = match self.logic {
+            Logic::ExprLang if !outer.is_empty() => outer,
+            _ => what,
+        };
         let operands = std::iter::once(first).chain(links.iter().map(|l| &l.rhs));
         if when != all {
-            for x in operands {
-                self.branch(x, when, target, what)?;
+            for (i, x) in operands.enumerate() {
+                self.branch(x, when, target, if i < last { what } else { last_what })?;
             }
             return Ok(());
         }
         let skip = self.label();
-        let last = links.len();
         for (i, x) in operands.enumerate() {
             if i < last {
                 self.branch(x, !all, skip, what)?;
             } else {
-                self.branch(x, all, target, what)?;
+                self.branch(x, all, target, last_what)?;
             }
         }
         self.place(skip);
@@ -640,6 +695,9 @@ impl<'l> Gen<'l> {
         let r = self.expr(body);
         self.loops -= 1;
         r?;
+        if self.logic == Logic::ExprLang && is_test(kind) && !yields_bool(&body.kind) {
+            self.emit(Op::AssertBool, body.span, name);
+        }
         self.emit(Op::LoopStep, body.span, name);
         self.jump(Op::Jump, top, span, name);
         self.place(end);
@@ -695,6 +753,38 @@ fn op_code(op: Binary) -> Op {
         Binary::Pow => Op::Pow,
         Binary::Range => Op::Range,
         Binary::And | Binary::Or | Binary::Coalesce | Binary::NotIn => unreachable!("compiled with jumps"),
+    }
+}
+
+/// Whether `k` is always a bool when it runs (it may fail instead): a
+/// bool literal, `!x`, a comparison, `in`, `matches`, …, `all`, `any`,
+/// `none` and `one`; a chain of `&&` or `||` when its last operand is
+/// (under expr-lang's rules that operand is its value, the others are
+/// checked).
+fn yields_bool(k: &Kind) -> bool {
+    match k {
+        Kind::Bool(_) | Kind::Unary(Unary::Not, _) => true,
+        Kind::Chain(_, links) if is_condition(k) => links.last().is_some_and(|l| yields_bool(&l.rhs.kind)),
+        Kind::Chain(_, links) => links.first().is_some_and(|l| {
+            l.not
+                || matches!(
+                    l.op,
+                    Binary::Eq
+                        | Binary::Ne
+                        | Binary::Lt
+                        | Binary::Le
+                        | Binary::Gt
+                        | Binary::Ge
+                        | Binary::In
+                        | Binary::NotIn
+                        | Binary::Matches
+                        | Binary::Contains
+                        | Binary::StartsWith
+                        | Binary::EndsWith
+                )
+        }),
+        Kind::Predicate(kind, ..) => matches!(kind, Loop::All | Loop::Any | Loop::None | Loop::One),
+        _ => false,
     }
 }
 

@@ -1,75 +1,77 @@
 //! Constant folding: operators whose operands are literals are evaluated at
 //! compile time with the very functions the VM runs, so folding cannot
 //! change a result. An operation that would fail is left for run time,
-//! where its error has a place to point at.
+//! where its error has a place to point at. Folds of `&&`, `||`, `!` and
+//! `?:` follow the [`Logic`] in force: under expr-lang's, nil is not false.
 
+use crate::Logic;
 use crate::ast::{Accessor, Binary, Expr, Kind, Link, Unary};
 use bpvm_runtime::{Val, ops};
 use bumpalo::Bump;
 
 /// Folds `e` bottom-up in place.
-pub fn fold(e: &mut Expr) {
+pub fn fold(e: &mut Expr, logic: Logic) {
     // Two calls, so that only the small walk over the parts is on the
     // stack while deeper levels fold.
-    fold_parts(e);
-    fold_node(e);
+    fold_parts(e, logic);
+    fold_node(e, logic);
 }
 
 /// Folds the expressions `e` is made of.
-fn fold_parts(e: &mut Expr) {
+fn fold_parts(e: &mut Expr, logic: Logic) {
     match &mut e.kind {
         Kind::Access(base, steps) => {
-            fold(base);
+            fold(base, logic);
             for step in steps {
                 match &mut step.op {
                     Accessor::Member(_) => {}
-                    Accessor::Index(i) => fold(i),
-                    Accessor::Slice(from, to) => from.iter_mut().chain(to.iter_mut()).for_each(|x| fold(x)),
+                    Accessor::Index(i) => fold(i, logic),
+                    Accessor::Slice(from, to) => from.iter_mut().chain(to.iter_mut()).for_each(|x| fold(x, logic)),
                 }
             }
         }
-        Kind::Unary(_, a) => fold(a),
+        Kind::Unary(_, a) => fold(a, logic),
         Kind::Chain(first, links) => {
-            fold(first);
-            links.iter_mut().for_each(|l| fold(&mut l.rhs));
+            fold(first, logic);
+            links.iter_mut().for_each(|l| fold(&mut l.rhs, logic));
         }
         Kind::Ternary(a, b, c) => {
-            fold(a);
-            fold(b);
-            fold(c);
+            fold(a, logic);
+            fold(b, logic);
+            fold(c, logic);
         }
-        Kind::List(items) => items.iter_mut().for_each(fold),
+        Kind::List(items) => items.iter_mut().for_each(|i| fold(i, logic)),
         Kind::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
-            fold(k);
-            fold(v);
+            fold(k, logic);
+            fold(v, logic);
         }),
         Kind::Call(call) => {
-            call.args.iter_mut().for_each(fold);
-            call.named.iter_mut().for_each(|(_, _, v)| fold(v));
+            call.args.iter_mut().for_each(|a| fold(a, logic));
+            call.named.iter_mut().for_each(|(_, _, v)| fold(v, logic));
         }
         Kind::Predicate(_, args, body) => {
-            args.iter_mut().for_each(fold);
-            fold(body);
+            args.iter_mut().for_each(|a| fold(a, logic));
+            fold(body, logic);
         }
         Kind::Let(_, v, body) => {
-            fold(v);
-            fold(body);
+            fold(v, logic);
+            fold(body, logic);
         }
         _ => {}
     }
 }
 
 /// Folds `e` itself, its parts already folded.
-fn fold_node(e: &mut Expr) {
+fn fold_node(e: &mut Expr, logic: Logic) {
     if let Kind::Chain(first, links) = &mut e.kind {
-        fold_chain(e.span.0, first, links);
+        fold_chain(e.span.0, first, links, logic);
         if links.is_empty() {
             let first = std::mem::replace(&mut **first, Expr::new(Kind::Nil, e.span));
             *e = first;
         }
         return;
     }
-    if let Some(folded) = evaluate(e) {
+    if let Some(folded) = evaluate(e, logic) {
         *e = folded;
     }
 }
@@ -78,20 +80,23 @@ fn fold_node(e: &mut Expr) {
 /// dropping the links it took in: `1 + 2 + x` becomes `3 + x`. A folded
 /// prefix spans from the chain's `start` to its last operand, as the
 /// operation it replaces did.
-fn fold_chain(start: u32, first: &mut Expr, links: &mut Vec<Link>) {
+fn fold_chain(start: u32, first: &mut Expr, links: &mut Vec<Link>, logic: Logic) {
     let mut taken = 0;
     for link in links.iter_mut() {
         let Some(l) = literal(first) else { break };
         let span = (start, link.rhs.span.1);
         // Short-circuit and `??` fold on a literal left side alone.
         match (link.op, l) {
-            (Binary::And, Val::Bool(false) | Val::Nil) => *first = Expr::new(Kind::Bool(false), span),
+            (Binary::And, Val::Bool(false)) => *first = Expr::new(Kind::Bool(false), span),
+            (Binary::And, Val::Nil) if logic == Logic::Windsor => *first = Expr::new(Kind::Bool(false), span),
             (Binary::Or, Val::Bool(true)) => *first = Expr::new(Kind::Bool(true), span),
             (Binary::Coalesce, Val::Nil) => *first = std::mem::replace(&mut link.rhs, Expr::new(Kind::Nil, span)),
             (Binary::Coalesce, _) => {}
             (op, l) => {
                 let Some(r) = literal(&link.rhs) else { break };
-                let Some(kind) = apply(op, link.not, l, r) else { break };
+                let Some(kind) = apply(op, link.not, l, r, logic) else {
+                    break;
+                };
                 *first = Expr::new(kind, span);
             }
         }
@@ -102,34 +107,44 @@ fn fold_chain(start: u32, first: &mut Expr, links: &mut Vec<Link>) {
 
 /// `l op r` for two literals (negated for a `not` operator), when it
 /// succeeds.
-fn apply(op: Binary, not: bool, l: Val<'_>, r: Val<'_>) -> Option<Kind> {
+fn apply(op: Binary, not: bool, l: Val<'_>, r: Val<'_>, logic: Logic) -> Option<Kind> {
     let arena = Bump::new();
     let truth = |v| match v {
         Val::Bool(b) => Some(b),
         Val::Nil => Some(false),
         _ => None,
     };
-    let v = match op {
-        Binary::And => Val::Bool(truth(l)? && truth(r)?),
-        Binary::Or => Val::Bool(truth(l)? || truth(r)?),
-        Binary::Eq => Val::Bool(ops::equal(l, r)),
-        Binary::Ne => Val::Bool(!ops::equal(l, r)),
-        Binary::Lt => Val::Bool(ops::compare(l, r).ok()?.is_lt()),
-        Binary::Le => Val::Bool(ops::compare(l, r).ok()?.is_le()),
-        Binary::Gt => Val::Bool(ops::compare(l, r).ok()?.is_gt()),
-        Binary::Ge => Val::Bool(ops::compare(l, r).ok()?.is_ge()),
-        Binary::Add => ops::add(&arena, l, r).ok()?,
-        Binary::Sub => ops::sub(l, r).ok()?,
-        Binary::Mul => ops::mul(l, r).ok()?,
-        Binary::Div => ops::div(l, r).ok()?,
-        Binary::Mod => ops::rem(l, r).ok()?,
-        Binary::Pow => ops::pow(l, r).ok()?,
-        Binary::Contains => Val::Bool(ops::string_test(l, r, |x, y| x.contains(y)).ok()?),
-        Binary::StartsWith => Val::Bool(ops::string_test(l, r, |x, y| x.starts_with(y)).ok()?),
-        Binary::EndsWith => Val::Bool(ops::string_test(l, r, |x, y| x.ends_with(y)).ok()?),
+    let v = match (op, logic) {
+        (Binary::And, Logic::Windsor) => Val::Bool(truth(l)? && truth(r)?),
+        (Binary::Or, Logic::Windsor) => Val::Bool(truth(l)? || truth(r)?),
+        // The deciding literal was folded before; the other is followed
+        // by the right operand as it is.
+        (Binary::And, Logic::ExprLang) => match l {
+            Val::Bool(true) => r,
+            _ => return None,
+        },
+        (Binary::Or, Logic::ExprLang) => match l {
+            Val::Bool(false) => r,
+            _ => return None,
+        },
+        (Binary::Eq, _) => Val::Bool(ops::equal(l, r)),
+        (Binary::Ne, _) => Val::Bool(!ops::equal(l, r)),
+        (Binary::Lt, _) => Val::Bool(ops::compare(l, r).ok()?.is_lt()),
+        (Binary::Le, _) => Val::Bool(ops::compare(l, r).ok()?.is_le()),
+        (Binary::Gt, _) => Val::Bool(ops::compare(l, r).ok()?.is_gt()),
+        (Binary::Ge, _) => Val::Bool(ops::compare(l, r).ok()?.is_ge()),
+        (Binary::Add, _) => ops::add(&arena, l, r).ok()?,
+        (Binary::Sub, _) => ops::sub(l, r).ok()?,
+        (Binary::Mul, _) => ops::mul(l, r).ok()?,
+        (Binary::Div, _) => ops::div(l, r).ok()?,
+        (Binary::Mod, _) => ops::rem(l, r).ok()?,
+        (Binary::Pow, _) => ops::pow(l, r).ok()?,
+        (Binary::Contains, _) => Val::Bool(ops::string_test(l, r, |x, y| x.contains(y)).ok()?),
+        (Binary::StartsWith, _) => Val::Bool(ops::string_test(l, r, |x, y| x.starts_with(y)).ok()?),
+        (Binary::EndsWith, _) => Val::Bool(ops::string_test(l, r, |x, y| x.ends_with(y)).ok()?),
         // A range is built when it runs: folded, `1..1000000` would be a
         // million-item constant in the program.
-        Binary::In | Binary::NotIn | Binary::Matches | Binary::Coalesce | Binary::Range => return None,
+        (Binary::In | Binary::NotIn | Binary::Matches | Binary::Coalesce | Binary::Range, _) => return None,
     };
     match (not, v) {
         (false, v) => to_kind(v),
@@ -163,14 +178,14 @@ fn to_kind(v: Val<'_>) -> Option<Kind> {
 /// What `e` folds to: a literal in `e`'s place, or the one operand that
 /// is always chosen (keeping that operand's own span, so its run-time
 /// errors point at it).
-fn evaluate(e: &Expr) -> Option<Expr> {
+fn evaluate(e: &Expr, logic: Logic) -> Option<Expr> {
     let literal_at = |kind: Option<Kind>| kind.map(|k| Expr::new(k, e.span));
     match &e.kind {
         Kind::Unary(op, a) => {
             let a = literal(a)?;
             let v = match (op, a) {
                 (Unary::Not, Val::Bool(b)) => Val::Bool(!b),
-                (Unary::Not, Val::Nil) => Val::Bool(true),
+                (Unary::Not, Val::Nil) if logic == Logic::Windsor => Val::Bool(true),
                 (Unary::Neg, v) => ops::neg(v).ok()?,
                 (Unary::Plus, v @ (Val::Int(_) | Val::Float(_))) => v,
                 _ => return None,
@@ -179,7 +194,8 @@ fn evaluate(e: &Expr) -> Option<Expr> {
         }
         Kind::Ternary(c, a, b) => match literal(c)? {
             Val::Bool(true) => Some((**a).clone()),
-            Val::Bool(false) | Val::Nil => Some((**b).clone()),
+            Val::Bool(false) => Some((**b).clone()),
+            Val::Nil if logic == Logic::Windsor => Some((**b).clone()),
             _ => None,
         },
         _ => None,

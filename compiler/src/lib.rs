@@ -20,6 +20,7 @@ mod codegen;
 mod cursor;
 mod fold;
 mod host_line;
+mod logic;
 mod peephole;
 mod table;
 pub mod template;
@@ -43,12 +44,61 @@ pub enum Dialect {
     Bluelink,
 }
 
+/// What `&&`, `||`, `!` (`and`, `or`, `not`), a `?:` condition and a
+/// predicate's body (`filter(xs, …)`) make of operands that are not bools.
+///
+/// ```
+/// use bpvm_compiler::{Compiler, Dialect, Logic};
+/// use bpvm_runtime::{Environment, Val};
+/// use bpvm_vm::Vm;
+/// let env = Environment::from_yaml("ready: true").unwrap();
+/// let seed = Compiler::new(Dialect::Windsor);
+/// let v09 = Compiler::new(Dialect::Windsor).logic(Logic::ExprLang);
+///
+/// // The right operand of `&&` is the result as it is: here nil.
+/// let prog = seed.compile("ready && missing").unwrap();
+/// assert!(matches!(Vm::new().run(&prog, &env), Ok(Val::Bool(false))));
+/// let prog = v09.compile("ready && missing").unwrap();
+/// assert!(matches!(Vm::new().run(&prog, &env), Ok(Val::Nil)));
+///
+/// // A left operand (or a `!` operand, or a condition) must be a bool.
+/// let prog = v09.compile("missing || ready").unwrap();
+/// let err = Vm::new().run(&prog, &env).map(|_| ()).unwrap_err();
+/// assert_eq!(prog.diagnose(&err).message, "'||' needs a bool, got nil (from 'missing')");
+///
+/// // An operand whose type is known when compiled is checked then.
+/// let err = v09.compile("ready ? 1 : 2 && 'x'").unwrap_err();
+/// assert_eq!(err.message, "'&&' needs a bool, got int (from '2')");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Logic {
+    /// DECISIONS W8, the seed facet format's rule: nil counts as false,
+    /// `&&` and `||` always give a bool, and any other non-bool operand is
+    /// a run-time error naming the operator.
+    #[default]
+    Windsor,
+    /// expr-lang v1.17.8 as Windsor v0.9 configures it (no environment
+    /// type, optimisation on): `&&` and `||` need a bool on the left and
+    /// give the right operand as it is (`true && nil` is nil, `false ||
+    /// 'x'` is `'x'`); `!`, a `?:` condition and the body of `filter`,
+    /// `all`, `any`, `none`, `one`, `count`, `find`, `findIndex`, `findLast`
+    /// and `findLastIndex` need a bool; nil is not false anywhere. An
+    /// operand whose type is known when compiled (a literal, a list, a
+    /// sum of numbers, …) is checked then, as expr's checker does; and a
+    /// literal `true`/`false` operand of `&&`/`||` decides as expr's
+    /// optimiser rewrites it (`x && true` is `x`, `x || true` is `true`,
+    /// whatever `x` is). Every rule, with the expr-lang source that
+    /// decides it, is in `logic.rs`.
+    ExprLang,
+}
+
 /// Compiles expressions and templates of one dialect.
 #[derive(Clone, Copy)]
 pub struct Compiler {
     dialect: Dialect,
     library: &'static Library,
     optimize: bool,
+    logic: Logic,
 }
 
 impl Compiler {
@@ -62,7 +112,15 @@ impl Compiler {
             dialect,
             library,
             optimize: true,
+            logic: Logic::Windsor,
         }
+    }
+
+    /// Chooses the rules of `&&`, `||`, `!`, `?:` and predicate bodies
+    /// ([`Logic::Windsor`] by default); see [`Logic`].
+    pub fn logic(mut self, logic: Logic) -> Compiler {
+        self.logic = logic;
+        self
     }
 
     /// Resolves calls against `library` instead of the dialect's standard one.
@@ -90,8 +148,12 @@ impl Compiler {
             Dialect::Windsor => windsor::parse::parse(src, start, end)?,
             Dialect::Bluelink => bluelink::parse::parse(src, start, end, self.library)?,
         };
+        if self.logic == Logic::ExprLang {
+            logic::check(&e, src)?;
+            logic::rewrite(&mut e);
+        }
         if self.optimize {
-            fold::fold(&mut e);
+            fold::fold(&mut e, self.logic);
         }
         Ok(e)
     }
@@ -99,7 +161,7 @@ impl Compiler {
     /// Compiles a bare expression (a `when:` value, or `bpvm eval EXPR`).
     pub fn compile(&self, src: &str) -> Result<Program, Diagnostic> {
         let e = self.parse(src, 0, src.len())?;
-        let mut g = Gen::new(src, self.dialect, self.library, self.optimize);
+        let mut g = Gen::new(src, self.dialect, self.library, self.optimize, self.logic);
         g.expression(&e)?;
         Ok(g.finish())
     }
@@ -116,7 +178,7 @@ impl Compiler {
     /// ```
     pub fn compile_template(&self, src: &str) -> Result<Program, Diagnostic> {
         let parts = template::split(src)?;
-        let mut g = Gen::new(src, self.dialect, self.library, self.optimize);
+        let mut g = Gen::new(src, self.dialect, self.library, self.optimize, self.logic);
         if let Some((start, end)) = template::whole(&parts) {
             let e = self.parse(src, start as usize, end as usize)?;
             g.expression(&e)?;

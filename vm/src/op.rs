@@ -88,6 +88,12 @@ pub enum Op {
     MatchesConst(u32),
     /// Turn the top of the stack into a bool (nil → false; other non-bools are errors).
     Bool,
+    /// Fail unless the top of the stack is a bool, leaving it there: an
+    /// operand of `&&`, `||`, `!` or `?:` (or a predicate's body) under
+    /// expr-lang's rules, where nil is not false (`Logic::ExprLang` in
+    /// the compiler). Under them a condition jump follows it, or nothing
+    /// when the operand is a comparison, which is always a bool.
+    AssertBool,
 
     // ── control flow ──────────────────────────────────────────────────
     /// Continue at instruction `n`.
@@ -246,7 +252,14 @@ impl Op {
                 (0, 1)
             }
             Op::Item | Op::ItemIndex | Op::Acc | Op::LoopEnd => (0, 1),
-            Op::Get(_) | Op::Not | Op::Neg | Op::Bool | Op::EqConst(_) | Op::NeConst(_) | Op::MatchesConst(_) => (1, 1),
+            Op::Get(_)
+            | Op::Not
+            | Op::Neg
+            | Op::Bool
+            | Op::AssertBool
+            | Op::EqConst(_)
+            | Op::NeConst(_)
+            | Op::MatchesConst(_) => (1, 1),
             Op::Text(_) => (1, 1),
             Op::Index(_) => (2, 1),
             Op::Slice => (3, 1),

@@ -344,6 +344,12 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
                     Err(f) => fail!(ip - 1, f),
                 };
             }
+            Op::AssertBool => {
+                let t = top!();
+                if !matches!(*t, Val::Bool(_)) {
+                    return Err(not_bool(ip - 1, *t));
+                }
+            }
             Op::Neg => {
                 let t = top!();
                 *t = match ops::neg(*t) {
@@ -561,6 +567,16 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
 
             Op::Return => return Ok(if sp == 0 { Val::Nil } else { acc }),
         }
+    }
+}
+
+/// The failure of [`Op::AssertBool`], out of the dispatch loop's way.
+#[cold]
+#[inline(never)]
+fn not_bool(ip: usize, v: Val<'_>) -> RunError {
+    RunError {
+        ip,
+        fault: Fault::NeedBool(v.type_name()),
     }
 }
 

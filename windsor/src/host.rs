@@ -2,7 +2,7 @@
 //! relative to the facet (never outside the project), YAML, and terraform
 //! outputs (W9).
 
-use bpvm_compiler::{Compiler, Dialect};
+use bpvm_compiler::{Compiler, Dialect, Logic};
 use bpvm_runtime::builtins::{cidr, windsor};
 use bpvm_runtime::root::{AccessError, Root};
 use bpvm_runtime::{Builtin, Ctx, FnError, Library, Map, Val, text};
@@ -109,10 +109,15 @@ pub fn compiler() -> Compiler {
     Compiler::new(Dialect::Windsor).library(&LIBRARY)
 }
 
-/// The compiler of a template's format: the v0.9 rules' library or the seed's.
+/// The compiler of a template's format: the v0.9 rules' library and
+/// expr-lang's boolean rules (R-8.8.2: `&&`/`||` need a bool on the left
+/// and give the right operand as it is; `!`, `?:` need a bool), or the
+/// seed's library and DECISIONS W8.
 pub fn compiler_for(v09: bool) -> Compiler {
     if v09 {
-        Compiler::new(Dialect::Windsor).library(&LIBRARY_V09)
+        Compiler::new(Dialect::Windsor)
+            .library(&LIBRARY_V09)
+            .logic(Logic::ExprLang)
     } else {
         compiler()
     }

@@ -1,0 +1,514 @@
+//! expr-lang's rules for boolean positions ([`Logic::ExprLang`]).
+//!
+//! Windsor v0.9 compiles each `${…}` body with `expr.Compile(body,
+//! expr.AsAny(), expr.Patch(…), expr.Function(…)…)`: no `expr.Env`, so
+//! every name is of unknown type when compiled, and expr's defaults
+//! (`conf.CreateNew`: `Optimize` and `ShortCircuit` on). What `&&`, `||`,
+//! `!`, `?:` and the predicate builtins then do is decided in three places
+//! of expr v1.17.8, and bpvm follows each:
+//!
+//! 1. **The checker** (`checker/checker.go`) rejects, when compiling, an
+//!    operand whose type it knows and which is not a bool:
+//!    - `unaryNode`, `case "!", "not"`: the operand is bool or unknown,
+//!      else "invalid operation: ! (mismatched type …)";
+//!    - `binaryNode`, `case "or", "||", "and", "&&"`: both operands bool,
+//!      or `MaybeCompatible(…, BoolCheck)` (both unknown, or one unknown
+//!      and the other bool): a known non-bool on *either* side is an error,
+//!      so `true && 5` and `true && nil` do not compile;
+//!    - `conditionalNode`: "non-bool expression (type …) used as condition";
+//!    - `builtinNode` for `all`, `none`, `any`, `one`, `filter`, `count`,
+//!      `find`, `findLast`, `findIndex`, `findLastIndex`: "predicate should
+//!      return boolean".
+//!
+//!    Types are known for literals (`nil` has a type of its own), list
+//!    and map literals, and what operators make of known types (`+` of two
+//!    ints is an int, `/` and `**` are floats, `%` an int, `..` a list,
+//!    comparisons bools, `??` and `?:` as `binaryNode`/`conditionalNode`
+//!    say). [`check`] does the same with the same words as the run-time
+//!    error (`'&&' needs a bool, got int (from '5')`), pointing at the
+//!    operand. Calls and the `#` of a predicate are taken as unknown here
+//!    (expr knows some builtins' result types, so `true && len(x)` is a
+//!    compile error there and an int here).
+//! 2. **The optimiser** (`optimizer/fold.go`, `case "and", "&&"` and
+//!    `case "or", "||"`) rewrites an `&&`/`||` with a literal bool operand
+//!    after checking: `true && x` → `x`, `x && true` → `x`, `false && x` and
+//!    `x && false` → `false`; `false || x` → `x`, `x || false` → `x`,
+//!    `true || x` and `x || true` → `true`. The last operand's rules change
+//!    results: `nil && true` is nil (no error) and `'s' || true` is true.
+//!    The bool literals it sees are the ones its folding makes: literals,
+//!    `!` of one, `==` of two int, string or bool literals, `+ - * %` of
+//!    ints and `+` of strings under them, and `&&`/`||` folded before.
+//!    [`rewrite`] applies those rewrites, whether or not bpvm folds.
+//! 3. **The VM** (`vm/vm.go`): `OpJumpIfFalse` and `OpJumpIfTrue` read
+//!    `vm.current().(bool)`, a type assertion that fails for nil or any
+//!    other type, and leave the value on the stack; `OpNot` is
+//!    `vm.pop().(bool)`. `compiler/compiler.go` (`BinaryNode`) compiles
+//!    `a && b` (and `and`) as `a; JumpIfFalse end; Pop; b; end:` and `||`
+//!    (and `or`) with `JumpIfTrue`: the left operand must be a bool and is
+//!    the result when it decides, else the right operand is the result as
+//!    it is. `UnaryNode` compiles `!` and `not` to `OpNot`;
+//!    `ConditionalNode` puts `OpJumpIfFalse` after the condition; the
+//!    predicate loops (`BuiltinNode`, `emitCond`) jump on the body with
+//!    `OpJumpIfFalse`/`OpJumpIfTrue`. The code generator emits
+//!    `Op::AssertBool` before a condition jump for such an operand (not for
+//!    a comparison, which is always a bool) and compiles `&&`/`||` in value
+//!    context so that the last operand is the result unchecked.
+//!
+//! What is not reproduced: the optimiser's other passes (`in_array.go`
+//! turns `x in ['a', 'b']` into a map lookup, so that there `1 in ['a']`
+//! fails and `nil in ['']` is true; `predicate_combination.go` merges
+//! `all(xs, p) && all(xs, q)`), which are not about boolean positions.
+
+use crate::ast::{Accessor, Binary, Expr, Kind, Link, Unary};
+use bpvm_runtime::{Diagnostic, Kind as Type, Vocabulary, excerpt};
+use bpvm_vm::Loop;
+
+/// What expr's checker knows of a value's type when compiling: `None`
+/// when nothing (a name, a member, a call).
+type Nature = Option<Type>;
+
+/// The checker's rejections of known non-bool operands (1. above).
+pub(crate) fn check(e: &Expr, src: &str) -> Result<(), Diagnostic> {
+    let mut c = Checker { src, scope: Vec::new() };
+    c.nature(e).map(|_| ()).map_err(|d| *d)
+}
+
+struct Checker<'s> {
+    src: &'s str,
+    /// The natures of the `let` names in scope.
+    scope: Vec<(&'s str, Nature)>,
+}
+
+impl<'s> Checker<'s> {
+    /// The nature of `e`, after checking everything in it.
+    fn nature(&mut self, e: &'s Expr) -> Result<Nature, Box<Diagnostic>> {
+        Ok(match &e.kind {
+            Kind::Nil => Some(Type::Nil),
+            Kind::Bool(_) => Some(Type::Bool),
+            Kind::Int(_) => Some(Type::Int),
+            Kind::Float(_) => Some(Type::Float),
+            Kind::Str(_) => Some(Type::Str),
+            Kind::Ident(name) => self.scope.iter().rev().find(|(n, _)| *n == name).and_then(|(_, t)| *t),
+            Kind::Access(base, steps) => {
+                self.nature(base)?;
+                for step in steps {
+                    match &step.op {
+                        Accessor::Member(_) => {}
+                        Accessor::Index(i) => {
+                            self.nature(i)?;
+                        }
+                        Accessor::Slice(from, to) => {
+                            for bound in from.iter().chain(to.iter()) {
+                                self.nature(bound)?;
+                            }
+                        }
+                    }
+                }
+                None
+            }
+            Kind::Unary(op, a) => {
+                let t = self.nature(a)?;
+                match op {
+                    Unary::Not => {
+                        self.need_bool(t, a, "!")?;
+                        Some(Type::Bool)
+                    }
+                    // `-x` keeps a number's type; anything else is left
+                    // for run time.
+                    Unary::Neg | Unary::Plus => t.filter(|t| matches!(t, Type::Int | Type::Float)),
+                }
+            }
+            Kind::Chain(first, links) => self.chain(first, links)?,
+            Kind::Ternary(c, a, b) => {
+                let t = self.nature(c)?;
+                self.need_bool(t, c, "?:")?;
+                let (a, b) = (self.nature(a)?, self.nature(b)?);
+                // `conditionalNode`: a nil branch takes the other's type.
+                match (a, b) {
+                    (Some(Type::Nil), b) => b,
+                    (a, Some(Type::Nil)) => a,
+                    (Some(a), Some(b)) if a == b => Some(a),
+                    _ => None,
+                }
+            }
+            Kind::List(items) => {
+                for item in items {
+                    self.nature(item)?;
+                }
+                Some(Type::List)
+            }
+            Kind::Map(entries) => {
+                for (k, v) in entries {
+                    self.nature(k)?;
+                    self.nature(v)?;
+                }
+                Some(Type::Map)
+            }
+            Kind::Call(call) => {
+                for a in call.args.iter().chain(call.named.iter().map(|(_, _, v)| v)) {
+                    self.nature(a)?;
+                }
+                None
+            }
+            Kind::Predicate(kind, args, body) => {
+                for a in args {
+                    self.nature(a)?;
+                }
+                let t = self.nature(body)?;
+                if is_test(*kind) {
+                    self.need_bool(t, body, kind.name())?;
+                }
+                predicate_nature(*kind)
+            }
+            Kind::ItemIndex => Some(Type::Int),
+            Kind::Item | Kind::Acc | Kind::FuncRef(_) => None,
+            Kind::Let(name, value, body) => {
+                let t = self.nature(value)?;
+                self.scope.push((name.as_str(), t));
+                let r = self.nature(body);
+                self.scope.pop();
+                r?
+            }
+        })
+    }
+
+    /// The nature of `first op x op y …`, left to right.
+    fn chain(&mut self, first: &'s Expr, links: &'s [Link]) -> Result<Nature, Box<Diagnostic>> {
+        let mut left = self.nature(first)?;
+        if let Some(l) = links.first()
+            && matches!(l.op, Binary::And | Binary::Or)
+        {
+            self.need_bool(left, first, l.op.text())?;
+        }
+        for link in links {
+            let right = self.nature(&link.rhs)?;
+            left = match link.op {
+                Binary::And | Binary::Or => {
+                    self.need_bool(right, &link.rhs, link.op.text())?;
+                    Some(Type::Bool)
+                }
+                _ if link.not => Some(Type::Bool),
+                op => operation(op, left, right),
+            };
+        }
+        Ok(left)
+    }
+
+    fn need_bool(&self, t: Nature, e: &Expr, what: &str) -> Result<(), Box<Diagnostic>> {
+        match t {
+            Some(t) if t != Type::Bool => {
+                let (start, end) = (e.span.0 as usize, e.span.1 as usize);
+                let from = excerpt::clip(self.src.get(start..end).unwrap_or(""));
+                Err(Box::new(Diagnostic::new(
+                    format!(
+                        "'{what}' needs a bool, got {} (from '{from}')",
+                        t.name(Vocabulary::Expr)
+                    ),
+                    self.src,
+                    start,
+                    end,
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What `binaryNode` makes of an operator's operand types (the error
+/// cases are left to run time).
+fn operation(op: Binary, l: Nature, r: Nature) -> Nature {
+    let number = |t: Nature| matches!(t, Some(Type::Int | Type::Float));
+    let number_or_unknown = |t: Nature| t.is_none() || number(t);
+    let int_or_unknown = |t: Nature| matches!(t, None | Some(Type::Int));
+    match op {
+        Binary::Eq
+        | Binary::Ne
+        | Binary::Lt
+        | Binary::Le
+        | Binary::Gt
+        | Binary::Ge
+        | Binary::In
+        | Binary::NotIn
+        | Binary::Matches
+        | Binary::Contains
+        | Binary::StartsWith
+        | Binary::EndsWith
+        | Binary::And
+        | Binary::Or => Some(Type::Bool),
+        // `PromoteNumericNature`: int with int stays int, else float.
+        Binary::Add | Binary::Sub | Binary::Mul if number(l) && number(r) => {
+            if l == Some(Type::Int) && r == Some(Type::Int) {
+                Some(Type::Int)
+            } else {
+                Some(Type::Float)
+            }
+        }
+        Binary::Add if l == Some(Type::Str) && r == Some(Type::Str) => Some(Type::Str),
+        Binary::Div | Binary::Pow if number_or_unknown(l) && number_or_unknown(r) => Some(Type::Float),
+        Binary::Mod if int_or_unknown(l) && int_or_unknown(r) => Some(Type::Int),
+        Binary::Range if int_or_unknown(l) && int_or_unknown(r) => Some(Type::List),
+        Binary::Coalesce => match (l, r) {
+            (Some(Type::Nil), r) => r,
+            (l, Some(Type::Nil)) => l,
+            (Some(l), Some(r)) if l == r => Some(l),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether a predicate builtin's body is a condition.
+pub(crate) fn is_test(kind: Loop) -> bool {
+    matches!(
+        kind,
+        Loop::Filter
+            | Loop::All
+            | Loop::Any
+            | Loop::None
+            | Loop::One
+            | Loop::Count
+            | Loop::Find
+            | Loop::FindIndex
+            | Loop::FindLast
+            | Loop::FindLastIndex
+    )
+}
+
+/// The result types `builtinNode` gives the predicate builtins.
+fn predicate_nature(kind: Loop) -> Nature {
+    match kind {
+        Loop::All | Loop::Any | Loop::None | Loop::One => Some(Type::Bool),
+        Loop::Filter | Loop::Map | Loop::SortBy | Loop::SortByDesc => Some(Type::List),
+        Loop::Count | Loop::FindIndex | Loop::FindLastIndex => Some(Type::Int),
+        Loop::GroupBy => Some(Type::Map),
+        Loop::Find | Loop::FindLast | Loop::Reduce | Loop::ReduceFrom => None,
+    }
+}
+
+/// A value expr's folding computes when compiling (the literals it can
+/// reduce a node to and then fold with further).
+#[derive(Clone, PartialEq)]
+enum Lit {
+    Bool(bool),
+    Int(i64),
+    Str(String),
+}
+
+/// The optimiser's rewrites of `&&`/`||` with a literal bool operand (2.
+/// above), bottom-up over `e`.
+pub(crate) fn rewrite(e: &mut Expr) {
+    folded(e);
+}
+
+/// Rewrites `e`'s parts, then `e`; returns what expr's folding makes of
+/// `e` when that is a literal.
+fn folded(e: &mut Expr) -> Option<Lit> {
+    match &mut e.kind {
+        Kind::Bool(b) => Some(Lit::Bool(*b)),
+        Kind::Int(i) => Some(Lit::Int(*i)),
+        Kind::Str(s) => Some(Lit::Str(s.clone())),
+        Kind::Unary(op, a) => match (op, folded(a)?) {
+            (Unary::Not, Lit::Bool(b)) => Some(Lit::Bool(!b)),
+            (Unary::Neg, Lit::Int(i)) => Some(Lit::Int(i.wrapping_neg())),
+            (Unary::Plus, Lit::Int(i)) => Some(Lit::Int(i)),
+            _ => None,
+        },
+        Kind::Chain(..) => folded_chain(e),
+        _ => {
+            parts(e);
+            None
+        }
+    }
+}
+
+/// Rewrites the parts of an expression that is never a literal.
+fn parts(e: &mut Expr) {
+    match &mut e.kind {
+        Kind::Access(base, steps) => {
+            folded(base);
+            for step in steps {
+                match &mut step.op {
+                    Accessor::Member(_) => {}
+                    Accessor::Index(i) => {
+                        folded(i);
+                    }
+                    Accessor::Slice(from, to) => {
+                        for bound in from.iter_mut().chain(to.iter_mut()) {
+                            folded(bound);
+                        }
+                    }
+                }
+            }
+        }
+        Kind::Ternary(c, a, b) => {
+            folded(c);
+            folded(a);
+            folded(b);
+        }
+        Kind::List(items) => items.iter_mut().for_each(|i| {
+            folded(i);
+        }),
+        Kind::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
+            folded(k);
+            folded(v);
+        }),
+        Kind::Call(call) => {
+            for a in call.args.iter_mut().chain(call.named.iter_mut().map(|(_, _, v)| v)) {
+                folded(a);
+            }
+        }
+        Kind::Predicate(_, args, body) => {
+            args.iter_mut().for_each(|a| {
+                folded(a);
+            });
+            folded(body);
+        }
+        Kind::Let(_, value, body) => {
+            folded(value);
+            folded(body);
+        }
+        _ => {}
+    }
+}
+
+/// A chain: its operands rewritten, then (for `&&`/`||`) the chain itself.
+fn folded_chain(e: &mut Expr) -> Option<Lit> {
+    let Kind::Chain(first, links) = &mut e.kind else {
+        return None;
+    };
+    let mut lits = Vec::with_capacity(links.len() + 1);
+    lits.push(folded(first));
+    for link in links.iter_mut() {
+        lits.push(folded(&mut link.rhs));
+    }
+    let op = links.first()?.op;
+    if !matches!(op, Binary::And | Binary::Or) {
+        // Operators of one precedence: fold left to right while known.
+        let mut acc = lits[0].take();
+        for (link, r) in links.iter().zip(lits.into_iter().skip(1)) {
+            acc = match (link.not, acc, r) {
+                (false, Some(l), Some(r)) => operation_lit(link.op, l, r),
+                _ => None,
+            };
+        }
+        return acc;
+    }
+    if !lits.iter().any(|l| matches!(l, Some(Lit::Bool(_)))) {
+        return None;
+    }
+    // `&&` decides on `false`, `||` on `true`; the other literal is the
+    // operation's identity.
+    let decides = op == Binary::Or;
+    let start = e.span.0;
+    let links = std::mem::take(links);
+    let mut kept: Vec<(Expr, Option<Lit>)> = Vec::with_capacity(links.len() + 1);
+    kept.push((
+        std::mem::replace(&mut **first, Expr::new(Kind::Nil, e.span)),
+        lits[0].take(),
+    ));
+    for (link, r) in links.into_iter().zip(lits.into_iter().skip(1)) {
+        let left = match kept.as_slice() {
+            [(_, l)] => l.clone(),
+            _ => None,
+        };
+        let end = link.rhs.span.1;
+        if left == Some(Lit::Bool(!decides)) {
+            // `true && x`, `false || x`: x.
+            kept = vec![(link.rhs, r)];
+        } else if r == Some(Lit::Bool(!decides)) {
+            // `x && true`, `x || false`: x, whatever it is.
+        } else if left == Some(Lit::Bool(decides)) || r == Some(Lit::Bool(decides)) {
+            // `false && x`, `x && false` (and `||` with `true`): decided
+            // without looking at x.
+            kept = vec![(Expr::new(Kind::Bool(decides), (start, end)), Some(Lit::Bool(decides)))];
+        } else {
+            kept.push((link.rhs, r));
+        }
+    }
+    let mut operands = kept.into_iter();
+    let (first_operand, lit) = operands.next()?;
+    let links: Vec<Link> = operands.map(|(rhs, _)| Link { op, not: false, rhs }).collect();
+    if links.is_empty() {
+        *e = first_operand;
+        return lit;
+    }
+    let span = (first_operand.span.0, links.last().map_or(e.span.1, |l| l.rhs.span.1));
+    *e = Expr::new(Kind::Chain(Box::new(first_operand), links), span);
+    None
+}
+
+/// What `fold.go` computes from two literals, when it does.
+fn operation_lit(op: Binary, l: Lit, r: Lit) -> Option<Lit> {
+    Some(match (op, l, r) {
+        (Binary::Add, Lit::Int(a), Lit::Int(b)) => Lit::Int(a.wrapping_add(b)),
+        (Binary::Sub, Lit::Int(a), Lit::Int(b)) => Lit::Int(a.wrapping_sub(b)),
+        (Binary::Mul, Lit::Int(a), Lit::Int(b)) => Lit::Int(a.wrapping_mul(b)),
+        (Binary::Mod, Lit::Int(a), Lit::Int(b)) if b != 0 => Lit::Int(a.wrapping_rem(b)),
+        (Binary::Add, Lit::Str(a), Lit::Str(b)) => Lit::Str(a + &b),
+        (Binary::Eq, Lit::Int(a), Lit::Int(b)) => Lit::Bool(a == b),
+        (Binary::Eq, Lit::Str(a), Lit::Str(b)) => Lit::Bool(a == b),
+        (Binary::Eq, Lit::Bool(a), Lit::Bool(b)) => Lit::Bool(a == b),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Compiler, Dialect, Logic};
+    use bpvm_vm::Op;
+
+    fn code(logic: Logic, src: &str) -> Vec<Op> {
+        Compiler::new(Dialect::Windsor).logic(logic).compile(src).unwrap().code
+    }
+
+    #[test]
+    fn conditions_made_of_comparisons_compile_as_under_w8() {
+        // Nothing to check: comparisons are bools. The fused tests of a
+        // `when`-like condition stay as fast.
+        for src in [
+            "provider == 'aws' && cluster.nodes >= 3",
+            "(a == 'x' || b == 'y') && (n >= 100 || m == 1)",
+            "provider == 'aws' && cluster.nodes >= 3 ? 1 : 2",
+            "(a == 1 || b == 2) && c != 'x' ? 'y' : 'n'",
+            "!(a in ['x', 'y']) ? 1 : 2",
+        ] {
+            let ops = code(Logic::ExprLang, src);
+            assert_eq!(ops, code(Logic::Windsor, src), "{src}");
+            assert!(!ops.contains(&Op::AssertBool), "{src}: {ops:?}");
+        }
+        let ops = code(Logic::ExprLang, "filter(xs, # > 1 && #.a matches 'b')");
+        assert!(!ops.contains(&Op::AssertBool), "{ops:?}");
+    }
+
+    #[test]
+    fn other_operands_are_asserted_before_their_jump() {
+        let ops = code(Logic::ExprLang, "a ? 1 : 2");
+        assert!(
+            matches!(ops[..3], [Op::Load(_), Op::AssertBool, Op::JumpIfFalse(_)]),
+            "{ops:?}"
+        );
+        // The last operand of `&&` is the value as it is.
+        let ops = code(Logic::ExprLang, "a && b");
+        assert_eq!(ops.iter().filter(|op| **op == Op::AssertBool).count(), 1, "{ops:?}");
+        assert!(!code(Logic::Windsor, "!a && b").contains(&Op::AssertBool));
+    }
+
+    #[test]
+    fn literal_operands_are_rewritten_as_the_optimiser_does() {
+        // The tree as written, without positions.
+        let parsed = |src: &str| {
+            let c = Compiler::new(Dialect::Windsor).logic(Logic::ExprLang).optimize(false);
+            let tree = format!("{:?}", c.parse(src, 0, src.len()).unwrap().kind);
+            regex::Regex::new(r"span: \(\d+, \d+\)")
+                .unwrap()
+                .replace_all(&tree, "")
+                .into_owned()
+        };
+        assert_eq!(parsed("x && true"), parsed("x"));
+        assert_eq!(parsed("x || 1 + 1 == 2"), parsed("true"));
+        assert_eq!(parsed("true && x && (y || false)"), parsed("x && y"));
+        assert_eq!(parsed("x && !false || z"), parsed("x || z"));
+        // expr-lang's folding leaves `!=` alone: nothing to rewrite.
+        assert_ne!(parsed("x && 1 != 2"), parsed("x"));
+    }
+}
