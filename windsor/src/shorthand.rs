@@ -24,6 +24,10 @@ use bpvm_compiler::template::{Part, split};
 /// assert_eq!(expand("${options.x}"), None);
 /// ```
 pub fn expand(src: &str) -> Option<String> {
+    // Most strings cannot hold one: skip splitting them.
+    if !(src.contains("op.") || src.contains("op[") || src.contains("sops")) {
+        return None;
+    }
     let parts = split(src).ok()?;
     let mut changed = false;
     let mut out = String::with_capacity(src.len());
