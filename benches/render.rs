@@ -52,6 +52,7 @@ fn renders(c: &mut Criterion) {
     group.bench_function("load and compile the template", |b| {
         b.iter(|| black_box(Project::load(black_box(&root)).is_ok()))
     });
+    loads_v07(&mut group);
     let project = Project::load(&root).expect("the corpus loads");
     let many = contexts(&project, 1000);
     let (one, outputs) = many[10].clone();
@@ -76,6 +77,41 @@ fn renders(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// The Windsor v0.9 template of `windsor-core-v0.7.0` (its 23 facets and
+/// a 600-line schema): loading and compiling it, and reading its facets
+/// and schema as YAML alone. Skipped without that corpus.
+fn loads_v07(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/windsor-core-v0.7.0");
+    if !root.is_dir() {
+        eprintln!("skipped: {} is not there", root.display());
+        return;
+    }
+    assert!(Project::load(&root).is_ok(), "the v0.7.0 corpus loads");
+    group.bench_function("load and compile the v0.7.0 template", |b| {
+        b.iter(|| black_box(Project::load(black_box(&root)).is_ok()))
+    });
+    let template = root.join("contexts/_template");
+    let mut files = vec![template.join("schema.yaml")];
+    let mut facets: Vec<_> = std::fs::read_dir(template.join("facets"))
+        .expect("the v0.7.0 facets")
+        .map(|e| e.expect("a facet").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+        .collect();
+    facets.sort();
+    files.extend(facets);
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).expect("readable"))
+        .collect();
+    group.bench_function("read the v0.7.0 facets and schema (Value::from_yaml)", |b| {
+        b.iter(|| {
+            for t in &texts {
+                black_box(Value::from_yaml(black_box(t)).is_ok());
+            }
+        })
+    });
 }
 
 criterion_group! {
