@@ -202,6 +202,24 @@ mod tests {
     }
 
     #[test]
+    fn an_alias_counts_the_values_it_repeats() {
+        assert_eq!(
+            read_yaml("a: &a [1, 2, 3]\nb: [*a, *a]\n", 8).unwrap_err(),
+            "2:5: the document holds more than 8 values (an alias counts the values it repeats)"
+        );
+        assert!(read_yaml("a: &a [1, 2, 3]\nb: [*a, *a]\n", 16).is_ok());
+    }
+
+    #[test]
+    fn aliases_and_merge_keys_read() {
+        let v = Value::from_yaml("base: &b {x: 1, y: 2}\nc:\n  <<: *b\n  y: 3\nd: *b\n").unwrap();
+        assert_eq!(
+            v.to_json(),
+            r#"{"base":{"x":1,"y":2},"c":{"y":3,"x":1},"d":{"x":1,"y":2}}"#
+        );
+    }
+
+    #[test]
     fn the_deepest_document_allowed_reads() {
         assert!(Value::from_yaml(&nested(VALUE_DEPTH)).is_ok());
         assert!(Value::from_json(&nested(VALUE_DEPTH)).is_ok());

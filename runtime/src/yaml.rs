@@ -38,8 +38,7 @@ pub(crate) fn read(text: &str, max_nodes: usize) -> Result<Value, String> {
     };
     let mut parser = Parser::new_from_str(text);
     while let Some(next) = parser.next_event() {
-        let (event, span) =
-            next.map_err(|e| scan_words(text, &e, b.last_end.byte_offset().unwrap_or(0), b.open_flows()))?;
+        let (event, span) = next.map_err(|e| b.scan_words(&e))?;
         b.event(event, &span).map_err(|e| e.to_string())?;
     }
     Ok(b.root.unwrap_or(Value::Null))
@@ -150,16 +149,22 @@ impl Builder<'_> {
     fn event(&mut self, event: Event<'_>, span: &Span) -> Built<()> {
         let mut at = At::of(&span.start);
         let from = self.last_end;
-        if span.end.byte_offset() >= self.last_end.byte_offset() {
-            self.last_end = span.end;
+        // A value left out (`a:`, `- `) is an empty or `~` scalar whose
+        // span is the token after it.
+        let implied = match &event {
+            Event::Scalar(value, ScalarStyle::Plain, ..) => {
+                value.is_empty()
+                    || value == "~" && span.start.byte_offset().and_then(|i| self.text.as_bytes().get(i)) != Some(&b'~')
+            }
+            _ => false,
+        };
+        let end = if implied { span.start } else { span.end };
+        if end.byte_offset() >= self.last_end.byte_offset() {
+            self.last_end = end;
         }
         let after_document_start = std::mem::replace(&mut self.after_document_start, false);
         match event {
             Event::Scalar(value, style, anchor, tag) => {
-                let implied = style == ScalarStyle::Plain
-                    && (value.is_empty()
-                        || value == "~"
-                            && span.start.byte_offset().and_then(|i| self.text.as_bytes().get(i)) != Some(&b'~'));
                 if implied {
                     // The parser puts an empty value where the next token
                     // starts; bpvm has always named the place after its
@@ -518,9 +523,86 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// How many lists and maps written with brackets are open.
-    fn open_flows(&self) -> usize {
-        self.stack.iter().filter(|o| o.flow).count()
+    /// The first of these in brackets from byte `from` on: a `[` or `{`
+    /// more than [`VALUE_DEPTH`] brackets deep before byte `to`, or a
+    /// bracket closed by the other kind before the end of the line of
+    /// `to`. Brackets open in the values being read count; quoted text
+    /// and comments are skipped.
+    fn flow_trouble(&self, from: usize, to: usize) -> Option<String> {
+        let text = self.text;
+        let line_end = text
+            .get(to..)
+            .map_or(text.len(), |rest| to + rest.find('\n').unwrap_or(rest.len()));
+        let bytes = text.as_bytes().get(from..line_end)?;
+        let mut open: Vec<(u8, At)> = self
+            .stack
+            .iter()
+            .filter(|o| o.flow)
+            .map(|o| {
+                (
+                    if matches!(o.kind, OpenKind::Map { .. }) {
+                        b'{'
+                    } else {
+                        b'['
+                    },
+                    o.at,
+                )
+            })
+            .collect();
+        let place = |i: usize| {
+            let (line, col) = line_col(text, from + i);
+            At { line, col }
+        };
+        let mut i = 0;
+        let mut prev = b' ';
+        while i < bytes.len() {
+            let b = bytes[i];
+            match b {
+                b'[' | b'{' => {
+                    open.push((b, place(i)));
+                    if open.len() > VALUE_DEPTH && from + i < to {
+                        let at = place(i);
+                        return Some(too_deep(at.line, at.col));
+                    }
+                }
+                b']' | b'}' => {
+                    if let Some((opened, at)) = open.pop()
+                        && opened != if b == b']' { b'[' } else { b'{' }
+                    {
+                        return Some(format!(
+                            "{}:{}: mismatched bracket '{}' closed by '{}'",
+                            at.line, at.col, opened as char, b as char
+                        ));
+                    }
+                }
+                b'\'' | b'"' if matches!(prev, b' ' | b'\t' | b'\n' | b'\r' | b'[' | b'{' | b',' | b':') => {
+                    i += 1;
+                    while i < bytes.len() {
+                        match bytes[i] {
+                            b'\\' if b == b'"' => i += 1,
+                            q if q == b => {
+                                if b == b'\'' && bytes.get(i + 1) == Some(&b'\'') {
+                                    i += 1;
+                                } else {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        i += 1;
+                    }
+                }
+                b'#' if matches!(prev, b' ' | b'\t' | b'\n' | b'\r') => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                _ => {}
+            }
+            prev = bytes.get(i).copied().unwrap_or(b' ');
+            i += 1;
+        }
+        None
     }
 }
 
@@ -734,7 +816,7 @@ fn scalar(text: &str, style: ScalarStyle, kind: TagKind, at: At) -> Built<Value>
 
 /// A number spelled as infinity or not-a-number, or too large for a float.
 #[derive(Debug)]
-pub(crate) struct NotFinite;
+struct NotFinite;
 
 /// A plain (unquoted, untagged) scalar by the YAML 1.2 core schema, as
 /// bpvm reads it:
@@ -747,7 +829,7 @@ pub(crate) struct NotFinite;
 /// - floats as Rust spells them (`1.5`, `.5`, `1e3`); `.inf`, `.nan` and
 ///   overflowing numerals are [`NotFinite`];
 /// - anything else is text.
-pub(crate) fn plain(text: &str) -> Result<Value, NotFinite> {
+fn plain(text: &str) -> Result<Value, NotFinite> {
     if !maybe_typed(text) {
         return Ok(Value::Str(text.into()));
     }
@@ -945,84 +1027,71 @@ fn base64(text: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// The parser's error in bpvm's words.
-fn scan_words(text: &str, e: &ScanError, read_up_to: usize, open_flows: usize) -> String {
-    // The parser reads ahead of the events it gives; a list or map in
-    // brackets nested past the limit before the error is reported as
-    // too deep, where it first went past the limit.
-    if let Some(end) = e.marker().byte_offset()
-        && let Some(at) = flow_too_deep(text, read_up_to, end, open_flows)
-    {
-        let (line, col) = line_col(text, at);
-        return too_deep(line, col);
-    }
-    let at = At::of(e.marker());
-    let message = match e.info() {
-        "recursion limit exceeded" => return too_deep(at.line, at.col),
-        "while parsing node, found unknown anchor" => "alias references unknown anchor",
-        "simple key expect ':'" => "simple key expected ':'",
-        "':' must be followed by a valid YAML whitespace" => "':' must be followed by a space here, not a tab",
-        // The parser names double quotes for both kinds.
-        "invalid trailing content after double-quoted scalar" if quoted_before(text, e.marker()) == Some(b'\'') => {
-            "invalid trailing content after single-quoted scalar"
+impl Builder<'_> {
+    /// The parser's error in bpvm's words.
+    fn scan_words(&self, e: &ScanError) -> String {
+        let text = self.text;
+        let read_up_to = self.last_end.byte_offset().unwrap_or(0);
+        // The parser reads ahead of the events it gives, and words some
+        // errors in brackets as other errors: a list or map in brackets
+        // nested past the limit before the error is reported as too deep,
+        // where it first went past the limit, and a bracket closed by the
+        // other kind up to the end of the error's line as such.
+        if let Some(end) = e.marker().byte_offset()
+            && let Some(trouble) = self.flow_trouble(read_up_to, end)
+        {
+            return trouble;
         }
-        info => info,
-    };
-    format!("{}:{}: {message}", at.line, at.col)
+        let mut at = At::of(e.marker());
+        let message = match e.info() {
+            "recursion limit exceeded" => return too_deep(at.line, at.col),
+            "while parsing node, found unknown anchor" => "alias references unknown anchor",
+            info @ ("simple key expect ':'" | "simple key expected ':'" | "simple key expected") => {
+                // The parser finds out on a later line: name the text
+                // that wants a ':', the first after the last value read.
+                at = self.at_byte(&self.last_end, next_token(text, read_up_to));
+                if info == "simple key expect ':'" {
+                    "simple key expected ':'"
+                } else {
+                    info
+                }
+            }
+            "':' must be followed by a valid YAML whitespace" => "':' must be followed by a space here, not a tab",
+            // The parser names double quotes for both kinds.
+            "invalid trailing content after double-quoted scalar" if quoted_before(text, e.marker()) == Some(b'\'') => {
+                "invalid trailing content after single-quoted scalar"
+            }
+            info => info,
+        };
+        format!("{}:{}: {message}", at.line, at.col)
+    }
+}
+
+/// Where the first token at or after byte `from` starts that is not an
+/// indicator (`:`, `-`, `?`): spaces, line breaks and comments skipped.
+fn next_token(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let blank = |i: usize| bytes.get(i).is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+    let mut i = from;
+    while i < bytes.len() {
+        match bytes[i] {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b':' | b'-' | b'?' if blank(i + 1) => i += 1,
+            b'#' if i == 0 || blank(i - 1) => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    i
 }
 
 /// The last character before `at` other than a space or tab.
 fn quoted_before(text: &str, at: &Marker) -> Option<u8> {
     let before = text.as_bytes().get(..at.byte_offset()?)?;
     before.iter().rev().find(|&&b| b != b' ' && b != b'\t').copied()
-}
-
-/// The first `[` or `{` between `from` and `to` (bytes) more than
-/// [`VALUE_DEPTH`] brackets deep, `open` brackets being open at `from`.
-/// Quoted text and comments are skipped.
-fn flow_too_deep(text: &str, from: usize, to: usize, open: usize) -> Option<usize> {
-    let bytes = text.as_bytes().get(from..to.min(text.len()))?;
-    let mut depth = open;
-    let mut i = 0;
-    let mut prev = b' ';
-    while i < bytes.len() {
-        let b = bytes[i];
-        match b {
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > VALUE_DEPTH {
-                    return Some(from + i);
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            b'\'' | b'"' if matches!(prev, b' ' | b'\t' | b'\n' | b'\r' | b'[' | b'{' | b',' | b':') => {
-                i += 1;
-                while i < bytes.len() {
-                    match bytes[i] {
-                        b'\\' if b == b'"' => i += 1,
-                        q if q == b => {
-                            if b == b'\'' && bytes.get(i + 1) == Some(&b'\'') {
-                                i += 1;
-                            } else {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-            }
-            b'#' if matches!(prev, b' ' | b'\t' | b'\n' | b'\r') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            _ => {}
-        }
-        prev = bytes.get(i).copied().unwrap_or(b' ');
-        i += 1;
-    }
-    None
 }
 
 /// Line and column (both from 1, the column in characters) of byte `at`.
