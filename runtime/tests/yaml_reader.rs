@@ -758,3 +758,15 @@ fn an_alias_bomb_stops_at_the_value_limit_before_it_is_built() {
     assert_eq!(new(&small), old(&small));
     assert!(new(&small).starts_with("Map("));
 }
+
+#[test]
+fn many_aliases_of_one_anchor_read() {
+    // The old reader refused more than 100 aliases at more than 10 per
+    // anchor, however few values they repeat; only the value limit counts now.
+    let text = format!("a: &a 1\nb: [{}]\n", vec!["*a"; 200].join(", "));
+    assert_eq!(old(&text), "error 3:1: the document uses too many aliases (*name)");
+    let Ok(Value::Map(m)) = Value::from_yaml(&text) else {
+        panic!("{}", new(&text))
+    };
+    assert!(matches!(m.get("b"), Some(Value::List(items)) if items.len() == 200));
+}
