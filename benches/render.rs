@@ -87,6 +87,39 @@ fn template(c: &mut Criterion, group: &str, corpus: &str, format: Option<Format>
 fn renders(c: &mut Criterion) {
     template(c, "render", "windsor-core-aae5e79e", Some(Format::Seed));
     template(c, "render v0.9", "windsor-core-v0.7.0", None);
+    reads_v07(c);
+}
+
+/// Reading the v0.9 template's facets and schema as YAML alone (most of
+/// what loading it costs). Skipped without that corpus.
+fn reads_v07(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/windsor-core-v0.7.0");
+    if !root.is_dir() {
+        eprintln!("skipped: {} is not there", root.display());
+        return;
+    }
+    let template = root.join("contexts/_template");
+    let mut files = vec![template.join("schema.yaml")];
+    let mut facets: Vec<_> = std::fs::read_dir(template.join("facets"))
+        .expect("the v0.7.0 facets")
+        .map(|e| e.expect("a facet").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+        .collect();
+    facets.sort();
+    files.extend(facets);
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).expect("readable"))
+        .collect();
+    let mut group = c.benchmark_group("render v0.9");
+    group.bench_function("read its facets and schema (Value::from_yaml)", |b| {
+        b.iter(|| {
+            for t in &texts {
+                black_box(Value::from_yaml(black_box(t)).is_ok());
+            }
+        })
+    });
+    group.finish();
 }
 
 criterion_group! {

@@ -6,13 +6,16 @@ use crate::excerpt;
 use crate::limits::VALUE_DEPTH;
 use crate::map::Map;
 use crate::value::Value;
+use crate::yaml::{self, TOO_DEEP};
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 
 impl Value {
     /// Parses one YAML document with YAML 1.2 core-schema scalars: only
     /// `true`/`false` are booleans (`yes`, `on`, `n` stay strings) and
-    /// `010` is the integer 10, not octal.
+    /// `010` is 10 (read as a float, as bpvm always has), not octal.
+    /// Anchors, aliases and merge keys (`<<`) are honoured; an alias counts
+    /// the values it repeats towards the limit of values in a document.
     ///
     /// ```
     /// use bpvm_runtime::Value;
@@ -45,91 +48,16 @@ impl Value {
 
 /// [`Value::from_yaml`] with at most `max_nodes` values.
 fn read_yaml(text: &str, max_nodes: usize) -> Result<Value, String> {
-    let mut options = serde_saphyr::Options::default();
-    options.strict_booleans = true;
-    options.legacy_octal_numbers = false;
-    // The reader's depth budget is left above ours, which then names
-    // the limit; its scanner refuses flow collections (`[[[…`) past
-    // the limit itself, as it reads ahead of the values built.
-    let mut budget = serde_saphyr::Budget::default();
-    budget.max_depth = VALUE_DEPTH + 1;
-    budget.flow_nesting_limit = VALUE_DEPTH;
-    // Files are at most 64 MiB (the file-access layer); these bound
-    // the values built from one, well past any real document.
-    budget.max_nodes = max_nodes;
-    budget.max_events = 4 * max_nodes;
-    options.budget = Some(budget);
-    serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| yaml_words(&e, max_nodes))
+    yaml::read(text, max_nodes)
 }
 
-/// How many values one document may hold.
+/// How many values one document may hold. Files are at most 64 MiB (the
+/// file-access layer); this bounds the values built from one, aliases
+/// expanded, well past any real document.
 pub const MAX_NODES: usize = 4 << 20;
 
-/// A YAML reader's error in bpvm's words, `line:column: message`, the
-/// same shape as JSON's and the blueprint reader's: the library's own
-/// names for its settings never reach the user.
-fn yaml_words(e: &serde_saphyr::Error, max_nodes: usize) -> String {
-    use serde_saphyr::Error;
-    use serde_saphyr::budget::BudgetBreach;
-    let (line, column) = e.location().map_or((0, 0), |at| (at.line(), at.column()));
-    // The reader wraps errors with a snippet of the source; bpvm shows its own.
-    let mut e = e;
-    while let Error::WithSnippet { error, .. } | Error::AliasError { error, .. } = e {
-        e = error;
-    }
-    let message = match e {
-        Error::DuplicateMappingKey { key: Some(k), .. } => format!("duplicate key {:?}", excerpt::clip(k)),
-        Error::DuplicateMappingKey { key: None, .. } => "duplicate key".to_string(),
-        Error::NonFiniteFloat { value, .. } => {
-            format!("{} is not a finite number (numbers stay finite)", excerpt::clip(value))
-        }
-        Error::Budget { breach, .. } => match breach {
-            BudgetBreach::Depth { .. } => return too_deep(line, column),
-            BudgetBreach::Nodes { .. } | BudgetBreach::Events { .. } => {
-                format!("the document holds more than {max_nodes} values")
-            }
-            BudgetBreach::Aliases { .. } | BudgetBreach::AliasAnchorRatio { .. } => {
-                "the document uses too many aliases (*name)".to_string()
-            }
-            other => format!("the document is too large ({})", breach_name(other)),
-        },
-        other => {
-            let text = other.to_string();
-            if text.contains(TOO_DEEP) || text.contains("recursion limit exceeded") {
-                return too_deep(line, column);
-            }
-            // The reader's message is its first line, after its own
-            // "error: line L column C: " (the place is given in ours).
-            let first = text.lines().next().unwrap_or("").trim();
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            let first = match first.split_once(": ") {
-                Some((place, rest)) if place.starts_with("line ") => rest,
-                _ => first,
-            };
-            first.rsplit_once(" at line ").map_or(first, |(m, _)| m).to_string()
-        }
-    };
-    format!("{line}:{column}: {message}")
-}
-
-/// A budget breach named in plain words.
-fn breach_name(b: &serde_saphyr::budget::BudgetBreach) -> &'static str {
-    use serde_saphyr::budget::BudgetBreach;
-    match b {
-        BudgetBreach::Anchors { .. } => "too many anchors",
-        BudgetBreach::Documents { .. } => "too many documents",
-        BudgetBreach::ScalarBytes { .. } => "too much text",
-        BudgetBreach::CommentBytes { .. } => "too many comments",
-        BudgetBreach::MergeKeys { .. } => "too many merge keys",
-        _ => "a reader limit",
-    }
-}
-
-/// What a reader is told when a document goes past [`VALUE_DEPTH`].
-const TOO_DEEP: &str = "document nested too deeply";
-
 fn too_deep(line: u64, column: u64) -> String {
-    format!("{line}:{column}: {TOO_DEEP} (more than {VALUE_DEPTH} levels)")
+    yaml::too_deep(line as usize, column as usize)
 }
 
 impl<'de> Deserialize<'de> for Value {
@@ -270,6 +198,24 @@ mod tests {
         assert_eq!(
             read_yaml("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", 8).unwrap_err(),
             "1:23: the document holds more than 8 values"
+        );
+    }
+
+    #[test]
+    fn an_alias_counts_the_values_it_repeats() {
+        assert_eq!(
+            read_yaml("a: &a [1, 2, 3]\nb: [*a, *a]\n", 8).unwrap_err(),
+            "2:5: the document holds more than 8 values (an alias counts the values it repeats)"
+        );
+        assert!(read_yaml("a: &a [1, 2, 3]\nb: [*a, *a]\n", 16).is_ok());
+    }
+
+    #[test]
+    fn aliases_and_merge_keys_read() {
+        let v = Value::from_yaml("base: &b {x: 1, y: 2}\nc:\n  <<: *b\n  y: 3\nd: *b\n").unwrap();
+        assert_eq!(
+            v.to_json(),
+            r#"{"base":{"x":1,"y":2},"c":{"y":3,"x":1},"d":{"x":1,"y":2}}"#
         );
     }
 

@@ -27,6 +27,7 @@ pub mod suggest;
 pub mod text;
 mod val;
 mod value;
+mod yaml;
 
 pub use diag::Diagnostic;
 pub use env::Environment;
