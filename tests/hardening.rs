@@ -83,7 +83,7 @@ fn windsor_functions_do_not_follow_symlinks_out_of_the_project() {
     s.link("project/contexts/_template/secret.txt", &s.0.join("outside.txt"));
     let e = error_of(&dir);
     let want = format!(
-        "contexts/_template/facets/base.yaml: terraform[p].inputs.x: 1:3: file() path \"../secret.txt\" is outside the project {}: it resolves to {}",
+        "contexts/_template/facets/base.yaml:3:32: terraform[p].inputs.x: 1:3: file() path \"../secret.txt\" is outside the project {}: it resolves to {}",
         dir.display(),
         s.0.join("outside.txt").display()
     );

@@ -71,7 +71,7 @@ fn a_failed_render_leaves_the_output_file_alone() {
     assert_eq!(failed.status.code(), Some(1));
     let message = String::from_utf8_lossy(&failed.stderr);
     assert!(
-        message.contains("contexts/_template/facets/base.yaml: terraform[p].inputs.x: 1:"),
+        message.contains("contexts/_template/facets/base.yaml:3:32: terraform[p].inputs.x: 1:"),
         "{message}"
     );
     assert_eq!(std::fs::read_to_string(&out_file).unwrap(), before);

@@ -18,6 +18,7 @@ pub mod func;
 pub mod key;
 mod kind;
 pub mod limits;
+pub mod locate;
 mod map;
 pub mod nesting;
 pub mod ops;

@@ -12,6 +12,9 @@ pub struct Error {
     pub at: String,
     /// What is wrong (an expression's diagnostic, with its caret, included).
     pub message: String,
+    /// The line and column of `at` in the file, once looked up (see
+    /// [`locate`]).
+    pub pos: Option<(usize, usize)>,
 }
 
 impl Error {
@@ -21,14 +24,36 @@ impl Error {
             file: file.map(str::to_string),
             at: at.into(),
             message: message.into(),
+            pos: None,
         }
+    }
+}
+
+/// Looks up where in its file each error's YAML path is (each file read
+/// once, through the project's root), for messages in the
+/// `file:line:column: path: message` form.
+pub fn locate(root: &bpvm_runtime::root::Root, errors: &mut Errors) {
+    let mut texts: Vec<(String, Option<String>)> = Vec::new();
+    for e in errors.0.iter_mut().filter(|e| e.pos.is_none() && !e.at.is_empty()) {
+        let Some(file) = &e.file else { continue };
+        let text = match texts.iter().find(|(f, _)| f == file) {
+            Some((_, t)) => t.clone(),
+            None => {
+                let t = root.read_string(root.dir(), file).ok();
+                texts.push((file.clone(), t.clone()));
+                t
+            }
+        };
+        e.pos = text.and_then(|t| bpvm_runtime::locate::locate(&t, &e.at));
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(file) = &self.file {
-            write!(f, "{file}: ")?;
+        match (&self.file, self.pos) {
+            (Some(file), Some((line, col))) => write!(f, "{file}:{line}:{col}: ")?,
+            (Some(file), None) => write!(f, "{file}: ")?,
+            _ => {}
         }
         if !self.at.is_empty() {
             write!(f, "{}: ", bpvm_runtime::excerpt::clip(&self.at))?;

@@ -178,7 +178,9 @@ impl Project {
             }
         }
         if !errors.is_empty() {
-            return Err(Errors::new(errors));
+            let mut errors = Errors::new(errors);
+            super::error::locate(root, &mut errors);
+            return Err(errors);
         }
         // Ordinal, then name (names are unique, so the order is total).
         facets.sort_by(|a, b| (a.ordinal, &a.name).cmp(&(b.ordinal, &b.name)));

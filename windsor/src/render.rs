@@ -43,9 +43,18 @@ pub struct Rendered {
 
 /// Renders context `name`, whose values are `ctx` (see [`super::scope`]).
 pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
-    if let super::format::Format::V09(_) = project.format {
-        return super::compose::render(project, name, ctx, opts);
-    }
+    let result = match project.format {
+        super::format::Format::V09(_) => super::compose::render(project, name, ctx, opts),
+        super::format::Format::Seed => render_seed(project, name, ctx, opts),
+    };
+    result.map_err(|mut errors| {
+        super::error::locate(&project.root, &mut errors);
+        errors
+    })
+}
+
+/// A render by the seed rules.
+fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
     let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
     let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
     host.environment = opts.environment.clone();

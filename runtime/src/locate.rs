@@ -1,0 +1,166 @@
+//! Where a value of a YAML document is: the line and column of the key
+//! (or list item) a path such as `flux[csi].install.components` names,
+//! for messages. Read only when a message needs it, so reading documents
+//! stays as cheap as it is.
+//!
+//! A path is keys separated by dots; `[x]` after a key is the item of
+//! that list whose `name` (else `path`) is `x`, or item number `x`.
+
+use saphyr_parser_bw::{Event, Parser, Span};
+
+/// A value as written, with where it starts and where its key does.
+struct Node {
+    line: usize,
+    col: usize,
+    kind: Kind,
+}
+
+enum Kind {
+    Scalar(String),
+    List(Vec<Node>),
+    /// Entries: the key's text, the key's line and column, the value.
+    Map(Vec<(String, usize, usize, Node)>),
+}
+
+enum Open {
+    List(usize, usize, Vec<Node>),
+    Map(
+        usize,
+        usize,
+        Vec<(String, usize, usize, Node)>,
+        Option<(String, usize, usize)>,
+    ),
+}
+
+/// Documents nest no deeper than this for the locator (deeper values are
+/// not located).
+const DEPTH: usize = 128;
+
+fn tree(text: &str) -> Option<Node> {
+    let mut stack: Vec<Open> = Vec::new();
+    let mut root = None;
+    for next in Parser::new_from_str(text) {
+        let (event, span): (Event, Span) = next.ok()?;
+        let (line, col) = (span.start.line(), span.start.col() + 1);
+        let node = match event {
+            Event::Scalar(t, ..) => Node {
+                line,
+                col,
+                kind: Kind::Scalar(t.to_string()),
+            },
+            Event::Alias(_) => Node {
+                line,
+                col,
+                kind: Kind::Scalar(String::new()),
+            },
+            Event::SequenceStart(..) | Event::MappingStart(..) if stack.len() >= DEPTH => return None,
+            Event::SequenceStart(..) => {
+                stack.push(Open::List(line, col, Vec::new()));
+                continue;
+            }
+            Event::MappingStart(..) => {
+                stack.push(Open::Map(line, col, Vec::new(), None));
+                continue;
+            }
+            Event::SequenceEnd => match stack.pop()? {
+                Open::List(line, col, items) => Node {
+                    line,
+                    col,
+                    kind: Kind::List(items),
+                },
+                Open::Map(..) => return None,
+            },
+            Event::MappingEnd => match stack.pop()? {
+                Open::Map(line, col, entries, _) => Node {
+                    line,
+                    col,
+                    kind: Kind::Map(entries),
+                },
+                Open::List(..) => return None,
+            },
+            _ => continue,
+        };
+        match stack.last_mut() {
+            None => root = Some(node),
+            Some(Open::List(.., items)) => items.push(node),
+            Some(Open::Map(.., entries, key)) => match key.take() {
+                Some((k, kl, kc)) => entries.push((k, kl, kc, node)),
+                None => {
+                    let text = match node.kind {
+                        Kind::Scalar(t) => t,
+                        _ => String::new(),
+                    };
+                    *key = Some((text, node.line, node.col));
+                }
+            },
+        }
+    }
+    root
+}
+
+/// The line and column (from 1) of what `path` names in the YAML
+/// document `text`: a key where the path ends at a mapping entry, an item
+/// where it ends at a list item; as far as the path can be followed.
+///
+/// ```
+/// use bpvm_runtime::locate::locate;
+/// let doc = "kind: Facet\nflux:\n  - name: csi\n    instal: {}\n";
+/// assert_eq!(locate(doc, "flux[csi].instal"), Some((4, 5)));
+/// assert_eq!(locate(doc, "flux[csi]"), Some((3, 5)));
+/// assert_eq!(locate(doc, "flux[9]"), Some((2, 1)));
+/// ```
+pub fn locate(text: &str, path: &str) -> Option<(usize, usize)> {
+    let root = tree(text)?;
+    let mut at = &root;
+    let mut found = None;
+    for step in path.split('.').filter(|s| !s.is_empty()) {
+        let (key, items) = match step.find('[') {
+            Some(i) => (&step[..i], Some(&step[i..])),
+            None => (step, None),
+        };
+        if !key.is_empty() {
+            let Kind::Map(entries) = &at.kind else { return found };
+            let Some((_, l, c, v)) = entries.iter().find(|(k, ..)| k == key) else {
+                return found;
+            };
+            found = Some((*l, *c));
+            at = v;
+        }
+        for item in items.into_iter().flat_map(|s| s.split(']')).filter(|s| !s.is_empty()) {
+            let id = item.trim_start_matches('[');
+            let Kind::List(list) = &at.kind else { return found };
+            let field = |n: &Node, f: &str| match &n.kind {
+                Kind::Map(e) => e.iter().find_map(|(k, .., v)| match &v.kind {
+                    Kind::Scalar(t) if k == f => Some(t.clone()),
+                    _ => None,
+                }),
+                _ => None,
+            };
+            let hit = list
+                .iter()
+                .find(|n| field(n, "name").as_deref() == Some(id) || field(n, "path").as_deref() == Some(id))
+                .or_else(|| id.parse::<usize>().ok().and_then(|i| list.get(i)));
+            let Some(n) = hit else { return found };
+            found = Some((n.line, n.col));
+            at = n;
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_lead_to_keys_and_items() {
+        let doc = "kind: Facet\nconfig:\n  - name: talos\n    value:\n      disks: [a, b]\nterraform:\n  - path: cluster/talos\n    inputs: {endpoint: x}\n";
+        assert_eq!(locate(doc, "config[talos].value.disks"), Some((5, 7)));
+        assert_eq!(locate(doc, "terraform[cluster/talos].inputs.endpoint"), Some((8, 14)));
+        assert_eq!(locate(doc, "config[0].value"), Some((4, 5)));
+        // As far as the path goes.
+        assert_eq!(locate(doc, "config[talos].nothing"), Some((3, 5)));
+        assert_eq!(locate(doc, "nothing"), None);
+        assert_eq!(locate("a: [", "a"), None);
+    }
+}
