@@ -96,9 +96,12 @@ fn every_corpus_facet_expression_is_a_conformance_case() {
     );
 }
 
-/// The seed corpus, or `None` when it is not beside the repository.
-fn seed_corpus() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/windsor-core-aae5e79e");
+/// Corpus `name` of `../shared/corpus`, or `None` when it is not beside
+/// the repository (a failure with `BPVM_CORPUS=required`).
+fn corpus(name: &str) -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(name);
     if !root.is_dir() {
         let required = std::env::var("BPVM_CORPUS").is_ok_and(|v| v == "required");
         assert!(!required, "BPVM_CORPUS=required but {} is missing", root.display());
@@ -106,6 +109,10 @@ fn seed_corpus() -> Option<PathBuf> {
         return None;
     }
     Some(root)
+}
+
+fn seed_corpus() -> Option<PathBuf> {
+    corpus("windsor-core-aae5e79e")
 }
 
 /// Each failing case of the seed corpus under `format`: "file / name",
@@ -163,16 +170,8 @@ fn by_the_v09_rules_the_seed_corpus_loses_only_its_empty_inputs() {
     );
 }
 
-/// The v0.9 corpus, or `None` when it is not beside the repository.
 fn v09_corpus() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/windsor-core-v0.7.0");
-    if !root.is_dir() {
-        let required = std::env::var("BPVM_CORPUS").is_ok_and(|v| v == "required");
-        assert!(!required, "BPVM_CORPUS=required but {} is missing", root.display());
-        eprintln!("skipped: {} is not there", root.display());
-        return None;
-    }
-    Some(root)
+    corpus("windsor-core-v0.7.0")
 }
 
 #[test]

@@ -23,13 +23,20 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The first of `known` within two edits of `name`, if any.
+/// The one of `known` fewest edits from `name` (the first of equals),
+/// if it is within two.
 ///
 /// ```
 /// use bpvm_runtime::suggest::closest;
 /// assert_eq!(closest("strategey", &["when", "strategy"]), Some("strategy"));
+/// assert_eq!(closest("nam", &["path", "name"]), Some("name"));
 /// assert_eq!(closest("zzz", &["when"]), None);
 /// ```
 pub fn closest<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
-    known.iter().copied().find(|k| edit_distance(k, name) <= 2)
+    known
+        .iter()
+        .map(|k| (edit_distance(name, k), *k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
 }

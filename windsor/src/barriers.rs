@@ -288,7 +288,7 @@ fn append(m: &mut Map, extra: &[String]) {
 /// where Windsor prints it).
 fn reorder(m: &mut Map) {
     let mut out = Map::new();
-    for f in super::flux::FIELDS {
+    for f in super::fields::FLUX_SYSTEM {
         if let Some(v) = m.get(f) {
             out.insert(*f, v.clone());
         }

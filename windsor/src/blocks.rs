@@ -7,7 +7,7 @@
 
 use super::error::{Error, Errors};
 use super::facet::{Facet, Strategy};
-use super::merge::{merge_preserving, put_preserving};
+use super::merge::{is_empty, merge_preserving, put_preserving};
 use super::tmpl::{Evaluator, Tmpl};
 use bpvm_runtime::{Key, Map, Value};
 use foldhash::HashMap;
@@ -131,15 +131,6 @@ impl<'f> Config<'f> {
             }
         }
         Ok(())
-    }
-}
-
-fn is_empty(v: &Value) -> bool {
-    match v {
-        Value::Str(s) => s.is_empty(),
-        Value::List(l) => l.is_empty(),
-        Value::Map(m) => m.is_empty(),
-        _ => false,
     }
 }
 

@@ -10,7 +10,7 @@ use super::facet::{Cond, Facet, Kind, Strategy};
 use super::host::Host;
 use super::merge::{merge_component, merge_preserving};
 use super::project::{Project, TEMPLATE, read_yaml};
-use super::render::{Options, Rendered, string_list};
+use super::render::{Options, Rendered, identity, list_of, string_list};
 use super::requires::{Requirement, is_set, report};
 use super::tmpl::{Evaluator, Outcome};
 use bpvm_runtime::{Map, Value, text};
@@ -419,30 +419,23 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         }
         for p in &f.parts {
             let at = format!("{}[{}]", p.kind.key(), p.id);
-            if let Some(c) = &p.when {
+            // Its own condition, else the facet's (Windsor checks that
+            // again, against the final scope).
+            if let Some(c) = p.when.as_ref().or(f.when.as_ref()) {
                 match holds(&mut ev, c) {
                     Ok(yes) => {
-                        explain.push(format!(
-                            "  {at} of {}: {} by `{}`",
-                            f.name,
-                            if yes { "included" } else { "skipped" },
-                            c.src
-                        ));
+                        if p.when.is_some() {
+                            explain.push(format!(
+                                "  {at} of {}: {} by `{}`",
+                                f.name,
+                                if yes { "included" } else { "skipped" },
+                                c.src
+                            ));
+                        }
                         if !yes {
                             continue;
                         }
                     }
-                    Err(m) => {
-                        errors.push(fail(format!("{at}.when"), m));
-                        continue;
-                    }
-                }
-            } else if let Some(c) = &f.when {
-                // Windsor checks the facet's condition again, against
-                // the final scope.
-                match holds(&mut ev, c) {
-                    Ok(true) => {}
-                    Ok(false) => continue,
                     Err(m) => {
                         errors.push(fail(format!("{at}.when"), m));
                         continue;
@@ -591,7 +584,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
             super::merge::remove_from(&mut list[i].1, &e.body);
         }
     }
-    let mut systems: Vec<Map> = items(&base, "flux");
+    let mut systems: Vec<Map> = list_of(&base, "flux");
     let mut flux = flux.list;
     flux.sort_by(|a, b| a.0.cmp(&b.0));
     let mut system_at: HashMap<String, usize> = systems
@@ -622,7 +615,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     let user = read_yaml(&project.root, &user_rel)?.and_then(|v| v.as_map().cloned());
     if let Some(user) = &user {
         for (slot, kind) in [Kind::Terraform, Kind::Kustomize].into_iter().enumerate() {
-            for c in items(user, kind.key()) {
+            for c in list_of(user, kind.key()) {
                 let Some(id) = identity(kind, &c) else { continue };
                 match lists[slot].iter_mut().find(|(i, _)| *i == id) {
                     Some((_, have)) => merge_component(kind, have, &c),
@@ -630,7 +623,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
                 }
             }
         }
-        for s in items(user, "flux") {
+        for s in list_of(user, "flux") {
             let id = s.get("name").and_then(Value::as_str).unwrap_or("").to_string();
             match system_at.get(&id) {
                 Some(&i) => super::flux::merge(&mut systems[i], &s),
@@ -746,26 +739,6 @@ fn show(ev: &mut Evaluator, messages: &[&super::facet::Message]) -> Result<Vec<V
         }
     }
     Ok(out)
-}
-
-fn items(m: &Map, key: &str) -> Vec<Map> {
-    match m.get(key) {
-        Some(Value::List(l)) => l.iter().filter_map(|v| v.as_map().cloned()).collect(),
-        _ => Vec::new(),
-    }
-}
-
-fn identity(kind: Kind, c: &Map) -> Option<String> {
-    let text = |k: &str| {
-        c.get(k)
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-    };
-    match kind {
-        Kind::Terraform => text("name").or_else(|| text("path")),
-        Kind::Kustomize => text("name"),
-    }
 }
 
 /// Drops the empty strings composition leaves: in terraform inputs (at

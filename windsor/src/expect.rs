@@ -625,49 +625,6 @@ fn exclude_components(got: &Map, components: &[String], label: &str, diffs: &mut
 // ---------------------------------------------------------------------------
 // Keys Windsor's runner drops
 
-const BLUEPRINT_FIELDS: &[&str] = &[
-    "kind",
-    "apiVersion",
-    "metadata",
-    "backend",
-    "repository",
-    "sources",
-    "terraform",
-    "crds",
-    "kustomize",
-    "flux",
-    "substitutions",
-    "configMaps",
-    "messages",
-];
-
-const TERRAFORM_FIELDS: &[&str] = &[
-    "name",
-    "source",
-    "path",
-    "dependsOn",
-    "inputs",
-    "destroy",
-    "parallelism",
-    "enabled",
-];
-
-const FLUX_FIELDS: &[&str] = &[
-    "name",
-    "path",
-    "source",
-    "enabled",
-    "destroy",
-    "when",
-    "dependsOn",
-    "strategy",
-    "ordinal",
-    "globalDependency",
-    "install",
-    "resources",
-    "secrets",
-];
-
 /// Warnings for the keys of a case's `expect` or `exclude` (named `at`)
 /// that are not fields of the blueprint, terraform component,
 /// kustomization, flux system or resources variant they are under:
@@ -677,7 +634,7 @@ const FLUX_FIELDS: &[&str] = &[
 /// not reported.
 pub(crate) fn unknown_keys(doc: &Map, at: &str) -> Vec<String> {
     let mut out = Vec::new();
-    unknown(doc, BLUEPRINT_FIELDS, "blueprint", at, &mut out);
+    unknown(doc, super::fields::BLUEPRINT, "blueprint", at, &mut out);
     for (i, tf) in list_items(doc, "terraform") {
         let id = match terraform_id(tf) {
             id if id.is_empty() => i.to_string(),
@@ -685,7 +642,7 @@ pub(crate) fn unknown_keys(doc: &Map, at: &str) -> Vec<String> {
         };
         unknown(
             tf,
-            TERRAFORM_FIELDS,
+            super::fields::TERRAFORM,
             "terraform component",
             &format!("{at}.terraform[{id}]"),
             &mut out,
@@ -693,15 +650,15 @@ pub(crate) fn unknown_keys(doc: &Map, at: &str) -> Vec<String> {
     }
     for (i, k) in list_items(doc, "kustomize") {
         let at = format!("{at}.kustomize[{}]", name_or_index(k, i));
-        unknown(k, tiers::KUSTOMIZATION_FIELDS, "kustomization", &at, &mut out);
+        unknown(k, super::fields::KUSTOMIZATION, "kustomization", &at, &mut out);
     }
     for (i, sys) in list_items(doc, "flux") {
         let at = format!("{at}.flux[{}]", name_or_index(sys, i));
-        unknown(sys, FLUX_FIELDS, "flux system", &at, &mut out);
+        unknown(sys, super::fields::FLUX_SYSTEM, "flux system", &at, &mut out);
         if let Some(install) = sub(sys, "install") {
             unknown(
                 install,
-                tiers::KUSTOMIZATION_FIELDS,
+                super::fields::KUSTOMIZATION,
                 "kustomization",
                 &format!("{at}.install"),
                 &mut out,
@@ -709,7 +666,7 @@ pub(crate) fn unknown_keys(doc: &Map, at: &str) -> Vec<String> {
         }
         for (j, v) in list_items(sys, "resources") {
             let at = format!("{at}.resources[{}]", name_or_index(v, j));
-            let fields: Vec<&str> = tiers::KUSTOMIZATION_FIELDS.iter().copied().chain(["when"]).collect();
+            let fields: Vec<&str> = super::fields::KUSTOMIZATION.iter().copied().chain(["when"]).collect();
             unknown(v, &fields, "resources variant", &at, &mut out);
         }
     }
@@ -738,41 +695,11 @@ fn name_or_index(m: &Map, i: usize) -> String {
 fn unknown(m: &Map, fields: &[&str], what: &str, at: &str, out: &mut Vec<String>) {
     for k in m.keys().map(|k| k.as_str()).filter(|k| !fields.contains(k)) {
         let mut msg = format!("{at}.{k}: not a {what} field; Windsor's runner ignores it");
-        if let Some(near) = nearest(k, fields) {
+        if let Some(near) = bpvm_runtime::suggest::closest(k, fields) {
             let _ = write!(msg, " (did you mean {near:?}?)");
         }
         out.push(msg);
     }
-}
-
-/// The field closest to `key` within two edits (the first of equals).
-fn nearest<'f>(key: &str, fields: &[&'f str]) -> Option<&'f str> {
-    fields
-        .iter()
-        .map(|f| (edit_distance(key, f), *f))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, f)| f)
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                diag
-            } else {
-                1 + diag.min(above).min(row[j])
-            };
-            diag = above;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
@@ -1298,20 +1225,5 @@ crds: [cert-manager-1.21.1, gateway-api]
             ]
         );
         assert!(unknown_keys(&map(BLUEPRINT), "exclude").is_empty());
-    }
-
-    #[test]
-    fn edit_distances() {
-        for (a, b, d) in [
-            ("", "", 0),
-            ("abc", "", 3),
-            ("dependOn", "dependsOn", 1),
-            ("kitten", "sitting", 3),
-            ("wen", "when", 1),
-        ] {
-            assert_eq!(edit_distance(a, b), d, "{a} {b}");
-        }
-        assert_eq!(nearest("nam", &["path", "name"]), Some("name"));
-        assert_eq!(nearest("zzzzz", &["path", "name"]), None);
     }
 }

@@ -299,19 +299,6 @@ impl Reader<'_> {
     }
 }
 
-/// The fields of a v0.9 terraform component (without `when`, `strategy`,
-/// `ordinal`, `requires`).
-const TERRAFORM_FIELDS: &[&str] = &[
-    "name",
-    "source",
-    "path",
-    "dependsOn",
-    "inputs",
-    "destroy",
-    "parallelism",
-    "enabled",
-];
-
 /// The top-level fields of a v0.9 facet.
 const FACET_FIELDS: &[&str] = &[
     "kind",
@@ -573,12 +560,12 @@ fn part(r: &mut Reader, kind: Kind, item: &Value, i: usize, v09: bool) -> Option
     }
     let body = if v09 {
         let known: Vec<&str> = match kind {
-            Kind::Terraform => TERRAFORM_FIELDS.to_vec(),
-            Kind::Kustomize => super::flux::KUSTOMIZATION.to_vec(),
+            Kind::Terraform => super::fields::TERRAFORM.to_vec(),
+            Kind::Kustomize => super::fields::KUSTOMIZATION.to_vec(),
         };
         let known: Vec<&str> = known
             .into_iter()
-            .chain(["when", "strategy", "ordinal", "requires"])
+            .chain(super::fields::FACET_ONLY.iter().copied())
             .collect();
         let file = r.file;
         let errors = &mut r.errors;

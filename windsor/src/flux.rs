@@ -6,51 +6,11 @@
 use super::error::Error;
 use super::facet::Kind;
 use super::facet::{Cond, Strategy, check_fields, condition};
+use super::fields::{FLUX_SYSTEM as FIELDS, KUSTOMIZATION};
 use super::host::compiler_for;
 use super::merge::merge_component;
 use super::tmpl::{Evaluator, Tmpl, TmplError};
 use bpvm_runtime::{Map, Value, text};
-
-/// The fields of a system, in output order.
-pub const FIELDS: &[&str] = &[
-    "name",
-    "path",
-    "source",
-    "enabled",
-    "destroy",
-    "when",
-    "dependsOn",
-    "strategy",
-    "ordinal",
-    "globalDependency",
-    "install",
-    "resources",
-    "secrets",
-];
-
-/// The fields of a kustomization (and so of a tier), in output order.
-pub const KUSTOMIZATION: &[&str] = &[
-    "name",
-    "path",
-    "source",
-    "namespace",
-    "targetNamespace",
-    "dependsOn",
-    "interval",
-    "retryInterval",
-    "timeout",
-    "patches",
-    "wait",
-    "force",
-    "prune",
-    "components",
-    "destroy",
-    "destroyOnly",
-    "enabled",
-    "substitutions",
-    "substitute",
-    "decryption",
-];
 
 /// An install tier or a resources variant, compiled.
 #[derive(Debug, Clone)]

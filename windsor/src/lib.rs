@@ -18,6 +18,7 @@ mod deps;
 mod error;
 mod expect;
 mod facet;
+mod fields;
 mod flux;
 mod fold;
 mod format;

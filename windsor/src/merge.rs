@@ -28,7 +28,9 @@ pub fn merge_entry(base: &mut Map, key: &Key, value: Value) {
     }
 }
 
-fn is_empty(v: &Value) -> bool {
+/// An empty string, list or map (what Windsor's merges never let
+/// overwrite a value that is set).
+pub fn is_empty(v: &Value) -> bool {
     match v {
         Value::Str(s) => s.is_empty(),
         Value::List(l) => l.is_empty(),

@@ -2,19 +2,10 @@
 //! facet-only fields gone, and its YAML and JSON text (D1: same input,
 //! same bytes).
 
+use super::fields::TERRAFORM;
 use bpvm_runtime::Map;
 use bpvm_runtime::Value;
 
-const TERRAFORM: &[&str] = &[
-    "name",
-    "source",
-    "path",
-    "dependsOn",
-    "inputs",
-    "destroy",
-    "parallelism",
-    "enabled",
-];
 const KUSTOMIZE: &[&str] = &[
     "name",
     "path",
@@ -61,16 +52,10 @@ fn ordered(m: &Map, fields: &[&str]) -> Value {
     Value::Map(out)
 }
 
-/// The blueprint of context `name`.
-pub fn blueprint(
-    name: &str,
-    base: &Map,
-    user: Option<&Map>,
-    terraform: Vec<(String, Map)>,
-    kustomize: Vec<(String, Map)>,
-    config_maps: Map,
-) -> Value {
-    let pick = |k: &str| user.and_then(|u| u.get(k)).or_else(|| base.get(k)).cloned();
+/// A blueprint's `kind`, `apiVersion` and `metadata` for context `name`
+/// (`pick` reads a top-level field of the user's blueprint, else the
+/// template's).
+fn head(name: &str, pick: &dyn Fn(&str) -> Option<Value>) -> Map {
     let mut out = Map::new();
     out.insert("kind", pick("kind").unwrap_or(Value::Str("Blueprint".into())));
     out.insert(
@@ -84,6 +69,20 @@ pub fn blueprint(
         Value::Str(format!("Blueprint for the {name} context").into()),
     );
     out.insert("metadata", Value::Map(metadata));
+    out
+}
+
+/// The blueprint of context `name`.
+pub fn blueprint(
+    name: &str,
+    base: &Map,
+    user: Option<&Map>,
+    terraform: Vec<(String, Map)>,
+    kustomize: Vec<(String, Map)>,
+    config_maps: Map,
+) -> Value {
+    let pick = |k: &str| user.and_then(|u| u.get(k)).or_else(|| base.get(k)).cloned();
+    let mut out = head(name, &pick);
     if let Some(repo) = pick("repository").filter(|r| !matches!(r, Value::Null)) {
         out.insert("repository", repo);
     }
@@ -119,19 +118,7 @@ pub(crate) fn composed(
     config_maps: Map,
 ) -> Value {
     let pick = |k: &str| user.and_then(|u| u.get(k)).or_else(|| base.get(k)).cloned();
-    let mut out = Map::new();
-    out.insert("kind", pick("kind").unwrap_or(Value::Str("Blueprint".into())));
-    out.insert(
-        "apiVersion",
-        pick("apiVersion").unwrap_or(Value::Str("blueprints.windsorcli.dev/v1alpha1".into())),
-    );
-    let mut metadata = Map::new();
-    metadata.insert("name", Value::Str(name.into()));
-    metadata.insert(
-        "description",
-        Value::Str(format!("Blueprint for the {name} context").into()),
-    );
-    out.insert("metadata", Value::Map(metadata));
+    let mut out = head(name, &pick);
     if let Some(b) = backend {
         out.insert("backend", Value::Str(b.into()));
     }

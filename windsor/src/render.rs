@@ -329,14 +329,16 @@ pub(crate) fn string_list(v: &Value) -> Vec<Value> {
     out
 }
 
-fn list_of(m: &Map, key: &str) -> Vec<Map> {
+/// The mappings of list `key` of `m`.
+pub(crate) fn list_of(m: &Map, key: &str) -> Vec<Map> {
     match m.get(key) {
         Some(Value::List(items)) => items.iter().filter_map(|v| v.as_map().cloned()).collect(),
         _ => Vec::new(),
     }
 }
 
-fn identity(kind: Kind, c: &Map) -> Option<String> {
+/// A component's identity: terraform `name`, else `path`; kustomize `name`.
+pub(crate) fn identity(kind: Kind, c: &Map) -> Option<String> {
     let text = |k: &str| {
         c.get(k)
             .and_then(Value::as_str)

@@ -6,30 +6,6 @@
 
 use bpvm_runtime::{Map, Value};
 
-/// The fields of a kustomization, in Windsor's order.
-pub(crate) const KUSTOMIZATION_FIELDS: &[&str] = &[
-    "name",
-    "path",
-    "source",
-    "namespace",
-    "targetNamespace",
-    "dependsOn",
-    "interval",
-    "retryInterval",
-    "timeout",
-    "patches",
-    "wait",
-    "force",
-    "prune",
-    "components",
-    "destroy",
-    "destroyOnly",
-    "enabled",
-    "substitutions",
-    "substitute",
-    "decryption",
-];
-
 /// How long an install tier may take when it does not say.
 const INSTALL_TIMEOUT: &str = "10m";
 
@@ -207,13 +183,13 @@ fn set_list(m: &mut Map, key: &str, items: Vec<Value>) {
 /// The kustomization fields in Windsor's order, then any others in theirs.
 fn ordered(m: &Map) -> Map {
     let mut out = Map::new();
-    for f in KUSTOMIZATION_FIELDS {
+    for f in super::fields::KUSTOMIZATION {
         if let Some(v) = m.get(f) {
             out.insert(*f, v.clone());
         }
     }
     for (k, v) in m.iter() {
-        if !KUSTOMIZATION_FIELDS.contains(&k.as_str()) {
+        if !super::fields::KUSTOMIZATION.contains(&k.as_str()) {
             out.insert(k.clone(), v.clone());
         }
     }

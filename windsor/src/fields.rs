@@ -1,0 +1,77 @@
+//! The fields of Windsor's blueprint types, each list in the order
+//! Windsor prints them (v0.9, R-11.2 and ): what output orders by,
+//! and what unknown-field checks and did-you-mean hints read.
+
+/// A blueprint's top-level fields.
+pub const BLUEPRINT: &[&str] = &[
+    "kind",
+    "apiVersion",
+    "metadata",
+    "backend",
+    "repository",
+    "sources",
+    "terraform",
+    "crds",
+    "kustomize",
+    "flux",
+    "substitutions",
+    "configMaps",
+    "messages",
+];
+
+/// A terraform component's fields.
+pub const TERRAFORM: &[&str] = &[
+    "name",
+    "source",
+    "path",
+    "dependsOn",
+    "inputs",
+    "destroy",
+    "parallelism",
+    "enabled",
+];
+
+/// A kustomization's fields (also a flux system's tiers').
+pub const KUSTOMIZATION: &[&str] = &[
+    "name",
+    "path",
+    "source",
+    "namespace",
+    "targetNamespace",
+    "dependsOn",
+    "interval",
+    "retryInterval",
+    "timeout",
+    "patches",
+    "wait",
+    "force",
+    "prune",
+    "components",
+    "destroy",
+    "destroyOnly",
+    "enabled",
+    "substitutions",
+    "substitute",
+    "decryption",
+];
+
+/// A flux system's fields.
+pub const FLUX_SYSTEM: &[&str] = &[
+    "name",
+    "path",
+    "source",
+    "enabled",
+    "destroy",
+    "when",
+    "dependsOn",
+    "strategy",
+    "ordinal",
+    "globalDependency",
+    "install",
+    "resources",
+    "secrets",
+];
+
+/// What a facet's components, systems and config blocks may add to their
+/// type's fields.
+pub const FACET_ONLY: &[&str] = &["when", "strategy", "ordinal", "requires"];
