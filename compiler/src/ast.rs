@@ -149,6 +149,26 @@ pub enum Binary {
 }
 
 impl Binary {
+    /// Whether the operator compares or tests its operands, and so always
+    /// gives a bool.
+    pub fn tests(self) -> bool {
+        matches!(
+            self,
+            Binary::Eq
+                | Binary::Ne
+                | Binary::Lt
+                | Binary::Le
+                | Binary::Gt
+                | Binary::Ge
+                | Binary::In
+                | Binary::NotIn
+                | Binary::Matches
+                | Binary::Contains
+                | Binary::StartsWith
+                | Binary::EndsWith
+        )
+    }
+
     /// The operator as written, for messages.
     pub fn text(self) -> &'static str {
         match self {

@@ -765,24 +765,7 @@ fn yields_bool(k: &Kind) -> bool {
     match k {
         Kind::Bool(_) | Kind::Unary(Unary::Not, _) => true,
         Kind::Chain(_, links) if is_condition(k) => links.last().is_some_and(|l| yields_bool(&l.rhs.kind)),
-        Kind::Chain(_, links) => links.first().is_some_and(|l| {
-            l.not
-                || matches!(
-                    l.op,
-                    Binary::Eq
-                        | Binary::Ne
-                        | Binary::Lt
-                        | Binary::Le
-                        | Binary::Gt
-                        | Binary::Ge
-                        | Binary::In
-                        | Binary::NotIn
-                        | Binary::Matches
-                        | Binary::Contains
-                        | Binary::StartsWith
-                        | Binary::EndsWith
-                )
-        }),
+        Kind::Chain(_, links) => links.first().is_some_and(|l| l.not || l.op.tests()),
         Kind::Predicate(kind, ..) => matches!(kind, Loop::All | Loop::Any | Loop::None | Loop::One),
         _ => false,
     }

@@ -221,20 +221,8 @@ fn operation(op: Binary, l: Nature, r: Nature) -> Nature {
     let number_or_unknown = |t: Nature| t.is_none() || number(t);
     let int_or_unknown = |t: Nature| matches!(t, None | Some(Type::Int));
     match op {
-        Binary::Eq
-        | Binary::Ne
-        | Binary::Lt
-        | Binary::Le
-        | Binary::Gt
-        | Binary::Ge
-        | Binary::In
-        | Binary::NotIn
-        | Binary::Matches
-        | Binary::Contains
-        | Binary::StartsWith
-        | Binary::EndsWith
-        | Binary::And
-        | Binary::Or => Some(Type::Bool),
+        _ if op.tests() => Some(Type::Bool),
+        Binary::And | Binary::Or => Some(Type::Bool),
         // `PromoteNumericNature`: int with int stays int, else float.
         Binary::Add | Binary::Sub | Binary::Mul if number(l) && number(r) => {
             if l == Some(Type::Int) && r == Some(Type::Int) {

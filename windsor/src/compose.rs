@@ -419,27 +419,12 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         }
         for p in &f.parts {
             let at = format!("{}[{}]", p.kind.key(), p.id);
-            // Its own condition, else the facet's (Windsor checks that
-            // again, against the final scope).
-            if let Some(c) = p.when.as_ref().or(f.when.as_ref()) {
-                match holds(&mut ev, c) {
-                    Ok(yes) => {
-                        if p.when.is_some() {
-                            explain.push(format!(
-                                "  {at} of {}: {} by `{}`",
-                                f.name,
-                                if yes { "included" } else { "skipped" },
-                                c.src
-                            ));
-                        }
-                        if !yes {
-                            continue;
-                        }
-                    }
-                    Err(m) => {
-                        errors.push(fail(format!("{at}.when"), m));
-                        continue;
-                    }
+            match gate(&mut ev, p.when.as_ref(), f, &at, &mut explain) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
                 }
             }
             if let super::tmpl::Tmpl::Map(fields) = &p.body
@@ -465,26 +450,12 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
             }
         }
         for s in &f.flux {
-            if let Some(c) = s.when.as_ref().or(f.when.as_ref()) {
-                match holds(&mut ev, c) {
-                    Ok(yes) => {
-                        if s.when.is_some() {
-                            explain.push(format!(
-                                "  flux[{}] of {}: {} by `{}`",
-                                s.name,
-                                f.name,
-                                if yes { "included" } else { "skipped" },
-                                c.src
-                            ));
-                        }
-                        if !yes {
-                            continue;
-                        }
-                    }
-                    Err(m) => {
-                        errors.push(fail(format!("flux[{}].when", s.name), m));
-                        continue;
-                    }
+            match gate(&mut ev, s.when.as_ref(), f, &format!("flux[{}]", s.name), &mut explain) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
                 }
             }
             let tiers = s.install.iter().chain(&s.resources);
@@ -689,6 +660,20 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         explain,
         asked,
     })
+}
+
+/// Whether a component or system `at` of facet `f` is emitted: by its own
+/// condition (said in `explain`), else by the facet's again, against the
+/// final scope, as Windsor checks it.
+fn gate(ev: &mut Evaluator, own: Option<&Cond>, f: &Facet, at: &str, explain: &mut Vec<String>) -> Result<bool, Error> {
+    let Some(c) = own.or(f.when.as_ref()) else {
+        return Ok(true);
+    };
+    let yes = holds(ev, c).map_err(|m| Error::new(Some(&f.file), format!("{at}.when"), m))?;
+    if own.is_some() {
+        explain.push(super::render::decided(at, &f.name, yes, c));
+    }
+    Ok(yes)
 }
 
 /// Evaluates a terraform component or kustomization: a kustomization's

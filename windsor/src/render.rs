@@ -94,12 +94,7 @@ fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Res
             let at = format!("{}[{}]", p.kind.key(), p.id);
             if let Some(c) = &p.when {
                 let yes = truth(&mut ev, c).map_err(|m| Error::new(Some(&f.file), format!("{at}.when"), m))?;
-                explain.push(format!(
-                    "  {at} of {}: {} by `{}`",
-                    f.name,
-                    if yes { "included" } else { "skipped" },
-                    c.src
-                ));
+                explain.push(decided(&at, &f.name, yes, c));
                 if !yes {
                     continue;
                 }
@@ -223,6 +218,16 @@ fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Res
         explain,
         asked,
     })
+}
+
+/// The `--explain` line of component `at` of facet `facet`, decided by
+/// condition `c`.
+pub(crate) fn decided(at: &str, facet: &str, yes: bool, c: &Cond) -> String {
+    format!(
+        "  {at} of {facet}: {} by `{}`",
+        if yes { "included" } else { "skipped" },
+        c.src
+    )
 }
 
 /// A condition's value: nil is false, a bool is itself, anything else is
