@@ -1,5 +1,6 @@
 //! Table-driven conformance: every YAML file under `tests/cases/<dialect>/`
-//! lists cases of `{expr | template, env, result | error, at}`.
+//! (nested folders included) lists cases of `{expr | template, env,
+//! result | error, at}`.
 //!
 //! - `result` is compared as JSON, so types count (`2` is not `2.0`) and so
 //!   does map order.
@@ -194,9 +195,22 @@ fn run_file(path: &Path, dialect: Dialect, out: &mut Outcome) {
     }
 }
 
+/// The YAML files under `dir`, nested folders included, in path order.
+fn yaml_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            yaml_files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
 fn run_dialect(dir: &str, dialect: Dialect, minimum: usize) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases").join(dir);
-    let mut files: Vec<_> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files = Vec::new();
+    yaml_files(&root, &mut files);
     files.sort();
     let mut out = Outcome {
         passed: 0,
