@@ -73,12 +73,14 @@ pub static FUNCTIONS: &[Builtin] = &[
         .copied()
         .find(|v| !v.is_nil())
         .unwrap_or(Val::Nil))),
-    builtin!("and", 2, 2, |_, a| Ok(Val::Bool(
-        truthy("and", a, 0)? && truthy("and", a, 1)?
-    ))),
-    builtin!("or", 2, 2, |_, a| Ok(Val::Bool(
-        truthy("or", a, 0)? || truthy("or", a, 1)?
-    ))),
+    builtin!("and", 2, 2, |_, a| {
+        let (x, y) = both("and", a)?;
+        Ok(Val::Bool(x && y))
+    }),
+    builtin!("or", 2, 2, |_, a| {
+        let (x, y) = both("or", a)?;
+        Ok(Val::Bool(x || y))
+    }),
     builtin!("not", 1, 1, |_, a| Ok(Val::Bool(!truthy("not", a, 0)?))),
     builtin!("if", 3, 3, |_, a| Ok(if truthy("if", a, 0)? { a[1] } else { a[2] })),
     builtin!("eq", 2, 2, eq),
@@ -98,15 +100,15 @@ pub static FUNCTIONS: &[Builtin] = &[
     ))),
     builtin!("abs", 1, 1, |c, a| none_or(a, |a| super::windsor::abs(c, a))),
     builtin!("fromjson", 2, 2, fromjson),
-    builtin!("trimprefix_g", 1, 1, |c, a| g(c, "trimprefix", a)),
-    builtin!("trimsuffix_g", 1, 1, |c, a| g(c, "trimsuffix", a)),
-    builtin!("replace_g", 2, 2, |c, a| g(c, "replace", a)),
-    builtin!("substr_g", 1, 2, |c, a| g(c, "substr", a)),
-    builtin!("split_g", 1, 1, |c, a| g(c, "split", a)),
-    builtin!("has_prefix_g", 1, 1, |c, a| g(c, "has_prefix", a)),
-    builtin!("has_suffix_g", 1, 1, |c, a| g(c, "has_suffix", a)),
-    builtin!("contains_g", 1, 1, |c, a| g(c, "contains", a)),
-    builtin!("fromjson_g", 1, 1, |c, a| g(c, "fromjson", a)),
+    builtin!("trimprefix_g", 1, 1, |c, a| g(c, "trimprefix_g", a, Bound::Text)),
+    builtin!("trimsuffix_g", 1, 1, |c, a| g(c, "trimsuffix_g", a, Bound::Text)),
+    builtin!("replace_g", 2, 2, |c, a| g(c, "replace_g", a, Bound::Text)),
+    builtin!("substr_g", 1, 2, |c, a| g(c, "substr_g", a, Bound::Integer)),
+    builtin!("split_g", 1, 1, |c, a| g(c, "split_g", a, Bound::Text)),
+    builtin!("has_prefix_g", 1, 1, |c, a| g(c, "has_prefix_g", a, Bound::Text)),
+    builtin!("has_suffix_g", 1, 1, |c, a| g(c, "has_suffix_g", a, Bound::Text)),
+    builtin!("contains_g", 1, 1, |c, a| g(c, "contains_g", a, Bound::Any)),
+    builtin!("fromjson_g", 1, 1, |c, a| g(c, "fromjson_g", a, Bound::Text)),
     builtin!("jsondecode", 1, 1, |c, a| {
         if a[0].is_nil() {
             return Ok(Val::Nil);
@@ -117,24 +119,46 @@ pub static FUNCTIONS: &[Builtin] = &[
     }),
 ];
 
-/// `name_g(args…)`: `name` with `args` bound after its first argument.
-fn g<'a>(c: &mut Ctx<'a>, name: &str, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+/// What seed 003 declares for every argument of a `_g` function.
+#[derive(Clone, Copy)]
+enum Bound {
+    Text,
+    Integer,
+    Any,
+}
+
+/// `f_g(args…)`: `f` with `args` bound after its first argument. The
+/// bound arguments are checked when the partial is built, as for any call
+/// (a partial never applied still fails); a none among them is kept, and
+/// makes every application none.
+fn g<'a>(c: &mut Ctx<'a>, g_name: &str, a: &[Val<'a>], bound: Bound) -> Result<Val<'a>, FnError> {
+    for (i, v) in a.iter().enumerate() {
+        match (bound, v) {
+            (_, Val::Nil) | (Bound::Any, _) => {}
+            (Bound::Text, _) => _ = str_at(g_name, a, i)?,
+            (Bound::Integer, _) => _ = int_at(g_name, a, i)?,
+        }
+    }
+    let name = g_name.strip_suffix("_g").unwrap_or(g_name);
     match FUNCTIONS.iter().find(|f| f.name == name) {
         Some(f) => super::higher::partial(c, f, a),
-        None => Err(FnError::new(format!("{name}_g() has no function {name}"))),
+        None => Err(FnError::new(format!("{g_name}() has no function {name}"))),
     }
 }
 
 /// `fromjson(json, pointer)`: the value at an RFC 6901 pointer (`/a/b/0`)
-/// inside a JSON text whose root is an object.
+/// inside a JSON text whose root is an object. The pointer may also be
+/// written as a URI fragment, `#` first (`#/a/b/0`); as in Bluelink's
+/// tests (B12), the rest is read as it stands, not percent-decoded.
 fn fromjson<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     none_or(a, |a| {
         let text = str_at("fromjson", a, 0)?;
-        let pointer = str_at("fromjson", a, 1)?;
+        let written = str_at("fromjson", a, 1)?;
+        let pointer = written.strip_prefix('#').unwrap_or(written);
         if !pointer.is_empty() && !pointer.starts_with('/') {
             return Err(FnError::arg(
                 1,
-                format!("fromjson() pointer {pointer:?} must start with '/'"),
+                format!("fromjson() pointer {written:?} must start with '/' or '#/'"),
             ));
         }
         if !text.trim_start().starts_with('{') {
@@ -149,7 +173,7 @@ fn fromjson<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
                     .map_err(|e| FnError::new(format!("fromjson() cannot read the value: {e}")))?;
                 Ok(c.import(&v))
             }
-            None => Err(FnError::arg(1, format!("fromjson() found nothing at {pointer:?}"))),
+            None => Err(FnError::arg(1, format!("fromjson() found nothing at {written:?}"))),
         }
     })
 }
@@ -175,6 +199,13 @@ fn truthy(f: &str, a: &[Val<'_>], i: usize) -> Result<bool, FnError> {
     if a[i].is_nil() { Ok(false) } else { bool_at(f, a, i) }
 }
 
+/// Both operands of `and`/`or`, each checked: seed 003 declares both
+/// boolean, so a wrong second operand is an error even when the first
+/// already decides the result.
+fn both(f: &str, a: &[Val<'_>]) -> Result<(bool, bool), FnError> {
+    Ok((truthy(f, a, 0)?, truthy(f, a, 1)?))
+}
+
 /// `substr(s, start[, end])` counting characters (D5).
 fn substr<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     none_or(a, |a| {
@@ -190,7 +221,26 @@ fn substr<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
                 "substr() start {start} is greater than end {end}"
             )));
         }
-        let (start, end) = (start.min(len) as usize, end.min(len) as usize);
+        // Out-of-range positions are errors, not clamped (B12: Bluelink's
+        // substr tests): the start must be a character of the string, the
+        // end at most its length.
+        if start >= len {
+            let last = match len {
+                0 => "the string is empty".to_string(),
+                n => format!("index {}", n - 1),
+            };
+            return Err(FnError::arg(
+                1,
+                format!("substr() start {start} is past the last character ({last})"),
+            ));
+        }
+        if end > len {
+            return Err(FnError::arg(
+                2,
+                format!("substr() end {end} is past the end of the string (length {len})"),
+            ));
+        }
+        let (start, end) = (start as usize, end as usize);
         let from = s.char_indices().nth(start).map_or(s.len(), |(i, _)| i);
         let to = s.char_indices().nth(end).map_or(s.len(), |(i, _)| i);
         Ok(Val::Str(&s[from..to]))
@@ -297,12 +347,13 @@ fn lookup<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(m.get(key).unwrap_or_else(|| a.get(2).copied().unwrap_or(Val::Nil)))
 }
 
-/// The first argument that is not none and not empty; else the last argument.
+/// The first argument that is not empty; else the last argument. Seed 003
+/// names the empty values: none, `""` and `[]` (an empty object is not one).
 fn first<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let empty = |v: &Val<'_>| match v {
         Val::Nil => true,
         Val::Str(s) => s.is_empty(),
-        v => v.list().is_some_and(|l| l.is_empty()) || v.map().is_some_and(|m| m.is_empty()),
+        v => v.list().is_some_and(|l| l.is_empty()),
     };
     Ok(a.iter().copied().find(|v| !empty(v)).unwrap_or(a[a.len() - 1]))
 }

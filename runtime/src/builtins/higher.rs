@@ -34,6 +34,8 @@ pub static FUNCTIONS: &[Builtin] = &[
 ];
 
 // What the builders return: applied with the item first, then what was bound.
+// A missing attribute or element is an error, not none (B12: Bluelink's
+// getattr and getelem tests); a none item gives none (seed 003).
 static COMPOSED: Builtin = builtin!("compose", 2, VARIADIC, |c, a| chain(
     c,
     "compose",
@@ -44,7 +46,9 @@ static PIPED: Builtin = builtin!("pipe", 2, VARIADIC, |c, a| chain(c, "pipe", a[
 static ATTR: Builtin = builtin!("getattr", 2, 2, |_, a| match (a[0], a[1]) {
     (Val::Nil, _) => Ok(Val::Nil),
     (obj, Val::Str(name)) => match obj.map() {
-        Some(m) => Ok(m.get(name).unwrap_or(Val::Nil)),
+        Some(m) => m
+            .get(name)
+            .ok_or_else(|| FnError::arg(0, format!("getattr() found no attribute {name:?} in the object"))),
         None => Err(wrong("getattr", 0, "an object or a mapping", obj)),
     },
     (_, other) => Err(wrong("getattr", 1, "a string", other)),
@@ -52,7 +56,12 @@ static ATTR: Builtin = builtin!("getattr", 2, 2, |_, a| match (a[0], a[1]) {
 static ELEM: Builtin = builtin!("getelem", 2, 2, |_, a| match a[0] {
     Val::Nil => Ok(Val::Nil),
     v => match (v.list(), a[1]) {
-        (Some(l), Val::Int(i)) => Ok(usize::try_from(i).ok().and_then(|i| l.get(i)).unwrap_or(Val::Nil)),
+        (Some(l), Val::Int(i)) => usize::try_from(i).ok().and_then(|at| l.get(at)).ok_or_else(|| {
+            FnError::arg(
+                0,
+                format!("getelem() index {i} is out of bounds for an array of {} items", l.len()),
+            )
+        }),
         (None, _) => Err(wrong("getelem", 0, "an array", v)),
         (_, other) => Err(wrong("getelem", 1, "an integer", other)),
     },
