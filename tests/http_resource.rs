@@ -9,17 +9,19 @@ use std::net::TcpListener;
 /// Serves one request on `addr` (a loopback address) with `head` (status
 /// line and headers) and `body`; returns the port.
 fn serve(addr: &str, head: String, body: &'static str) -> u16 {
+    serve_bytes(addr, head, body.as_bytes())
+}
+
+fn serve_bytes(addr: &str, head: String, body: &'static [u8]) -> u16 {
     let listener = TcpListener::bind((addr, 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
         if let Ok((mut stream, _)) = listener.accept() {
             let mut request = [0u8; 2048];
             let _ = stream.read(&mut request);
-            let reply = format!(
-                "{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = stream.write_all(reply.as_bytes());
+            let head = format!("{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(body);
         }
     });
     port
@@ -108,4 +110,62 @@ fn a_redirect_to_an_allowed_host_is_followed() {
     let url = format!("http://127.0.0.1:{first}/config.json");
     let got = run(&format!("utf8(http_resource({url:?}))"), &["127.0.0.1", "127.0.0.2"]);
     assert_eq!(got, Ok("\"SECRET\"".to_string()));
+}
+
+// Bluelink's http_resource_test.go, whose cases need a server
+// (tests/cases/bluelink/reference/README.md).
+
+/// `http_resource()` of the one-request server at 127.0.0.1 answering
+/// `head` and `body`, read back through `read` (an expression around `$`).
+fn fetch(head: &str, body: &'static [u8], read: &str) -> Result<String, String> {
+    let port = serve_bytes("127.0.0.1", head.into(), body);
+    let call = format!("http_resource(\"http://127.0.0.1:{port}/resource\")");
+    run(&read.replace('$', &call), &["127.0.0.1"])
+}
+
+#[test]
+fn reference_fetches_http_resource_successfully() {
+    let got = fetch("HTTP/1.1 200 OK", b"test data content", "utf8($)");
+    assert_eq!(got, Ok("\"test data content\"".to_string()));
+}
+
+#[test]
+fn reference_fetches_json_resource() {
+    let got = fetch(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json",
+        br#"{"key": "value", "number": 42}"#,
+        "utf8($)",
+    );
+    assert_eq!(got, Ok(r#""{\"key\": \"value\", \"number\": 42}""#.to_string()));
+}
+
+#[test]
+fn reference_fetches_binary_resource() {
+    // A PNG header: not UTF-8, so read back as base64.
+    let got = fetch(
+        "HTTP/1.1 200 OK\r\nContent-Type: image/png",
+        &[0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
+        "base64encode($)",
+    );
+    assert_eq!(got, Ok("\"iVBORw0KGgo=\"".to_string()));
+}
+
+#[test]
+fn reference_returns_error_for_404() {
+    let got = fetch("HTTP/1.1 404 Not Found", b"", "$");
+    assert!(
+        got.as_ref()
+            .is_err_and(|e| e.starts_with("http_resource() could not fetch") && e.contains("404")),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn reference_returns_error_for_500() {
+    let got = fetch("HTTP/1.1 500 Internal Server Error", b"", "$");
+    assert!(
+        got.as_ref()
+            .is_err_and(|e| e.starts_with("http_resource() could not fetch") && e.contains("500")),
+        "{got:?}"
+    );
 }
