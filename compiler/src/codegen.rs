@@ -664,13 +664,7 @@ impl<'l> Gen<'l> {
         if call.named.is_empty() && !builtin.accepts(argc) {
             return Err(self.error(
                 span,
-                format!(
-                    "{}() takes {} argument{}, got {}",
-                    call.name,
-                    builtin.arity(),
-                    plural(builtin.max),
-                    argc
-                ),
+                format!("{}() takes {}, got {}", call.name, builtin.arguments(), argc),
             ));
         }
         if builtin.pure && call.named.is_empty() {
@@ -789,10 +783,6 @@ pub(crate) fn identical(a: &Value, b: &Value) -> bool {
         (Value::Int(_), Value::Float(_)) | (Value::Float(_), Value::Int(_)) => false,
         _ => a == b,
     }
-}
-
-fn plural(max: u8) -> &'static str {
-    if max == 1 { "" } else { "s" }
 }
 
 fn is_scalar_literal(k: &Kind) -> bool {

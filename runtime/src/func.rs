@@ -44,6 +44,19 @@ impl Builtin {
             (a, b) => format!("{a} to {b}"),
         }
     }
+
+    /// The arity with its noun: `1 argument`, `at least 1 argument`,
+    /// `1 to 3 arguments`.
+    ///
+    /// ```
+    /// use bpvm_runtime::Builtin;
+    /// let f = Builtin { name: "f", min: 1, max: u8::MAX, f: |_, _| Ok(bpvm_runtime::Val::Nil), pure: true };
+    /// assert_eq!(f.arguments(), "at least 1 argument");
+    /// ```
+    pub fn arguments(&self) -> String {
+        let last = if self.max == VARIADIC { self.min } else { self.max };
+        format!("{} argument{}", self.arity(), if last == 1 { "" } else { "s" })
+    }
 }
 
 impl fmt::Debug for Builtin {
@@ -180,7 +193,7 @@ impl<'a> Ctx<'a> {
 
 /// The error of a function value called with `n` arguments it does not take.
 fn arity(f: &FuncVal<'_>, n: usize) -> FnError {
-    FnError::new(format!("{}() takes {} arguments, got {n}", f.func.name, f.func.arity()))
+    FnError::new(format!("{}() takes {}, got {n}", f.func.name, f.func.arguments()))
 }
 
 impl FuncVal<'_> {
