@@ -291,8 +291,38 @@ impl Failure {
             rest = &rest[at + 2..];
         }
         out.push_str(rest);
-        out
+        match vocabulary {
+            Vocabulary::Bluelink => expected_in_bluelink(out),
+            Vocabulary::Expr => out,
+        }
     }
+}
+
+/// `message` with the kinds it expects (between "must be " and ", got")
+/// named in Bluelink's words, as what it got already is: an array, an
+/// object, a boolean, none.
+fn expected_in_bluelink(message: String) -> String {
+    let Some(start) = message.find("must be ").map(|i| i + "must be ".len()) else {
+        return message;
+    };
+    let end = message[start..].find(", got").map_or(message.len(), |i| start + i);
+    let mut words: Vec<String> = message[start..end].split(' ').map(str::to_string).collect();
+    for i in 0..words.len() {
+        let cut = words[i].find([',', ')']).unwrap_or(words[i].len());
+        let (new, article) = match &words[i][..cut] {
+            "list" => ("array", "an"),
+            "map" | "mapping" => ("object", "an"),
+            "bool" => ("boolean", "a"),
+            "nil" => ("none", ""),
+            _ => continue,
+        };
+        let tail = words[i][cut..].to_string();
+        words[i] = format!("{new}{tail}");
+        if i > 0 && matches!(words[i - 1].as_str(), "a" | "an") && !article.is_empty() {
+            words[i - 1] = article.to_string();
+        }
+    }
+    format!("{}{}{}", &message[..start], words.join(" "), &message[end..])
 }
 
 impl fmt::Display for FnError {
@@ -340,5 +370,27 @@ mod tests {
     #[test]
     fn a_call_result_is_no_larger_than_a_value() {
         assert_eq!(size_of::<Result<Val<'_>, FnError>>(), size_of::<Val<'_>>());
+    }
+}
+
+#[cfg(test)]
+mod wording {
+    use super::*;
+
+    #[test]
+    fn bluelink_messages_name_expected_kinds_in_bluelink_words() {
+        let e = FnError::kinds(
+            0,
+            "f() argument 1 must be a list, a map or a bool, got {}",
+            &[Kind::Nil],
+        );
+        assert_eq!(
+            e.text(Vocabulary::Bluelink),
+            "f() argument 1 must be an array, an object or a boolean, got none"
+        );
+        assert_eq!(
+            e.text(Vocabulary::Expr),
+            "f() argument 1 must be a list, a map or a bool, got nil"
+        );
     }
 }

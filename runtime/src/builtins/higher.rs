@@ -49,7 +49,7 @@ static ATTR: Builtin = builtin!("getattr", 2, 2, |_, a| match (a[0], a[1]) {
         Some(m) => m
             .get(name)
             .ok_or_else(|| FnError::arg(0, format!("getattr() found no attribute {name:?} in the object"))),
-        None => Err(wrong("getattr", 0, "an object or a mapping", obj)),
+        None => Err(wrong("getattr", 0, "an object", obj)),
     },
     (_, other) => Err(wrong("getattr", 1, "a string", other)),
 });
