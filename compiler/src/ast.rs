@@ -203,6 +203,157 @@ impl Expr {
     pub fn new(kind: Kind, span: Span) -> Expr {
         Expr { kind, span }
     }
+
+    /// The tree as an S-expression: one line of text that shows its
+    /// structure and nothing else (no spans), the same for every tree of
+    /// the same shape. Tests state parse results in it.
+    ///
+    /// | kind | form |
+    /// | --- | --- |
+    /// | nil, bool, int | `nil`, `true`, `42` |
+    /// | float | `2.5`, `2.0` (always with a fraction or exponent) |
+    /// | string | `"a \"b\""`, quoted as Rust's `{:?}` quotes |
+    /// | name | `variables` |
+    /// | accessors | `(get base .name ."quoted.name" [0] [1:2])` |
+    /// | call | `(call name arg… key=arg…)` |
+    /// | function value | `(fn name)` |
+    /// | list, map | `(list a b)`, `(map (k v)…)` |
+    /// | prefix operator | `(! x)`, `(- x)`, `(+ x)` |
+    /// | infix operators | `(+ (+ a b) c)`, left to right; `(not in a b)` |
+    /// | `?:` | `(?: cond then else)` |
+    /// | predicate | `(Filter list… body)`, with `#`, `#index`, `#acc` |
+    /// | `let` | `(let name value body)` |
+    ///
+    /// A name after `.` is quoted unless it is a plain name
+    /// (`[A-Za-z_][A-Za-z0-9_-]*`).
+    ///
+    /// ```
+    /// use bpvm_compiler::{Compiler, Dialect};
+    /// let src = r#"join(resources.orders.spec["table.v1"][], ",")"#;
+    /// let e = Compiler::new(Dialect::Bluelink).optimize(false).parse(src, 0, src.len()).unwrap();
+    /// assert_eq!(e.sexpr(), r#"(call join (get resources .orders .spec ."table.v1" [0]) ",")"#);
+    /// ```
+    pub fn sexpr(&self) -> String {
+        let mut out = String::new();
+        self.write_sexpr(&mut out);
+        out
+    }
+
+    fn write_sexpr(&self, out: &mut String) {
+        use std::fmt::Write;
+        let list = |out: &mut String, head: &str, items: &[&Expr]| {
+            out.push('(');
+            out.push_str(head);
+            for item in items {
+                out.push(' ');
+                item.write_sexpr(out);
+            }
+            out.push(')');
+        };
+        match &self.kind {
+            Kind::Nil => out.push_str("nil"),
+            Kind::Bool(b) => write!(out, "{b}").unwrap(),
+            Kind::Int(i) => write!(out, "{i}").unwrap(),
+            Kind::Float(f) => write!(out, "{f:?}").unwrap(),
+            Kind::Str(s) => write!(out, "{s:?}").unwrap(),
+            Kind::Ident(name) => out.push_str(name),
+            Kind::Access(base, steps) => {
+                out.push_str("(get ");
+                base.write_sexpr(out);
+                for step in steps {
+                    out.push(' ');
+                    match &step.op {
+                        Accessor::Member(name) if is_plain_name(name) => write!(out, ".{name}").unwrap(),
+                        Accessor::Member(name) => write!(out, ".{name:?}").unwrap(),
+                        Accessor::Index(i) => {
+                            out.push('[');
+                            i.write_sexpr(out);
+                            out.push(']');
+                        }
+                        Accessor::Slice(from, to) => {
+                            out.push('[');
+                            if let Some(from) = from {
+                                from.write_sexpr(out);
+                            }
+                            out.push(':');
+                            if let Some(to) = to {
+                                to.write_sexpr(out);
+                            }
+                            out.push(']');
+                        }
+                    }
+                }
+                out.push(')');
+            }
+            Kind::Unary(op, x) => {
+                let head = match op {
+                    Unary::Not => "!",
+                    Unary::Neg => "-",
+                    Unary::Plus => "+",
+                };
+                list(out, head, &[x]);
+            }
+            Kind::Chain(first, links) => {
+                // Left to right: every link's `(op ` first, innermost last.
+                for link in links.iter().rev() {
+                    out.push('(');
+                    if link.not {
+                        out.push_str("not ");
+                    }
+                    out.push_str(link.op.text());
+                    out.push(' ');
+                }
+                first.write_sexpr(out);
+                for link in links {
+                    out.push(' ');
+                    link.rhs.write_sexpr(out);
+                    out.push(')');
+                }
+            }
+            Kind::Ternary(c, a, b) => list(out, "?:", &[c, a, b]),
+            Kind::List(items) => list(out, "list", &items.iter().collect::<Vec<_>>()),
+            Kind::Map(pairs) => {
+                out.push_str("(map");
+                for (k, v) in pairs {
+                    out.push_str(" (");
+                    k.write_sexpr(out);
+                    out.push(' ');
+                    v.write_sexpr(out);
+                    out.push(')');
+                }
+                out.push(')');
+            }
+            Kind::Call(call) => {
+                write!(out, "(call {}", call.name).unwrap();
+                for arg in &call.args {
+                    out.push(' ');
+                    arg.write_sexpr(out);
+                }
+                for (name, _, arg) in &call.named {
+                    write!(out, " {name}=").unwrap();
+                    arg.write_sexpr(out);
+                }
+                out.push(')');
+            }
+            Kind::Predicate(l, args, body) => {
+                let mut items: Vec<&Expr> = args.iter().collect();
+                items.push(body);
+                list(out, &format!("{l:?}"), &items);
+            }
+            Kind::Item => out.push('#'),
+            Kind::ItemIndex => out.push_str("#index"),
+            Kind::Acc => out.push_str("#acc"),
+            Kind::Let(name, value, body) => list(out, &format!("let {name}"), &[value, body]),
+            Kind::FuncRef(name) => write!(out, "(fn {name})").unwrap(),
+        }
+    }
+}
+
+/// Whether `name` is written bare after `.` in [`Expr::sexpr`].
+fn is_plain_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// `base` with `steps` after it (`base` itself when there are none).
@@ -213,5 +364,32 @@ pub fn access(base: Expr, steps: Vec<Step>) -> Expr {
             let span = (base.span.0, last.end);
             Expr::new(Kind::Access(Box::new(base), steps), span)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::windsor::parse::parse;
+
+    fn sexpr(src: &str) -> String {
+        parse(src, 0, src.len()).unwrap().sexpr()
+    }
+
+    #[test]
+    fn operators_nest_left_to_right() {
+        assert_eq!(sexpr("a + b - c * 2"), "(- (+ a b) (* c 2))");
+        assert_eq!(sexpr("!x || y not contains 'z'"), r#"(|| (! x) (not contains y "z"))"#);
+        assert_eq!(sexpr("2 ** 3 ** 2"), "(** 2 (** 3 2))");
+    }
+
+    #[test]
+    fn every_other_kind_has_a_form() {
+        assert_eq!(
+            sexpr("ok ? {'k': [1, 2.0]} : nil"),
+            r#"(?: ok (map ("k" (list 1 2.0))) nil)"#
+        );
+        assert_eq!(sexpr("filter(xs, # > 1)"), "(Filter xs (> # 1))");
+        assert_eq!(sexpr("a?.b['c.d'][0][1:]"), r#"(get a .b ."c.d" [0] [1:])"#);
+        assert_eq!(sexpr("let n = 1; n + 1"), "(let n 1 (+ n 1))");
     }
 }
