@@ -121,6 +121,35 @@ impl Type {
         }
     }
 
+    /// `v` as this type: integers, floats and booleans are parsed from
+    /// text (seed 002, valueDefinition), an integer is a float; anything
+    /// else must already be of the type (else it is given back).
+    ///
+    /// ```
+    /// use bpvm_bluelink::blueprint::Type;
+    /// use bpvm_runtime::Value;
+    /// assert_eq!(Type::Integer.coerce(Value::Str("42".into())), Ok(Value::Int(42)));
+    /// assert!(Type::Array.coerce(Value::Str("a".into())).is_err());
+    /// ```
+    pub fn coerce(self, v: Value) -> Result<Value, Value> {
+        let parsed = match (self, &v) {
+            (Type::Integer, Value::Str(s)) => s.trim().parse().ok().map(Value::Int),
+            (Type::Float, Value::Str(s)) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()).map(Value::Float),
+            (Type::Float, Value::Int(i)) => Some(Value::Float(*i as f64)),
+            (Type::Boolean, Value::Str(s)) => match s.trim() {
+                "true" => Some(Value::Bool(true)),
+                "false" => Some(Value::Bool(false)),
+                _ => None,
+            },
+            _ => None,
+        };
+        match parsed {
+            Some(p) => Ok(p),
+            None if self.holds(&v) => Ok(v),
+            None => Err(v),
+        }
+    }
+
     /// True when `v` is of this type (an integer counts as a float).
     pub fn holds(self, v: &Value) -> bool {
         matches!(
@@ -192,11 +221,20 @@ pub enum Operator {
     EndsWith,
     /// `not ends with`
     NotEndsWith,
+    /// `>` (version 2025-11-02)
+    Gt,
+    /// `<` (version 2025-11-02)
+    Lt,
+    /// `>=` (version 2025-11-02)
+    Ge,
+    /// `<=` (version 2025-11-02)
+    Le,
 }
 
 impl Operator {
-    /// Every operator, as written.
-    pub const ALL: [(&'static str, Operator); 12] = [
+    /// Every operator, as written: seed 002's twelve, then the four
+    /// comparisons version 2025-11-02 adds.
+    pub const ALL: [(&'static str, Operator); 16] = [
         ("=", Operator::Eq),
         ("!=", Operator::Ne),
         ("in", Operator::In),
@@ -209,7 +247,19 @@ impl Operator {
         ("not starts with", Operator::NotStartsWith),
         ("ends with", Operator::EndsWith),
         ("not ends with", Operator::NotEndsWith),
+        (">", Operator::Gt),
+        ("<", Operator::Lt),
+        (">=", Operator::Ge),
+        ("<=", Operator::Le),
     ];
+
+    /// How many of [`Operator::ALL`] seed 002 (version 2023-04-20) has.
+    pub const SEED: usize = 12;
+
+    /// True for the operators version 2025-11-02 adds.
+    pub fn since_2025(self) -> bool {
+        matches!(self, Operator::Gt | Operator::Lt | Operator::Ge | Operator::Le)
+    }
 
     /// The operator written `text`.
     pub fn parse(text: &str) -> Option<Operator> {
@@ -257,10 +307,14 @@ pub struct DataSource {
     pub at: Pos,
     /// `type` (`aws/vpc`).
     pub ty: String,
-    /// `filter`.
-    pub filter: Filter,
+    /// `filter`: one, or (version 2025-11-02) a list that must all match.
+    pub filters: Vec<Filter>,
+    /// The filters are written as a list.
+    pub filter_list: bool,
     /// `exports`.
     pub fields: Vec<DataField>,
+    /// `exports: "*"` (version 2025-11-02): every field of the data.
+    pub export_all: bool,
     /// `description`.
     pub description: Option<Tree>,
     /// `metadata` (display name, annotations, custom).
@@ -318,6 +372,9 @@ pub struct Resource {
     pub each: Option<Sub>,
     /// `linkSelector.byLabel`.
     pub selector: Vec<(String, String)>,
+    /// `linkSelector.exclude` (version 2025-11-02): resources of this
+    /// blueprint never linked to.
+    pub exclude: Vec<String>,
     /// `spec`.
     pub spec: Tree,
     /// What its substitutions read, each once.
@@ -400,11 +457,17 @@ impl Blueprint {
 impl DataSource {
     /// Every substitution of the definition.
     pub fn subs(&self) -> Vec<&Sub> {
-        let mut out = self.filter.search.subs();
+        let mut out = self.filter_subs();
         for t in [&self.metadata, &self.description].into_iter().flatten() {
             out.extend(t.subs());
         }
         out
+    }
+
+    /// The substitutions of its filters' searches: what its data depends
+    /// on.
+    pub fn filter_subs(&self) -> Vec<&Sub> {
+        self.filters.iter().flat_map(|f| f.search.subs()).collect()
     }
 }
 

@@ -1,6 +1,9 @@
 //! Data source filters: which candidate record a filter selects, with the
-//! operator semantics of seed 002 ("Operator Behaviours"). A combination
-//! of field and search types the seed does not list is an error.
+//! operator semantics of seed 002 ("Operator Behaviours"), and for the
+//! comparisons version 2025-11-02 adds (`>`, `<`, `>=`, `<=`): numbers
+//! compare as numbers, text compares as text (so do RFC 3339 times). A
+//! combination of field and search types the seed does not list is an
+//! error.
 
 use super::blueprint::{Operator, type_name};
 use bpvm_runtime::Value;
@@ -111,6 +114,12 @@ pub fn test(field: &Value, op: Operator, search: &Value) -> Result<bool, String>
             (Value::Str(f), Value::Str(s)) => Some(f.ends_with(&**s)),
             _ => None,
         },
+        Gt | Lt | Ge | Le => order(field, search).map(|o| match op {
+            Gt => o.is_gt(),
+            Lt => o.is_lt(),
+            Ge => o.is_ge(),
+            _ => o.is_le(),
+        }),
     };
     let negated = matches!(op, Ne | NotIn | NotHasKey | NotContains | NotStartsWith | NotEndsWith);
     match found {
@@ -121,6 +130,20 @@ pub fn test(field: &Value, op: Operator, search: &Value) -> Result<bool, String>
             describe(field),
             describe(search)
         )),
+    }
+}
+
+/// How two numbers, or two strings, compare.
+fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    let number = |v: &Value| match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Float(f) => Some(*f),
+        _ => None,
+    };
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
+        _ => number(a)?.partial_cmp(&number(b)?),
     }
 }
 

@@ -109,16 +109,36 @@ fn put(m: &mut Map, key: &str, r: Option<&Resolved>, mask: bool) {
 }
 
 fn datasource(def: &Value, d: &DataOut, mask: bool) -> Map {
+    let filter = |node: &Value, k: usize| {
+        Value::Map(fields(node, |key, n| match key {
+            "search" => d.searches.get(k).and_then(|r| r.output(mask)),
+            _ => Some(n.clone()),
+        }))
+    };
     fields(def, |key, node| match key {
         "metadata" => d.metadata.as_ref().and_then(|r| r.output(mask)),
         "description" => d.description.as_ref().and_then(|r| r.output(mask)),
-        "filter" => Some(Value::Map(fields(node, |k, n| match k {
-            "search" => d.search.output(mask),
-            _ => Some(n.clone()),
-        }))),
+        "filter" => Some(match node {
+            Value::List(items) => Value::List(items.iter().enumerate().map(|(k, f)| filter(f, k)).collect()),
+            one => filter(one, 0),
+        }),
+        // `exports: "*"`: every field of the data, each with its value
+        // (as written while the data is not known).
+        "exports" if node.as_str().is_some() => match &d.fields {
+            Some(found) => {
+                let mut m = Map::with_capacity(found.len());
+                for (name, v) in found {
+                    let mut x = Map::with_capacity(1);
+                    x.insert("value", v.clone());
+                    m.insert(name.as_str(), Value::Map(x));
+                }
+                Some(Value::Map(m))
+            }
+            None => Some(node.clone()),
+        },
         "exports" => Some(Value::Map(fields(node, |name, x| {
             let mut m = literal_map(x);
-            if let Some((_, v)) = d.fields.iter().find(|(n, _)| n == name) {
+            if let Some((_, v)) = d.fields.iter().flatten().find(|(n, _)| n == name) {
                 m.insert("value", v.clone());
             }
             Some(Value::Map(m))

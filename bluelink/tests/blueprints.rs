@@ -5,7 +5,7 @@
 //! errors it must fail with.
 //!
 //! Case fields: `name`; `files` (name → text, written to a scratch folder)
-//! or `dir` (a folder under tests/blueprints); `blueprint` (default
+//! or `dir` (a folder next to the case file); `blueprint` (default
 //! blueprint.yaml, else blueprint.json); `vars` (a string is command-line
 //! text, parsed to the declared type; anything else a typed value);
 //! `datasources`, `state` (resource state), `show_secrets`, `cwd` (what
@@ -13,7 +13,21 @@
 //! must stay in, default the case folder), `seed`, `now`; then one
 //! of `output` (the document), `expect` (a file with the document),
 //! `error` (text every problem's line must include, in order: a string or
-//! a list); and optionally `deferred` (the references left as written).
+//! a list); and optionally `deferred` (the references left as written)
+//! and `note` (why the case is written as it is). Any other field is a
+//! mistake in the case and fails it.
+//!
+//! `tests/blueprints/reference/*.yaml` are Bluelink's own validation tests
+//! (`libs/blueprint/validation/*_test.go`) translated into cases, one case
+//! file per reference test file (`core_variable_validation.yaml` for
+//! `core_variable_validation_test.go`); their fixture folders are under
+//! `reference/fixtures/` (only `*.yaml` files directly in a suite folder
+//! are case files). Each of their cases names the test it comes from,
+//! `from: "<file>_test.go: <TestName>"`, and where the reference's result
+//! contradicts seeds 002/003 or a decision, bpvm's result is expected and
+//! `seed_wins` quotes the words that decide it. The tests left out (they
+//! need a provider plugin, or test a Go helper with no blueprint form) are
+//! listed in `reference/README.md`.
 
 use bpvm_bluelink::{load, render};
 use bpvm_runtime::Map;
@@ -25,7 +39,7 @@ fn text(case: &Map, key: &str) -> Option<String> {
 }
 
 /// The folder a case's files are in.
-fn folder(case: &Map, fixtures: &Path, scratch: &Path) -> PathBuf {
+fn folder_of(case: &Map, fixtures: &Path, scratch: &Path) -> PathBuf {
     if let Some(dir) = text(case, "dir") {
         return fixtures.join(dir);
     }
@@ -142,17 +156,64 @@ fn check(case: &Map, dir: &Path, got: Result<(Value, Vec<String>), Vec<String>>)
     }
 }
 
-#[test]
-fn blueprint_render_cases() {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blueprints");
-    let scratch = std::env::temp_dir().join(format!("bpvm-blueprints-{}", std::process::id()));
-    let mut files: Vec<_> = std::fs::read_dir(&fixtures)
+/// The fields a case may have.
+const CASE_FIELDS: &[&str] = &[
+    "name",
+    "from",
+    "seed_wins",
+    "note",
+    "files",
+    "dir",
+    "blueprint",
+    "vars",
+    "datasources",
+    "state",
+    "show_secrets",
+    "cwd",
+    "root",
+    "seed",
+    "now",
+    "output",
+    "expect",
+    "error",
+    "deferred",
+];
+
+/// What is wrong with a case as written (not with what it renders).
+fn malformed(case: &Map, stem: &str, reference: bool) -> Option<String> {
+    if let Some((k, _)) = case.iter().find(|(k, _)| !CASE_FIELDS.contains(&k.as_str())) {
+        return Some(format!("unknown case field {:?}", k.as_str()));
+    }
+    for key in ["from", "seed_wins", "note"] {
+        if case
+            .get(key)
+            .is_some_and(|v| v.as_str().is_none_or(|s| s.trim().is_empty()))
+        {
+            return Some(format!("{key} is a non-empty string"));
+        }
+    }
+    let from = text(case, "from");
+    match (reference, from) {
+        (true, None) => Some("a reference case names its test: from: \"<file>_test.go: <TestName>\"".into()),
+        (true, Some(f)) if !f.starts_with(&format!("{stem}_test.go: Test")) => {
+            Some(format!("from {f:?} is not a test of {stem}_test.go"))
+        }
+        (false, Some(_)) => Some("`from` names a reference test; such cases go in tests/blueprints/reference".into()),
+        _ => None,
+    }
+}
+
+/// Runs every case file of a suite folder; returns (passed, failures).
+fn suite(folder: &Path, reference: bool, scratch: &Path) -> (usize, Vec<String>) {
+    let mut files: Vec<_> = std::fs::read_dir(folder)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|f| f.is_file() && f.extension().is_some_and(|e| e == "yaml"))
         .collect();
     files.sort();
     let (mut passed, mut failures) = (0, Vec::new());
-    for file in files.iter().filter(|f| f.extension().is_some_and(|e| e == "yaml")) {
+    for file in &files {
+        let stem = file.file_stem().unwrap().to_string_lossy().to_string();
         let doc = Value::from_yaml(&std::fs::read_to_string(file).unwrap()).unwrap();
         let Some(Value::List(cases)) = doc.as_map().and_then(|m| m.get("cases")) else {
             panic!("{}: no cases", file.display())
@@ -160,25 +221,41 @@ fn blueprint_render_cases() {
         for case in cases {
             let case = case.as_map().expect("a case is a mapping");
             let label = format!(
-                "{} / {}",
+                "{}{} / {}",
+                if reference { "reference/" } else { "" },
                 file.file_name().unwrap().to_string_lossy(),
                 text(case, "name").unwrap_or_default()
             );
-            let dir = folder(case, &fixtures, &scratch);
+            if let Some(why) = malformed(case, &stem, reference) {
+                failures.push(format!("{label}: {why}"));
+                continue;
+            }
+            let dir = folder_of(case, folder, scratch);
             match check(case, &dir, run(case, &dir)) {
                 Ok(()) => passed += 1,
                 Err(why) => failures.push(format!("{label}: {why}")),
             }
         }
     }
+    (passed, failures)
+}
+
+#[test]
+fn blueprint_render_cases() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blueprints");
+    let scratch = std::env::temp_dir().join(format!("bpvm-blueprints-{}", std::process::id()));
+    let (passed, mut failures) = suite(&fixtures, false, &scratch);
+    let (ref_passed, ref_failures) = suite(&fixtures.join("reference"), true, &scratch);
+    failures.extend(ref_failures);
     let _ = std::fs::remove_dir_all(&scratch);
+    let total = passed + ref_passed + failures.len();
     assert!(
         failures.is_empty(),
         "{} of {} cases failed:\n\n{}",
         failures.len(),
-        passed + failures.len(),
+        total,
         failures.join("\n\n")
     );
-    assert!(passed > 0);
-    println!("{passed} blueprint cases passed");
+    assert!(passed > 0 && ref_passed > 0);
+    println!("{passed} blueprint cases and {ref_passed} reference cases passed");
 }

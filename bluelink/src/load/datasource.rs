@@ -3,6 +3,7 @@
 use super::{FIELD_TYPES, Loader, join, namespaced};
 use crate::blueprint::{DataField, DataSource, Filter, Operator, Type};
 use crate::node::{Entry, Kind, Node};
+use crate::sub::Tree;
 use bpvm_runtime::Value;
 
 impl Loader {
@@ -10,7 +11,9 @@ impl Loader {
         let path = format!("datasources.{}", e.key);
         let known = ["type", "metadata", "filter", "exports", "description"];
         let fields = self.fields(&e.value, &path, &known, &["type", "filter", "exports"]);
-        let (mut ty, mut filter, mut exports, mut description, mut metadata) = (None, None, Vec::new(), None, None);
+        let (mut ty, mut filters, mut exports, mut description, mut metadata) = (None, None, Vec::new(), None, None);
+        let mut export_all = false;
+        let before = self.errors.len();
         for f in fields {
             let p = join(&path, &f.key);
             let v = &f.value;
@@ -29,12 +32,40 @@ impl Loader {
                     ty = Some(t);
                 }
                 "metadata" => {
-                    self.fields(v, &p, &["displayName", "annotations", "custom"], &[]);
-                    metadata = Some(self.tree(v, &p));
+                    for m in self.fields(v, &p, &["displayName", "annotations", "custom"], &[]) {
+                        let mp = join(&p, &m.key);
+                        match m.key.as_str() {
+                            "displayName" if m.value.as_str().is_none() => {
+                                let message = format!("a display name is a string, found {}", m.value.describe());
+                                self.fail(m.value.at, &mp, message);
+                            }
+                            "annotations" => self.annotations(&m.value, &mp),
+                            _ => {}
+                        }
+                    }
+                    let t = self.tree(v, &p);
+                    if let Tree::Map(parts) = &t {
+                        for (key, part) in parts {
+                            match key.as_str() {
+                                "displayName" => self.primitive(part, "a display name"),
+                                "annotations" => self.primitive(part, "an annotation"),
+                                _ => {}
+                            }
+                        }
+                    }
+                    metadata = Some(t);
                 }
-                "filter" => filter = self.filter(v, &p),
+                "filter" => filters = self.filters(v, &p),
+                "exports" if v.as_str() == Some("*") => {
+                    // Every field of the data (version 2025-11-02).
+                    export_all = self.since_2025(v.at, &p, "exports: \"*\" (every field of the data source)");
+                }
                 "exports" => {
-                    for x in self.named(v, &p) {
+                    let entries = self.named(v, &p);
+                    if v.entries().is_some() && entries.is_empty() {
+                        self.fail(v.at, &p, "a data source exports at least one field");
+                    }
+                    for x in entries {
                         let xp = join(&p, &x.key);
                         self.literal(&x.value, &xp, "the data source exports");
                         let xf = self.fields(&x.value, &xp, &["type", "aliasFor", "description"], &["type"]);
@@ -66,19 +97,62 @@ impl Loader {
                         exports.push(field);
                     }
                 }
-                "description" => description = Some(self.tree(v, &p)),
+                "description" => description = Some(self.text(v, &p, "a description")),
                 _ => {}
             }
+        }
+        if self.errors.len() > before {
+            return None;
         }
         Some(DataSource {
             name: e.key.clone(),
             at: e.key_at,
             ty: ty?,
-            filter: filter?,
+            filter_list: e.value.get("filter").is_some_and(|f| matches!(f.kind, Kind::List(_))),
+            filters: filters?,
             fields: exports,
+            export_all,
             description,
             metadata,
         })
+    }
+
+    /// Annotation values are primitives (seed 002); what substitutions
+    /// yield is checked on the compiled tree.
+    pub(super) fn annotations(&mut self, v: &Node, path: &str) {
+        let Some(entries) = v.entries() else {
+            self.fail(v.at, path, format!("expected a mapping, found {}", v.describe()));
+            return;
+        };
+        for a in entries {
+            if !matches!(a.value.kind, Kind::Scalar(_)) {
+                let message = format!(
+                    "an annotation is a string, integer, float or boolean, found {}",
+                    a.value.describe()
+                );
+                self.fail(a.value.at, &join(path, &a.key), message);
+            }
+        }
+    }
+
+    /// `filter`: one filter, or (version 2025-11-02) a list of them.
+    fn filters(&mut self, v: &Node, path: &str) -> Option<Vec<Filter>> {
+        let Kind::List(items) = &v.kind else {
+            return Some(vec![self.filter(v, path)?]);
+        };
+        if !self.since_2025(v.at, path, "a list of filters") {
+            return None;
+        }
+        if items.is_empty() {
+            self.fail(v.at, path, "a list of filters has at least one filter");
+            return None;
+        }
+        let all: Vec<Option<Filter>> = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| self.filter(item, &format!("{path}[{i}]")))
+            .collect();
+        all.into_iter().collect()
     }
 
     fn filter(&mut self, v: &Node, path: &str) -> Option<Filter> {
@@ -98,13 +172,27 @@ impl Loader {
                         continue;
                     };
                     operator = Operator::parse(&text);
-                    if operator.is_none() {
-                        let all: Vec<&str> = Operator::ALL.iter().map(|(t, _)| *t).collect();
-                        self.fail(
-                            f.value.at,
-                            &p,
-                            format!("unknown filter operator {text:?}; expected one of: {}", all.join(", ")),
-                        );
+                    match operator {
+                        Some(o) if o.since_2025() => {
+                            let what = format!("the filter operator {text:?}");
+                            if !self.since_2025(f.value.at, &p, &what) {
+                                operator = None;
+                            }
+                        }
+                        Some(_) => {}
+                        None => {
+                            let n = if self.version == Some(super::Version::V2023) {
+                                Operator::SEED
+                            } else {
+                                Operator::ALL.len()
+                            };
+                            let all: Vec<&str> = Operator::ALL[..n].iter().map(|(t, _)| *t).collect();
+                            self.fail(
+                                f.value.at,
+                                &p,
+                                format!("unknown filter operator {text:?}; expected one of: {}", all.join(", ")),
+                            );
+                        }
                     }
                 }
                 "search" => {
@@ -123,7 +211,16 @@ impl Loader {
                             "a filter search is a primitive or an array of primitives",
                         );
                     }
-                    search = Some(self.tree(&f.value, &p));
+                    let t = self.tree(&f.value, &p);
+                    for sub in t.subs() {
+                        if let Some(v) = super::constant(&sub.prog)
+                            && !search_value(&v)
+                        {
+                            let message = super::not_primitive("a filter search", &v);
+                            self.fail(sub.at, &sub.path, message);
+                        }
+                    }
+                    search = Some(t);
                 }
                 _ => {}
             }
@@ -134,5 +231,15 @@ impl Loader {
             search: search?,
             at: v.at,
         })
+    }
+}
+
+/// True when `v` can be a filter's search: a primitive or an array of
+/// primitives (seed 002, dataSourceFilterDefinition).
+pub(crate) fn search_value(v: &Value) -> bool {
+    match v {
+        Value::List(items) => items.iter().all(|x| !matches!(x, Value::List(_) | Value::Map(_))),
+        Value::Map(_) => false,
+        _ => true,
     }
 }

@@ -34,6 +34,17 @@ impl Loader {
                         self.fail(v.at, &p, "the path of a child blueprint is a non-empty string");
                     }
                     inc.path = self.tree(v, &p);
+                    for sub in inc.path.subs() {
+                        if let Some(got) = super::constant(&sub.prog)
+                            && !matches!(got, Value::Str(_))
+                        {
+                            let message = format!(
+                                "the path of a child blueprint is a string; the substitution yields {}",
+                                crate::render::describe_value(&got)
+                            );
+                            self.fail(sub.at, &sub.path, message);
+                        }
+                    }
                 }
                 "variables" => {
                     for x in v.entries().unwrap_or(&[]) {
@@ -48,7 +59,7 @@ impl Loader {
                     inc.variables = Some(self.tree(v, &p));
                 }
                 "metadata" => inc.metadata = Some(self.tree(v, &p)),
-                "description" => inc.description = Some(self.tree(v, &p)),
+                "description" => inc.description = Some(self.text(v, &p, "a description")),
                 _ => {}
             }
         }
@@ -80,7 +91,7 @@ impl Loader {
                         Err(d) => self.fail(v.at, &p, d.to_string().trim_end()),
                     }
                 }
-                "description" => description = Some(self.tree(v, &p)),
+                "description" => description = Some(self.text(v, &p, "a description")),
                 _ => {}
             }
         }

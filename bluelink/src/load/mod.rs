@@ -2,10 +2,13 @@
 //! is validated before anything is evaluated, and every problem is
 //! reported at once with its file, line:column and path.
 
+mod accessors;
 mod datasource;
 mod definitions;
 mod resource;
 mod variables;
+
+pub(crate) use datasource::search_value;
 
 use super::blueprint::{Blueprint, Index, Type};
 use super::distinct::Distinct;
@@ -15,13 +18,26 @@ use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Key, Value};
-use bpvm_vm::Seg;
+use bpvm_vm::{Op, Program, Seg};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
 /// Blueprint versions accepted (B1).
 pub const VERSIONS: [&str; 2] = ["2023-04-20", "2025-11-02"];
+
+/// A blueprint's version, when it is one of [`VERSIONS`]: what it may
+/// hold besides seed 002's fields (B12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Version {
+    /// `2023-04-20`, seed 002.
+    V2023,
+    /// `2025-11-02`: resource `removalPolicy`, `linkSelector.exclude`,
+    /// data source `exports: "*"`, a list of filters and the `>`, `<`,
+    /// `>=`, `<=` operators, and values written as mappings, lists and
+    /// typed scalars.
+    V2025,
+}
 
 const TOP: &[&str] = &[
     "version",
@@ -101,6 +117,12 @@ pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
         compiler: Compiler::new(Dialect::Bluelink),
         names: Index::default(),
         in_each: false,
+        export_all: Default::default(),
+        version: match doc.get("version").and_then(Node::as_str) {
+            Some("2023-04-20") => Some(Version::V2023),
+            Some("2025-11-02") => Some(Version::V2025),
+            _ => None,
+        },
     };
     let bp = l.blueprint(&doc, path);
     if l.errors.is_empty() {
@@ -119,6 +141,11 @@ struct Loader {
     names: Index,
     /// True inside a resource with `each` (where `elem` and `i` exist).
     in_each: bool,
+    /// The version, when it is a supported one (else version-dependent
+    /// fields are not reported: the version itself is).
+    version: Option<Version>,
+    /// Data sources with `exports: "*"` (every field of the data).
+    export_all: std::collections::HashSet<String>,
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -137,6 +164,17 @@ impl Loader {
             path: path.to_string(),
             message: message.into(),
         });
+    }
+
+    /// True when the blueprint's version has `what`, a field version
+    /// 2025-11-02 adds; under 2023-04-20 it is an error naming the version.
+    fn since_2025(&mut self, at: Pos, path: &str, what: &str) -> bool {
+        if self.version == Some(Version::V2023) {
+            let message = format!("{what} is new in version 2025-11-02; this blueprint is version 2023-04-20");
+            self.fail(at, path, message);
+            return false;
+        }
+        true
     }
 
     /// A mapping's entries; unknown keys and missing required keys are
@@ -171,13 +209,17 @@ impl Loader {
             return &[];
         };
         for e in entries {
-            let ok = e.key.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                && e.key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            // Any name a reference can write: `["name"]` takes letters,
+            // digits, '_', '-' and '.' (seed 002, "name in quotes").
+            let ok = !e.key.is_empty()
+                && e.key
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
             if has_substitution(&e.key) {
                 self.no_sub_key(e, path);
             } else if !ok {
                 let message = format!(
-                    "{:?} is not a valid name: a name starts with a letter or '_' and has letters, digits, '_' and '-'",
+                    "{:?} is not a valid name: a name has letters, digits, '_', '-' and '.' (seed 002)",
                     e.key
                 );
                 self.fail(e.key_at, &join(path, &e.key), message);
@@ -259,6 +301,31 @@ impl Loader {
         ty
     }
 
+    /// A field seed 002 types as a string (a description, a display
+    /// name): text, where substitutions may yield any primitive; `what`
+    /// names it in messages ("a description").
+    fn text(&mut self, node: &Node, path: &str, what: &str) -> Tree {
+        if node.as_str().is_none() {
+            self.fail(node.at, path, format!("{what} is a string, found {}", node.describe()));
+        }
+        let t = self.tree(node, path);
+        self.primitive(&t, what);
+        t
+    }
+
+    /// Records an error for each substitution in `t` known, when loaded,
+    /// to yield an array or an object where `what` takes a primitive.
+    fn primitive(&mut self, t: &Tree, what: &str) {
+        for sub in t.subs() {
+            if let Some(v) = constant(&sub.prog)
+                && matches!(v, Value::List(_) | Value::Map(_))
+            {
+                let message = not_primitive(what, &v);
+                self.fail(sub.at, &sub.path, message);
+            }
+        }
+    }
+
     /// A value where substitutions are allowed.
     fn tree(&mut self, node: &Node, path: &str) -> Tree {
         match &node.kind {
@@ -337,6 +404,8 @@ impl Loader {
             Ref::Value(v) if !n.values.contains_key(v) => Some(format!("values.{v} is not defined")),
             Ref::DataSource(d, f) => match n.datasources.get(d) {
                 None => Some(format!("datasources.{d} is not defined")),
+                Some(_) if self.export_all.contains(d) => None,
+                Some((_, fields)) if fields.is_empty() => Some(format!("datasources.{d} exports no fields")),
                 Some((_, fields)) if !fields.contains(f) => Some(format!(
                     "datasources.{d} does not export {f:?}; its exports are: {}",
                     fields.join(", ")
@@ -372,14 +441,24 @@ impl Loader {
             metadata: None,
             index: Index::default(),
         };
+        let top = self.fields(doc, "", TOP, &["version"]);
         // Seed 002 requires `resources`, yet its own modular examples
-        // compose a blueprint from children alone: `include` stands in.
-        let required: &[&str] = if doc.get("include").is_some() {
-            &["version"]
-        } else {
-            &["version", "resources"]
+        // compose a blueprint from children alone: an include stands in.
+        let empty = |section: &str| {
+            doc.get(section)
+                .is_none_or(|n| n.entries().is_some_and(<[Entry]>::is_empty))
         };
-        let top = self.fields(doc, "", TOP, required);
+        if doc.entries().is_some() && empty("resources") && empty("include") {
+            let (at, path) = match doc.get("resources") {
+                Some(r) => (r.at, "resources"),
+                None => (doc.at, ""),
+            };
+            self.fail(
+                at,
+                path,
+                "a blueprint has at least one resource, or an include (seed 002: resources is required)",
+            );
+        }
         self.collect_names(doc);
         for e in top {
             let p = e.key.as_str();
@@ -420,6 +499,8 @@ impl Loader {
             }
         }
         reads(&mut bp);
+        self.check_accessors(&bp);
+        self.check_each_sources(&bp);
         bp.index = std::mem::take(&mut self.names);
         bp
     }
@@ -437,6 +518,11 @@ impl Loader {
         self.names.values = index("values");
         self.names.resources = index("resources");
         self.names.includes = index("include");
+        self.export_all = keys("datasources")
+            .iter()
+            .filter(|e| e.value.get("exports").and_then(Node::as_str) == Some("*"))
+            .map(|e| e.key.clone())
+            .collect();
         self.names.datasources = keys("datasources")
             .iter()
             .enumerate()
@@ -509,6 +595,35 @@ fn unescape(s: &str) -> String {
             .collect(),
         Err(_) => s.to_string(),
     }
+}
+
+/// The value a program always yields when it reads nothing: a literal, or
+/// calls of pure functions (no clock, files or network) on literals.
+/// `None` when it reads the blueprint, or fails (rendering reports why).
+pub(crate) fn constant(prog: &Program) -> Option<Value> {
+    match prog.code.as_slice() {
+        [Op::Const(i), Op::Return] => return prog.consts.get(*i as usize).cloned(),
+        [Op::True, Op::Return] => return Some(Value::Bool(true)),
+        [Op::False, Op::Return] => return Some(Value::Bool(false)),
+        [Op::Int(n), Op::Return] => return Some(Value::Int(i64::from(*n))),
+        _ => {}
+    }
+    if prog.loads().next().is_some() || !prog.funcs.iter().all(|f| f.pure) {
+        return None;
+    }
+    let env = bpvm_runtime::Environment::new();
+    bpvm_vm::Vm::new().run(prog, &env).ok().map(|v| v.to_value())
+}
+
+/// The message for a field that takes a primitive but is given `v`.
+pub(crate) fn not_primitive(what: &str, v: &Value) -> String {
+    let kind = super::blueprint::type_name(v);
+    let takes = if what.contains("search") {
+        "a primitive or an array of primitives"
+    } else {
+        "a string, integer, float or boolean"
+    };
+    format!("{what} is {takes} (seed 002); the substitution yields an {kind}")
 }
 
 /// True when `text` is a bare reference (no call, no literal).

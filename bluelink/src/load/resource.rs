@@ -20,6 +20,7 @@ impl Loader {
             "condition",
             "each",
             "linkSelector",
+            "removalPolicy",
             "spec",
         ];
         let fields = self.fields(&e.value, &path, &known, &["type", "spec"]);
@@ -36,6 +37,7 @@ impl Loader {
             condition: None,
             each: None,
             selector: Vec::new(),
+            exclude: Vec::new(),
             spec: Tree::Lit(Arc::new(Value::Null)),
             defs: Vec::new(),
             reads: Default::default(),
@@ -56,7 +58,7 @@ impl Loader {
                         r.ty = t;
                     }
                 }
-                "description" => r.description = Some(self.tree(v, &p)),
+                "description" => r.description = Some(self.text(v, &p, "a description")),
                 "metadata" => r.metadata = self.resource_meta(v, &p),
                 "dependsOn" => {
                     self.literal(v, &p, "the dependencies (dependsOn) property");
@@ -91,6 +93,13 @@ impl Loader {
                     r.each = v.as_str().and_then(|s| self.sub(s, v.at, &p));
                     self.in_each = true;
                     if let Some(each) = &r.each
+                        && let Some(got) = super::constant(&each.prog)
+                        && !matches!(got, Value::List(_))
+                    {
+                        let message = format!("each must yield an array, got {}", crate::render::describe_value(&got));
+                        self.fail(v.at, &p, message);
+                    }
+                    if let Some(each) = &r.each
                         && let Some(bad) = each
                             .refs
                             .iter()
@@ -105,8 +114,33 @@ impl Loader {
                 }
                 "linkSelector" => {
                     self.literal(v, &p, "the linkSelector property");
-                    for s in self.fields(v, &p, &["byLabel"], &["byLabel"]) {
-                        r.selector = self.labels(&s.value, &join(&p, "byLabel"));
+                    for s in self.fields(v, &p, &["byLabel", "exclude"], &["byLabel"]) {
+                        let sp = join(&p, &s.key);
+                        if s.key == "byLabel" {
+                            r.selector = self.labels(&s.value, &sp);
+                        } else if self.since_2025(s.key_at, &sp, "linkSelector.exclude") {
+                            r.exclude = self.exclude(&s.value, &sp);
+                        }
+                    }
+                }
+                "removalPolicy" => {
+                    if !self.since_2025(f.key_at, &p, "removalPolicy") {
+                        continue;
+                    }
+                    // A static literal: what happens to the resource when it
+                    // leaves the blueprint.
+                    if v.as_str().is_some_and(has_substitution) {
+                        let message = "removalPolicy is a static literal, \"delete\" or \"retain\": substitutions are not allowed here";
+                        self.fail(v.at, &p, message);
+                        continue;
+                    }
+                    match self.plain_str(v, &p, "the removalPolicy property") {
+                        Some(policy) if REMOVAL_POLICIES.contains(&policy.as_str()) => {}
+                        Some(policy) => {
+                            let message = format!("removalPolicy is \"delete\" or \"retain\", not {policy:?}");
+                            self.fail(v.at, &p, message);
+                        }
+                        None => {}
                     }
                 }
                 "spec" => {
@@ -137,23 +171,47 @@ impl Loader {
         (self.errors.len() == before).then_some(r)
     }
 
+    /// `linkSelector.exclude`: names of resources of this blueprint, one
+    /// or a list, written without substitutions.
+    fn exclude(&mut self, v: &Node, path: &str) -> Vec<String> {
+        let items: Vec<(&Node, String)> = match &v.kind {
+            Kind::List(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n, format!("{path}[{i}]")))
+                .collect(),
+            _ => vec![(v, path.to_string())],
+        };
+        let mut out = Vec::new();
+        for (n, p) in items {
+            match n.as_str() {
+                Some(name) if has_substitution(name) => {}
+                Some(name) if self.names.resources.contains_key(name) => out.push(name.to_string()),
+                Some(name) => self.fail(n.at, &p, format!("resources.{name} is not defined")),
+                None => self.fail(
+                    n.at,
+                    &p,
+                    format!(
+                        "linkSelector.exclude is a resource name or a list of them, found {}",
+                        n.describe()
+                    ),
+                ),
+            }
+        }
+        out
+    }
+
     fn resource_meta(&mut self, v: &Node, path: &str) -> ResourceMeta {
         let mut m = ResourceMeta::default();
         for f in self.fields(v, path, &["displayName", "annotations", "labels", "custom"], &[]) {
             let p = join(path, &f.key);
             match f.key.as_str() {
-                "displayName" => m.display_name = Some(self.tree(&f.value, &p)),
+                "displayName" => m.display_name = Some(self.text(&f.value, &p, "a display name")),
                 "annotations" => {
-                    for a in f.value.entries().unwrap_or(&[]) {
-                        if !matches!(a.value.kind, Kind::Scalar(_)) {
-                            let message = format!(
-                                "an annotation is a string, integer, float or boolean, found {}",
-                                a.value.describe()
-                            );
-                            self.fail(a.value.at, &join(&p, &a.key), message);
-                        }
-                    }
-                    m.annotations = Some(self.tree(&f.value, &p));
+                    self.annotations(&f.value, &p);
+                    let t = self.tree(&f.value, &p);
+                    self.primitive(&t, "an annotation");
+                    m.annotations = Some(t);
                 }
                 "labels" => {
                     self.literal(&f.value, &p, "the labels property of a resource's metadata");
@@ -192,7 +250,20 @@ impl Loader {
     fn condition(&mut self, v: &Node, path: &str) -> Option<Condition> {
         match &v.kind {
             Kind::Scalar(Value::Bool(_)) => Some(Condition::Leaf(Tree::Lit(Arc::new(v.to_value())))),
-            Kind::Scalar(Value::Str(s)) if has_substitution(s) => Some(Condition::Leaf(self.tree(v, path))),
+            Kind::Scalar(Value::Str(s)) if has_substitution(s) => {
+                let leaf = self.tree(v, path);
+                if let Tree::Sub(sub) = &leaf
+                    && let Some(got) = super::constant(&sub.prog)
+                    && !matches!(got, Value::Bool(_) | Value::Null)
+                {
+                    let message = format!(
+                        "a condition must yield a boolean, got {}",
+                        crate::render::describe_value(&got)
+                    );
+                    self.fail(sub.at, &sub.path, message);
+                }
+                Some(Condition::Leaf(leaf))
+            }
             Kind::Map(entries) => {
                 if entries.len() != 1 {
                     let message = format!(
@@ -260,3 +331,6 @@ impl Loader {
         }
     }
 }
+
+/// The removal policies version 2025-11-02 has.
+const REMOVAL_POLICIES: [&str; 2] = ["delete", "retain"];

@@ -1,8 +1,9 @@
 //! Variable and value definitions.
 
 use super::{Loader, VALUE_TYPES, join, namespaced};
-use crate::blueprint::{ValueDef, VarType, Variable};
+use crate::blueprint::{Type, ValueDef, VarType, Variable};
 use crate::node::{Entry, Kind, Node};
+use crate::sub::Tree;
 use bpvm_runtime::Value;
 
 impl Loader {
@@ -66,7 +67,8 @@ impl Loader {
                     None => ok = false,
                 },
                 "allowedValues" => {
-                    if var.ty == VarType::Boolean {
+                    // An empty list enumerates nothing: no restriction.
+                    if var.ty == VarType::Boolean && !matches!(&v.kind, Kind::List(items) if items.is_empty()) {
                         self.fail(v.at, &p, "boolean variables cannot have allowedValues");
                         ok = false;
                         continue;
@@ -103,7 +105,9 @@ impl Loader {
         let fits = match (ty, &value) {
             (VarType::String | VarType::Custom(_), Value::Str(s)) => !s.trim().is_empty(),
             (VarType::Integer, Value::Int(_)) | (VarType::Boolean, Value::Bool(_)) => true,
-            (VarType::Float, Value::Float(_) | Value::Int(_)) => true,
+            // A float is written with a point (`30.0`): all values of a
+            // variable are of its type (seed 002), and 30 is an integer.
+            (VarType::Float, Value::Float(_)) => true,
             _ => false,
         };
         if !fits {
@@ -120,10 +124,7 @@ impl Loader {
             );
             return None;
         }
-        Some(match (ty, value) {
-            (VarType::Float, Value::Int(i)) => Value::Float(i as f64),
-            (_, v) => v,
-        })
+        Some(value)
     }
 
     pub(super) fn value(&mut self, e: &Entry) -> Option<ValueDef> {
@@ -138,26 +139,26 @@ impl Loader {
         let mut value = None;
         let mut description = None;
         let mut secret = false;
+        let mut content = None;
         for f in fields {
             let p = join(&path, &f.key);
             let v = &f.value;
             match f.key.as_str() {
                 "type" => ty = self.type_at(v, &p, "the value type property", "a value type", VALUE_TYPES),
                 "value" => {
-                    if !matches!(v.kind, Kind::Scalar(_)) {
-                        let message =
-                            "a value is written as a string; arrays and objects come from a ${..} substitution";
-                        self.fail(v.at, &p, message);
-                    }
+                    content = Some(v);
                     value = Some(self.tree(v, &p));
                 }
-                "description" => description = Some(self.tree(v, &p)),
+                "description" => description = Some(self.text(v, &p, "a description")),
                 "secret" => match v.kind {
                     Kind::Scalar(Value::Bool(b)) => secret = b,
                     _ => self.fail(v.at, &p, format!("expected true or false, found {}", v.describe())),
                 },
                 _ => {}
             }
+        }
+        if let (Some(ty), Some(node), Some(tree)) = (ty, content, &value) {
+            self.content(ty, node, tree, &join(&path, "value"));
         }
         Some(ValueDef {
             name: e.key.clone(),
@@ -167,5 +168,56 @@ impl Loader {
             description,
             secret,
         })
+    }
+
+    /// A value's `value` against its declared type, as far as it is known
+    /// when loaded: what is written without substitutions, and what a
+    /// substitution on literals yields.
+    fn content(&mut self, ty: Type, node: &Node, tree: &Tree, path: &str) {
+        let shape = crate::render::describe_value;
+        match (&node.kind, tree) {
+            // Version 2025-11-02 writes arrays and objects out, with
+            // substitutions anywhere inside.
+            (Kind::List(_) | Kind::Map(_), _) => {
+                let what = "a value written as a list or a mapping";
+                let fits = matches!(
+                    (ty, &node.kind),
+                    (Type::Array, Kind::List(_)) | (Type::Object, Kind::Map(_))
+                );
+                if self.since_2025(node.at, path, what) && !fits {
+                    let written = if matches!(node.kind, Kind::List(_)) {
+                        "an array"
+                    } else {
+                        "an object"
+                    };
+                    let message = format!("the value is declared {} but is written as {written}", ty.name());
+                    self.fail(node.at, path, message);
+                }
+            }
+            (_, Tree::Lit(v)) if ty.coerce(Value::clone(v)).is_err() => {
+                let message = format!("the value is declared {} but is {}", ty.name(), shape(v));
+                self.fail(node.at, path, message);
+            }
+            (_, Tree::Sub(sub)) => {
+                let whole = bpvm_compiler::template::split(&sub.text)
+                    .ok()
+                    .and_then(|parts| bpvm_compiler::template::whole(&parts));
+                if whole.is_none() && matches!(ty, Type::Array | Type::Object) {
+                    let message = format!(
+                        "the value is declared {}, and text with substitutions is a string: an {} comes from one ${{..}}",
+                        ty.name(),
+                        ty.name()
+                    );
+                    self.fail(sub.at, path, message);
+                } else if let Some(v) = super::constant(&sub.prog)
+                    && !matches!(v, Value::Null)
+                    && ty.coerce(v.clone()).is_err()
+                {
+                    let message = format!("the value is declared {} but is {}", ty.name(), shape(&v));
+                    self.fail(sub.at, path, message);
+                }
+            }
+            _ => {}
+        }
     }
 }

@@ -27,6 +27,7 @@ impl Resolver<'_> {
         let variables = self.opt_tree(&inc.variables)?;
         let metadata = self.opt_tree(&inc.metadata)?;
         let description = self.opt_tree(&inc.description)?;
+        self.opt_shaped(&inc.description, &description, "a description")?;
         let at = inc.at;
         let file = match file_r.known() {
             Some(Value::Str(s)) => s.to_string(),

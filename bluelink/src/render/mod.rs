@@ -667,11 +667,49 @@ impl<'b> Resolver<'b> {
         t.as_ref().map(|t| self.tree(t)).transpose()
     }
 
+    /// Fails when a substitution in `t` yielded (in `r`) what the field,
+    /// `what`, cannot hold (`ok` says what it can: seed 002's field type).
+    fn shaped(&mut self, t: &Tree, r: &Resolved, what: &str, ok: fn(&Value) -> bool) -> Result<(), Failed> {
+        match (t, r) {
+            (Tree::Sub(s), Resolved::Known(v, _)) if !ok(v) => {
+                Err(self.fail(s.at, &s.path, crate::load::not_primitive(what, v)))
+            }
+            (Tree::List(ts), Resolved::List(rs)) => {
+                let mut all = Ok(());
+                for (t, r) in ts.iter().zip(rs) {
+                    all = all.and(self.shaped(t, r, what, ok));
+                }
+                all
+            }
+            (Tree::Map(ts), Resolved::Map(rs)) => {
+                let mut all = Ok(());
+                for ((_, t), (_, r)) in ts.iter().zip(rs) {
+                    all = all.and(self.shaped(t, r, what, ok));
+                }
+                all
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// [`Resolver::shaped`] for an optional field.
+    fn opt_shaped(&mut self, t: &Option<Tree>, r: &Option<Resolved>, what: &str) -> Result<(), Failed> {
+        match (t, r) {
+            (Some(t), Some(r)) => self.shaped(t, r, what, primitive),
+            _ => Ok(()),
+        }
+    }
+
     // ---- exports ---------------------------------------------------
 
     fn export(&mut self, i: usize) -> Result<(), Failed> {
         let x = &self.bp.exports[i];
         self.out.export_descriptions[i] = self.opt_tree(&x.description)?;
+        self.opt_shaped(
+            &x.description,
+            &self.out.export_descriptions[i].clone(),
+            "a description",
+        )?;
         let r = match self.eval(&x.field)? {
             // An export field is written without `${..}`; a deferred one
             // is shown as the substitution it stands for.
@@ -744,8 +782,16 @@ fn article(kind: &str) -> String {
     }
 }
 
+/// True for a string, a number or a boolean.
+pub(super) fn primitive(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Null
+    )
+}
+
 /// A value for messages: `"text"`, `42`, `an array`.
-fn describe_value(v: &Value) -> String {
+pub(crate) fn describe_value(v: &Value) -> String {
     match v {
         Value::Str(s) => format!("{s:?}"),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => v.to_json(),

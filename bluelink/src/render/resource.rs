@@ -90,6 +90,19 @@ impl<'b> Resolver<'b> {
             let annotations = self.opt_tree(&r.metadata.annotations);
             let custom = self.opt_tree(&r.metadata.custom);
             let description = self.opt_tree(&r.description);
+            let shaped = |me: &mut Self, t: &Option<Tree>, r: &Result<Option<Resolved>, Failed>, what: &str| match r {
+                Ok(r) => me.opt_shaped(t, r, what),
+                Err(_) => Err(Failed),
+            };
+            let shapes = [
+                shaped(self, &r.metadata.display_name, &display_name, "a display name"),
+                shaped(self, &r.metadata.annotations, &annotations, "an annotation"),
+                shaped(self, &r.description, &description, "a description"),
+            ];
+            if shapes.iter().any(Result::is_err) {
+                ok = false;
+                continue;
+            }
             match (spec, display_name, annotations, custom, description) {
                 (Ok(spec), Ok(display_name), Ok(annotations), Ok(custom), Ok(description)) => {
                     instances.push(Instance {
@@ -220,7 +233,8 @@ impl<'b> Resolver<'b> {
     }
 
     /// `links:` on each resource with `linkSelector.byLabel`: the present
-    /// resources of this blueprint whose labels match all of it.
+    /// resources of this blueprint whose labels match all of it, less
+    /// those `linkSelector.exclude` names.
     pub(super) fn links(&mut self) {
         let mut found: Vec<(usize, Vec<String>)> = Vec::new();
         for (i, r) in self.bp.resources.iter().enumerate() {
@@ -230,6 +244,7 @@ impl<'b> Resolver<'b> {
             let mut names = Vec::new();
             for (j, other) in self.bp.resources.iter().enumerate() {
                 let matches = i != j
+                    && !r.exclude.contains(&other.name)
                     && r.selector
                         .iter()
                         .all(|(k, v)| other.metadata.labels.iter().any(|(lk, lv)| lk == k && lv == v));

@@ -2,7 +2,7 @@
 //! taking its declared type.
 
 use super::{Failed, Input, MASK, Resolved, Resolver, describe_value};
-use crate::blueprint::{Type, VarType};
+use crate::blueprint::VarType;
 use crate::error::Pos;
 use crate::sub::Def;
 use bpvm_runtime::Value;
@@ -91,12 +91,17 @@ impl Resolver<'_> {
         let def = &self.bp.values[i];
         let path = format!("values.{}", def.name);
         self.out.value_descriptions[i] = self.opt_tree(&def.description)?;
+        self.opt_shaped(
+            &def.description,
+            &self.out.value_descriptions[i].clone(),
+            "a description",
+        )?;
         let r = match self.tree(&def.value)? {
             Resolved::Literal(v) => Resolved::Known(Value::clone(&v), false),
             r => r,
         };
         let r = match r {
-            Resolved::Known(v, secret) => match as_type(def.ty, v) {
+            Resolved::Known(v, secret) => match def.ty.coerce(v) {
                 Ok(v) => Resolved::Known(v, secret || def.secret),
                 Err(v) => {
                     let shown = if (secret || def.secret) && self.mask() {
@@ -158,26 +163,5 @@ fn typed(ty: &VarType, v: &Value) -> Option<Value> {
         }
         (VarType::Float, Value::Int(i)) => Some(Value::Float(*i as f64)),
         _ => None,
-    }
-}
-
-/// A value's result as its declared type: integers, floats and booleans
-/// are parsed from text (seed 002); anything else must already fit.
-fn as_type(ty: Type, v: Value) -> Result<Value, Value> {
-    let parsed = match (ty, &v) {
-        (Type::Integer, Value::Str(s)) => s.trim().parse().ok().map(Value::Int),
-        (Type::Float, Value::Str(s)) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()).map(Value::Float),
-        (Type::Float, Value::Int(i)) => Some(Value::Float(*i as f64)),
-        (Type::Boolean, Value::Str(s)) => match s.trim() {
-            "true" => Some(Value::Bool(true)),
-            "false" => Some(Value::Bool(false)),
-            _ => None,
-        },
-        _ => None,
-    };
-    match parsed {
-        Some(p) => Ok(p),
-        None if ty.holds(&v) => Ok(v),
-        None => Err(v),
     }
 }
