@@ -90,6 +90,70 @@ pub fn after_files(files: &Map, values: &mut Map) {
     }
 }
 
+/// The context values Windsor derives before composing (W11): the
+/// cluster driver a platform implies, a `workstation` map with an
+/// architecture, and node maps that are always maps.
+pub fn derive(ctx: &mut Map) {
+    let platform = ctx
+        .get("platform")
+        .or_else(|| ctx.get("provider"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let driver = match platform.as_str() {
+        "docker" | "incus" | "metal" | "hetzner" | "omni" | "hyperv" | "vsphere" => Some("talos"),
+        "aws" => Some("eks"),
+        "azure" => Some("aks"),
+        "gcp" => Some("gke"),
+        _ => None,
+    };
+    let has_driver = ctx
+        .get("cluster")
+        .and_then(Value::as_map)
+        .is_some_and(|c| c.contains_key("driver"));
+    if let Some(d) = driver
+        && !has_driver
+    {
+        let mut cluster = ctx.get("cluster").and_then(Value::as_map).cloned().unwrap_or_default();
+        cluster.insert("driver", Value::Str(d.into()));
+        ctx.insert("cluster", Value::Map(cluster));
+    }
+    let mut ws = ctx
+        .get("workstation")
+        .and_then(Value::as_map)
+        .cloned()
+        .unwrap_or_default();
+    if !ws.contains_key("arch") {
+        // Windsor uses the host's; a fixed value keeps renders the same
+        // on every machine (D1).
+        ws.insert("arch", Value::Str("amd64".into()));
+    }
+    ctx.insert("workstation", Value::Map(ws));
+    match ctx.get("cluster") {
+        None | Some(Value::Null) => {
+            let mut c = Map::new();
+            for pool in ["controlplanes", "workers"] {
+                let mut p = Map::new();
+                p.insert("nodes", Value::Map(Map::new()));
+                c.insert(pool, Value::Map(p));
+            }
+            ctx.insert("cluster", Value::Map(c));
+        }
+        Some(Value::Map(c)) => {
+            let mut c = c.clone();
+            for pool in ["controlplanes", "workers"] {
+                let mut p = c.get(pool).and_then(Value::as_map).cloned().unwrap_or_default();
+                if !p.contains_key("nodes") {
+                    p.insert("nodes", Value::Map(Map::new()));
+                }
+                c.insert(pool, Value::Map(p));
+            }
+            ctx.insert("cluster", Value::Map(c));
+        }
+        Some(_) => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
