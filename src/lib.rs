@@ -7,6 +7,9 @@
 //! language is a crate of its own over that engine, re-exported as
 //! [`windsor`] (facets composed per context) and [`bluelink`] (blueprints
 //! with `${..}` substitutions); the two share nothing but the engine.
+//! Features over both languages live here: [`batch`] finds every target
+//! of a repository (Windsor contexts, Bluelink variable sets) and splits
+//! them into shards.
 //!
 //! ```
 //! use bpvm::{Compiler, Dialect, Environment, Vm};
@@ -15,6 +18,8 @@
 //! let mut vm = Vm::new();
 //! assert_eq!(bpvm::eval(&mut vm, &prog, &env).unwrap(), bpvm::Value::Bool(true));
 //! ```
+
+pub mod batch;
 
 pub use bpvm_bluelink as bluelink;
 pub use bpvm_compiler as compiler;

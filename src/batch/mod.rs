@@ -1,0 +1,116 @@
+//! Batch rendering: every Windsor context and Bluelink blueprint of a
+//! repository as one list of targets, found once, split across machines.
+//!
+//! A **batch** is a list of [`Target`]s. A target is one render: a
+//! Windsor project for one context, or a Bluelink blueprint with one set
+//! of variables. Targets name their template (the project folder or the
+//! blueprint file), so that a batch loads and compiles each template once
+//! and renders all of its targets from that copy. Each target has an
+//! **id**, unique in the batch and the same on every machine:
+//!
+//! | kind | id | example |
+//! |---|---|---|
+//! | Windsor | `<project>/<context>` | `platform/aws/staging` |
+//! | Bluelink | `<folder>/<stem>[@<set>]` | `apps/orders/blueprint@prod` |
+//!
+//! Paths in ids are relative to the folder the target was found under
+//! (a PATH given to [`discover`]), with `/` separators on every system;
+//! a Windsor project that is the PATH itself gives plain `<context>`.
+//!
+//! # Discovery
+//!
+//! [`discover`] searches each PATH, in a fixed order, and sorts each
+//! PATH's targets by id:
+//!
+//! - Folders named `.git`, `target` or `node_modules` are never searched,
+//!   nor hidden ones (`.terraform`, `.windsor`), nor what `.gitignore` or
+//!   `.ignore` files ignore (also outside a Git repository). The global
+//!   excludes file and `.git/info/exclude` are not read: they differ
+//!   between machines, and shards on different machines must agree.
+//!   Links to folders are not followed.
+//! - A **Windsor project** is a folder with `windsor.yaml` (or
+//!   `windsor.yml`) and a folder `contexts/_template/`. It gives one
+//!   target per folder `contexts/<name>/` other than `_template`. A
+//!   project is not searched further: its folders are its template's.
+//! - A **Bluelink blueprint** is a `.yaml`, `.yml` or `.json` file whose
+//!   top-level `version` is a Bluelink version (`2023-04-20`,
+//!   `2025-11-02`). Files named `*.vars.*`, `*.datasources.*` and
+//!   `*.resource-state.*` are never read as blueprints. A file that
+//!   declares a Bluelink version but does not parse is a target still, so
+//!   that its render reports the mistake. A blueprint gives one target
+//!   per variable file beside it: `<stem>.vars.yaml` (or `.yml`, `.json`)
+//!   gives the target `<stem>`, each `<stem>.<set>.vars.yaml` the target
+//!   `<stem>@<set>`; with none, one target `<stem>` renders with the
+//!   variables' defaults. (A variable file belongs to the `.yaml`,
+//!   `.yml` or `.json` file beside it with the longest stem it starts
+//!   with: beside `app.yaml` and `app.v2.yaml`, `app.v2.vars.yaml` is
+//!   `app.v2`'s.)
+//!   `<stem>.datasources.yaml` and `<stem>.resource-state.yaml` beside it
+//!   are given to each of its targets.
+//! - A blueprint that another blueprint under the PATH includes
+//!   (`include.<name>.path`, relative to the including file) is rendered
+//!   as part of it, and is not a target of its own. Include paths made
+//!   with `${..}` cannot be known before rendering and are not followed.
+//!
+//! Files that cannot be read (permissions, a link out of the PATH, a FIFO)
+//! are reported as [`Problem`]s and discovery goes on; files over 64 MiB
+//! or not UTF-8 cannot be blueprints and are passed over.
+//!
+//! # `bpvm-batch.yaml`
+//!
+//! A `bpvm-batch.yaml` in a PATH lists that PATH's targets, and nothing
+//! there is discovered. Paths are relative to its folder, with `/`
+//! separators, and must stay inside it:
+//!
+//! ```yaml
+//! targets:
+//!   - windsor: platform/aws            # a Windsor project folder
+//!     contexts: [staging, production]  # optional; default: every context folder
+//!   - bluelink: apps/orders/blueprint.yaml
+//!     set: prod                        # optional: the target blueprint@prod
+//!     vars: config/orders-prod.yaml    # optional; default: blueprint.prod.vars.yaml beside it
+//!     datasources: fixtures/ds.yaml    # optional; default: blueprint.datasources.yaml beside it
+//!     resource-state: fixtures/rs.yaml # optional; default: blueprint.resource-state.yaml beside it
+//!   - bluelink: apps/billing.yaml      # alone: one target per variable file beside it, as discovered
+//! ```
+//!
+//! A Bluelink entry with `vars` is one target (`<stem>`, or `<stem>@<set>`
+//! with `set`); with `set` alone, the set's variable file beside the
+//! blueprint; with neither, every variable set beside it. Every mistake
+//! is reported with the file, line:column and YAML path
+//! (`bpvm-batch.yaml:4:7: targets[0].contexts[1]: no context "prod" in
+//! platform/aws (did you mean "prd"?); it has: dev, prd`).
+//!
+//! # Sharding
+//!
+//! [`shard`] gives shard `K/N` (1-based) of a target list: a target's
+//! shard is fixed by a stable hash of its id, so the N shards are
+//! disjoint, cover the batch, and a target stays in its shard when
+//! others are added or removed (see [`shard_of`]).
+//!
+//! ```
+//! use bpvm::batch::{discover, shard};
+//! let dir = std::env::temp_dir().join(format!("bpvm-batch-doc-{}", std::process::id()));
+//! for context in ["dev", "prod"] {
+//!     std::fs::create_dir_all(dir.join("infra/contexts").join(context)).unwrap();
+//! }
+//! std::fs::create_dir_all(dir.join("infra/contexts/_template")).unwrap();
+//! std::fs::write(dir.join("infra/windsor.yaml"), "").unwrap();
+//! std::fs::write(dir.join("queue.yaml"), "version: 2023-04-20\nresources: {}\n").unwrap();
+//! let targets = discover(&[&dir]).into_result().unwrap();
+//! let ids: Vec<&str> = targets.iter().map(|t| t.id.as_str()).collect();
+//! assert_eq!(ids, ["infra/dev", "infra/prod", "queue"]);
+//! let first = shard(&targets, 1, 2);
+//! let second = shard(&targets, 2, 2);
+//! assert_eq!(first.len() + second.len(), 3);
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+mod discover;
+mod manifest;
+mod shard;
+mod target;
+
+pub use discover::{Discovery, MANIFEST, Problem, SKIPPED, discover};
+pub use shard::{parse_shard, shard, shard_of};
+pub use target::{Files, Kind, Target};
