@@ -68,13 +68,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     let merge_tf = |a: &mut Map, b: &Map| merge_component(Kind::Terraform, a, b);
     let merge_k = |a: &mut Map, b: &Map| merge_component(Kind::Kustomize, a, b);
     for f in &included.facets {
-        ev.host.dir = project
-            .root
-            .dir()
-            .join(&f.file)
-            .parent()
-            .map(|d| d.to_path_buf())
-            .unwrap_or_default();
+        ev.host.dir = project.folder_of(&f.file);
         let fail = |at: String, m: String| Error::new(Some(&f.file), at, m);
         if let Some(t) = &f.crds {
             match t.eval(&mut ev) {

@@ -77,24 +77,13 @@ pub fn config_maps(base: &Map, set: &Map, name: &str, substitutions: &Map, kusto
             continue;
         }
         let Some(values) = values.as_map() else { continue };
-        let texts: Map = values
-            .iter()
-            .map(|(k, v)| (k.clone(), Value::Str(text::to_text(v).into())))
-            .collect();
+        let texts = super::render::as_texts(values);
         out.insert(
             format!("values-{}", target.as_str()).as_str(),
             Value::Map(texts.clone()),
         );
         if let Some((_, k)) = kustomize.iter_mut().find(|(id, _)| id == target.as_str()) {
-            let mut merged = k
-                .get("substitutions")
-                .and_then(Value::as_map)
-                .cloned()
-                .unwrap_or_default();
-            for (sk, sv) in texts.iter() {
-                merged.insert(sk.clone(), sv.clone());
-            }
-            k.insert("substitutions", Value::Map(merged));
+            super::merge::overlay_substitutions(k, &texts);
         }
     }
     out

@@ -242,11 +242,7 @@ fn substitutions(ev: &mut Evaluator, t: &Option<Tmpl>, at: &str) -> Result<Optio
     let Value::Map(m) = v else {
         return Err((at.to_string(), "substitutions must be a mapping".into()));
     };
-    Ok(Some(Value::Map(
-        m.iter()
-            .map(|(k, v)| (k.clone(), Value::Str(text::to_text(v).into())))
-            .collect(),
-    )))
+    Ok(Some(Value::Map(super::render::as_texts(&m))))
 }
 
 /// Evaluates a tier; `None` for a variant whose condition is false.

@@ -78,6 +78,20 @@ pub fn put_preserving(base: &mut Map, key: &Key, v: &Value) {
     }
 }
 
+/// Sets each of `texts` in `component`'s `substitutions` (a values
+/// file's `substitutions.<kustomization>` over what the facets gave).
+pub fn overlay_substitutions(component: &mut Map, texts: &Map) {
+    let mut merged = component
+        .get("substitutions")
+        .and_then(Value::as_map)
+        .cloned()
+        .unwrap_or_default();
+    for (k, v) in texts.iter() {
+        merged.insert(k.clone(), v.clone());
+    }
+    component.insert("substitutions", Value::Map(merged));
+}
+
 fn strings(v: Option<&Value>) -> Vec<Value> {
     match v {
         Some(Value::List(items)) => items.clone(),

@@ -197,6 +197,17 @@ impl Project {
         })
     }
 
+    /// The folder of `file` (relative to the project), where the paths a
+    /// facet's functions read start from.
+    pub fn folder_of(&self, file: &str) -> std::path::PathBuf {
+        self.root
+            .dir()
+            .join(file)
+            .parent()
+            .map(|d| d.to_path_buf())
+            .unwrap_or_default()
+    }
+
     /// The contexts the project defines: its folders under `contexts/`
     /// (not `_template`) and the names under `contexts:` in
     /// `windsor.yaml`, sorted.

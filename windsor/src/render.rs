@@ -99,13 +99,7 @@ fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Res
                     continue;
                 }
             }
-            ev.host.dir = project
-                .root
-                .dir()
-                .join(&f.file)
-                .parent()
-                .map(|d| d.to_path_buf())
-                .unwrap_or_default();
+            ev.host.dir = project.folder_of(&f.file);
             match evaluate_part(&mut ev, &p.body, p.kind) {
                 Ok(body) => contributions.push(Contribution {
                     kind: p.kind,
@@ -188,16 +182,7 @@ fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Res
                 Value::Map(texts.clone()),
             );
             if let Some(&i) = at[1].get(target.as_str()) {
-                let k = &mut lists[1][i].1;
-                let mut merged = k
-                    .get("substitutions")
-                    .and_then(Value::as_map)
-                    .cloned()
-                    .unwrap_or_default();
-                for (sk, sv) in texts.iter() {
-                    merged.insert(sk.clone(), sv.clone());
-                }
-                k.insert("substitutions", Value::Map(merged));
+                super::merge::overlay_substitutions(&mut lists[1][i].1, &texts);
             }
         }
     }
@@ -300,7 +285,7 @@ fn describe(v: &Value) -> String {
 
 /// Substitution values as text (D4): nil is empty, numbers as Go prints
 /// them, lists and maps as YAML.
-fn as_texts(m: &Map) -> Map {
+pub(crate) fn as_texts(m: &Map) -> Map {
     m.iter()
         .map(|(k, v)| (k.clone(), Value::Str(text::to_text(v).into())))
         .collect()
