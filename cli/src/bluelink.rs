@@ -27,15 +27,7 @@ pub struct RenderArgs {
 fn data(flag: &str, path: &Path, what: &str) -> Result<Map, String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("error: {flag} {}: cannot read it: {e}", path.display()))?;
-    match Value::from_yaml(&text).map_err(|e| format!("error: {flag} {}: {e}", path.display()))? {
-        Value::Map(m) => Ok(m),
-        Value::Null => Ok(Map::new()),
-        other => Err(format!(
-            "error: {flag} {}: expected a mapping of {what}, found {}",
-            path.display(),
-            other.type_name()
-        )),
-    }
+    render::mapping(&text, what).map_err(|e| format!("error: {flag} {}: {e}", path.display()))
 }
 
 /// The folder files must stay inside (B11, D8): `--root`, else the

@@ -1,6 +1,7 @@
 //! `bpvm`: evaluate and benchmark blueprint expressions.
 
 mod alloc;
+mod batch;
 mod bench;
 mod bluelink;
 mod windsor;
@@ -122,7 +123,7 @@ enum Command {
     ///
     /// Nothing is written when the render fails.
     ///
-    /// Examples: bpvm render examples/bluelink/blueprint.yaml --vars examples/bluelink/vars.yaml;
+    /// Examples: bpvm render examples/bluelink/blueprint.yaml --vars examples/bluelink/blueprint.vars.yaml;
     /// bpvm render --project . --context local -o json
     Render {
         /// A Bluelink blueprint (YAML or JSON); without it, the Windsor
@@ -199,6 +200,65 @@ enum Command {
         #[arg(long = "allow-http", value_name = "HOST", requires = "blueprint")]
         allow_http: Vec<String>,
     },
+    /// Render every Windsor context and Bluelink blueprint under PATHs in one run.
+    ///
+    /// Finds every Windsor project (windsor.yaml and contexts/_template/:
+    /// one target per context folder) and Bluelink blueprint (one target per
+    /// <stem>[.<set>].vars.yaml beside it) under each PATH, skipping .git,
+    /// target, node_modules, hidden folders and what .gitignore ignores; a
+    /// bpvm-batch.yaml in a PATH lists its targets instead. Each template is
+    /// loaded once and its targets render in parallel, each exactly as
+    /// `bpvm render` prints it (Bluelink files stay inside the PATH, as with
+    /// --root PATH). A failed target is reported and the others still render.
+    ///
+    /// Exit status: 0 when every target rendered (and, with --check, matched;
+    /// with --test, every case passed), 1 otherwise, 2 on bad usage.
+    ///
+    /// Examples:
+    ///   bpvm batch examples --out rendered
+    ///   bpvm batch examples --out rendered --check
+    ///   bpvm batch . --test --shard 2/4 --report shard-2.json
+    ///   bpvm batch merge-reports shard-*.json --report-format junit --out junit.xml
+    #[command(args_conflicts_with_subcommands = true, verbatim_doc_comment)]
+    Batch {
+        #[command(subcommand)]
+        action: Option<BatchAction>,
+        /// Folders to search (default: the current one).
+        #[arg(value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Write each target to OUT/<id>.yaml (Windsor: <project>/<context>,
+        /// Bluelink: <folder>/<stem>[@<set>]), atomically; without it nothing
+        /// is written.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Compare with the files in --out instead of writing: print a
+        /// unified diff for each target that differs or is missing, list the
+        /// files no target renders, exit 1 on any drift.
+        #[arg(long, requires = "out")]
+        check: bool,
+        /// Worker threads (default: one per core).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        /// Only shard K of N (1-based): the N shards are disjoint and together
+        /// the whole batch; a target stays in its shard as others come and go.
+        #[arg(long, value_name = "K/N", value_parser = bpvm::batch::parse_shard)]
+        shard: Option<(usize, usize)>,
+        /// Write a report: one record per target and test case.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// The report's format.
+        #[arg(long, value_enum, default_value = "json")]
+        report_format: batch::ReportFormat,
+        /// Also run every Windsor project's test suites, each case a record.
+        #[arg(long)]
+        test: bool,
+        /// Output format.
+        #[arg(short = 'o', long = "output", value_enum, default_value = "yaml")]
+        format: windsor::Format,
+        /// Start nothing new after the first failure.
+        #[arg(long)]
+        fail_fast: bool,
+    },
     /// Run the template's test suites (contexts/_template/tests/**/*.test.yaml).
     ///
     /// Prints ✓ or ✗ per case, with what differed, then "N passed, M failed".
@@ -222,6 +282,27 @@ enum Command {
         /// Test files or folders, relative to the project.
         #[arg(value_name = "PATH")]
         paths: Vec<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum BatchAction {
+    /// Combine the JSON reports of a batch's shards into one report.
+    ///
+    /// Each target must be in one report only, and when the reports name
+    /// their shards, every shard of the batch must be there.
+    ///
+    /// Example: bpvm batch merge-reports shard-*.json --report-format junit --out junit.xml
+    MergeReports {
+        /// The shards' reports (`bpvm batch --report FILE`).
+        #[arg(value_name = "REPORT", required = true)]
+        reports: Vec<PathBuf>,
+        /// The merged report's format.
+        #[arg(long, value_enum, default_value = "json")]
+        report_format: batch::ReportFormat,
+        /// Write to FILE instead of stdout.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
 }
 
@@ -333,6 +414,44 @@ fn main() -> ExitCode {
             schema_defaults: !no_schema_defaults,
             outputs: terraform_outputs,
         }),
+        Command::Batch {
+            action:
+                Some(BatchAction::MergeReports {
+                    reports,
+                    report_format,
+                    out,
+                }),
+            ..
+        } => return status(batch::merge(&reports, report_format, out.as_deref())),
+        Command::Batch {
+            action: None,
+            paths,
+            out,
+            check,
+            jobs,
+            shard,
+            report,
+            report_format,
+            test,
+            format,
+            fail_fast,
+        } => {
+            return status(batch::run(batch::Args {
+                paths,
+                out,
+                check,
+                jobs: jobs.map(usize::from),
+                shard,
+                report,
+                report_format,
+                test,
+                format: match format {
+                    windsor::Format::Yaml => bpvm::batch::Format::Yaml,
+                    windsor::Format::Json => bpvm::batch::Format::Json,
+                },
+                fail_fast,
+            }));
+        }
         Command::Test {
             project,
             case,
@@ -351,6 +470,20 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         },
     };
+    finish(result)
+}
+
+/// A command that reports its own failures: exit 1 when it found any.
+fn status(result: Result<bool, String>) -> ExitCode {
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => finish(Err(e)),
+    }
+}
+
+/// Exit 0, or print the error and exit 1.
+fn finish(result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

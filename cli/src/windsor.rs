@@ -1,7 +1,7 @@
 //! `bpvm render` and `bpvm test` over a Windsor project.
 
 use bpvm::Value;
-use bpvm::windsor::{Project, output, render, scope, test};
+use bpvm::windsor::{Project, output, render, test};
 use std::path::{Path, PathBuf};
 
 /// The output formats of `render`.
@@ -68,11 +68,6 @@ fn load(project: &Path, rules: Rules) -> Result<Project, String> {
 pub fn render(args: RenderArgs) -> Result<(), String> {
     let project = load(&args.project, args.rules)?;
     let name = args.context.unwrap_or_else(|| project.default_context());
-    let ctx = scope::context(&project, &name, scope::Values::Files, args.schema_defaults)
-        .map_err(|e| format!("error: {e}"))?;
-    // What the operator set, without schema defaults: by the v0.9 rules
-    // it wins over facet config.
-    let operator = scope::context(&project, &name, scope::Values::Files, false).map_err(|e| format!("error: {e}"))?;
     let outputs = match &args.outputs {
         None => None,
         Some(p) => {
@@ -80,17 +75,8 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
             Some(Value::from_yaml(&text).map_err(|e| format!("error: {}: {e}", p.display()))?)
         }
     };
-    let rendered = render::render(
-        &project,
-        &name,
-        ctx,
-        &render::Options {
-            outputs,
-            environment: None,
-            operator: Some(operator),
-        },
-    )
-    .map_err(|e| format!("error: {e}"))?;
+    let rendered =
+        render::render_files(&project, &name, args.schema_defaults, outputs).map_err(|e| format!("error: {e}"))?;
     if args.explain {
         eprintln!("{}", rules(&project, args.rules));
         for line in &rendered.explain {

@@ -158,9 +158,30 @@ impl std::error::Error for Problem {}
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn discover(paths: &[impl AsRef<Path>]) -> Discovery {
+    discover_except(paths, &[] as &[&Path])
+}
+
+/// [`discover`], not searching the folders `except` (a batch's output
+/// folder, whose rendered blueprints are not templates).
+///
+/// ```
+/// use bpvm::batch::discover_except;
+/// let dir = std::env::temp_dir().join(format!("bpvm-except-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(dir.join("out")).unwrap();
+/// std::fs::write(dir.join("api.yaml"), "version: 2023-04-20\nresources: {}\n").unwrap();
+/// std::fs::write(dir.join("out/api.yaml"), "version: 2023-04-20\nresources: {}\n").unwrap();
+/// let ids = |found: bpvm::batch::Discovery| found.targets.into_iter().map(|t| t.id).collect::<Vec<_>>();
+/// assert_eq!(ids(discover_except(&[&dir], &[dir.join("out")])), ["api"]);
+/// assert_eq!(ids(discover_except(&[&dir], &[] as &[&std::path::Path])), ["api", "out/api"]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn discover_except(paths: &[impl AsRef<Path>], except: &[impl AsRef<Path>]) -> Discovery {
+    // Compared by where they are, however they are named; a folder that
+    // does not exist yet holds nothing to skip.
+    let except: Arc<Vec<PathBuf>> = Arc::new(except.iter().filter_map(|p| p.as_ref().canonicalize().ok()).collect());
     let mut found = Discovery::default();
     for path in paths {
-        let (mut targets, mut problems) = discover_in(path.as_ref());
+        let (mut targets, mut problems) = discover_in(path.as_ref(), &except);
         targets.sort_by(|a, b| a.id.cmp(&b.id));
         found.targets.append(&mut targets);
         found.problems.append(&mut problems);
@@ -203,7 +224,7 @@ fn describe(t: &Target) -> String {
 }
 
 /// The targets under one folder, unsorted, and the problems met.
-fn discover_in(base: &Path) -> (Vec<Target>, Vec<Problem>) {
+fn discover_in(base: &Path, except: &Arc<Vec<PathBuf>>) -> (Vec<Target>, Vec<Problem>) {
     let mut problems = Vec::new();
     let shown = base.display().to_string();
     let root = match Root::new(base, "batch folder") {
@@ -216,7 +237,7 @@ fn discover_in(base: &Path) -> (Vec<Target>, Vec<Problem>) {
     } else if is_project(base) {
         project_targets(base, "", &mut problems)
     } else {
-        walk(&root, base, &mut problems)
+        walk(&root, base, except, &mut problems)
     };
     (targets, problems)
 }
@@ -262,9 +283,10 @@ pub(crate) fn project_targets(base: &Path, rel: &str, problems: &mut Vec<Problem
 
 /// Discovery proper: every Windsor project and Bluelink blueprint under
 /// `base` that `.gitignore` does not hide.
-fn walk(root: &Root, base: &Path, problems: &mut Vec<Problem>) -> Vec<Target> {
+fn walk(root: &Root, base: &Path, except: &Arc<Vec<PathBuf>>, problems: &mut Vec<Problem>) -> Vec<Target> {
     let projects: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
     let found = Arc::clone(&projects);
+    let except = Arc::clone(except);
     let mut walker = ignore::WalkBuilder::new(base);
     walker
         .hidden(true)
@@ -283,6 +305,9 @@ fn walk(root: &Root, base: &Path, problems: &mut Vec<Problem>) -> Vec<Target> {
                 return true;
             }
             if SKIPPED.iter().any(|s| entry.file_name() == *s) {
+                return false;
+            }
+            if !except.is_empty() && entry.path().canonicalize().is_ok_and(|p| except.contains(&p)) {
                 return false;
             }
             // A project is a leaf: its own folders are its template's.

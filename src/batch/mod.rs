@@ -108,9 +108,15 @@
 
 mod discover;
 mod manifest;
+mod report;
+mod run;
 mod shard;
 mod target;
+mod template;
 
-pub use discover::{Discovery, MANIFEST, Problem, SKIPPED, discover};
+pub use discover::{Discovery, MANIFEST, Problem, SKIPPED, discover, discover_except};
+pub use report::{Counts, Record, RecordKind, Report, Status};
+pub use run::{Options, Sink, Suite, Verdict, run, suites};
 pub use shard::{parse_shard, shard, shard_of};
 pub use target::{Files, Kind, Target};
+pub use template::{Format, Output};

@@ -46,5 +46,5 @@ mod tmpl;
 pub use error::{Error, Errors};
 pub use facet::ordinal_from_basename;
 pub use format::Format;
-pub use project::Project;
+pub use project::{Project, TEMPLATE};
 pub use scope::schema_defaults;

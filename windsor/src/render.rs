@@ -53,6 +53,37 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     })
 }
 
+/// Renders context `name` from its files (`contexts/<name>/values.yaml`
+/// and the rest, see [`super::scope::context`]), as `bpvm render
+/// --project` does: with the schema's defaults when `defaults`, and the
+/// values the operator set (without defaults) winning over facet config
+/// by the v0.9 rules. `outputs` are terraform outputs by component (W9).
+///
+/// ```
+/// use bpvm_windsor::{Project, render::render_files};
+/// let dir = std::env::temp_dir().join(format!("bpvm-render-files-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(dir.join("contexts/_template")).unwrap();
+/// std::fs::create_dir_all(dir.join("contexts/dev")).unwrap();
+/// std::fs::write(dir.join("windsor.yaml"), "").unwrap();
+/// std::fs::write(dir.join("contexts/_template/blueprint.yaml"), "kind: Blueprint\nmetadata:\n  name: demo\n").unwrap();
+/// let project = Project::load(&dir).unwrap();
+/// let rendered = render_files(&project, "dev", true, None).unwrap();
+/// assert_eq!(rendered.blueprint.as_map().unwrap().get("kind").unwrap().as_str(), Some("Blueprint"));
+/// assert!(render_files(&project, "prod", true, None).unwrap_err().to_string().contains("prod"));
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn render_files(project: &Project, name: &str, defaults: bool, outputs: Option<Value>) -> Result<Rendered, Errors> {
+    use super::scope::{Values, context};
+    let ctx = context(project, name, Values::Files, defaults)?;
+    let operator = context(project, name, Values::Files, false)?;
+    let opts = Options {
+        outputs,
+        environment: None,
+        operator: Some(operator),
+    };
+    render(project, name, ctx, &opts)
+}
+
 /// A render by the seed rules.
 fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
     let facets_dir = project.root.dir().join(TEMPLATE).join("facets");

@@ -88,6 +88,27 @@ pub struct Rendered {
     pub exports: Vec<(String, Resolved)>,
 }
 
+/// The text of a data file a render is given (variables, data sources,
+/// resource state) as the mapping it must be; `what` says what it maps,
+/// for the message. An empty file is an empty mapping.
+///
+/// ```
+/// use bpvm_bluelink::render::mapping;
+/// assert_eq!(mapping("env: prod\n", "variable names to values").unwrap().len(), 1);
+/// assert_eq!(mapping("", "variable names to values").unwrap().len(), 0);
+/// assert_eq!(
+///     mapping("- prod\n", "variable names to values").unwrap_err(),
+///     "expected a mapping of variable names to values, found list"
+/// );
+/// ```
+pub fn mapping(text: &str, what: &str) -> Result<Map, String> {
+    match Value::from_yaml(text).map_err(|e| e.to_string())? {
+        Value::Map(m) => Ok(m),
+        Value::Null => Ok(Map::new()),
+        other => Err(format!("expected a mapping of {what}, found {}", other.type_name())),
+    }
+}
+
 /// Renders `bp` (compiled once; render it again with other options).
 ///
 /// ```

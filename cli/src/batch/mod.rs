@@ -1,0 +1,178 @@
+//! `bpvm batch`: every Windsor context and Bluelink blueprint under some
+//! folders rendered in one run, written, checked or tested.
+
+mod output;
+mod progress;
+
+use bpvm::batch::{self, Format, Options, Report, Target};
+use output::{Files, Mode};
+use progress::Progress;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The formats of `--report`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// One record per target and test case, which merge-reports reads
+    Json,
+    /// JUnit XML, which CI systems display
+    Junit,
+}
+
+/// What `bpvm batch` was asked.
+pub struct Args {
+    pub paths: Vec<PathBuf>,
+    pub out: Option<PathBuf>,
+    pub check: bool,
+    pub jobs: Option<usize>,
+    pub shard: Option<(usize, usize)>,
+    pub report: Option<PathBuf>,
+    pub report_format: ReportFormat,
+    pub test: bool,
+    pub format: Format,
+    pub fail_fast: bool,
+}
+
+/// Runs the batch; `Ok(false)` when a target failed or drifted, a test
+/// case failed, or discovery met a problem.
+pub fn run(args: Args) -> Result<bool, String> {
+    let start = Instant::now();
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let out = args.out.as_deref().map(absolute);
+    // Rendered output under a searched folder must not be found as
+    // blueprints on the next run.
+    let found = batch::discover_except(&paths, out.as_slice());
+    for problem in &found.problems {
+        eprintln!("error: {problem}");
+    }
+    let all = found.targets;
+    let targets: Vec<Target> = match args.shard {
+        Some((k, n)) => batch::shard(&all, k, n),
+        None => all.clone(),
+    };
+    let mode = match (&args.out, args.check) {
+        (Some(out), true) => Mode::Check(out.clone()),
+        (Some(out), false) => {
+            std::fs::create_dir_all(out)
+                .map_err(|e| format!("error: --out {}: cannot create it: {e}", out.display()))?;
+            Mode::Write(out.clone())
+        }
+        (None, _) => Mode::Render,
+    };
+    let progress = Progress::new(targets.len());
+    let sink = Files {
+        mode,
+        format: args.format,
+        progress: &progress,
+    };
+    let options = Options {
+        jobs: args.jobs.unwrap_or(0),
+        format: args.format,
+        fail_fast: args.fail_fast,
+        tests: if args.test { batch::suites(&all) } else { Vec::new() },
+        shard: args.shard,
+    };
+    let records = batch::run(&targets, &options, &sink);
+    progress.finish();
+    let report = Report::new(records, args.shard);
+    let stale = match &sink.mode {
+        Mode::Check(out) => {
+            let produced: BTreeSet<String> = all.iter().map(|t| output::relative(t, args.format)).collect();
+            output::stale(out, &produced, args.shard)
+        }
+        _ => Vec::new(),
+    };
+    print_results(&report, &stale, args.out.as_deref());
+    if let Some(path) = &args.report {
+        let text = match args.report_format {
+            ReportFormat::Json => report.to_json(),
+            ReportFormat::Junit => report.to_junit(),
+        };
+        crate::write::atomically("--report", path, &text)?;
+    }
+    let counts = report.counts();
+    let mut summary = format!(
+        "{} rendered, {} failed in {:.2} s",
+        counts.rendered,
+        counts.failed,
+        start.elapsed().as_secs_f64()
+    );
+    if args.check {
+        summary.push_str(&format!("; {} drifted, {} stale", counts.drifted, stale.len()));
+    }
+    if args.test {
+        summary.push_str(&format!(
+            "; {} test cases, {} failed",
+            counts.tests, counts.tests_failed
+        ));
+    }
+    if targets.len()
+        > report
+            .records
+            .iter()
+            .filter(|r| r.kind != batch::RecordKind::Test)
+            .count()
+    {
+        summary.push_str("; stopped at the first failure (--fail-fast)");
+    }
+    eprintln!("{summary}");
+    Ok(counts.clean() && stale.is_empty() && found.problems.is_empty())
+}
+
+/// Every failure, drift and stale file, in id order: stdout has the
+/// diffs (a patch), stderr the errors.
+fn print_results(report: &Report, stale: &[String], out: Option<&Path>) {
+    for r in &report.records {
+        match r.status {
+            batch::Status::Ok => {}
+            batch::Status::Drift => {
+                for d in &r.diagnostics {
+                    print!("{d}");
+                }
+            }
+            batch::Status::Failed => {
+                eprintln!("✗ {} ({})", r.id, r.kind.name());
+                for d in &r.diagnostics {
+                    for line in d.lines() {
+                        eprintln!("    {line}");
+                    }
+                }
+            }
+        }
+    }
+    for file in stale {
+        let out = out.map(|o| o.join(file)).unwrap_or_else(|| PathBuf::from(file));
+        eprintln!("stale: {}: no target renders it", out.display());
+    }
+}
+
+/// `bpvm batch merge-reports`: the shards' JSON reports as one.
+pub fn merge(reports: &[PathBuf], format: ReportFormat, out: Option<&Path>) -> Result<bool, String> {
+    let mut read = Vec::with_capacity(reports.len());
+    for path in reports {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("error: {}: cannot read it: {e}", path.display()))?;
+        read.push(Report::from_json(&text).map_err(|e| format!("error: {}: {e}", path.display()))?);
+    }
+    let merged = Report::merge(&read).map_err(|e| format!("error: {e}"))?;
+    let text = match format {
+        ReportFormat::Json => merged.to_json(),
+        ReportFormat::Junit => merged.to_junit(),
+    };
+    match out {
+        None => print!("{text}"),
+        Some(path) => crate::write::atomically("--out", path, &text)?,
+    }
+    Ok(merged.counts().clean())
+}
+
+/// `path` from the root, without resolving links (the folder may not
+/// exist yet).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
