@@ -447,6 +447,13 @@ fn sniff(text: &str) -> Option<Vec<String>> {
     if !VERSIONS.iter().any(|v| text.contains(v)) {
         return None;
     }
+    // Most blueprints include nothing: a top-level `version:` line (a
+    // key at column 0 of a block mapping) then tells without parsing the
+    // whole file, which the render parses again anyway.
+    if !text.contains("include") && text.lines().any(|l| l.starts_with("version:")) {
+        let yes = text.lines().filter_map(|l| l.strip_prefix("version:")).any(is_version);
+        return yes.then(Vec::new);
+    }
     let Ok(doc) = node::read(text) else {
         return declares_version(text).then(Vec::new);
     };
@@ -483,16 +490,22 @@ fn declares_version(text: &str) -> bool {
             },
             (None, None) => return false,
         };
-        let value = value
-            .split(" #")
-            .next()
-            .unwrap_or("")
-            .trim()
-            .trim_end_matches(',')
-            .trim();
-        let value = value.trim_matches(|c| c == '"' || c == '\'');
-        VERSIONS.contains(&value)
+        is_version(value)
     })
+}
+
+/// `true` when `value`, the text after `version:` on its line, is a
+/// Bluelink version (quoted or not, with a comment or a JSON comma after).
+fn is_version(value: &str) -> bool {
+    let value = value
+        .split(" #")
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_end_matches(',')
+        .trim();
+    let value = value.trim_matches(|c| c == '"' || c == '\'');
+    VERSIONS.contains(&value)
 }
 
 /// The files of one folder, by role, for telling a blueprint's variable

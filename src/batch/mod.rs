@@ -108,6 +108,7 @@
 
 mod discover;
 mod manifest;
+mod queue;
 mod report;
 mod run;
 mod shard;

@@ -60,8 +60,8 @@ pub struct Record {
     pub kind: RecordKind,
     /// How it came out.
     pub status: Status,
-    /// How long it took, in seconds (loading its template included for
-    /// the first target of a template).
+    /// How long its render or test case took, in seconds (its template
+    /// is loaded once for all its targets, and not counted).
     pub seconds: f64,
     /// Why it failed or drifted: `bpvm render`'s error, a test case's
     /// differences, or a unified diff.

@@ -1,6 +1,7 @@
 //! Running a batch: every target rendered on a pool of worker threads,
 //! each template loaded once and dropped when its last target is done.
 
+use super::queue;
 use super::report::{Record, RecordKind, Status};
 use super::shard::shard_of;
 use super::target::{Kind, Target, join};
@@ -8,8 +9,8 @@ use super::template::{Format, Output, Template};
 use bpvm_windsor::test;
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
@@ -102,7 +103,9 @@ impl Sink for () {}
 /// Renders every target of `targets` on `options.jobs` threads, hands
 /// each text to `sink`, and returns one record per target (and per test
 /// case) sorted by id. Each template is loaded once, shared by its
-/// targets, and dropped after the last of them.
+/// targets, and dropped after the last of them; its targets render
+/// before the next template loads, so memory does not grow with the
+/// number of targets.
 ///
 /// A target that fails does not stop the others unless
 /// `options.fail_fast`; targets not started after a failure then have
@@ -125,55 +128,69 @@ impl Sink for () {}
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn run(targets: &[Target], options: &Options, sink: &dyn Sink) -> Vec<Record> {
-    let jobs = match options.jobs {
+    let threads = match options.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
     let batch = Batch {
         options,
         sink,
-        cache: Cache::new(targets, &options.tests),
         records: Mutex::new(Vec::with_capacity(targets.len())),
         stop: AtomicBool::new(false),
     };
-    match rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        // As the main thread's: a render's depth is bounded, not small.
-        .stack_size(8 << 20)
-        .thread_name(|i| format!("bpvm-batch-{i}"))
-        .build()
-    {
-        // First in, first out: with one worker, targets render in order
-        // (and `fail_fast` stops at the first failure in that order).
-        Ok(pool) => pool.scope_fifo(|s| {
-            for target in targets {
-                let batch = &batch;
-                s.spawn_fifo(move |_| batch.render(target));
-            }
-            for suite in &options.tests {
-                let batch = &batch;
-                s.spawn_fifo(move |s| {
-                    for test in batch.test_suite(suite) {
-                        s.spawn_fifo(move |_| batch.test_case(test));
-                    }
-                });
-            }
-        }),
-        // No threads to be had: the batch runs on this one.
-        Err(_) => {
-            for target in targets {
-                batch.render(target);
-            }
-            for suite in &options.tests {
-                for test in batch.test_suite(suite) {
-                    batch.test_case(test);
-                }
-            }
-        }
-    }
+    let groups = groups(targets, &options.tests);
+    let jobs = groups.iter().map(Job::Load).collect();
+    queue::drain(threads, jobs, |job| batch.work(job));
     let mut records = batch.records.into_inner().unwrap_or_else(PoisonError::into_inner);
     records.sort_by(|a, b| a.id.cmp(&b.id));
     records
+}
+
+/// A template and what the batch does with it: its targets, and its
+/// test suite.
+struct Group<'a> {
+    template: &'a Path,
+    targets: Vec<&'a Target>,
+    suite: Option<&'a Suite>,
+}
+
+/// The templates of `targets` and `suites`, in the order they first
+/// appear.
+fn groups<'a>(targets: &'a [Target], suites: &'a [Suite]) -> Vec<Group<'a>> {
+    let mut groups: Vec<Group<'a>> = Vec::new();
+    let mut index: HashMap<&Path, usize> = HashMap::new();
+    for t in targets {
+        let i = *index.entry(&t.template).or_insert_with(|| {
+            groups.push(Group {
+                template: &t.template,
+                targets: Vec::new(),
+                suite: None,
+            });
+            groups.len() - 1
+        });
+        groups[i].targets.push(t);
+    }
+    for s in suites {
+        match index.get(s.project.as_path()) {
+            Some(&i) => groups[i].suite = Some(s),
+            None => groups.push(Group {
+                template: &s.project,
+                targets: Vec::new(),
+                suite: Some(s),
+            }),
+        }
+    }
+    groups
+}
+
+/// One piece of a batch's work.
+enum Job<'a> {
+    /// Load a template; its renders and test cases follow.
+    Load(&'a Group<'a>),
+    /// Render a target from its loaded template.
+    Render(&'a Target, Arc<Template>),
+    /// Run a test case.
+    Test(Box<TestCase>),
 }
 
 /// A test case to run, holding its project.
@@ -187,39 +204,81 @@ struct TestCase {
 struct Batch<'a> {
     options: &'a Options,
     sink: &'a dyn Sink,
-    cache: Cache,
     records: Mutex<Vec<Record>>,
     stop: AtomicBool,
 }
 
-impl Batch<'_> {
-    fn render(&self, target: &Target) {
+impl<'a> Batch<'a> {
+    /// Does `job`; returns the jobs it starts.
+    fn work<'g>(&self, job: Job<'g>) -> Vec<Job<'g>> {
         if self.stop.load(Ordering::Relaxed) {
-            return self.cache.release(&target.template);
+            return Vec::new();
         }
+        match job {
+            Job::Load(group) => self.load(group),
+            Job::Render(target, template) => {
+                self.render(target, &template);
+                Vec::new()
+            }
+            Job::Test(test) => {
+                self.test_case(*test);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Loads a group's template: its targets' renders and its test cases
+    /// are the jobs started, or, when it does not load, each fails with
+    /// the reason.
+    fn load<'g>(&self, group: &'g Group<'g>) -> Vec<Job<'g>> {
         let start = Instant::now();
-        let (status, diagnostics, notes) = match self.cache.get(&target.template, target) {
-            Err(e) => (Status::Failed, vec![e], Vec::new()),
-            Ok(template) => {
-                let rendered = guarded(|| template.render(target, self.options.format));
-                match rendered {
-                    Err(e) => (Status::Failed, vec![e], Vec::new()),
-                    Ok(output) => match self.sink.output(target, &output) {
-                        Verdict::Ok => (Status::Ok, Vec::new(), output.notes),
-                        Verdict::Drift(diff) => (Status::Drift, vec![diff], output.notes),
-                        Verdict::Failed(e) => (Status::Failed, vec![e], output.notes),
-                    },
+        let loading = match group.targets.first() {
+            Some(t) => (*t).clone(),
+            None => Target::windsor(group.template, "", "_"),
+        };
+        let template = match guarded(|| Template::load(&loading)) {
+            Ok(t) => Arc::new(t),
+            Err(e) => {
+                for t in &group.targets {
+                    self.finish(Record {
+                        id: t.id.clone(),
+                        kind: kind(t),
+                        status: Status::Failed,
+                        seconds: start.elapsed().as_secs_f64(),
+                        diagnostics: vec![e.clone()],
+                        notes: Vec::new(),
+                    });
                 }
+                if let Some(suite) = group.suite {
+                    self.suite_failed(suite, start, e);
+                }
+                return Vec::new();
             }
         };
-        self.cache.release(&target.template);
-        let kind = match target.kind {
-            Kind::Windsor { .. } => RecordKind::Windsor,
-            Kind::Bluelink { .. } => RecordKind::Bluelink,
+        let mut jobs: Vec<Job<'g>> = group
+            .targets
+            .iter()
+            .map(|t| Job::Render(t, Arc::clone(&template)))
+            .collect();
+        if let Some(suite) = group.suite {
+            jobs.extend(self.test_suite(suite, &template).into_iter().map(|t| Job::Test(Box::new(t))));
+        }
+        jobs
+    }
+
+    fn render(&self, target: &Target, template: &Template) {
+        let start = Instant::now();
+        let (status, diagnostics, notes) = match guarded(|| template.render(target, self.options.format)) {
+            Err(e) => (Status::Failed, vec![e], Vec::new()),
+            Ok(output) => match self.sink.output(target, &output) {
+                Verdict::Ok => (Status::Ok, Vec::new(), output.notes),
+                Verdict::Drift(diff) => (Status::Drift, vec![diff], output.notes),
+                Verdict::Failed(e) => (Status::Failed, vec![e], output.notes),
+            },
         };
         self.finish(Record {
             id: target.id.clone(),
-            kind,
+            kind: kind(target),
             status,
             seconds: start.elapsed().as_secs_f64(),
             diagnostics,
@@ -227,20 +286,10 @@ impl Batch<'_> {
         });
     }
 
-    /// A project's test cases (those of the shard), each to run as a job
-    /// of its own; they hold the project until they are done.
-    fn test_suite(&self, suite: &Suite) -> Vec<TestCase> {
+    /// A project's test cases (those of the shard).
+    fn test_suite(&self, suite: &Suite, project: &Arc<Template>) -> Vec<TestCase> {
         let start = Instant::now();
-        let project = self.cache.project(&suite.project);
-        self.cache.release(&suite.project);
-        if self.stop.load(Ordering::Relaxed) {
-            return Vec::new();
-        }
-        let project = match project {
-            Ok(p) => p,
-            Err(e) => return self.suite_failed(suite, start, e),
-        };
-        let Template::Windsor(windsor) = &*project else {
+        let Template::Windsor(windsor) = &**project else {
             return self.suite_failed(suite, start, format!("error: {} is not a Windsor project", suite.id));
         };
         // A project without tests has no cases, which is not a failure.
@@ -256,16 +305,13 @@ impl Batch<'_> {
             .map(|case| TestCase {
                 id: format!("{}::{}", join(&suite.id, &case.file), case.name),
                 case,
-                project: Arc::clone(&project),
+                project: Arc::clone(project),
             })
             .filter(|t| self.options.shard.is_none_or(|(k, n)| shard_of(&t.id, n) == k))
             .collect()
     }
 
     fn test_case(&self, test: TestCase) {
-        if self.stop.load(Ordering::Relaxed) {
-            return;
-        }
         let start = Instant::now();
         let Template::Windsor(windsor) = &*test.project else {
             return;
@@ -303,6 +349,13 @@ impl Batch<'_> {
     }
 }
 
+fn kind(target: &Target) -> RecordKind {
+    match target.kind {
+        Kind::Windsor { .. } => RecordKind::Windsor,
+        Kind::Bluelink { .. } => RecordKind::Bluelink,
+    }
+}
+
 /// `f`, with a panic turned into an error, so that one target's bug does
 /// not take the batch down.
 fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
@@ -314,56 +367,4 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
             .unwrap_or_default();
         Err(format!("error: internal error in bpvm (please report it): {what}"))
     })
-}
-
-/// The loaded templates, each kept while a job still needs it.
-struct Cache {
-    slots: HashMap<PathBuf, Slot>,
-}
-
-/// One template: how many jobs still need it, and the template once
-/// loaded (or why it could not be).
-#[derive(Default)]
-struct Slot {
-    uses: AtomicUsize,
-    loaded: Mutex<Option<Result<Arc<Template>, String>>>,
-}
-
-impl Cache {
-    fn new(targets: &[Target], suites: &[Suite]) -> Cache {
-        let mut slots: HashMap<PathBuf, Slot> = HashMap::new();
-        for t in targets {
-            *slots.entry(t.template.clone()).or_default().uses.get_mut() += 1;
-        }
-        for s in suites {
-            *slots.entry(s.project.clone()).or_default().uses.get_mut() += 1;
-        }
-        Cache { slots }
-    }
-
-    /// The template at `path`, loaded for `target` by the first job that
-    /// asks; jobs asking meanwhile wait for it rather than load it again.
-    fn get(&self, path: &PathBuf, target: &Target) -> Result<Arc<Template>, String> {
-        let Some(slot) = self.slots.get(path) else {
-            return Template::load(target).map(Arc::new);
-        };
-        let mut loaded = slot.loaded.lock().unwrap_or_else(PoisonError::into_inner);
-        loaded
-            .get_or_insert_with(|| guarded(|| Template::load(target)).map(Arc::new))
-            .clone()
-    }
-
-    /// The Windsor project at `path`.
-    fn project(&self, path: &PathBuf) -> Result<Arc<Template>, String> {
-        self.get(path, &Target::windsor(path, "", "_"))
-    }
-
-    /// A job is done with the template at `path`: the last one drops it.
-    fn release(&self, path: &PathBuf) {
-        if let Some(slot) = self.slots.get(path)
-            && slot.uses.fetch_sub(1, Ordering::AcqRel) == 1
-        {
-            slot.loaded.lock().unwrap_or_else(PoisonError::into_inner).take();
-        }
-    }
 }

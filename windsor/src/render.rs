@@ -47,6 +47,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         super::format::Format::V09(_) => super::compose::render(project, name, ctx, opts),
         super::format::Format::Seed => render_seed(project, name, ctx, opts),
     };
+    super::jsonnet::collect_garbage();
     result.map_err(|mut errors| {
         super::error::locate(&project.root, &mut errors);
         errors

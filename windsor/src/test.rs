@@ -177,6 +177,11 @@ impl Case {
     pub fn outputs(&self) -> Option<&Value> {
         self.outputs.as_ref()
     }
+
+    /// `expectError`: the case passes when the render fails.
+    pub fn expects_error(&self) -> bool {
+        self.expect_error
+    }
 }
 
 /// What one case found wrong (empty: it passed). `defaults` applies the

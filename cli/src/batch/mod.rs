@@ -51,9 +51,13 @@ pub fn run(args: Args) -> Result<bool, String> {
         eprintln!("error: {problem}");
     }
     let all = found.targets;
-    let targets: Vec<Target> = match args.shard {
-        Some((k, n)) => batch::shard(&all, k, n),
-        None => all.clone(),
+    let sharded: Vec<Target>;
+    let targets: &[Target] = match args.shard {
+        Some((k, n)) => {
+            sharded = batch::shard(&all, k, n);
+            &sharded
+        }
+        None => &all,
     };
     let mode = match (&args.out, args.check) {
         (Some(out), true) => Mode::Check(out.clone()),
@@ -77,7 +81,7 @@ pub fn run(args: Args) -> Result<bool, String> {
         tests: if args.test { batch::suites(&all) } else { Vec::new() },
         shard: args.shard,
     };
-    let records = batch::run(&targets, &options, &sink);
+    let records = batch::run(targets, &options, &sink);
     progress.finish();
     let report = Report::new(records, args.shard);
     let stale = match &sink.mode {
