@@ -261,7 +261,11 @@ impl<'a> Batch<'a> {
             .map(|t| Job::Render(t, Arc::clone(&template)))
             .collect();
         if let Some(suite) = group.suite {
-            jobs.extend(self.test_suite(suite, &template).into_iter().map(|t| Job::Test(Box::new(t))));
+            jobs.extend(
+                self.test_suite(suite, &template)
+                    .into_iter()
+                    .map(|t| Job::Test(Box::new(t))),
+            );
         }
         jobs
     }
