@@ -5,7 +5,10 @@
 //! - `Load path`, a constant, a comparison and a conditional jump become
 //!   one [`Op::JumpIf`] / [`Op::JumpUnless`], so a `when` condition such
 //!   as `provider == 'aws' && cluster.enabled == true` runs as a chain of
-//!   fused tests that never touch the value stack.
+//!   fused tests that never touch the value stack;
+//! - a program that is one such comparison (`provider == 'aws'`, most
+//!   one-line `when` conditions) returns its result through a jump, so
+//!   that it becomes a fused test too and runs as a decision.
 
 use bpvm_runtime::Value;
 use bpvm_vm::{Access, Op, Program, Seg, Site, Test};
@@ -15,7 +18,47 @@ use std::collections::HashMap;
 pub fn optimize(prog: &mut Program) {
     thread_jumps(&mut prog.code);
     return_early(&mut prog.code);
+    decide_comparison(prog);
     fuse_tests(prog);
+}
+
+/// `Load p; <compare with a constant>; Return` as the whole program
+/// becomes `…; JumpIfFalse F; True; Return; F: False; Return`, which
+/// [`fuse_tests`] turns into a decision. A comparison is always a bool,
+/// so the result is the same; only a path that cannot fail is rewritten
+/// (as `fuse_tests` would fuse it).
+fn decide_comparison(prog: &mut Program) {
+    let code = &prog.code;
+    let compares = match code.as_slice() {
+        [Op::Load(p), Op::EqConst(_) | Op::NeConst(_), Op::Return] => Some(*p),
+        [Op::Load(p), Op::Const(_) | Op::Int(_), cmp, Op::Return] if test_of(*cmp).is_some() => Some(*p),
+        _ => None,
+    };
+    let Some(path) = compares else { return };
+    let fusable = prog
+        .paths
+        .get(path as usize)
+        .is_some_and(|p| p.access == Access::Optional && p.segs.iter().all(|s| matches!(s, Seg::Key(..))));
+    if !fusable {
+        return;
+    }
+    let body = code.len() - 1;
+    prog.sites.resize(code.len(), Site::default());
+    let compare_site = prog.sites[body - 1];
+    let return_site = prog.sites[body];
+    let end = (body + 4) as u32;
+    prog.code.truncate(body);
+    prog.sites.truncate(body);
+    for (op, site) in [
+        (Op::JumpIfFalse(end - 1), compare_site),
+        (Op::True, return_site),
+        (Op::Return, return_site),
+        (Op::False, return_site),
+        (Op::Return, return_site),
+    ] {
+        prog.code.push(op);
+        prog.sites.push(site);
+    }
 }
 
 /// Retargets every jump that lands on an unconditional jump to that
@@ -294,6 +337,28 @@ mod tests {
             "{:?}",
             prog.code
         );
+    }
+
+    #[test]
+    fn a_lone_comparison_is_a_decision() {
+        for src in [
+            "provider == 'aws'",
+            "provider != 'aws'",
+            "cluster.nodes.count >= 3",
+            "n < 2.5",
+        ] {
+            let prog = Compiler::new(Dialect::Windsor).compile(src).unwrap();
+            assert!(prog.decision, "{src}: {:?}", prog.code);
+            assert_eq!(prog.code.len(), 5, "{src}: {:?}", prog.code);
+            assert_eq!(prog.sites.len(), prog.code.len());
+        }
+        // A path that can fail, or a comparison of two paths, stays as it is.
+        for src in ["xs[0] == 1", "a == b"] {
+            let prog = Compiler::new(Dialect::Windsor).compile(src).unwrap();
+            assert!(!prog.decision, "{src}: {:?}", prog.code);
+            assert_eq!(prog.code.last(), Some(&Op::Return), "{src}");
+            assert!(!prog.code.contains(&Op::True), "{src}: {:?}", prog.code);
+        }
     }
 
     #[test]
