@@ -18,8 +18,67 @@ use std::collections::HashMap;
 pub fn optimize(prog: &mut Program) {
     thread_jumps(&mut prog.code);
     return_early(&mut prog.code);
+    coalesce(prog);
     decide_comparison(prog);
     fuse_tests(prog);
+}
+
+/// `Load a; JumpIfNotNil →next; Load b` (`a ?? b`, two paths) becomes
+/// one `Load` of a coalesced path ([`bpvm_vm::Path::otherwise`]), which
+/// can then be fused into a test (`(platform ?? provider) != 'none'`).
+/// `b` must be one root key, which cannot fail: an error reading `a` is
+/// still reported where `a` is.
+fn coalesce(prog: &mut Program) {
+    let code = &prog.code;
+    let mut targeted = vec![false; code.len() + 1];
+    for op in code {
+        if let Some(t) = op.target() {
+            targeted[(t as usize).min(code.len())] = true;
+        }
+    }
+    let plain = |prog: &Program, p: u32| {
+        prog.paths.get(p as usize).is_some_and(|p| {
+            p.access == Access::Optional && p.otherwise.is_none() && p.segs.iter().all(|s| matches!(s, Seg::Key(..)))
+        })
+    };
+    let mut fusions = Vec::new();
+    let mut i = 0;
+    while i + 2 < prog.code.len() {
+        let run = match prog.code[i..i + 3] {
+            [Op::Load(a), Op::JumpIfNotNil(t), Op::Load(b)] if t as usize == i + 3 => Some((a, b)),
+            _ => None,
+        };
+        let Some((a, b)) = run else {
+            i += 1;
+            continue;
+        };
+        let one_key = prog.paths.get(b as usize).is_some_and(|p| p.segs.len() == 1);
+        if !plain(prog, a) || !plain(prog, b) || !one_key || targeted[i + 1] || targeted[i + 2] {
+            i += 1;
+            continue;
+        }
+        let first = &prog.paths[a as usize];
+        let path = bpvm_vm::Path {
+            segs: first.segs.clone(),
+            access: Access::Optional,
+            text: format!("{} ?? {}", first.text, prog.paths[b as usize].text),
+            otherwise: Some(b),
+        };
+        let Ok(index) = u32::try_from(prog.paths.len()) else {
+            return;
+        };
+        prog.paths.push(path);
+        fusions.push(Fusion {
+            at: i,
+            len: 3,
+            op: Op::Load(index),
+            site: 0,
+        });
+        i += 3;
+    }
+    if !fusions.is_empty() {
+        relocate(prog, &fusions);
+    }
 }
 
 /// `Load p; <compare with a constant>; Return` as the whole program
@@ -95,11 +154,13 @@ fn return_early(code: &mut [Op]) {
     }
 }
 
-/// A run of instructions that `fuse_tests` turns into one.
+/// A run of instructions that becomes one.
 struct Fusion {
     at: usize,
     len: usize,
     op: Op,
+    /// Which instruction of the run the new one takes its site from.
+    site: usize,
 }
 
 fn fuse_tests(prog: &mut Program) {
@@ -138,7 +199,13 @@ fn fuse_tests(prog: &mut Program) {
                         to: jump.target().unwrap_or(0) as u16,
                     },
                 };
-                fusions.push(Fusion { at: i, len, op });
+                // Errors are reported at the comparison.
+                fusions.push(Fusion {
+                    at: i,
+                    len,
+                    op,
+                    site: len - 2,
+                });
                 i += len;
             }
             None => i += 1,
@@ -258,7 +325,7 @@ fn relocate(prog: &mut Program, fusions: &[Fusion]) {
         match next.peek() {
             Some(f) if f.at == read => {
                 prog.code[write] = f.op;
-                prog.sites[write] = prog.sites.get(read + f.len - 2).copied().unwrap_or_default();
+                prog.sites[write] = prog.sites.get(read + f.site).copied().unwrap_or_default();
                 moved[read + 1..read + f.len].fill(write as u32);
                 read += f.len;
                 next.next();
@@ -358,6 +425,22 @@ mod tests {
             assert!(!prog.decision, "{src}: {:?}", prog.code);
             assert_eq!(prog.code.last(), Some(&Op::Return), "{src}");
             assert!(!prog.code.contains(&Op::True), "{src}: {:?}", prog.code);
+        }
+    }
+
+    #[test]
+    fn a_coalesced_test_is_a_decision() {
+        let prog = Compiler::new(Dialect::Windsor)
+            .compile("(platform ?? provider) != 'none'")
+            .unwrap();
+        assert!(prog.decision, "{:?}", prog.code);
+        let reads: Vec<&str> = prog.loads().map(|p| p.text.as_str()).collect();
+        assert_eq!(reads, ["platform ?? provider", "provider"]);
+        assert_eq!(prog.roots(), ["platform", "provider"]);
+        // Not when the alternative could fail or is not a path.
+        for src in ["(a ?? b.c) == 1", "(a ?? 'x') == 1", "(a[0] ?? b) == 1"] {
+            let prog = Compiler::new(Dialect::Windsor).compile(src).unwrap();
+            assert!(!prog.decision, "{src}: {:?}", prog.code);
         }
     }
 

@@ -36,6 +36,10 @@ pub struct Program {
     pub vocabulary: Vocabulary,
 }
 
+/// The most paths one coalesced path reads (`a ?? b ?? …`); the compiler
+/// makes chains no longer.
+pub const MAX_ALTERNATIVES: usize = 8;
+
 /// Where an instruction came from: a byte span of the source, and the
 /// operator or construct it implements (`&&`, `+`, `len`), used in messages.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -57,6 +61,10 @@ pub struct Path {
     pub access: Access,
     /// The path as written, for messages and disassembly.
     pub text: String,
+    /// `a ?? b` read as one path (the compiler's rewrite, so that such a
+    /// test fuses): the index of the path read instead when this one is
+    /// nil. `None` for a plain path.
+    pub otherwise: Option<u32>,
 }
 
 /// One step of a [`Path`].
@@ -75,7 +83,7 @@ impl Path {
     /// use bpvm_vm::{Access, Path, Seg};
     /// use bpvm_runtime::{Hint, Key};
     /// let segs = vec![Seg::Key(Key::new("a"), Hint::default()), Seg::Index(0), Seg::Key(Key::new("b"), Hint::default())];
-    /// let path = Path { segs, access: Access::Strict, text: "a[0].b".into() };
+    /// let path = Path { segs, access: Access::Strict, text: "a[0].b".into(), otherwise: None };
     /// assert_eq!(path.prefix(2), "a[0]");
     /// ```
     pub fn prefix(&self, n: usize) -> String {
@@ -101,7 +109,7 @@ impl Program {
     /// ```
     /// use bpvm_vm::{Op, Path, Program, Seg};
     /// use bpvm_runtime::{Hint, Key};
-    /// let path = Path { segs: vec![Seg::Key(Key::new("talos"), Hint::default())], access: bpvm_vm::Access::Optional, text: "talos".into() };
+    /// let path = Path { segs: vec![Seg::Key(Key::new("talos"), Hint::default())], access: bpvm_vm::Access::Optional, text: "talos".into(), otherwise: None };
     /// let prog = Program { code: vec![Op::Load(0), Op::Return], paths: vec![path], ..Program::default() };
     /// assert_eq!(prog.roots(), ["talos"]);
     /// ```
@@ -120,11 +128,19 @@ impl Program {
     /// The paths the program reads from the environment's root, in code
     /// order (a host finds what a program depends on from these).
     pub fn loads(&self) -> impl Iterator<Item = &Path> {
-        self.code.iter().filter_map(|op| match *op {
-            Op::Load(p) => self.paths.get(p as usize),
-            Op::JumpIf { path, .. } | Op::JumpUnless { path, .. } => self.paths.get(path as usize),
-            _ => None,
-        })
+        self.code
+            .iter()
+            .filter_map(|op| match *op {
+                Op::Load(p) => self.paths.get(p as usize),
+                Op::JumpIf { path, .. } | Op::JumpUnless { path, .. } => self.paths.get(path as usize),
+                _ => None,
+            })
+            // A coalesced path reads its alternatives too (a hand-built
+            // program could chain them in a cycle: bounded).
+            .flat_map(|first| {
+                std::iter::successors(Some(first), |p| p.otherwise.and_then(|o| self.paths.get(o as usize)))
+                    .take(MAX_ALTERNATIVES)
+            })
     }
 
     /// The source text of instruction `ip`'s site.

@@ -290,12 +290,19 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
 
             Op::Load(p) => {
                 let path = &prog.paths[p as usize];
-                match fast_load(root, path) {
-                    Some(v) => push!(v),
+                let v = match fast_load(root, path) {
+                    Some(v) => v,
                     None => match load(root, path) {
+                        Ok(v) => v,
+                        Err(f) => fail!(ip - 1, f),
+                    },
+                };
+                match (v, path.otherwise) {
+                    (Val::Nil, Some(_)) => match alternative(prog, root, path) {
                         Ok(v) => push!(v),
                         Err(f) => fail!(ip - 1, f),
                     },
+                    _ => push!(v),
                 }
             }
             Op::Get(p) => {
@@ -601,10 +608,13 @@ fn same(a: Val<'_>, b: Val<'_>) -> bool {
 #[inline(always)]
 fn path_test<'a>(prog: &'a Program, root: &'a Map, path: u16, test: Test, c: u16) -> Result<bool, Fault> {
     let path = &prog.paths[path as usize];
-    let v = match fast_load(root, path) {
+    let mut v = match fast_load(root, path) {
         Some(v) => v,
         None => load(root, path)?,
     };
+    if let (Val::Nil, Some(_)) = (v, path.otherwise) {
+        v = alternative(prog, root, path)?;
+    }
     let k = constant(prog, c as u32);
     let order = match test {
         Test::Eq => return Ok(same(v, k)),
@@ -617,6 +627,28 @@ fn path_test<'a>(prog: &'a Program, root: &'a Map, path: u16, test: Test, c: u16
         Test::Gt => order.is_gt(),
         _ => order.is_ge(),
     })
+}
+
+/// A coalesced path's value when its first read is nil (`a ?? b`): its
+/// alternatives', in turn, until one is not nil.
+#[cold]
+#[inline(never)]
+fn alternative<'a>(prog: &'a Program, root: &'a Map, path: &'a Path) -> Result<Val<'a>, Fault> {
+    let mut next = path.otherwise;
+    for _ in 0..crate::MAX_ALTERNATIVES {
+        let Some(p) = next.and_then(|o| prog.paths.get(o as usize)) else {
+            break;
+        };
+        let v = match fast_load(root, p) {
+            Some(v) => v,
+            None => load(root, p)?,
+        };
+        if !matches!(v, Val::Nil) {
+            return Ok(v);
+        }
+        next = p.otherwise;
+    }
+    Ok(Val::Nil)
 }
 
 /// The common case of a path: keys all the way through maps of the
