@@ -416,3 +416,67 @@ fn to_value(v: Val, room: &mut Room<'_>, depth: usize) -> Result<Value, String> 
         Val::Func(_) => return Err("the result is a function, which has no document form".into()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch project holding `main.jsonnet`.
+    fn project(name: &str) -> (PathBuf, Root) {
+        let dir = std::env::temp_dir().join(format!("bpvm-jsonnet-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let root = Root::new(&dir, "project").unwrap();
+        (dir, root)
+    }
+
+    fn run_once(root: &Root, file: &Path, scope: &Map) -> Result<Value, String> {
+        Calls::default().evaluate(root, file, scope).cloned()
+    }
+
+    #[test]
+    fn a_changed_file_is_parsed_again() {
+        let (dir, root) = project("changed");
+        let file = dir.join("main.jsonnet");
+        std::fs::write(&file, "{a: 1}").unwrap();
+        let file = root.file(&dir, "main.jsonnet").unwrap();
+        let scope = Map::new();
+        assert_eq!(run_once(&root, &file, &scope).unwrap().to_json(), r#"{"a":1}"#);
+        // Same length, so neither size nor a coarse clock would tell.
+        std::fs::write(&file, "{a: 2}").unwrap();
+        assert_eq!(run_once(&root, &file, &scope).unwrap().to_json(), r#"{"a":2}"#);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_parsed_file_sees_each_context_and_imports_from_its_folder() {
+        let (dir, root) = project("context");
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("sub/lib.libsonnet"), "{k: 'lib'}").unwrap();
+        std::fs::write(
+            dir.join("sub/main.jsonnet"),
+            "local c = std.extVar('context'); {v: c.v, lib: (import 'lib.libsonnet').k, me: std.thisFile}",
+        )
+        .unwrap();
+        let file = root.file(&dir, "sub/main.jsonnet").unwrap();
+        for n in [1, 2, 3] {
+            let mut scope = Map::new();
+            scope.insert("v", Value::Int(n));
+            let got = run_once(&root, &file, &scope).unwrap();
+            let got = got.as_map().unwrap();
+            assert_eq!(got.get("v"), Some(&Value::Int(n)));
+            assert_eq!(got.get("lib").and_then(Value::as_str), Some("lib"));
+            assert_eq!(got.get("me").and_then(Value::as_str), Some(&*file.to_string_lossy()));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_syntax_error_says_where() {
+        let (dir, root) = project("syntax");
+        std::fs::write(dir.join("main.jsonnet"), "{\n  a: ,\n}").unwrap();
+        let file = root.file(&dir, "main.jsonnet").unwrap();
+        let e = run_once(&root, &file, &Map::new()).unwrap_err();
+        assert!(e.contains("syntax error") && e.contains("(at main.jsonnet:2:"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
