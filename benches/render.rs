@@ -70,6 +70,7 @@ fn template(c: &mut Criterion, group: &str, corpus: &str, format: Option<Format>
     let many = contexts(&project, 1000);
     let (one, opts) = many[10].clone();
     render::render(&project, "bench", one.clone(), &opts).expect("renders");
+    rss_growth(&project, &many);
     group.bench_function("one context", |b| {
         b.iter(|| black_box(render::render(&project, "bench", black_box(one.clone()), &opts).is_ok()))
     });
@@ -82,6 +83,28 @@ fn template(c: &mut Criterion, group: &str, corpus: &str, format: Option<Format>
         })
     });
     group.finish();
+}
+
+/// How much the resident set grows over 1,000 renders after the first
+/// (Linux only): memory must stay flat however many renders a process does.
+fn rss_growth(project: &Project, many: &[(Value, render::Options)]) {
+    let Some(before) = rss_kib() else { return };
+    for (ctx, opts) in many {
+        black_box(render::render(project, "bench", ctx.clone(), opts).is_ok());
+    }
+    if let Some(after) = rss_kib() {
+        eprintln!(
+            "resident set: {before} KiB before {} renders, {after} KiB after ({:+} KiB)",
+            many.len(),
+            after as i64 - before as i64
+        );
+    }
+}
+
+fn rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn renders(c: &mut Criterion) {

@@ -27,9 +27,10 @@ pub struct Host {
     pub env: Environment,
     /// The variables `env(name)` reads; the process's when `None`.
     pub environment: Option<Map>,
-    /// Jsonnet results by file and context JSON: a render that calls the
-    /// same file from the same scope three times evaluates it once.
-    pub jsonnet_cache: RefCell<Vec<(PathBuf, String, Value)>>,
+    /// Jsonnet's view of the scope and results by file: a render that
+    /// calls the same file from the same scope three times evaluates it
+    /// once, and converts the scope once.
+    pub jsonnet_cache: RefCell<super::jsonnet::Calls>,
     /// The components `terraform_output()` was asked about while outputs
     /// were supplied: a test case must mock only components that exist.
     pub asked: RefCell<Vec<String>>,
@@ -242,22 +243,9 @@ fn jsonnet<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let path = text_arg("jsonnet", a, 0)?;
     let h = host(c, "jsonnet")?;
     let full = h.root.file(&h.dir, path).map_err(|e| refused("jsonnet", e))?;
-    let scope = Value::Map(h.env.root().clone());
-    let context = scope.to_json();
-    if let Some((_, _, v)) = h
-        .jsonnet_cache
-        .borrow()
-        .iter()
-        .find(|(p, ctx, _)| *p == full && *ctx == context)
-    {
-        return Ok(c.import(v));
-    }
-    match super::jsonnet::evaluate(&h.root, &full, &scope) {
-        Ok(v) => {
-            let out = c.import(&v);
-            h.jsonnet_cache.borrow_mut().push((full, context, v));
-            Ok(out)
-        }
+    let mut calls = h.jsonnet_cache.borrow_mut();
+    match calls.evaluate(&h.root, &full, h.env.root()) {
+        Ok(v) => Ok(c.import(v)),
         Err(e) => Err(FnError::new(format!("jsonnet() failed on {path:?}: {e}"))),
     }
 }

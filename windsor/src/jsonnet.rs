@@ -7,11 +7,16 @@
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Map, Value};
 use jrsonnet_evaluator::trace::PathResolver;
-use jrsonnet_evaluator::{AsPathLike, ImportResolver, RuntimeError, SourcePath, State, Val};
+use jrsonnet_evaluator::{
+    AsPathLike, ContextInitializer, ImportBadFileUtf8, ImportResolver, InitialContextBuilder, PreparedSnippet,
+    RuntimeError, Source, SourcePath, SourceVirtual, StackTraceElement, State, Val,
+};
 use jrsonnet_gcmodule::{Acyclic, Trace};
 use jrsonnet_ir::SourceFile;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-use std::path::Path;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// The helpers Windsor's Jsonnet files use: dotted-path getters with
 /// defaults and type checks, `baseUrl`, `removeEmptyKeys`.
@@ -109,8 +114,9 @@ impl ImportResolver for Imports {
     fn resolve_from(&self, from: &SourcePath, path: &dyn AsPathLike) -> jrsonnet_evaluator::Result<SourcePath> {
         let path = path.as_path();
         let path: &Path = path.as_ref();
-        let dir = match from.downcast_ref::<SourceFile>() {
-            Some(f) => f.path().parent().map(Path::to_path_buf).unwrap_or_default(),
+        let file = from.downcast_ref::<SourceFile>().map(SourceFile::path);
+        let dir = match file.or_else(|| prepared_path(from)) {
+            Some(f) => f.parent().map(Path::to_path_buf).unwrap_or_default(),
             None => self.0.dir().to_path_buf(),
         };
         let text = path.to_string_lossy();
@@ -131,10 +137,48 @@ impl ImportResolver for Imports {
     }
 }
 
+/// What a render's `jsonnet()` calls share: the scope they were last
+/// called from as a Jsonnet value (converted once, not once per call) and
+/// the results of the files evaluated against it.
+#[derive(Clone, Default)]
+pub struct Calls {
+    scope: Option<(Map, Val)>,
+    results: Vec<(PathBuf, Value)>,
+}
+
+impl std::fmt::Debug for Calls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Calls").field("results", &self.results.len()).finish()
+    }
+}
+
+impl Calls {
+    /// The result of the file at `path` (inside `root`) evaluated with
+    /// `scope` as its context: evaluated once per scope and file.
+    pub fn evaluate(&mut self, root: &Root, path: &Path, scope: &Map) -> Result<&Value, String> {
+        if !self.scope.as_ref().is_some_and(|(m, _)| m == scope) {
+            self.results.clear();
+            self.scope = None;
+            let val = Val::from_serde(Numbers(&Value::Map(scope.clone()))).map_err(|e| e.to_string())?;
+            self.scope = Some((scope.clone(), val));
+        }
+        let i = match self.results.iter().position(|(p, _)| p == path) {
+            Some(i) => i,
+            None => {
+                let context = self.scope.as_ref().map(|(_, v)| v.clone()).unwrap_or(Val::Null);
+                let v = evaluate(root, path, context)?;
+                self.results.push((path.to_path_buf(), v));
+                self.results.len() - 1
+            }
+        };
+        Ok(&self.results[i].1)
+    }
+}
+
 /// Evaluates the Jsonnet file at `path` (inside `root`) with `context` as
 /// its context. A panic inside the Jsonnet engine becomes an error, never
 /// a crash.
-pub fn evaluate(root: &Root, path: &Path, context: &Value) -> Result<Value, String> {
+fn evaluate(root: &Root, path: &Path, context: Val) -> Result<Value, String> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(root, path, context))) {
         Ok(result) => result,
         Err(_) => Err("the Jsonnet engine failed on this file".to_string()),
@@ -145,7 +189,15 @@ thread_local! {
     /// Whether this thread evaluated Jsonnet since its garbage was last
     /// collected.
     static DIRTY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Files parsed and analysed on this thread, by real path, with the
+    /// text they were made from: a file is parsed again only when its
+    /// text changed.
+    static PREPARED: RefCell<Vec<(PathBuf, String, Rc<PreparedSnippet>)>> = const { RefCell::new(Vec::new()) };
 }
+
+/// How many files a thread keeps parsed (a template has a handful; the
+/// bound keeps a long-lived worker that meets many projects small).
+const PREPARED_FILES: usize = 32;
 
 /// Frees what this thread's Jsonnet evaluations left in reference cycles
 /// (jrsonnet's values point at each other, and nothing else ever frees
@@ -157,25 +209,108 @@ pub fn collect_garbage() {
     }
 }
 
-fn run(root: &Root, path: &Path, context: &Value) -> Result<Value, String> {
+/// The standard library, whose `std.thisFile` names a prepared file by
+/// its path (a prepared file's source is virtual, named by its path).
+struct Std(jrsonnet_stdlib::ContextInitializer);
+
+impl Trace for Std {
+    fn trace(&self, tracer: &mut jrsonnet_gcmodule::Tracer) {
+        self.0.trace(tracer);
+    }
+
+    fn is_type_tracked() -> bool {
+        jrsonnet_stdlib::ContextInitializer::is_type_tracked()
+    }
+}
+
+impl ContextInitializer for Std {
+    fn populate(&self, source: Source, builder: &mut InitialContextBuilder) {
+        let source = match prepared_path(source.source_path()) {
+            Some(p) => Source::new(SourcePath::new(SourceFile::new(p.to_path_buf())), source.0.1.clone()),
+            None => source,
+        };
+        self.0.populate(source, builder);
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// The file a prepared source stands for: its virtual name when that is
+/// an absolute path (the helper library's name is not).
+fn prepared_path(source: &SourcePath) -> Option<&Path> {
+    let name = source.downcast_ref::<SourceVirtual>()?;
+    let path = Path::new(name.0.as_str());
+    path.is_absolute().then_some(path)
+}
+
+/// The file at `path` parsed and analysed, from this thread's cache when
+/// its text is the same.
+fn prepare(state: &State, root: &Root, path: &Path) -> Result<Rc<PreparedSnippet>, String> {
+    let text = path.to_string_lossy();
+    let bytes = root
+        .read(root.dir(), &text)
+        .map_err(|e| describe(root, &RuntimeError(format!("import path {e}").into()).into()))?;
+    let code = String::from_utf8(bytes).map_err(|_| {
+        describe(
+            root,
+            &ImportBadFileUtf8(SourcePath::new(SourceFile::new(path.to_path_buf()))).into(),
+        )
+    })?;
+    let cached = PREPARED.with_borrow(|files| {
+        files
+            .iter()
+            .find(|(p, c, _)| p == path && *c == code)
+            .map(|(_, _, s)| s.clone())
+    });
+    if let Some(snippet) = cached {
+        return Ok(snippet);
+    }
+    let snippet = match state.prepare_snippet(text.as_ref(), code.as_str()) {
+        Ok(s) => Rc::new(s),
+        Err(mut e) => {
+            // Place a syntax error in the file, as an import would.
+            if let jrsonnet_evaluator::error::ErrorKind::ImportSyntaxError { error, .. } = e.error() {
+                let location = Some(error.location.clone());
+                e.trace_mut().0.push(StackTraceElement {
+                    location,
+                    desc: "parse".to_string(),
+                });
+            }
+            return Err(describe(root, &e));
+        }
+    };
+    PREPARED.with_borrow_mut(|files| {
+        files.retain(|(p, _, _)| p != path);
+        if files.len() >= PREPARED_FILES {
+            files.remove(0);
+        }
+        files.push((path.to_path_buf(), code, snippet.clone()));
+    });
+    Ok(snippet)
+}
+
+fn run(root: &Root, path: &Path, context: Val) -> Result<Value, String> {
     DIRTY.with(|d| d.set(true));
     let mut builder = State::builder();
     builder.import_resolver(Imports(root.clone()));
+    // The library's settings are this thread's: the ext vars set here are
+    // what `std.extVar` reads in every file evaluated below.
     let init = STDLIB.with(Clone::clone);
-    init.add_ext_var(
-        "context".into(),
-        Val::from_serde(Numbers(context)).map_err(|e| e.to_string())?,
-    );
+    init.add_ext_var("context".into(), context);
     init.add_ext_var("helpers".into(), HELPER_LIB.with(Clone::clone)?);
-    builder.context_initializer(init);
+    builder.context_initializer(Std(init));
     let state = builder.build();
-    // Ext vars are evaluated against the state entered on this thread.
     let _entered = state
         .try_enter()
         .ok_or_else(|| "a Jsonnet evaluation is already running on this thread".to_string())?;
     // Jsonnet's own recursion limit, stated here so it cannot drift.
     let _depth = jrsonnet_evaluator::stack::limit_stack_depth(MAX_STACK);
-    let val = state.import(path).map_err(|e| describe(root, &e))?;
+    let snippet = prepare(&state, root, path)?;
+    let val = state
+        .evaluate_prepared_snippet(&snippet)
+        .map_err(|e| describe(root, &e))?;
     let mut room = Room {
         root,
         bytes: bpvm_runtime::budget::bytes(),
@@ -195,7 +330,8 @@ fn describe(root: &Root, e: &jrsonnet_evaluator::Error) -> String {
     };
     let place = e.trace().0.iter().find_map(|el| {
         let span = el.location.as_ref()?;
-        let file = span.0.source_path().path()?;
+        let source = span.0.source_path();
+        let file = source.path().or_else(|| prepared_path(source))?;
         let [at] = span.0.map_source_locations(&[span.1]);
         let file = file.strip_prefix(root.dir()).unwrap_or(file);
         Some(format!(" (at {}:{}:{})", file.display(), at.line, at.column))
@@ -279,4 +415,68 @@ fn to_value(v: Val, room: &mut Room<'_>, depth: usize) -> Result<Value, String> 
         }
         Val::Func(_) => return Err("the result is a function, which has no document form".into()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch project holding `main.jsonnet`.
+    fn project(name: &str) -> (PathBuf, Root) {
+        let dir = std::env::temp_dir().join(format!("bpvm-jsonnet-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let root = Root::new(&dir, "project").unwrap();
+        (dir, root)
+    }
+
+    fn run_once(root: &Root, file: &Path, scope: &Map) -> Result<Value, String> {
+        Calls::default().evaluate(root, file, scope).cloned()
+    }
+
+    #[test]
+    fn a_changed_file_is_parsed_again() {
+        let (dir, root) = project("changed");
+        let file = dir.join("main.jsonnet");
+        std::fs::write(&file, "{a: 1}").unwrap();
+        let file = root.file(&dir, "main.jsonnet").unwrap();
+        let scope = Map::new();
+        assert_eq!(run_once(&root, &file, &scope).unwrap().to_json(), r#"{"a":1}"#);
+        // Same length, so neither size nor a coarse clock would tell.
+        std::fs::write(&file, "{a: 2}").unwrap();
+        assert_eq!(run_once(&root, &file, &scope).unwrap().to_json(), r#"{"a":2}"#);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_parsed_file_sees_each_context_and_imports_from_its_folder() {
+        let (dir, root) = project("context");
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("sub/lib.libsonnet"), "{k: 'lib'}").unwrap();
+        std::fs::write(
+            dir.join("sub/main.jsonnet"),
+            "local c = std.extVar('context'); {v: c.v, lib: (import 'lib.libsonnet').k, me: std.thisFile}",
+        )
+        .unwrap();
+        let file = root.file(&dir, "sub/main.jsonnet").unwrap();
+        for n in [1, 2, 3] {
+            let mut scope = Map::new();
+            scope.insert("v", Value::Int(n));
+            let got = run_once(&root, &file, &scope).unwrap();
+            let got = got.as_map().unwrap();
+            assert_eq!(got.get("v"), Some(&Value::Int(n)));
+            assert_eq!(got.get("lib").and_then(Value::as_str), Some("lib"));
+            assert_eq!(got.get("me").and_then(Value::as_str), Some(&*file.to_string_lossy()));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_syntax_error_says_where() {
+        let (dir, root) = project("syntax");
+        std::fs::write(dir.join("main.jsonnet"), "{\n  a: ,\n}").unwrap();
+        let file = root.file(&dir, "main.jsonnet").unwrap();
+        let e = run_once(&root, &file, &Map::new()).unwrap_err();
+        assert!(e.contains("syntax error") && e.contains("(at main.jsonnet:2:"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
