@@ -3,10 +3,9 @@
 //! (the output keeps its structure and key order).
 
 use super::error::Pos;
-use super::node::Node;
 use super::sub::{Def, Sub, Tree};
 use bpvm_runtime::{Key, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// A blueprint file, loaded and validated as a whole.
@@ -16,9 +15,7 @@ pub struct Blueprint {
     pub file: String,
     /// The file's path on disk, absolute.
     pub path: PathBuf,
-    /// The document as written.
-    pub doc: Node,
-    /// The same, positions dropped (what the output copies its literal
+    /// The document as written, positions dropped (what the output copies its literal
     /// parts from).
     pub value: Value,
     /// `variables`, in document order.
@@ -399,9 +396,10 @@ pub struct Resource {
 pub struct Reads {
     /// The whole value is read.
     pub all: bool,
-    /// The keys read below it, each with what is read of it (sorted, so
-    /// a resource read at many keys is looked up in log time).
-    pub keys: BTreeMap<String, Reads>,
+    /// The keys read below it, each with what is read of it (sorted by
+    /// key, so a resource read at many keys is looked up in log time; a
+    /// vector, as most hold one or two keys).
+    pub keys: Vec<(String, Reads)>,
 }
 
 impl Reads {
@@ -412,11 +410,14 @@ impl Reads {
             if at.all {
                 return;
             }
-            if !at.keys.contains_key(*key) {
-                at.keys.insert((*key).to_string(), Reads::default());
-            }
-            let Some(below) = at.keys.get_mut(*key) else { return };
-            at = below;
+            let i = match at.keys.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
+                Ok(i) => i,
+                Err(i) => {
+                    at.keys.insert(i, ((*key).to_string(), Reads::default()));
+                    i
+                }
+            };
+            at = &mut at.keys[i].1;
         }
         at.all = true;
         at.keys.clear();
@@ -424,7 +425,8 @@ impl Reads {
 
     /// What is read below `key`.
     pub fn get(&self, key: &str) -> Option<&Reads> {
-        self.keys.get(key)
+        let i = self.keys.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()?;
+        Some(&self.keys[i].1)
     }
 }
 
@@ -524,6 +526,9 @@ pub struct Include {
     pub path: Tree,
     /// `variables` passed to the child.
     pub variables: Option<Tree>,
+    /// Where each of `variables`' keys starts (for a child that has no
+    /// such variable).
+    pub variable_keys: Vec<(String, Pos)>,
     /// `metadata`.
     pub metadata: Option<Tree>,
     /// `description`.

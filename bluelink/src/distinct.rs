@@ -42,7 +42,9 @@ impl<T: Eq + Hash + Clone> Distinct<T> {
     }
 
     /// The items, in the order first seen.
-    pub(crate) fn into_vec(self) -> Vec<T> {
+    pub(crate) fn into_vec(mut self) -> Vec<T> {
+        // What is kept is often kept for as long as the blueprint is.
+        self.items.shrink_to_fit();
         self.items
     }
 }

@@ -28,18 +28,27 @@ pub struct Sub {
     /// The program: the string's parts evaluated and joined, or, for a
     /// string that is one `${..}`, that substitution's value.
     pub prog: Program,
-    /// The string as written (kept in the output when the value can only
-    /// be known at deploy time).
-    pub text: Arc<str>,
     /// Where the string starts.
     pub at: Pos,
     /// Its path in the blueprint (`resources.fn.spec.timeout`).
     pub path: String,
-    /// What it reads, in order of first use.
-    pub refs: Vec<Ref>,
     /// The definitions it reads (each once), resolved to their positions
     /// when the blueprint was loaded.
     pub defs: Vec<Def>,
+}
+
+impl Sub {
+    /// The string as written (kept in the output when the value can only
+    /// be known at deploy time): the program's source.
+    pub fn text(&self) -> &str {
+        &self.prog.source
+    }
+
+    /// What it reads, in order of first use (found again when asked:
+    /// few substitutions are asked, and every one would hold them).
+    pub fn refs(&self) -> Vec<Ref> {
+        refs(&self.prog)
+    }
 }
 
 /// A definition, by its position in its section of the blueprint.

@@ -220,7 +220,7 @@ impl Loader {
                     messages.push(m);
                 }
             }
-            if sub.text.contains(")[") {
+            if sub.text().contains(")[") {
                 messages.extend(index_on_text(sub, &self.compiler));
             }
             found.extend(messages.into_iter().map(|m| (sub.at, sub.path.clone(), m)));
@@ -244,7 +244,7 @@ impl Loader {
                     .iter()
                     .map(|d| (format!("datasources.{}", d.name), d.filter_subs())),
             )
-            .map(|(name, subs)| (name, subs.iter().flat_map(|s| s.refs.iter().cloned()).collect()))
+            .map(|(name, subs)| (name, subs.iter().flat_map(|s| s.refs()).collect()))
             .collect();
         let mut found = Vec::new();
         for r in &bp.resources {
@@ -252,7 +252,7 @@ impl Loader {
             // Breadth first from what `each` reads, each definition once.
             let mut seen = HashSet::new();
             let mut queue: Vec<(String, Ref)> = Vec::new();
-            for x in &each.refs {
+            for x in &each.refs() {
                 if let Some(via) = through(x) {
                     queue.push((via, x.clone()));
                 }
@@ -305,7 +305,7 @@ fn through(r: &Ref) -> Option<String> {
 /// loaded: an index reads an item of an array (seed 002, "Complex Return
 /// Types").
 fn index_on_text(sub: &Sub, compiler: &Compiler) -> Vec<String> {
-    let text = &*sub.text;
+    let text = sub.text();
     let Ok(parts) = split(text) else { return Vec::new() };
     let plain = Compiler::new(Dialect::Bluelink).optimize(false);
     let mut out = Vec::new();

@@ -21,6 +21,7 @@ impl Loader {
             at: e.key_at,
             path: Tree::Lit(Arc::new(Value::Null)),
             variables: None,
+            variable_keys: Vec::new(),
             metadata: None,
             description: None,
         };
@@ -57,6 +58,12 @@ impl Loader {
                         self.fail(v.at, &p, format!("expected a mapping, found {}", v.describe()));
                     }
                     inc.variables = Some(self.tree(v, &p));
+                    inc.variable_keys = v
+                        .entries()
+                        .unwrap_or(&[])
+                        .iter()
+                        .map(|x| (x.key.clone(), x.key_at))
+                        .collect();
                 }
                 "metadata" => inc.metadata = Some(self.tree(v, &p)),
                 "description" => inc.description = Some(self.text(v, &p, "a description")),
@@ -81,7 +88,7 @@ impl Loader {
                     };
                     match self.compiler.compile(&text) {
                         Ok(prog) if prog.loads().next().is_some() && is_reference(&text) => {
-                            field = self.checked(prog, &text, v.at, &p);
+                            field = self.checked(prog, v.at, &p);
                         }
                         Ok(_) => self.fail(
                             v.at,

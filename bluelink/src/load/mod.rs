@@ -17,7 +17,7 @@ use super::node::{Entry, Kind, Node, read};
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::root::Root;
-use bpvm_runtime::{Key, Value};
+use bpvm_runtime::{Key, Map, Value};
 use bpvm_vm::{Op, Program, Seg};
 use std::collections::HashMap;
 use std::path::Path;
@@ -118,6 +118,7 @@ pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
         names: Index::default(),
         in_each: false,
         export_all: Default::default(),
+        keys: HashMap::new(),
         version: match doc.get("version").and_then(Node::as_str) {
             Some("2023-04-20") => Some(Version::V2023),
             Some("2025-11-02") => Some(Version::V2025),
@@ -146,6 +147,9 @@ struct Loader {
     version: Option<Version>,
     /// Data sources with `exports: "*"` (every field of the data).
     export_all: std::collections::HashSet<String>,
+    /// Every mapping key made so far: a key written in many places
+    /// (`spec`, `name`) shares one text.
+    keys: HashMap<String, Key>,
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -350,7 +354,7 @@ impl Loader {
                         if has_substitution(&e.key) {
                             self.no_sub_key(e, path);
                         }
-                        (Key::new(&e.key), self.tree(&e.value, &join(path, &e.key)))
+                        (self.key(&e.key), self.tree(&e.value, &join(path, &e.key)))
                     })
                     .collect(),
             ),
@@ -360,7 +364,7 @@ impl Loader {
     /// A string with substitutions, compiled and its references checked.
     fn sub(&mut self, text: &str, at: Pos, path: &str) -> Option<Sub> {
         match self.compiler.compile_template(text) {
-            Ok(prog) => self.checked(prog, text, at, path),
+            Ok(prog) => self.checked(prog, at, path),
             Err(d) => {
                 self.fail(at, path, d.to_string().trim_end());
                 None
@@ -368,7 +372,13 @@ impl Loader {
         }
     }
 
-    fn checked(&mut self, prog: bpvm_vm::Program, text: &str, at: Pos, path: &str) -> Option<Sub> {
+    fn checked(&mut self, mut prog: bpvm_vm::Program, at: Pos, path: &str) -> Option<Sub> {
+        // The compiler reserves room for a longer program than most
+        // substitutions make, and a blueprint keeps every one.
+        prog.code.shrink_to_fit();
+        prog.sites.shrink_to_fit();
+        prog.consts.shrink_to_fit();
+        prog.paths.shrink_to_fit();
         let refs = refs(&prog);
         let before = self.errors.len();
         let mut defs = Distinct::new();
@@ -389,10 +399,8 @@ impl Loader {
         }
         (self.errors.len() == before).then(|| Sub {
             prog,
-            text: Arc::from(text),
             at,
             path: path.to_string(),
-            refs,
             defs: defs.into_vec(),
         })
     }
@@ -430,8 +438,7 @@ impl Loader {
         let mut bp = Blueprint {
             file: self.file.clone(),
             path: path.to_path_buf(),
-            doc: doc.clone(),
-            value: doc.to_value(),
+            value: self.plain(doc),
             variables: Vec::new(),
             values: Vec::new(),
             datasources: Vec::new(),
@@ -503,6 +510,32 @@ impl Loader {
         self.check_each_sources(&bp);
         bp.index = std::mem::take(&mut self.names);
         bp
+    }
+
+    /// The key `text`, shared with every other key of that text.
+    fn key(&mut self, text: &str) -> Key {
+        if let Some(k) = self.keys.get(text) {
+            return k.clone();
+        }
+        let k = Key::new(text);
+        self.keys.insert(text.to_string(), k.clone());
+        k
+    }
+
+    /// The plain value of `node`, positions dropped, its keys shared.
+    fn plain(&mut self, node: &Node) -> Value {
+        match &node.kind {
+            Kind::Scalar(v) => v.clone(),
+            Kind::List(items) => Value::List(items.iter().map(|n| self.plain(n)).collect()),
+            Kind::Map(entries) => {
+                let mut m = Map::with_capacity(entries.len());
+                for e in entries {
+                    let v = self.plain(&e.value);
+                    m.insert(self.key(&e.key), v);
+                }
+                Value::Map(m)
+            }
+        }
     }
 
     fn collect_names(&mut self, doc: &Node) {

@@ -6,7 +6,7 @@ use crate::blueprint::{Condition, Resource, ResourceMeta};
 use crate::distinct::Distinct;
 use crate::node::{Entry, Kind, Node};
 use crate::sub::{Def, Ref, Tree, has_substitution};
-use bpvm_runtime::{Key, Value};
+use bpvm_runtime::Value;
 use std::sync::Arc;
 
 impl Loader {
@@ -27,7 +27,7 @@ impl Loader {
         self.in_each = e.value.get("each").is_some();
         let mut r = Resource {
             name: e.key.clone(),
-            key: Key::new(&e.key),
+            key: self.key(&e.key),
             labels: Value::Null,
             at: e.key_at,
             ty: String::new(),
@@ -101,8 +101,8 @@ impl Loader {
                     }
                     if let Some(each) = &r.each
                         && let Some(bad) = each
-                            .refs
-                            .iter()
+                            .refs()
+                            .into_iter()
                             .find(|x| matches!(x, Ref::Resource(_) | Ref::Child(..)))
                     {
                         let message = format!(

@@ -199,7 +199,7 @@ impl Loader {
                 self.fail(node.at, path, message);
             }
             (_, Tree::Sub(sub)) => {
-                let whole = bpvm_compiler::template::split(&sub.text)
+                let whole = bpvm_compiler::template::split(sub.text())
                     .ok()
                     .and_then(|parts| bpvm_compiler::template::whole(&parts));
                 if whole.is_none() && matches!(ty, Type::Array | Type::Object) {

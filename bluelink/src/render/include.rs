@@ -89,15 +89,11 @@ impl Resolver<'_> {
         let mut unknown = false;
         for (k, _) in &inputs {
             if !child.index.variables.contains_key(k) {
-                let key_at = self
-                    .bp
-                    .doc
-                    .get("include")
-                    .and_then(|n| n.get(&inc.name))
-                    .and_then(|n| n.get("variables"))
-                    .and_then(|n| n.entries())
-                    .and_then(|es| es.iter().find(|e| e.key == *k))
-                    .map_or(at, |e| e.key_at);
+                let key_at = inc
+                    .variable_keys
+                    .iter()
+                    .find(|(key, _)| key == k)
+                    .map_or(at, |&(_, at)| at);
                 let message = format!("{shown} has no variable {k:?}");
                 self.fail(key_at, &format!("{path}.variables.{k}"), message);
                 unknown = true;

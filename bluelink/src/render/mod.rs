@@ -405,7 +405,7 @@ impl<'b> Resolver<'b> {
                 Def::Resource(_) => {
                     *resource_field.get_or_insert_with(|| sub.prog.loads().any(|p| self.resource_path_secret(p)))
                 }
-                Def::Child(i) => sub.refs.iter().any(|r| {
+                Def::Child(i) => sub.refs().iter().any(|r| {
                     matches!(r, Ref::Child(c, e) if *c == self.bp.includes[i].name
                         && self.secret_exports.contains(&(i, e.clone())))
                 }),
@@ -559,7 +559,7 @@ impl<'b> Resolver<'b> {
                     path: sub.path.clone(),
                     reference,
                 });
-                Ok(Resolved::Deferred(sub.text.clone()))
+                Ok(Resolved::Deferred(sub.text().into()))
             }
             Some(Missing::Reported) => Err(Failed),
             Some(Missing::Error(message)) => Err(self.fail(sub.at, &sub.path, message)),
@@ -743,7 +743,7 @@ impl<'b> Resolver<'b> {
             let message = format!(
                 "the export is declared {} but {} is {}",
                 x.ty.name(),
-                x.field.text,
+                x.field.text(),
                 article(type_name(v))
             );
             return Err(self.fail(x.at, &format!("exports.{}", x.name), message));
