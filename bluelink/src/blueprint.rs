@@ -5,7 +5,7 @@
 use super::error::Pos;
 use super::sub::{Def, Sub, Tree};
 use bpvm_runtime::{Key, Value};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 /// A blueprint file, loaded and validated as a whole.
@@ -396,10 +396,10 @@ pub struct Resource {
 pub struct Reads {
     /// The whole value is read.
     pub all: bool,
-    /// The keys read below it, each with what is read of it (sorted by
-    /// key, so a resource read at many keys is looked up in log time; a
-    /// vector, as most hold one or two keys).
-    pub keys: Vec<(String, Reads)>,
+    /// The keys read below it, each with what is read of it (sorted, so
+    /// a resource read at many keys is looked up and added to in log
+    /// time: a sorted vector would make adding quadratic).
+    pub keys: BTreeMap<String, Reads>,
 }
 
 impl Reads {
@@ -410,14 +410,11 @@ impl Reads {
             if at.all {
                 return;
             }
-            let i = match at.keys.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
-                Ok(i) => i,
-                Err(i) => {
-                    at.keys.insert(i, ((*key).to_string(), Reads::default()));
-                    i
-                }
-            };
-            at = &mut at.keys[i].1;
+            if !at.keys.contains_key(*key) {
+                at.keys.insert((*key).to_string(), Reads::default());
+            }
+            let Some(below) = at.keys.get_mut(*key) else { return };
+            at = below;
         }
         at.all = true;
         at.keys.clear();
@@ -425,8 +422,7 @@ impl Reads {
 
     /// What is read below `key`.
     pub fn get(&self, key: &str) -> Option<&Reads> {
-        let i = self.keys.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()?;
-        Some(&self.keys[i].1)
+        self.keys.get(key)
     }
 }
 

@@ -19,6 +19,9 @@ use std::collections::{HashMap, HashSet};
 /// The declared shapes references are checked against.
 struct Shapes<'b> {
     resources: HashMap<&'b str, &'b Resource>,
+    /// Each resource's top-level spec fields: a spec of many fields read
+    /// at many of them is checked in linear time.
+    spec_fields: HashMap<(&'b str, &'b str), &'b Tree>,
     values: HashMap<&'b str, Type>,
     fields: HashMap<(&'b str, &'b str), Type>,
 }
@@ -79,6 +82,13 @@ impl Shapes<'_> {
                         ));
                     }
                     rest = more;
+                }
+                // The spec's first field by its index; the rest as written.
+                if let (Tree::Map(_), [Seg::Key(spec, _), Seg::Key(k, _), after @ ..]) = (&r.spec, rest)
+                    && spec.as_str() == "spec"
+                {
+                    let tree = self.spec_fields.get(&(name, k.as_str()))?;
+                    return spec_problem(&format!("resources.{name}.spec.{}", k.as_str()), tree, after);
                 }
                 resource_problem(name, r, rest)
             }
@@ -161,7 +171,7 @@ fn spec_problem(prefix: &str, spec: &Tree, segs: &[Seg]) -> Option<String> {
         let next = match (tree, seg) {
             (Tree::Sub(_), _) => return None,
             (Tree::Lit(v), _) => return literal_problem(&at, v, &segs[n..]),
-            (Tree::Map(entries), Seg::Key(k, _)) => &entries.iter().find(|(e, _)| e.as_str() == k.as_str())?.1,
+            (Tree::Map(entries), Seg::Key(k, _)) => &entries.iter().find(|(e, _)| e.is(k.hash(), k.as_str()))?.1,
             (Tree::List(items), Seg::Index(i)) => usize::try_from(*i).ok().and_then(|i| items.get(i))?,
             (Tree::Map(_), seg) => return Some(no_accessor(&at, "object", seg)),
             (Tree::List(_), seg) => return Some(no_accessor(&at, "array", seg)),
@@ -203,6 +213,17 @@ impl Loader {
     pub(super) fn check_accessors(&mut self, bp: &Blueprint) {
         let shapes = Shapes {
             resources: bp.resources.iter().map(|r| (r.name.as_str(), r)).collect(),
+            spec_fields: bp
+                .resources
+                .iter()
+                .flat_map(|r| match &r.spec {
+                    Tree::Map(entries) => entries
+                        .iter()
+                        .map(|(k, t)| ((r.name.as_str(), k.as_str()), t))
+                        .collect(),
+                    _ => Vec::new(),
+                })
+                .collect(),
             values: bp.values.iter().map(|v| (v.name.as_str(), v.ty)).collect(),
             fields: bp
                 .datasources

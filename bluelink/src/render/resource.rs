@@ -6,6 +6,7 @@ use crate::blueprint::{Condition, Reads, Resource};
 use crate::error::Pos;
 use crate::sub::{Def, Tree};
 use bpvm_runtime::{Map, Value};
+use std::collections::BTreeMap;
 
 /// One resource of a template (or the resource itself).
 pub(crate) struct Instance {
@@ -156,7 +157,7 @@ impl<'b> Resolver<'b> {
     fn resource_value(&self, r: &Resource, inst: &Instance) -> Value {
         static ALL: Reads = Reads {
             all: true,
-            keys: Vec::new(),
+            keys: BTreeMap::new(),
         };
         let k = &self.keys;
         let reads = &r.reads;
