@@ -185,6 +185,8 @@ fn fuse_tests(prog: &mut Program) {
                     i += 1;
                     continue;
                 };
+                // Typed by its constant, so the machine compares in place.
+                let test = prog.consts.get(c as usize).map_or(test, |k| test.for_constant(k));
                 let op = match jump {
                     Op::JumpIfTrue(t) => Op::JumpIf {
                         path,
@@ -362,8 +364,8 @@ mod tests {
     #[test]
     fn a_when_condition_becomes_fused_tests() {
         let ops = code("provider == 'aws' && cluster.nodes >= 3");
-        assert!(matches!(ops[0], Op::JumpUnless { test: Test::Eq, .. }));
-        assert!(matches!(ops[1], Op::JumpUnless { test: Test::Ge, .. }));
+        assert!(matches!(ops[0], Op::JumpUnless { test: Test::StrEq, .. }));
+        assert!(matches!(ops[1], Op::JumpUnless { test: Test::IntGe, .. }));
         assert_eq!(ops.len(), 6, "{ops:?}");
     }
 
@@ -373,7 +375,7 @@ mod tests {
         let ops = code("(a == 1 || b == 2) && c != 'x'");
         assert!(matches!(ops[0], Op::JumpIf { to: 2, .. }), "{ops:?}");
         assert!(matches!(ops[1], Op::JumpUnless { .. }), "{ops:?}");
-        assert!(matches!(ops[2], Op::JumpUnless { test: Test::Ne, .. }), "{ops:?}");
+        assert!(matches!(ops[2], Op::JumpUnless { test: Test::StrNe, .. }), "{ops:?}");
     }
 
     #[test]

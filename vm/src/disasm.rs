@@ -24,7 +24,10 @@ pub fn disassemble(prog: &Program) -> String {
             Op::MatchesConst(r) => prog.regexes.get(r as usize).map(|r| format!("/{}/", r.as_str())),
             Op::JumpIf { path, test, c, .. } | Op::JumpUnless { path, test, c, .. } => {
                 match (prog.paths.get(path as usize), prog.consts.get(c as usize)) {
-                    (Some(p), Some(k)) => Some(format!("{} {} {}", p.text, test.symbol(), k.to_json())),
+                    (Some(p), Some(k)) => Some(match test.operand() {
+                        Some(ty) => format!("{} {} {} ({ty})", p.text, test.symbol(), k.to_json()),
+                        None => format!("{} {} {}", p.text, test.symbol(), k.to_json()),
+                    }),
                     _ => None,
                 }
             }
