@@ -28,6 +28,10 @@ pub enum Op {
     /// Push the value at path `n` (`cluster.cni.driver`), walked from the
     /// environment's root in one instruction.
     Load(u32),
+    /// Push the value at path `path`, or constant `c` when that is nil:
+    /// `log_level ?? 'info'` (the fused form of `Load`, `JumpIfNotNil`
+    /// over the next instruction, `Const`).
+    LoadOr { path: u16, c: u16 },
     /// Replace the top of the stack with the value at path `n` inside it
     /// (`f(x).a.b`, `#.name`).
     Get(u32),
@@ -324,9 +328,15 @@ impl Op {
     /// that keeps its operand, the effect when it does not jump).
     pub fn stack_effect(self) -> (u32, u32) {
         match self {
-            Op::Nil | Op::True | Op::False | Op::Int(_) | Op::Const(_) | Op::Load(_) | Op::Local(_) | Op::Func(_) => {
-                (0, 1)
-            }
+            Op::Nil
+            | Op::True
+            | Op::False
+            | Op::Int(_)
+            | Op::Const(_)
+            | Op::Load(_)
+            | Op::LoadOr { .. }
+            | Op::Local(_)
+            | Op::Func(_) => (0, 1),
             Op::Item | Op::ItemIndex | Op::Acc | Op::LoopEnd => (0, 1),
             Op::Get(_)
             | Op::Not

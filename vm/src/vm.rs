@@ -53,11 +53,23 @@ impl Vm {
         env: &'a Environment,
         host: &'a dyn Any,
     ) -> Result<Val<'a>, RunError> {
+        // A decision needs neither arena nor stack: straight to its loop.
         if prog.decision
             && let Some(result) = decide(prog, env.root())
         {
             return result;
         }
+        self.general(prog, env, host)
+    }
+
+    /// The general loop, with a fresh arena.
+    #[inline(never)]
+    fn general<'a>(
+        &'a mut self,
+        prog: &'a Program,
+        env: &'a Environment,
+        host: &'a dyn Any,
+    ) -> Result<Val<'a>, RunError> {
         self.arena.reset();
         exec(prog, env.root(), &self.arena, host)
     }
@@ -304,6 +316,21 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
                     },
                     _ => push!(v),
                 }
+            }
+            Op::LoadOr { path, c } => {
+                let p = &prog.paths[path as usize];
+                let v = match fast_ref(prog, root, p) {
+                    Some(v) => Val::from_doc(v),
+                    None => match load(root, p) {
+                        Ok(Val::Nil) if p.otherwise.is_some() => match alternative(prog, root, p) {
+                            Ok(v) => v,
+                            Err(f) => fail!(ip - 1, f),
+                        },
+                        Ok(v) => v,
+                        Err(f) => fail!(ip - 1, f),
+                    },
+                };
+                push!(if v.is_nil() { constant(prog, c as u32) } else { v });
             }
             Op::Get(p) => {
                 let t = top!();
