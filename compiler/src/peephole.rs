@@ -19,6 +19,7 @@ pub fn optimize(prog: &mut Program) {
     thread_jumps(&mut prog.code);
     return_early(&mut prog.code);
     coalesce(prog);
+    default_loads(prog);
     decide_comparison(prog);
     fuse_tests(prog);
 }
@@ -75,6 +76,41 @@ fn coalesce(prog: &mut Program) {
             site: 0,
         });
         i += 3;
+    }
+    if !fusions.is_empty() {
+        relocate(prog, &fusions);
+    }
+}
+
+/// `Load p; JumpIfNotNil →next; Const k` (`p ?? 'default'`) becomes one
+/// [`Op::LoadOr`]. Errors reading `p` are still reported at the `Load`.
+fn default_loads(prog: &mut Program) {
+    let code = &prog.code;
+    let mut targeted = vec![false; code.len() + 1];
+    for op in code {
+        if let Some(t) = op.target() {
+            targeted[(t as usize).min(code.len())] = true;
+        }
+    }
+    let mut fusions = Vec::new();
+    let mut i = 0;
+    while i + 2 < code.len() {
+        if let [Op::Load(p), Op::JumpIfNotNil(t), Op::Const(c)] = code[i..i + 3]
+            && t as usize == i + 3
+            && !targeted[i + 1]
+            && !targeted[i + 2]
+            && let (Ok(path), Ok(c)) = (u16::try_from(p), u16::try_from(c))
+        {
+            fusions.push(Fusion {
+                at: i,
+                len: 3,
+                op: Op::LoadOr { path, c },
+                site: 0,
+            });
+            i += 3;
+        } else {
+            i += 1;
+        }
     }
     if !fusions.is_empty() {
         relocate(prog, &fusions);
@@ -185,6 +221,8 @@ fn fuse_tests(prog: &mut Program) {
                     i += 1;
                     continue;
                 };
+                // Typed by its constant, so the machine compares in place.
+                let test = prog.consts.get(c as usize).map_or(test, |k| test.for_constant(k));
                 let op = match jump {
                     Op::JumpIfTrue(t) => Op::JumpIf {
                         path,
@@ -362,9 +400,20 @@ mod tests {
     #[test]
     fn a_when_condition_becomes_fused_tests() {
         let ops = code("provider == 'aws' && cluster.nodes >= 3");
-        assert!(matches!(ops[0], Op::JumpUnless { test: Test::Eq, .. }));
-        assert!(matches!(ops[1], Op::JumpUnless { test: Test::Ge, .. }));
+        assert!(matches!(ops[0], Op::JumpUnless { test: Test::StrEq, .. }));
+        assert!(matches!(ops[1], Op::JumpUnless { test: Test::IntGe, .. }));
         assert_eq!(ops.len(), 6, "{ops:?}");
+    }
+
+    #[test]
+    fn a_default_is_read_with_its_path() {
+        let ops = code("'p/' + (log_level ?? 'info')");
+        assert!(matches!(ops[1], Op::LoadOr { .. }), "{ops:?}");
+        assert_eq!(ops.len(), 4, "{ops:?}");
+        let prog = Compiler::new(Dialect::Windsor)
+            .compile("(a ?? 'x') + (b ?? 'y')")
+            .unwrap();
+        assert_eq!(prog.roots(), ["a", "b"]);
     }
 
     #[test]
@@ -373,7 +422,7 @@ mod tests {
         let ops = code("(a == 1 || b == 2) && c != 'x'");
         assert!(matches!(ops[0], Op::JumpIf { to: 2, .. }), "{ops:?}");
         assert!(matches!(ops[1], Op::JumpUnless { .. }), "{ops:?}");
-        assert!(matches!(ops[2], Op::JumpUnless { test: Test::Ne, .. }), "{ops:?}");
+        assert!(matches!(ops[2], Op::JumpUnless { test: Test::StrNe, .. }), "{ops:?}");
     }
 
     #[test]

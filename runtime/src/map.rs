@@ -94,7 +94,7 @@ impl Map {
     /// remembering where the key was found. A compiled path keeps one hint
     /// per step, so environments of one shape are read with one key
     /// comparison per step, however many keys the maps have.
-    #[inline]
+    #[inline(always)]
     pub fn get_hinted(&self, key: &Key, hint: &Hint) -> Option<&Value> {
         let at = hint.0.load(Ordering::Relaxed) as usize;
         if let Some((k, v)) = self.entries.get(at)
@@ -102,6 +102,13 @@ impl Map {
         {
             return Some(v);
         }
+        self.get_rehinted(key, hint)
+    }
+
+    /// [`Map::get_hinted`] when the hint misses: out of line, so the hit
+    /// stays small enough to inline into the VM's loops.
+    #[inline(never)]
+    fn get_rehinted(&self, key: &Key, hint: &Hint) -> Option<&Value> {
         let i = self.position(key.hash(), key.as_str())?;
         hint.0.store(i as u32, Ordering::Relaxed);
         Some(&self.entries[i].1)

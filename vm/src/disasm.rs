@@ -19,12 +19,19 @@ pub fn disassemble(prog: &Program) -> String {
         let note = match *op {
             Op::Const(c) | Op::EqConst(c) | Op::NeConst(c) => prog.consts.get(c as usize).map(|v| v.to_json()),
             Op::Load(p) | Op::Get(p) => prog.paths.get(p as usize).map(|p| p.text.clone()),
+            Op::LoadOr { path, c } => match (prog.paths.get(path as usize), prog.consts.get(c as usize)) {
+                (Some(p), Some(k)) => Some(format!("{} ?? {}", p.text, k.to_json())),
+                _ => None,
+            },
             Op::Call { func, .. } => prog.funcs.get(func as usize).map(|f| f.name.to_string()),
             Op::Func(f) => prog.funcs.get(f as usize).map(|f| f.name.to_string()),
             Op::MatchesConst(r) => prog.regexes.get(r as usize).map(|r| format!("/{}/", r.as_str())),
             Op::JumpIf { path, test, c, .. } | Op::JumpUnless { path, test, c, .. } => {
                 match (prog.paths.get(path as usize), prog.consts.get(c as usize)) {
-                    (Some(p), Some(k)) => Some(format!("{} {} {}", p.text, test.symbol(), k.to_json())),
+                    (Some(p), Some(k)) => Some(match test.operand() {
+                        Some(ty) => format!("{} {} {} ({ty})", p.text, test.symbol(), k.to_json()),
+                        None => format!("{} {} {}", p.text, test.symbol(), k.to_json()),
+                    }),
                     _ => None,
                 }
             }
@@ -35,6 +42,7 @@ pub fn disassemble(prog: &Program) -> String {
             Op::Const(c) => format!("Const {c}"),
             Op::Load(p) => format!("Load {p}"),
             Op::Get(p) => format!("Get {p}"),
+            Op::LoadOr { path, c } => format!("LoadOr {path} {c}"),
             Op::Local(n) => format!("Local {n}"),
             Op::SetLocal(n) => format!("SetLocal {n}"),
             Op::EqConst(c) => format!("EqConst {c}"),

@@ -7,6 +7,8 @@
 //! targets. Nothing is looked up by name at run time: paths carry
 //! pre-hashed keys, functions are resolved to table entries when compiled.
 
+use bpvm_runtime::Value;
+
 /// One instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
@@ -26,6 +28,10 @@ pub enum Op {
     /// Push the value at path `n` (`cluster.cni.driver`), walked from the
     /// environment's root in one instruction.
     Load(u32),
+    /// Push the value at path `path`, or constant `c` when that is nil:
+    /// `log_level ?? 'info'` (the fused form of `Load`, `JumpIfNotNil`
+    /// over the next instruction, `Const`).
+    LoadOr { path: u16, c: u16 },
     /// Replace the top of the stack with the value at path `n` inside it
     /// (`f(x).a.b`, `#.name`).
     Get(u32),
@@ -161,6 +167,12 @@ pub enum Access {
 }
 
 /// The comparison of a fused [`Op::JumpIf`] / [`Op::JumpUnless`].
+///
+/// The first six take any constant. The others are chosen by the compiler
+/// from the constant's type, so the machine compares the document value
+/// in place with one check of its type; a value of another type (or a
+/// constant that is not of the named type) goes the general way, with
+/// the same result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Test {
     /// `==` (nil-safe, structural).
@@ -175,18 +187,86 @@ pub enum Test {
     Gt,
     /// `>=`.
     Ge,
+    /// `==` a string.
+    StrEq,
+    /// `!=` a string.
+    StrNe,
+    /// `==` an integer.
+    IntEq,
+    /// `!=` an integer.
+    IntNe,
+    /// `<` an integer.
+    IntLt,
+    /// `<=` an integer.
+    IntLe,
+    /// `>` an integer.
+    IntGt,
+    /// `>=` an integer.
+    IntGe,
+    /// `==` a bool.
+    BoolEq,
+    /// `!=` a bool.
+    BoolNe,
 }
 
 impl Test {
     /// The operator as written.
     pub fn symbol(self) -> &'static str {
-        match self {
+        match self.general() {
             Test::Eq => "==",
             Test::Ne => "!=",
             Test::Lt => "<",
             Test::Le => "<=",
             Test::Gt => ">",
-            Test::Ge => ">=",
+            _ => ">=",
+        }
+    }
+
+    /// The same comparison for a constant of any type.
+    pub fn general(self) -> Test {
+        match self {
+            Test::StrEq | Test::IntEq | Test::BoolEq => Test::Eq,
+            Test::StrNe | Test::IntNe | Test::BoolNe => Test::Ne,
+            Test::IntLt => Test::Lt,
+            Test::IntLe => Test::Le,
+            Test::IntGt => Test::Gt,
+            Test::IntGe => Test::Ge,
+            other => other,
+        }
+    }
+
+    /// The test specialised to constant `k`'s type, when there is a form
+    /// for it.
+    ///
+    /// ```
+    /// use bpvm_vm::Test;
+    /// use bpvm_runtime::Value;
+    /// assert_eq!(Test::Ge.for_constant(&Value::Int(100)), Test::IntGe);
+    /// assert_eq!(Test::Lt.for_constant(&Value::from("a")), Test::Lt);
+    /// ```
+    pub fn for_constant(self, k: &Value) -> Test {
+        match (self.general(), k) {
+            (Test::Eq, Value::Str(_)) => Test::StrEq,
+            (Test::Ne, Value::Str(_)) => Test::StrNe,
+            (Test::Eq, Value::Int(_)) => Test::IntEq,
+            (Test::Ne, Value::Int(_)) => Test::IntNe,
+            (Test::Lt, Value::Int(_)) => Test::IntLt,
+            (Test::Le, Value::Int(_)) => Test::IntLe,
+            (Test::Gt, Value::Int(_)) => Test::IntGt,
+            (Test::Ge, Value::Int(_)) => Test::IntGe,
+            (Test::Eq, Value::Bool(_)) => Test::BoolEq,
+            (Test::Ne, Value::Bool(_)) => Test::BoolNe,
+            (general, _) => general,
+        }
+    }
+
+    /// The type of constant the test is specialised to (`None`: any).
+    pub fn operand(self) -> Option<&'static str> {
+        match self {
+            Test::StrEq | Test::StrNe => Some("string"),
+            Test::IntEq | Test::IntNe | Test::IntLt | Test::IntLe | Test::IntGt | Test::IntGe => Some("int"),
+            Test::BoolEq | Test::BoolNe => Some("bool"),
+            _ => None,
         }
     }
 }
@@ -248,9 +328,15 @@ impl Op {
     /// that keeps its operand, the effect when it does not jump).
     pub fn stack_effect(self) -> (u32, u32) {
         match self {
-            Op::Nil | Op::True | Op::False | Op::Int(_) | Op::Const(_) | Op::Load(_) | Op::Local(_) | Op::Func(_) => {
-                (0, 1)
-            }
+            Op::Nil
+            | Op::True
+            | Op::False
+            | Op::Int(_)
+            | Op::Const(_)
+            | Op::Load(_)
+            | Op::LoadOr { .. }
+            | Op::Local(_)
+            | Op::Func(_) => (0, 1),
             Op::Item | Op::ItemIndex | Op::Acc | Op::LoopEnd => (0, 1),
             Op::Get(_)
             | Op::Not

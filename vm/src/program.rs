@@ -132,7 +132,9 @@ impl Program {
             .iter()
             .filter_map(|op| match *op {
                 Op::Load(p) => self.paths.get(p as usize),
-                Op::JumpIf { path, .. } | Op::JumpUnless { path, .. } => self.paths.get(path as usize),
+                Op::JumpIf { path, .. } | Op::JumpUnless { path, .. } | Op::LoadOr { path, .. } => {
+                    self.paths.get(path as usize)
+                }
                 _ => None,
             })
             // A coalesced path reads its alternatives too (a hand-built

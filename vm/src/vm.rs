@@ -53,11 +53,23 @@ impl Vm {
         env: &'a Environment,
         host: &'a dyn Any,
     ) -> Result<Val<'a>, RunError> {
+        // A decision needs neither arena nor stack: straight to its loop.
         if prog.decision
             && let Some(result) = decide(prog, env.root())
         {
             return result;
         }
+        self.general(prog, env, host)
+    }
+
+    /// The general loop, with a fresh arena.
+    #[inline(never)]
+    fn general<'a>(
+        &'a mut self,
+        prog: &'a Program,
+        env: &'a Environment,
+        host: &'a dyn Any,
+    ) -> Result<Val<'a>, RunError> {
         self.arena.reset();
         exec(prog, env.root(), &self.arena, host)
     }
@@ -304,6 +316,21 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
                     },
                     _ => push!(v),
                 }
+            }
+            Op::LoadOr { path, c } => {
+                let p = &prog.paths[path as usize];
+                let v = match fast_ref(prog, root, p) {
+                    Some(v) => Val::from_doc(v),
+                    None => match load(root, p) {
+                        Ok(Val::Nil) if p.otherwise.is_some() => match alternative(prog, root, p) {
+                            Ok(v) => v,
+                            Err(f) => fail!(ip - 1, f),
+                        },
+                        Ok(v) => v,
+                        Err(f) => fail!(ip - 1, f),
+                    },
+                };
+                push!(if v.is_nil() { constant(prog, c as u32) } else { v });
             }
             Op::Get(p) => {
                 let t = top!();
@@ -604,9 +631,39 @@ fn same(a: Val<'_>, b: Val<'_>) -> bool {
     }
 }
 
+/// Nil as a document value, for a key that is not there.
+static NIL: Value = Value::Null;
+
 /// The test of a fused [`Op::JumpIf`]: the value at a path against a constant.
 #[inline(always)]
 fn path_test<'a>(prog: &'a Program, root: &'a Map, path: u16, test: Test, c: u16) -> Result<bool, Fault> {
+    let p = &prog.paths[path as usize];
+    let Some(v) = fast_ref(prog, root, p) else {
+        return general_test(prog, root, path, test, c);
+    };
+    let k = &prog.consts[c as usize];
+    // The typed tests compare the document value where it is; any other
+    // pairing of types (and a coalesced path that read nil) goes the
+    // general way, which gives the same answer.
+    match (test, v, k) {
+        (Test::StrEq, Value::Str(x), Value::Str(y)) => Ok(same_text(x, y)),
+        (Test::StrNe, Value::Str(x), Value::Str(y)) => Ok(!same_text(x, y)),
+        (Test::IntEq, Value::Int(x), Value::Int(y)) => Ok(x == y),
+        (Test::IntNe, Value::Int(x), Value::Int(y)) => Ok(x != y),
+        (Test::IntLt, Value::Int(x), Value::Int(y)) => Ok(x < y),
+        (Test::IntLe, Value::Int(x), Value::Int(y)) => Ok(x <= y),
+        (Test::IntGt, Value::Int(x), Value::Int(y)) => Ok(x > y),
+        (Test::IntGe, Value::Int(x), Value::Int(y)) => Ok(x >= y),
+        (Test::BoolEq, Value::Bool(x), Value::Bool(y)) => Ok(x == y),
+        (Test::BoolNe, Value::Bool(x), Value::Bool(y)) => Ok(x != y),
+        _ => general_test(prog, root, path, test, c),
+    }
+}
+
+/// [`path_test`] over evaluation values, for every case the typed tests
+/// do not cover.
+#[inline(never)]
+fn general_test<'a>(prog: &'a Program, root: &'a Map, path: u16, test: Test, c: u16) -> Result<bool, Fault> {
     let path = &prog.paths[path as usize];
     let mut v = match fast_load(root, path) {
         Some(v) => v,
@@ -616,12 +673,12 @@ fn path_test<'a>(prog: &'a Program, root: &'a Map, path: u16, test: Test, c: u16
         v = alternative(prog, root, path)?;
     }
     let k = constant(prog, c as u32);
-    let order = match test {
+    let order = match test.general() {
         Test::Eq => return Ok(same(v, k)),
         Test::Ne => return Ok(!same(v, k)),
         _ => ops::compare(v, k).map_err(Fault::Op)?,
     };
-    Ok(match test {
+    Ok(match test.general() {
         Test::Lt => order.is_lt(),
         Test::Le => order.is_le(),
         Test::Gt => order.is_gt(),
@@ -656,6 +713,32 @@ fn alternative<'a>(prog: &'a Program, root: &'a Map, path: &'a Path) -> Result<V
 /// errors) to [`load`].
 #[inline(always)]
 fn fast_load<'a>(root: &'a Map, path: &'a Path) -> Option<Val<'a>> {
+    walk(root, path).map(Val::from_doc)
+}
+
+/// [`fast_load`] without the conversion, alternatives of a coalesced
+/// path included: the document value itself, or [`NIL`] for optional
+/// keys that are not there. `None` sends the rest to [`general_test`].
+#[inline(always)]
+fn fast_ref<'a>(prog: &'a Program, root: &'a Map, path: &'a Path) -> Option<&'a Value> {
+    let mut v = walk(root, path)?;
+    let mut next = path.otherwise;
+    for _ in 0..crate::MAX_ALTERNATIVES {
+        let Some(o) = next else { break };
+        if !matches!(v, Value::Null) {
+            break;
+        }
+        let p = prog.paths.get(o as usize)?;
+        v = walk(root, p)?;
+        next = p.otherwise;
+    }
+    Some(v)
+}
+
+/// One path's document value by keys through maps ([`NIL`] for an
+/// optional miss); `None` for anything else.
+#[inline(always)]
+fn walk<'a>(root: &'a Map, path: &'a Path) -> Option<&'a Value> {
     let optional = path.access == Access::Optional;
     let mut segs = path.segs.iter();
     let Some(Seg::Key(k, hint)) = segs.next() else {
@@ -663,18 +746,18 @@ fn fast_load<'a>(root: &'a Map, path: &'a Path) -> Option<Val<'a>> {
     };
     let mut cur = match root.get_hinted(k, hint) {
         Some(v) => v,
-        None => return optional.then_some(Val::Nil),
+        None => return optional.then_some(&NIL),
     };
     for seg in segs {
         cur = match (cur, seg) {
             (Value::Map(m), Seg::Key(k, hint)) => match m.get_hinted(k, hint) {
                 Some(v) => v,
-                None => return optional.then_some(Val::Nil),
+                None => return optional.then_some(&NIL),
             },
             _ => return None,
         };
     }
-    Some(Val::from_doc(cur))
+    Some(cur)
 }
 
 /// Walks a path from the environment's root, hop by hop over document
@@ -934,4 +1017,89 @@ fn finish<'a>(arena: &'a Bump, f: Frame<'a>) -> Result<Val<'a>, Fault> {
             Val::Map(entries.into_bump_slice())
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bpvm_runtime::{Environment, Hint, Key};
+
+    /// `x <test> consts[0]` as a fused decision, true or false.
+    fn fused(test: Test, k: Value, env: &str) -> Result<bool, Fault> {
+        let path = Path {
+            segs: vec![Seg::Key(Key::new("x"), Hint::default())],
+            access: Access::Optional,
+            text: "x".into(),
+            otherwise: None,
+        };
+        let prog = Program {
+            code: vec![
+                Op::JumpUnless {
+                    path: 0,
+                    test,
+                    c: 0,
+                    to: 3,
+                },
+                Op::True,
+                Op::Return,
+                Op::False,
+                Op::Return,
+            ],
+            consts: vec![k],
+            paths: vec![path],
+            decision: true,
+            ..Program::default()
+        };
+        let env = Environment::from_yaml(env).unwrap();
+        match Vm::new().run(&prog, &env) {
+            Ok(Val::Bool(b)) => Ok(b),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => Err(e.fault),
+        }
+    }
+
+    #[test]
+    fn typed_tests_agree_with_the_general_ones() {
+        let consts = [
+            Value::Int(2),
+            Value::from("2"),
+            Value::Bool(true),
+            Value::Float(2.0),
+            Value::Null,
+        ];
+        let envs = [
+            "x: 2",
+            "x: 2.0",
+            "x: 3",
+            "x: '2'",
+            "x: true",
+            "x: null",
+            "y: 1",
+            "x: [2]",
+            "x: {a: 2}",
+        ];
+        let tests = [Test::Eq, Test::Ne, Test::Lt, Test::Le, Test::Gt, Test::Ge];
+        for k in &consts {
+            for env in envs {
+                for test in tests {
+                    let typed = test.for_constant(k);
+                    assert_eq!(
+                        fused(typed, k.clone(), env),
+                        fused(test, k.clone(), env),
+                        "x {test:?} {k:?} with {env}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_typed_test_with_a_constant_of_another_type_is_general() {
+        for test in [Test::StrEq, Test::IntEq, Test::BoolEq, Test::IntLt] {
+            assert_eq!(
+                fused(test, Value::Float(2.0), "x: 2"),
+                fused(test.general(), Value::Float(2.0), "x: 2")
+            );
+        }
+    }
 }
