@@ -27,7 +27,7 @@ pub enum Tree {
 pub struct Sub {
     /// The program: the string's parts evaluated and joined, or, for a
     /// string that is one `${..}`, that substitution's value.
-    pub prog: Program,
+    pub prog: Arc<Program>,
     /// Where the string starts.
     pub at: Pos,
     /// Its path in the blueprint (`resources.fn.spec.timeout`).

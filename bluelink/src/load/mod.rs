@@ -21,6 +21,7 @@ use bpvm_runtime::{Key, Map, Value};
 use bpvm_vm::{Op, Program, Seg};
 use std::collections::HashMap;
 use std::path::Path;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Blueprint versions accepted (B1).
@@ -119,6 +120,7 @@ pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
         in_each: false,
         export_all: Default::default(),
         keys: HashMap::new(),
+        programs: HashMap::new(),
         version: match doc.get("version").and_then(Node::as_str) {
             Some("2023-04-20") => Some(Version::V2023),
             Some("2025-11-02") => Some(Version::V2025),
@@ -133,6 +135,9 @@ pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
         Err(Errors::new(l.errors))
     }
 }
+
+/// A compiled substitution text and what it reads.
+type Compiled = (Arc<Program>, Rc<[Ref]>);
 
 struct Loader {
     file: String,
@@ -150,6 +155,8 @@ struct Loader {
     /// Every mapping key made so far: a key written in many places
     /// (`spec`, `name`) shares one text.
     keys: HashMap<String, Key>,
+    /// Every substitution text compiled so far, with what it reads.
+    programs: HashMap<Box<str>, Compiled>,
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -362,27 +369,57 @@ impl Loader {
     }
 
     /// A string with substitutions, compiled and its references checked.
+    /// A text written again (`${variables.region}` in many resources)
+    /// shares the program compiled for it first.
     fn sub(&mut self, text: &str, at: Pos, path: &str) -> Option<Sub> {
-        match self.compiler.compile_template(text) {
-            Ok(prog) => self.checked(prog, at, path),
-            Err(d) => {
-                self.fail(at, path, d.to_string().trim_end());
-                None
-            }
-        }
+        let (prog, refs) = match self.programs.get(text) {
+            Some((prog, refs)) => (prog.clone(), refs.clone()),
+            None => match self.compiler.compile_template(text) {
+                Ok(prog) => {
+                    let prog = Arc::new(self.trim(prog));
+                    let refs: Rc<[Ref]> = refs(&prog).into();
+                    self.programs.insert(text.into(), (prog.clone(), refs.clone()));
+                    (prog, refs)
+                }
+                Err(d) => {
+                    self.fail(at, path, d.to_string().trim_end());
+                    return None;
+                }
+            },
+        };
+        self.checked_with(prog, &refs, at, path)
     }
 
-    fn checked(&mut self, mut prog: bpvm_vm::Program, at: Pos, path: &str) -> Option<Sub> {
+    /// A program as a blueprint keeps it: no spare room, and the keys of
+    /// its paths shared with every other key of the same text.
+    fn trim(&mut self, mut prog: Program) -> Program {
         // The compiler reserves room for a longer program than most
         // substitutions make, and a blueprint keeps every one.
         prog.code.shrink_to_fit();
         prog.sites.shrink_to_fit();
         prog.consts.shrink_to_fit();
         prog.paths.shrink_to_fit();
+        for path in &mut prog.paths {
+            path.segs.shrink_to_fit();
+            for seg in &mut path.segs {
+                if let Seg::Key(k, _) = seg {
+                    *k = self.key(k.as_str());
+                }
+            }
+        }
+        prog
+    }
+
+    fn checked(&mut self, prog: Program, at: Pos, path: &str) -> Option<Sub> {
+        let prog = Arc::new(self.trim(prog));
         let refs = refs(&prog);
+        self.checked_with(prog, &refs, at, path)
+    }
+
+    fn checked_with(&mut self, prog: Arc<Program>, refs: &[Ref], at: Pos, path: &str) -> Option<Sub> {
         let before = self.errors.len();
         let mut defs = Distinct::new();
-        for r in &refs {
+        for r in refs {
             self.check_ref(r, at, path);
             let n = &self.names;
             let def = match r {
