@@ -12,8 +12,9 @@ use std::sync::Arc;
 /// A value as written, its substitutions compiled.
 #[derive(Debug, Clone)]
 pub enum Tree {
-    /// No substitution anywhere inside (shared with every render).
-    Lit(Arc<Value>),
+    /// A scalar without substitutions (a string's text is shared with
+    /// every render).
+    Lit(Value),
     /// A string with one or more `${..}`.
     Sub(Box<Sub>),
     /// A sequence.

@@ -342,11 +342,11 @@ impl Loader {
         match &node.kind {
             Kind::Scalar(Value::Str(s)) if has_substitution(s) => match self.sub(s, node.at, path) {
                 Some(sub) => Tree::Sub(Box::new(sub)),
-                None => Tree::Lit(Arc::new(Value::Null)),
+                None => Tree::Lit(Value::Null),
             },
             // `$${` is a literal `${` (D2).
-            Kind::Scalar(Value::Str(s)) if s.contains("$${") => Tree::Lit(Arc::new(Value::Str(unescape(s).into()))),
-            Kind::Scalar(v) => Tree::Lit(Arc::new(v.clone())),
+            Kind::Scalar(Value::Str(s)) if s.contains("$${") => Tree::Lit(Value::Str(unescape(s).into())),
+            Kind::Scalar(v) => Tree::Lit(v.clone()),
             Kind::List(items) => Tree::List(
                 items
                     .iter()
