@@ -51,6 +51,10 @@ const TOP: &[&str] = &[
     "exports",
     "metadata",
 ];
+/// A resource's fields a render always replaces, and those of its
+/// `metadata` (see `output::resource`).
+const RENDERED: &[&str] = &["spec", "description", "each"];
+const RENDERED_METADATA: &[&str] = &["displayName", "annotations", "custom"];
 const VALUE_TYPES: &[Type] = &[
     Type::String,
     Type::Integer,
@@ -157,6 +161,42 @@ struct Loader {
     keys: HashMap<String, Key>,
     /// Every substitution text compiled so far, with what it reads.
     programs: HashMap<Box<str>, Compiled>,
+}
+
+/// Where a value is in the document (`resources.fn.spec.timeout`), its
+/// text made only when needed: by a substitution, which keeps it, or a
+/// problem, which names it.
+enum At<'a> {
+    Root(&'a str),
+    Key(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    fn text(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        match self {
+            At::Root(path) => out.push_str(path),
+            At::Key(parent, key) => {
+                parent.write(out);
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            At::Index(parent, i) => {
+                parent.write(out);
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+        }
+    }
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -339,11 +379,18 @@ impl Loader {
 
     /// A value where substitutions are allowed.
     fn tree(&mut self, node: &Node, path: &str) -> Tree {
+        self.tree_at(node, &At::Root(path))
+    }
+
+    fn tree_at(&mut self, node: &Node, at: &At<'_>) -> Tree {
         match &node.kind {
-            Kind::Scalar(Value::Str(s)) if has_substitution(s) => match self.sub(s, node.at, path) {
-                Some(sub) => Tree::Sub(Box::new(sub)),
-                None => Tree::Lit(Value::Null),
-            },
+            // A text compiled before is known to have a substitution.
+            Kind::Scalar(Value::Str(s)) if self.programs.contains_key(&**s) || has_substitution(s) => {
+                match self.sub(s, node.at, &at.text()) {
+                    Some(sub) => Tree::Sub(Box::new(sub)),
+                    None => Tree::Lit(Value::Null),
+                }
+            }
             // `$${` is a literal `${` (D2).
             Kind::Scalar(Value::Str(s)) if s.contains("$${") => Tree::Lit(Value::Str(unescape(s).into())),
             Kind::Scalar(v) => Tree::Lit(v.clone()),
@@ -351,7 +398,7 @@ impl Loader {
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, item)| self.tree(item, &format!("{path}[{i}]")))
+                    .map(|(i, item)| self.tree_at(item, &At::Index(at, i)))
                     .collect(),
             ),
             Kind::Map(entries) => Tree::Map(
@@ -359,9 +406,9 @@ impl Loader {
                     .iter()
                     .map(|e| {
                         if has_substitution(&e.key) {
-                            self.no_sub_key(e, path);
+                            self.no_sub_key(e, &at.text());
                         }
-                        (self.key(&e.key), self.tree(&e.value, &join(path, &e.key)))
+                        (self.key(&e.key), self.tree_at(&e.value, &At::Key(at, &e.key)))
                     })
                     .collect(),
             ),
@@ -475,7 +522,7 @@ impl Loader {
         let mut bp = Blueprint {
             file: self.file.clone(),
             path: path.to_path_buf(),
-            value: self.plain(doc),
+            value: self.outline(doc),
             variables: Vec::new(),
             values: Vec::new(),
             datasources: Vec::new(),
@@ -573,6 +620,50 @@ impl Loader {
                 Value::Map(m)
             }
         }
+    }
+
+    /// The document as a render's output starts from it: a resource's
+    /// fields that every render replaces (see `output::resource`) are
+    /// kept as their keys alone, so the blueprint does not hold them
+    /// twice (as written here, compiled in the resource).
+    fn outline(&mut self, doc: &Node) -> Value {
+        let Kind::Map(top) = &doc.kind else {
+            return self.plain(doc);
+        };
+        let mut m = Map::with_capacity(top.len());
+        for e in top {
+            let v = match (e.key.as_str(), &e.value.kind) {
+                ("resources", Kind::Map(defs)) => {
+                    let mut rs = Map::with_capacity(defs.len());
+                    for d in defs {
+                        let v = self.plain_without(&d.value, RENDERED, RENDERED_METADATA);
+                        rs.insert(self.key(&d.key), v);
+                    }
+                    Value::Map(rs)
+                }
+                _ => self.plain(&e.value),
+            };
+            m.insert(self.key(&e.key), v);
+        }
+        Value::Map(m)
+    }
+
+    /// The plain value of a mapping, `rendered` fields null and those of
+    /// its `metadata` in `metadata` null too.
+    fn plain_without(&mut self, node: &Node, rendered: &[&str], metadata: &[&str]) -> Value {
+        let Kind::Map(entries) = &node.kind else {
+            return self.plain(node);
+        };
+        let mut m = Map::with_capacity(entries.len());
+        for e in entries {
+            let v = match e.key.as_str() {
+                k if rendered.contains(&k) => Value::Null,
+                "metadata" if !metadata.is_empty() => self.plain_without(&e.value, metadata, &[]),
+                _ => self.plain(&e.value),
+            };
+            m.insert(self.key(&e.key), v);
+        }
+        Value::Map(m)
     }
 
     fn collect_names(&mut self, doc: &Node) {
