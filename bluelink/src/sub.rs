@@ -35,7 +35,7 @@ pub struct Sub {
     pub path: String,
     /// The definitions it reads (each once), resolved to their positions
     /// when the blueprint was loaded.
-    pub defs: Vec<Def>,
+    pub defs: Arc<[Def]>,
 }
 
 impl Sub {

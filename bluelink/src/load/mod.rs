@@ -95,7 +95,10 @@ pub fn load_in(root: &Root, path: &Path, file: &str) -> Result<Blueprint, Errors
     let real = root
         .resolve(root.dir(), &path.to_string_lossy())
         .unwrap_or_else(|_| path.to_path_buf());
-    parse(&text, file, &real)
+    let doc = read_doc(&text, file)?;
+    // The text is not needed once read (the document holds its strings).
+    drop(text);
+    from_doc(doc, file, &real)
 }
 
 /// Validates blueprint text (YAML or JSON).
@@ -110,12 +113,19 @@ pub fn load_in(root: &Root, path: &Path, file: &str) -> Result<Blueprint, Errors
 /// );
 /// ```
 pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
-    let doc = read(text).map_err(|e| Error {
+    from_doc(read_doc(text, file)?, file, path)
+}
+
+fn read_doc(text: &str, file: &str) -> Result<Node, Errors> {
+    Ok(read(text).map_err(|e| Error {
         file: file.to_string(),
         at: e.at,
         path: String::new(),
         message: e.message,
-    })?;
+    })?)
+}
+
+fn from_doc(doc: Node, file: &str, path: &Path) -> Result<Blueprint, Errors> {
     let mut l = Loader {
         file: file.to_string(),
         errors: Vec::new(),
@@ -131,7 +141,7 @@ pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
             _ => None,
         },
     };
-    let bp = l.blueprint(&doc, path);
+    let bp = l.blueprint(doc, path);
     if l.errors.is_empty() {
         Ok(bp)
     } else {
@@ -140,8 +150,13 @@ pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
     }
 }
 
-/// A compiled substitution text and what it reads.
-type Compiled = (Arc<Program>, Rc<[Ref]>);
+/// A substitution text compiled before: its program, and the definitions
+/// it reads when they were found without a problem and do not depend on
+/// where the text is written (else its references, checked at each place).
+enum Compiled {
+    Checked(Arc<Program>, Arc<[Def]>),
+    Unchecked(Arc<Program>, Rc<[Ref]>),
+}
 
 struct Loader {
     file: String,
@@ -160,7 +175,7 @@ struct Loader {
     /// (`spec`, `name`) shares one text.
     keys: HashMap<String, Key>,
     /// Every substitution text compiled so far, with what it reads.
-    programs: HashMap<Box<str>, Compiled>,
+    programs: HashMap<Arc<str>, Compiled>,
 }
 
 /// Where a value is in the document (`resources.fn.spec.timeout`), its
@@ -174,9 +189,21 @@ enum At<'a> {
 
 impl At<'_> {
     fn text(&self) -> String {
-        let mut out = String::new();
+        // Sized exactly: a substitution keeps it.
+        let mut out = String::with_capacity(self.len());
         self.write(&mut out);
         out
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            At::Root(path) => path.len(),
+            At::Key(parent, key) => match parent.len() {
+                0 => key.len(),
+                n => n + 1 + key.len(),
+            },
+            At::Index(parent, i) => parent.len() + 2 + i.checked_ilog10().unwrap_or(0) as usize + 1,
+        }
     }
 
     fn write(&self, out: &mut String) {
@@ -281,9 +308,19 @@ impl Loader {
 
     /// A section of named definitions, each read by `read` (`None` when
     /// it is invalid: the problem is recorded).
-    fn section<T>(&mut self, node: &Node, path: &str, read: fn(&mut Loader, &Entry) -> Option<T>) -> Vec<T> {
-        let entries = self.named(node, path);
-        entries.iter().filter_map(|e| read(self, e)).collect()
+    ///
+    /// Each definition's part of the document is dropped once read, so a
+    /// large blueprint is never held both as written and as loaded.
+    fn section<T>(&mut self, node: Node, path: &str, read: fn(&mut Loader, &Entry) -> Option<T>) -> Vec<T> {
+        let n = self.named(&node, path).len();
+        let Kind::Map(entries) = node.kind else {
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(n);
+        for e in entries {
+            out.extend(read(self, &e));
+        }
+        out
     }
 
     fn no_sub_key(&mut self, e: &Entry, path: &str) {
@@ -386,7 +423,7 @@ impl Loader {
         match &node.kind {
             // A text compiled before is known to have a substitution.
             Kind::Scalar(Value::Str(s)) if self.programs.contains_key(&**s) || has_substitution(s) => {
-                match self.sub(s, node.at, &at.text()) {
+                match self.sub(s, node.at, at.text()) {
                     Some(sub) => Tree::Sub(Box::new(sub)),
                     None => Tree::Lit(Value::Null),
                 }
@@ -417,24 +454,42 @@ impl Loader {
 
     /// A string with substitutions, compiled and its references checked.
     /// A text written again (`${variables.region}` in many resources)
-    /// shares the program compiled for it first.
-    fn sub(&mut self, text: &str, at: Pos, path: &str) -> Option<Sub> {
-        let (prog, refs) = match self.programs.get(text) {
-            Some((prog, refs)) => (prog.clone(), refs.clone()),
-            None => match self.compiler.compile_template(text) {
-                Ok(prog) => {
-                    let prog = Arc::new(self.trim(prog));
-                    let refs: Rc<[Ref]> = refs(&prog).into();
-                    self.programs.insert(text.into(), (prog.clone(), refs.clone()));
-                    (prog, refs)
-                }
-                Err(d) => {
-                    self.fail(at, path, d.to_string().trim_end());
-                    return None;
-                }
-            },
+    /// shares the program compiled for it first and, when what it reads
+    /// does not depend on where it is written, the definitions found.
+    fn sub(&mut self, text: &Arc<str>, at: Pos, path: String) -> Option<Sub> {
+        match self.programs.get(&**text) {
+            Some(Compiled::Checked(prog, defs)) => {
+                return Some(Sub {
+                    prog: prog.clone(),
+                    at,
+                    path,
+                    defs: defs.clone(),
+                });
+            }
+            Some(Compiled::Unchecked(prog, refs)) => {
+                let (prog, refs) = (prog.clone(), refs.clone());
+                return self.checked_with(prog, &refs, at, path);
+            }
+            None => {}
+        }
+        let prog = match self.compiler.compile_template(text) {
+            Ok(prog) => Arc::new(self.trim(prog)),
+            Err(d) => {
+                self.fail(at, &path, d.to_string().trim_end());
+                return None;
+            }
         };
-        self.checked_with(prog, &refs, at, path)
+        let refs = refs(&prog);
+        let sub = self.checked_with(prog.clone(), &refs, at, path);
+        // `elem` and `i` exist in some places only: checked at each.
+        let entry = match &sub {
+            Some(s) if !refs.iter().any(|r| matches!(r, Ref::Elem | Ref::Index)) => {
+                Compiled::Checked(prog, s.defs.clone())
+            }
+            _ => Compiled::Unchecked(prog, refs.into()),
+        };
+        self.programs.insert(text.clone(), entry);
+        sub
     }
 
     /// A program as a blueprint keeps it: no spare room, and the keys of
@@ -460,14 +515,14 @@ impl Loader {
     fn checked(&mut self, prog: Program, at: Pos, path: &str) -> Option<Sub> {
         let prog = Arc::new(self.trim(prog));
         let refs = refs(&prog);
-        self.checked_with(prog, &refs, at, path)
+        self.checked_with(prog, &refs, at, path.to_string())
     }
 
-    fn checked_with(&mut self, prog: Arc<Program>, refs: &[Ref], at: Pos, path: &str) -> Option<Sub> {
+    fn checked_with(&mut self, prog: Arc<Program>, refs: &[Ref], at: Pos, path: String) -> Option<Sub> {
         let before = self.errors.len();
         let mut defs = Distinct::new();
         for r in refs {
-            self.check_ref(r, at, path);
+            self.check_ref(r, at, &path);
             let n = &self.names;
             let def = match r {
                 Ref::Variable(v) => n.variables.get(v).map(|&i| Def::Variable(i)),
@@ -484,8 +539,8 @@ impl Loader {
         (self.errors.len() == before).then(|| Sub {
             prog,
             at,
-            path: path.to_string(),
-            defs: defs.into_vec(),
+            path,
+            defs: defs.into_vec().into(),
         })
     }
 
@@ -518,11 +573,11 @@ impl Loader {
         }
     }
 
-    fn blueprint(&mut self, doc: &Node, path: &Path) -> Blueprint {
+    fn blueprint(&mut self, doc: Node, path: &Path) -> Blueprint {
         let mut bp = Blueprint {
             file: self.file.clone(),
             path: path.to_path_buf(),
-            value: self.outline(doc),
+            value: self.outline(&doc),
             variables: Vec::new(),
             values: Vec::new(),
             datasources: Vec::new(),
@@ -532,7 +587,7 @@ impl Loader {
             metadata: None,
             index: Index::default(),
         };
-        let top = self.fields(doc, "", TOP, &["version"]);
+        self.fields(&doc, "", TOP, &["version"]);
         // Seed 002 requires `resources`, yet its own modular examples
         // compose a blueprint from children alone: an include stands in.
         let empty = |section: &str| {
@@ -550,10 +605,15 @@ impl Loader {
                 "a blueprint has at least one resource, or an include (seed 002: resources is required)",
             );
         }
-        self.collect_names(doc);
+        self.collect_names(&doc);
+        // Read section by section, each dropped once read.
+        let top = match doc.kind {
+            Kind::Map(entries) => entries,
+            _ => Vec::new(),
+        };
         for e in top {
             let p = e.key.as_str();
-            let v = &e.value;
+            let v = e.value;
             match p {
                 "version" => {
                     let ok = v.as_str().is_some_and(|s| VERSIONS.contains(&s));
@@ -567,7 +627,7 @@ impl Loader {
                     }
                 }
                 "transform" => {
-                    self.literal(v, p, "any part of a transform");
+                    self.literal(&v, p, "any part of a transform");
                     let ok = v.as_str().is_some()
                         || matches!(&v.kind, Kind::List(items) if items.iter().all(|i| i.as_str().is_some()));
                     if !ok {
@@ -584,7 +644,7 @@ impl Loader {
                     if v.entries().is_none() {
                         self.fail(v.at, p, format!("expected a mapping, found {}", v.describe()));
                     }
-                    bp.metadata = Some(self.tree(v, p));
+                    bp.metadata = Some(self.tree(&v, p));
                 }
                 _ => {}
             }

@@ -89,7 +89,10 @@ impl Loader {
                     }
                     // `each` itself runs outside the elements.
                     self.in_each = false;
-                    r.each = v.as_str().and_then(|s| self.sub(s, v.at, &p));
+                    r.each = match &v.kind {
+                        Kind::Scalar(Value::Str(s)) => self.sub(s, v.at, p.clone()),
+                        _ => None,
+                    };
                     self.in_each = true;
                     if let Some(each) = &r.each
                         && let Some(got) = super::constant(&each.prog)
