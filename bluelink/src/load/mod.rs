@@ -17,9 +17,10 @@ use super::node::{Entry, Kind, Node, read};
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::root::Root;
-use bpvm_runtime::{Key, Map, Value};
+use bpvm_runtime::{Key, Map, Value, hash_key};
 use bpvm_vm::{Op, Program, Seg};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -133,8 +134,8 @@ fn from_doc(doc: Node, file: &str, path: &Path) -> Result<Blueprint, Errors> {
         names: Index::default(),
         in_each: false,
         export_all: Default::default(),
-        keys: HashMap::new(),
-        programs: HashMap::new(),
+        keys: HashMap::default(),
+        programs: HashMap::default(),
         version: match doc.get("version").and_then(Node::as_str) {
             Some("2023-04-20") => Some(Version::V2023),
             Some("2025-11-02") => Some(Version::V2025),
@@ -158,6 +159,29 @@ enum Compiled {
     Unchecked(Arc<Program>, Rc<[Ref]>),
 }
 
+/// A table keyed by `hash_key`, which it does not hash again.
+type ByHash = BuildHasherDefault<Prehashed>;
+
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; this keeps other input well defined.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 struct Loader {
     file: String,
     errors: Vec<Error>,
@@ -173,9 +197,9 @@ struct Loader {
     export_all: std::collections::HashSet<String>,
     /// Every mapping key made so far: a key written in many places
     /// (`spec`, `name`) shares one text.
-    keys: HashMap<String, Key>,
+    keys: HashMap<u64, Key, ByHash>,
     /// Every substitution text compiled so far, with what it reads.
-    programs: HashMap<Arc<str>, Compiled>,
+    programs: HashMap<u64, (Arc<str>, Compiled), ByHash>,
 }
 
 /// Where a value is in the document (`resources.fn.spec.timeout`), its
@@ -422,7 +446,7 @@ impl Loader {
     fn tree_at(&mut self, node: &Node, at: &At<'_>) -> Tree {
         match &node.kind {
             // A text compiled before is known to have a substitution.
-            Kind::Scalar(Value::Str(s)) if self.programs.contains_key(&**s) || has_substitution(s) => {
+            Kind::Scalar(Value::Str(s)) if self.compiled(s).is_some() || has_substitution(s) => {
                 match self.sub(s, node.at, at.text()) {
                     Some(sub) => Tree::Sub(Box::new(sub)),
                     None => Tree::Lit(Value::Null),
@@ -457,7 +481,7 @@ impl Loader {
     /// shares the program compiled for it first and, when what it reads
     /// does not depend on where it is written, the definitions found.
     fn sub(&mut self, text: &Arc<str>, at: Pos, path: String) -> Option<Sub> {
-        match self.programs.get(&**text) {
+        match self.compiled(text) {
             Some(Compiled::Checked(prog, defs)) => {
                 return Some(Sub {
                     prog: prog.clone(),
@@ -488,8 +512,19 @@ impl Loader {
             }
             _ => Compiled::Unchecked(prog, refs.into()),
         };
-        self.programs.insert(text.clone(), entry);
+        // Two texts of one hash (rare): the first keeps the place.
+        self.programs
+            .entry(hash_key(text))
+            .or_insert_with(|| (text.clone(), entry));
         sub
+    }
+
+    /// What was compiled for `text` before.
+    fn compiled(&self, text: &str) -> Option<&Compiled> {
+        match self.programs.get(&hash_key(text)) {
+            Some((t, c)) if **t == *text => Some(c),
+            _ => None,
+        }
     }
 
     /// A program as a blueprint keeps it: no spare room, and the keys of
@@ -658,12 +693,13 @@ impl Loader {
 
     /// The key `text`, shared with every other key of that text.
     fn key(&mut self, text: &str) -> Key {
-        if let Some(k) = self.keys.get(text) {
-            return k.clone();
+        let k = self.keys.entry(hash_key(text)).or_insert_with(|| Key::new(text));
+        if k.as_str() == text {
+            k.clone()
+        } else {
+            // Another text of the same hash (rare): not shared.
+            Key::new(text)
         }
-        let k = Key::new(text);
-        self.keys.insert(text.to_string(), k.clone());
-        k
     }
 
     /// The plain value of `node`, positions dropped, its keys shared.
