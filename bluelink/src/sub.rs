@@ -131,11 +131,18 @@ pub fn refs(prog: &Program) -> Vec<Ref> {
 /// True when `s` has a `${..}` (a `$${` escape is not one). A string
 /// that fails to split counts: compiling it reports why.
 pub fn has_substitution(s: &str) -> bool {
-    s.contains("${")
-        && match split(s) {
-            Ok(parts) => parts.iter().any(|p| matches!(p, Part::Expr(_))),
-            Err(_) => true,
-        }
+    if !s.contains("${") {
+        return false;
+    }
+    // Without a `$${` escape the first `${` starts one (or fails to split,
+    // which counts): no need to split the text here and again to compile it.
+    if !s.contains("$${") {
+        return true;
+    }
+    match split(s) {
+        Ok(parts) => parts.iter().any(|p| matches!(p, Part::Expr(_))),
+        Err(_) => true,
+    }
 }
 
 impl Tree {
