@@ -2,8 +2,9 @@
 //! 1,000 resources with 10 substitutions each, compiled once and rendered
 //! with two different sets of variables.
 //!
-//! Measured with mimalloc, the allocator the `bpvm` command uses (see
-//! cli/src/alloc.rs); the README gives the system allocator's figure too.
+//! Measured with the system allocator, as a program linking the library
+//! gets by default (the `bpvm` command uses mimalloc, see cli/src/main.rs,
+//! and is faster); the targets are stated for the system allocator.
 //!
 //! Run: `cargo bench --bench blueprint`.
 
@@ -11,9 +12,6 @@ use bpvm::bluelink::{load, render};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::fmt::Write;
 use std::hint::black_box;
-
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The blueprint's text: every substitution kind a real one uses
 /// (variables, values, other resources' fields, function calls,

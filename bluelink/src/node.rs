@@ -115,6 +115,8 @@ pub struct ReadError {
 pub fn read(text: &str) -> Result<Node, ReadError> {
     let mut r = Reader {
         stack: Vec::new(),
+        items: Vec::new(),
+        entries: Vec::new(),
         root: None,
         docs: 0,
     };
@@ -143,13 +145,21 @@ fn too_deep() -> String {
     format!("the document is nested too deeply (more than {VALUE_DEPTH} levels)")
 }
 
+/// A collection being read: where it starts, and where its items start
+/// in the reader's shared stack of items (or entries).
 enum Open {
-    List(Pos, Vec<Node>),
-    Map(Pos, Vec<Entry>, Option<(String, Pos)>, Keys),
+    List(Pos, usize),
+    Map(Pos, usize, Option<(String, Pos)>, Keys),
 }
 
 struct Reader {
     stack: Vec<Open>,
+    /// The items of every open sequence, innermost last: a sequence takes
+    /// its own, exactly sized, when it ends (no spare room kept, no
+    /// regrowing while it is read).
+    items: Vec<Node>,
+    /// The same for the entries of every open mapping.
+    entries: Vec<Entry>,
     root: Option<Node>,
     docs: usize,
 }
@@ -214,10 +224,13 @@ impl Reader {
                     message: too_deep(),
                 });
             }
-            Event::SequenceStart(..) => self.stack.push(Open::List(at, Vec::new())),
-            Event::MappingStart(..) => self.stack.push(Open::Map(at, Vec::new(), None, Keys::default())),
+            Event::SequenceStart(..) => self.stack.push(Open::List(at, self.items.len())),
+            Event::MappingStart(..) => self
+                .stack
+                .push(Open::Map(at, self.entries.len(), None, Keys::default())),
             Event::SequenceEnd => {
-                if let Some(Open::List(at, items)) = self.stack.pop() {
+                if let Some(Open::List(at, start)) = self.stack.pop() {
+                    let items = self.items.drain(start..).collect();
                     self.push(Node {
                         at,
                         kind: Kind::List(items),
@@ -225,7 +238,8 @@ impl Reader {
                 }
             }
             Event::MappingEnd => {
-                if let Some(Open::Map(at, entries, ..)) = self.stack.pop() {
+                if let Some(Open::Map(at, start, ..)) = self.stack.pop() {
+                    let entries = self.entries.drain(start..).collect();
                     self.push(Node {
                         at,
                         kind: Kind::Map(entries),
@@ -240,9 +254,9 @@ impl Reader {
     fn push(&mut self, node: Node) -> Result<(), ReadError> {
         match self.stack.last_mut() {
             None => self.root = Some(node),
-            Some(Open::List(_, items)) => items.push(node),
-            Some(Open::Map(_, entries, key, keys)) => match key.take() {
-                Some((key, key_at)) => entries.push(Entry {
+            Some(Open::List(..)) => self.items.push(node),
+            Some(Open::Map(_, start, key, keys)) => match key.take() {
+                Some((key, key_at)) => self.entries.push(Entry {
                     key,
                     key_at,
                     value: node,
@@ -259,7 +273,7 @@ impl Reader {
                             });
                         }
                     };
-                    if !keys.is_new(&text, entries) {
+                    if !keys.is_new(&text, &self.entries[*start..]) {
                         return Err(ReadError {
                             at: node.at,
                             message: format!("duplicate key {text:?}"),

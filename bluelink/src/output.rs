@@ -7,8 +7,9 @@ use super::render::{ChildOut, DataOut, Instance, ResourceOut, Results};
 use super::resolved::Resolved;
 use bpvm_runtime::{Map, Value};
 
-/// Builds the output document.
-pub(super) fn document(bp: &Blueprint, out: &Results, mask: bool) -> Value {
+/// Builds the output document. Each resource's results are dropped once
+/// written into it, so a render does not hold both whole.
+pub(super) fn document(bp: &Blueprint, out: &mut Results, mask: bool) -> Value {
     let empty = Map::new();
     let top = bp.value.as_map().unwrap_or(&empty);
     let mut doc = Map::with_capacity(top.len());
@@ -36,12 +37,12 @@ pub(super) fn document(bp: &Blueprint, out: &Results, mask: bool) -> Value {
                     if let Some(ResourceOut::Present {
                         instances,
                         condition_deferred,
-                    }) = &out.resources[i]
+                    }) = out.resources[i].take()
                     {
                         for inst in instances {
                             m.insert(
                                 inst.name.as_str(),
-                                Value::Map(resource(def, inst, *condition_deferred, mask)),
+                                Value::Map(resource(def, &inst, condition_deferred, mask)),
                             );
                         }
                     }

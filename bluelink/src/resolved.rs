@@ -14,8 +14,8 @@ pub enum Resolved {
     /// A known value (a literal `null` too); `secret` when it was computed
     /// from a secret.
     Known(Value, bool),
-    /// A value as written, shared with the compiled blueprint.
-    Literal(Arc<Value>),
+    /// A scalar as written (its text shared with the compiled blueprint).
+    Literal(Value),
     /// `none`: the field or item is left out.
     Omitted,
     /// Only known at deploy time: the string as written.

@@ -12,8 +12,9 @@ use std::sync::Arc;
 /// A value as written, its substitutions compiled.
 #[derive(Debug, Clone)]
 pub enum Tree {
-    /// No substitution anywhere inside (shared with every render).
-    Lit(Arc<Value>),
+    /// A scalar without substitutions (a string's text is shared with
+    /// every render).
+    Lit(Value),
     /// A string with one or more `${..}`.
     Sub(Box<Sub>),
     /// A sequence.
@@ -27,14 +28,14 @@ pub enum Tree {
 pub struct Sub {
     /// The program: the string's parts evaluated and joined, or, for a
     /// string that is one `${..}`, that substitution's value.
-    pub prog: Program,
+    pub prog: Arc<Program>,
     /// Where the string starts.
     pub at: Pos,
     /// Its path in the blueprint (`resources.fn.spec.timeout`).
     pub path: String,
     /// The definitions it reads (each once), resolved to their positions
     /// when the blueprint was loaded.
-    pub defs: Vec<Def>,
+    pub defs: Arc<[Def]>,
 }
 
 impl Sub {
@@ -130,11 +131,18 @@ pub fn refs(prog: &Program) -> Vec<Ref> {
 /// True when `s` has a `${..}` (a `$${` escape is not one). A string
 /// that fails to split counts: compiling it reports why.
 pub fn has_substitution(s: &str) -> bool {
-    s.contains("${")
-        && match split(s) {
-            Ok(parts) => parts.iter().any(|p| matches!(p, Part::Expr(_))),
-            Err(_) => true,
-        }
+    if !s.contains("${") {
+        return false;
+    }
+    // Without a `$${` escape the first `${` starts one (or fails to split,
+    // which counts): no need to split the text here and again to compile it.
+    if !s.contains("$${") {
+        return true;
+    }
+    match split(s) {
+        Ok(parts) => parts.iter().any(|p| matches!(p, Part::Expr(_))),
+        Err(_) => true,
+    }
 }
 
 impl Tree {

@@ -5,7 +5,6 @@ use crate::blueprint::{Export, Include};
 use crate::node::{Entry, Kind};
 use crate::sub::Tree;
 use bpvm_runtime::Value;
-use std::sync::Arc;
 
 impl Loader {
     pub(super) fn include(&mut self, e: &Entry) -> Option<Include> {
@@ -19,7 +18,7 @@ impl Loader {
         let mut inc = Include {
             name: e.key.clone(),
             at: e.key_at,
-            path: Tree::Lit(Arc::new(Value::Null)),
+            path: Tree::Lit(Value::Null),
             variables: None,
             variable_keys: Vec::new(),
             metadata: None,

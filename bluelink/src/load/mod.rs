@@ -17,10 +17,12 @@ use super::node::{Entry, Kind, Node, read};
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::root::Root;
-use bpvm_runtime::{Key, Map, Value};
+use bpvm_runtime::{Key, Map, Value, hash_key};
 use bpvm_vm::{Op, Program, Seg};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Blueprint versions accepted (B1).
@@ -50,6 +52,10 @@ const TOP: &[&str] = &[
     "exports",
     "metadata",
 ];
+/// A resource's fields a render always replaces, and those of its
+/// `metadata` (see `output::resource`).
+const RENDERED: &[&str] = &["spec", "description", "each"];
+const RENDERED_METADATA: &[&str] = &["displayName", "annotations", "custom"];
 const VALUE_TYPES: &[Type] = &[
     Type::String,
     Type::Integer,
@@ -90,7 +96,10 @@ pub fn load_in(root: &Root, path: &Path, file: &str) -> Result<Blueprint, Errors
     let real = root
         .resolve(root.dir(), &path.to_string_lossy())
         .unwrap_or_else(|_| path.to_path_buf());
-    parse(&text, file, &real)
+    let doc = read_doc(&text, file)?;
+    // The text is not needed once read (the document holds its strings).
+    drop(text);
+    from_doc(doc, file, &real)
 }
 
 /// Validates blueprint text (YAML or JSON).
@@ -105,12 +114,19 @@ pub fn load_in(root: &Root, path: &Path, file: &str) -> Result<Blueprint, Errors
 /// );
 /// ```
 pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
-    let doc = read(text).map_err(|e| Error {
+    from_doc(read_doc(text, file)?, file, path)
+}
+
+fn read_doc(text: &str, file: &str) -> Result<Node, Errors> {
+    Ok(read(text).map_err(|e| Error {
         file: file.to_string(),
         at: e.at,
         path: String::new(),
         message: e.message,
-    })?;
+    })?)
+}
+
+fn from_doc(doc: Node, file: &str, path: &Path) -> Result<Blueprint, Errors> {
     let mut l = Loader {
         file: file.to_string(),
         errors: Vec::new(),
@@ -118,19 +134,51 @@ pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
         names: Index::default(),
         in_each: false,
         export_all: Default::default(),
-        keys: HashMap::new(),
+        keys: HashMap::default(),
+        programs: HashMap::default(),
         version: match doc.get("version").and_then(Node::as_str) {
             Some("2023-04-20") => Some(Version::V2023),
             Some("2025-11-02") => Some(Version::V2025),
             _ => None,
         },
     };
-    let bp = l.blueprint(&doc, path);
+    let bp = l.blueprint(doc, path);
     if l.errors.is_empty() {
         Ok(bp)
     } else {
         l.errors.sort_by_key(|e| e.at);
         Err(Errors::new(l.errors))
+    }
+}
+
+/// A substitution text compiled before: its program, and the definitions
+/// it reads when they were found without a problem and do not depend on
+/// where the text is written (else its references, checked at each place).
+enum Compiled {
+    Checked(Arc<Program>, Arc<[Def]>),
+    Unchecked(Arc<Program>, Rc<[Ref]>),
+}
+
+/// A table keyed by `hash_key`, which it does not hash again.
+type ByHash = BuildHasherDefault<Prehashed>;
+
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; this keeps other input well defined.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 
@@ -149,7 +197,57 @@ struct Loader {
     export_all: std::collections::HashSet<String>,
     /// Every mapping key made so far: a key written in many places
     /// (`spec`, `name`) shares one text.
-    keys: HashMap<String, Key>,
+    keys: HashMap<u64, Key, ByHash>,
+    /// Every substitution text compiled so far, with what it reads.
+    programs: HashMap<u64, (Arc<str>, Compiled), ByHash>,
+}
+
+/// Where a value is in the document (`resources.fn.spec.timeout`), its
+/// text made only when needed: by a substitution, which keeps it, or a
+/// problem, which names it.
+enum At<'a> {
+    Root(&'a str),
+    Key(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    fn text(&self) -> String {
+        // Sized exactly: a substitution keeps it.
+        let mut out = String::with_capacity(self.len());
+        self.write(&mut out);
+        out
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            At::Root(path) => path.len(),
+            At::Key(parent, key) => match parent.len() {
+                0 => key.len(),
+                n => n + 1 + key.len(),
+            },
+            At::Index(parent, i) => parent.len() + 2 + i.checked_ilog10().unwrap_or(0) as usize + 1,
+        }
+    }
+
+    fn write(&self, out: &mut String) {
+        match self {
+            At::Root(path) => out.push_str(path),
+            At::Key(parent, key) => {
+                parent.write(out);
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            At::Index(parent, i) => {
+                parent.write(out);
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+        }
+    }
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -234,9 +332,19 @@ impl Loader {
 
     /// A section of named definitions, each read by `read` (`None` when
     /// it is invalid: the problem is recorded).
-    fn section<T>(&mut self, node: &Node, path: &str, read: fn(&mut Loader, &Entry) -> Option<T>) -> Vec<T> {
-        let entries = self.named(node, path);
-        entries.iter().filter_map(|e| read(self, e)).collect()
+    ///
+    /// Each definition's part of the document is dropped once read, so a
+    /// large blueprint is never held both as written and as loaded.
+    fn section<T>(&mut self, node: Node, path: &str, read: fn(&mut Loader, &Entry) -> Option<T>) -> Vec<T> {
+        let n = self.named(&node, path).len();
+        let Kind::Map(entries) = node.kind else {
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(n);
+        for e in entries {
+            out.extend(read(self, &e));
+        }
+        out
     }
 
     fn no_sub_key(&mut self, e: &Entry, path: &str) {
@@ -332,19 +440,26 @@ impl Loader {
 
     /// A value where substitutions are allowed.
     fn tree(&mut self, node: &Node, path: &str) -> Tree {
+        self.tree_at(node, &At::Root(path))
+    }
+
+    fn tree_at(&mut self, node: &Node, at: &At<'_>) -> Tree {
         match &node.kind {
-            Kind::Scalar(Value::Str(s)) if has_substitution(s) => match self.sub(s, node.at, path) {
-                Some(sub) => Tree::Sub(Box::new(sub)),
-                None => Tree::Lit(Arc::new(Value::Null)),
-            },
+            // A text compiled before is known to have a substitution.
+            Kind::Scalar(Value::Str(s)) if self.compiled(s).is_some() || has_substitution(s) => {
+                match self.sub(s, node.at, at.text()) {
+                    Some(sub) => Tree::Sub(Box::new(sub)),
+                    None => Tree::Lit(Value::Null),
+                }
+            }
             // `$${` is a literal `${` (D2).
-            Kind::Scalar(Value::Str(s)) if s.contains("$${") => Tree::Lit(Arc::new(Value::Str(unescape(s).into()))),
-            Kind::Scalar(v) => Tree::Lit(Arc::new(v.clone())),
+            Kind::Scalar(Value::Str(s)) if s.contains("$${") => Tree::Lit(Value::Str(unescape(s).into())),
+            Kind::Scalar(v) => Tree::Lit(v.clone()),
             Kind::List(items) => Tree::List(
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, item)| self.tree(item, &format!("{path}[{i}]")))
+                    .map(|(i, item)| self.tree_at(item, &At::Index(at, i)))
                     .collect(),
             ),
             Kind::Map(entries) => Tree::Map(
@@ -352,9 +467,9 @@ impl Loader {
                     .iter()
                     .map(|e| {
                         if has_substitution(&e.key) {
-                            self.no_sub_key(e, path);
+                            self.no_sub_key(e, &at.text());
                         }
-                        (self.key(&e.key), self.tree(&e.value, &join(path, &e.key)))
+                        (self.key(&e.key), self.tree_at(&e.value, &At::Key(at, &e.key)))
                     })
                     .collect(),
             ),
@@ -362,28 +477,87 @@ impl Loader {
     }
 
     /// A string with substitutions, compiled and its references checked.
-    fn sub(&mut self, text: &str, at: Pos, path: &str) -> Option<Sub> {
-        match self.compiler.compile_template(text) {
-            Ok(prog) => self.checked(prog, at, path),
-            Err(d) => {
-                self.fail(at, path, d.to_string().trim_end());
-                None
+    /// A text written again (`${variables.region}` in many resources)
+    /// shares the program compiled for it first and, when what it reads
+    /// does not depend on where it is written, the definitions found.
+    fn sub(&mut self, text: &Arc<str>, at: Pos, path: String) -> Option<Sub> {
+        match self.compiled(text) {
+            Some(Compiled::Checked(prog, defs)) => {
+                return Some(Sub {
+                    prog: prog.clone(),
+                    at,
+                    path,
+                    defs: defs.clone(),
+                });
             }
+            Some(Compiled::Unchecked(prog, refs)) => {
+                let (prog, refs) = (prog.clone(), refs.clone());
+                return self.checked_with(prog, &refs, at, path);
+            }
+            None => {}
+        }
+        let prog = match self.compiler.compile_template(text) {
+            Ok(prog) => Arc::new(self.trim(prog)),
+            Err(d) => {
+                self.fail(at, &path, d.to_string().trim_end());
+                return None;
+            }
+        };
+        let refs = refs(&prog);
+        let sub = self.checked_with(prog.clone(), &refs, at, path);
+        // `elem` and `i` exist in some places only: checked at each.
+        let entry = match &sub {
+            Some(s) if !refs.iter().any(|r| matches!(r, Ref::Elem | Ref::Index)) => {
+                Compiled::Checked(prog, s.defs.clone())
+            }
+            _ => Compiled::Unchecked(prog, refs.into()),
+        };
+        // Two texts of one hash (rare): the first keeps the place.
+        self.programs
+            .entry(hash_key(text))
+            .or_insert_with(|| (text.clone(), entry));
+        sub
+    }
+
+    /// What was compiled for `text` before.
+    fn compiled(&self, text: &str) -> Option<&Compiled> {
+        match self.programs.get(&hash_key(text)) {
+            Some((t, c)) if **t == *text => Some(c),
+            _ => None,
         }
     }
 
-    fn checked(&mut self, mut prog: bpvm_vm::Program, at: Pos, path: &str) -> Option<Sub> {
+    /// A program as a blueprint keeps it: no spare room, and the keys of
+    /// its paths shared with every other key of the same text.
+    fn trim(&mut self, mut prog: Program) -> Program {
         // The compiler reserves room for a longer program than most
         // substitutions make, and a blueprint keeps every one.
         prog.code.shrink_to_fit();
         prog.sites.shrink_to_fit();
         prog.consts.shrink_to_fit();
         prog.paths.shrink_to_fit();
+        for path in &mut prog.paths {
+            path.segs.shrink_to_fit();
+            for seg in &mut path.segs {
+                if let Seg::Key(k, _) = seg {
+                    *k = self.key(k.as_str());
+                }
+            }
+        }
+        prog
+    }
+
+    fn checked(&mut self, prog: Program, at: Pos, path: &str) -> Option<Sub> {
+        let prog = Arc::new(self.trim(prog));
         let refs = refs(&prog);
+        self.checked_with(prog, &refs, at, path.to_string())
+    }
+
+    fn checked_with(&mut self, prog: Arc<Program>, refs: &[Ref], at: Pos, path: String) -> Option<Sub> {
         let before = self.errors.len();
         let mut defs = Distinct::new();
-        for r in &refs {
-            self.check_ref(r, at, path);
+        for r in refs {
+            self.check_ref(r, at, &path);
             let n = &self.names;
             let def = match r {
                 Ref::Variable(v) => n.variables.get(v).map(|&i| Def::Variable(i)),
@@ -400,8 +574,8 @@ impl Loader {
         (self.errors.len() == before).then(|| Sub {
             prog,
             at,
-            path: path.to_string(),
-            defs: defs.into_vec(),
+            path,
+            defs: defs.into_vec().into(),
         })
     }
 
@@ -434,11 +608,11 @@ impl Loader {
         }
     }
 
-    fn blueprint(&mut self, doc: &Node, path: &Path) -> Blueprint {
+    fn blueprint(&mut self, doc: Node, path: &Path) -> Blueprint {
         let mut bp = Blueprint {
             file: self.file.clone(),
             path: path.to_path_buf(),
-            value: self.plain(doc),
+            value: self.outline(&doc),
             variables: Vec::new(),
             values: Vec::new(),
             datasources: Vec::new(),
@@ -448,7 +622,7 @@ impl Loader {
             metadata: None,
             index: Index::default(),
         };
-        let top = self.fields(doc, "", TOP, &["version"]);
+        self.fields(&doc, "", TOP, &["version"]);
         // Seed 002 requires `resources`, yet its own modular examples
         // compose a blueprint from children alone: an include stands in.
         let empty = |section: &str| {
@@ -466,10 +640,15 @@ impl Loader {
                 "a blueprint has at least one resource, or an include (seed 002: resources is required)",
             );
         }
-        self.collect_names(doc);
+        self.collect_names(&doc);
+        // Read section by section, each dropped once read.
+        let top = match doc.kind {
+            Kind::Map(entries) => entries,
+            _ => Vec::new(),
+        };
         for e in top {
             let p = e.key.as_str();
-            let v = &e.value;
+            let v = e.value;
             match p {
                 "version" => {
                     let ok = v.as_str().is_some_and(|s| VERSIONS.contains(&s));
@@ -483,7 +662,7 @@ impl Loader {
                     }
                 }
                 "transform" => {
-                    self.literal(v, p, "any part of a transform");
+                    self.literal(&v, p, "any part of a transform");
                     let ok = v.as_str().is_some()
                         || matches!(&v.kind, Kind::List(items) if items.iter().all(|i| i.as_str().is_some()));
                     if !ok {
@@ -500,7 +679,7 @@ impl Loader {
                     if v.entries().is_none() {
                         self.fail(v.at, p, format!("expected a mapping, found {}", v.describe()));
                     }
-                    bp.metadata = Some(self.tree(v, p));
+                    bp.metadata = Some(self.tree(&v, p));
                 }
                 _ => {}
             }
@@ -514,12 +693,13 @@ impl Loader {
 
     /// The key `text`, shared with every other key of that text.
     fn key(&mut self, text: &str) -> Key {
-        if let Some(k) = self.keys.get(text) {
-            return k.clone();
+        let k = self.keys.entry(hash_key(text)).or_insert_with(|| Key::new(text));
+        if k.as_str() == text {
+            k.clone()
+        } else {
+            // Another text of the same hash (rare): not shared.
+            Key::new(text)
         }
-        let k = Key::new(text);
-        self.keys.insert(text.to_string(), k.clone());
-        k
     }
 
     /// The plain value of `node`, positions dropped, its keys shared.
@@ -536,6 +716,50 @@ impl Loader {
                 Value::Map(m)
             }
         }
+    }
+
+    /// The document as a render's output starts from it: a resource's
+    /// fields that every render replaces (see `output::resource`) are
+    /// kept as their keys alone, so the blueprint does not hold them
+    /// twice (as written here, compiled in the resource).
+    fn outline(&mut self, doc: &Node) -> Value {
+        let Kind::Map(top) = &doc.kind else {
+            return self.plain(doc);
+        };
+        let mut m = Map::with_capacity(top.len());
+        for e in top {
+            let v = match (e.key.as_str(), &e.value.kind) {
+                ("resources", Kind::Map(defs)) => {
+                    let mut rs = Map::with_capacity(defs.len());
+                    for d in defs {
+                        let v = self.plain_without(&d.value, RENDERED, RENDERED_METADATA);
+                        rs.insert(self.key(&d.key), v);
+                    }
+                    Value::Map(rs)
+                }
+                _ => self.plain(&e.value),
+            };
+            m.insert(self.key(&e.key), v);
+        }
+        Value::Map(m)
+    }
+
+    /// The plain value of a mapping, `rendered` fields null and those of
+    /// its `metadata` in `metadata` null too.
+    fn plain_without(&mut self, node: &Node, rendered: &[&str], metadata: &[&str]) -> Value {
+        let Kind::Map(entries) = &node.kind else {
+            return self.plain(node);
+        };
+        let mut m = Map::with_capacity(entries.len());
+        for e in entries {
+            let v = match e.key.as_str() {
+                k if rendered.contains(&k) => Value::Null,
+                "metadata" if !metadata.is_empty() => self.plain_without(&e.value, metadata, &[]),
+                _ => self.plain(&e.value),
+            };
+            m.insert(self.key(&e.key), v);
+        }
+        Value::Map(m)
     }
 
     fn collect_names(&mut self, doc: &Node) {

@@ -7,7 +7,6 @@ use crate::distinct::Distinct;
 use crate::node::{Entry, Kind, Node};
 use crate::sub::{Def, Ref, Tree, has_substitution};
 use bpvm_runtime::Value;
-use std::sync::Arc;
 
 impl Loader {
     pub(super) fn resource(&mut self, e: &Entry) -> Option<Resource> {
@@ -38,7 +37,7 @@ impl Loader {
             each: None,
             selector: Vec::new(),
             exclude: Vec::new(),
-            spec: Tree::Lit(Arc::new(Value::Null)),
+            spec: Tree::Lit(Value::Null),
             defs: Vec::new(),
             reads: Default::default(),
         };
@@ -90,7 +89,10 @@ impl Loader {
                     }
                     // `each` itself runs outside the elements.
                     self.in_each = false;
-                    r.each = v.as_str().and_then(|s| self.sub(s, v.at, &p));
+                    r.each = match &v.kind {
+                        Kind::Scalar(Value::Str(s)) => self.sub(s, v.at, p.clone()),
+                        _ => None,
+                    };
                     self.in_each = true;
                     if let Some(each) = &r.each
                         && let Some(got) = super::constant(&each.prog)
@@ -249,7 +251,7 @@ impl Loader {
 
     fn condition(&mut self, v: &Node, path: &str) -> Option<Condition> {
         match &v.kind {
-            Kind::Scalar(Value::Bool(_)) => Some(Condition::Leaf(Tree::Lit(Arc::new(v.to_value())))),
+            Kind::Scalar(Value::Bool(_)) => Some(Condition::Leaf(Tree::Lit(v.to_value()))),
             Kind::Scalar(Value::Str(s)) if has_substitution(s) => {
                 let leaf = self.tree(v, path);
                 if let Tree::Sub(sub) = &leaf

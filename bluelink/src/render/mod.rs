@@ -374,7 +374,8 @@ impl<'b> Resolver<'b> {
             .zip(&self.out.exports)
             .filter_map(|(x, r)| Some((x.name.clone(), r.clone()?)))
             .collect();
-        let document = output::document(self.bp, &self.out, self.mask());
+        let mask = self.mask();
+        let document = output::document(self.bp, &mut self.out, mask);
         Ok(Rendered {
             document,
             deferred: self.deferrals,

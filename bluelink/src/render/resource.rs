@@ -203,7 +203,7 @@ impl<'b> Resolver<'b> {
         match c {
             Condition::Leaf(t) => match self.tree(t)? {
                 Resolved::Known(Value::Bool(b), _) => Ok(Some(b)),
-                Resolved::Literal(v) if matches!(*v, Value::Bool(_)) => Ok(Some(matches!(*v, Value::Bool(true)))),
+                Resolved::Literal(Value::Bool(b)) => Ok(Some(b)),
                 Resolved::Omitted => Ok(Some(false)),
                 Resolved::Deferred(_) => Ok(None),
                 other => {

@@ -97,7 +97,7 @@ impl Resolver<'_> {
             "a description",
         )?;
         let r = match self.tree(&def.value)? {
-            Resolved::Literal(v) => Resolved::Known(Value::clone(&v), false),
+            Resolved::Literal(v) => Resolved::Known(v, false),
             r => r,
         };
         let r = match r {
