@@ -31,12 +31,7 @@ pub fn optimize(prog: &mut Program) {
 /// still reported where `a` is.
 fn coalesce(prog: &mut Program) {
     let code = &prog.code;
-    let mut targeted = vec![false; code.len() + 1];
-    for op in code {
-        if let Some(t) = op.target() {
-            targeted[(t as usize).min(code.len())] = true;
-        }
-    }
+    let targeted = targeted(code);
     let plain = |prog: &Program, p: u32| {
         prog.paths.get(p as usize).is_some_and(|p| {
             p.access == Access::Optional && p.otherwise.is_none() && p.segs.iter().all(|s| matches!(s, Seg::Key(..)))
@@ -86,12 +81,7 @@ fn coalesce(prog: &mut Program) {
 /// [`Op::LoadOr`]. Errors reading `p` are still reported at the `Load`.
 fn default_loads(prog: &mut Program) {
     let code = &prog.code;
-    let mut targeted = vec![false; code.len() + 1];
-    for op in code {
-        if let Some(t) = op.target() {
-            targeted[(t as usize).min(code.len())] = true;
-        }
-    }
+    let targeted = targeted(code);
     let mut fusions = Vec::new();
     let mut i = 0;
     while i + 2 < code.len() {
@@ -190,6 +180,18 @@ fn return_early(code: &mut [Op]) {
     }
 }
 
+/// For each instruction (and the end), whether a jump lands on it: a run
+/// that something jumps into the middle of cannot become one instruction.
+fn targeted(code: &[Op]) -> Vec<bool> {
+    let mut targeted = vec![false; code.len() + 1];
+    for op in code {
+        if let Some(t) = op.target() {
+            targeted[(t as usize).min(code.len())] = true;
+        }
+    }
+    targeted
+}
+
 /// A run of instructions that becomes one.
 struct Fusion {
     at: usize,
@@ -201,12 +203,7 @@ struct Fusion {
 
 fn fuse_tests(prog: &mut Program) {
     let code = &prog.code;
-    let mut targeted = vec![false; code.len() + 1];
-    for op in code {
-        if let Some(t) = op.target() {
-            targeted[(t as usize).min(code.len())] = true;
-        }
-    }
+    let targeted = targeted(code);
     let mut fusions = Vec::new();
     let mut numbers = Numbers::default();
     let mut i = 0;
