@@ -32,11 +32,7 @@ pub fn optimize(prog: &mut Program) {
 fn coalesce(prog: &mut Program) {
     let code = &prog.code;
     let targeted = targeted(code);
-    let plain = |prog: &Program, p: u32| {
-        prog.paths.get(p as usize).is_some_and(|p| {
-            p.access == Access::Optional && p.otherwise.is_none() && p.segs.iter().all(|s| matches!(s, Seg::Key(..)))
-        })
-    };
+    let plain = |prog: &Program, p: u32| fusable(prog, p) && prog.paths[p as usize].otherwise.is_none();
     let mut fusions = Vec::new();
     let mut i = 0;
     while i + 2 < prog.code.len() {
@@ -120,11 +116,7 @@ fn decide_comparison(prog: &mut Program) {
         _ => None,
     };
     let Some(path) = compares else { return };
-    let fusable = prog
-        .paths
-        .get(path as usize)
-        .is_some_and(|p| p.access == Access::Optional && p.segs.iter().all(|s| matches!(s, Seg::Key(..))));
-    if !fusable {
+    if !fusable(prog, path) {
         return;
     }
     let body = code.len() - 1;
@@ -178,6 +170,15 @@ fn return_early(code: &mut [Op]) {
             code[i] = Op::Return;
         }
     }
+}
+
+/// Whether path `p` may be read inside a fused test: optional keys all
+/// the way, so reading it cannot fail (a fused test reports its errors
+/// at the comparison).
+fn fusable(prog: &Program, p: u32) -> bool {
+    prog.paths
+        .get(p as usize)
+        .is_some_and(|p| p.access == Access::Optional && p.segs.iter().all(|s| matches!(s, Seg::Key(..))))
 }
 
 /// For each instruction (and the end), whether a jump lands on it: a run
@@ -263,10 +264,7 @@ enum Konst {
 fn fusion_at(prog: &Program, targeted: &[bool], i: usize) -> Option<(usize, u32, Test, Konst, Op)> {
     let code = &prog.code;
     let Op::Load(path) = *code.get(i)? else { return None };
-    // Only paths that cannot fail (optional keys all the way): a fused
-    // test reports its errors at the comparison.
-    let p = prog.paths.get(path as usize)?;
-    if p.access != Access::Optional || !p.segs.iter().all(|s| matches!(s, Seg::Key(..))) {
+    if !fusable(prog, path) {
         return None;
     }
     let (len, test, konst) = match (code.get(i + 1)?, code.get(i + 2)?) {
