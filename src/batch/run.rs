@@ -232,11 +232,13 @@ impl<'a> Batch<'a> {
     /// the reason.
     fn load<'g>(&self, group: &'g Group<'g>) -> Vec<Job<'g>> {
         let start = Instant::now();
-        let loading = match group.targets.first() {
-            Some(t) => (*t).clone(),
-            None => Target::windsor(group.template, "", "_"),
+        // A project whose targets are all in other shards is loaded for
+        // its tests alone.
+        let loaded = match group.targets.first() {
+            Some(t) => guarded(|| Template::load(t)),
+            None => guarded(|| Template::project(group.template)),
         };
-        let template = match guarded(|| Template::load(&loading)) {
+        let template = match loaded {
             Ok(t) => Arc::new(t),
             Err(e) => {
                 for t in &group.targets {

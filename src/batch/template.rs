@@ -64,9 +64,7 @@ impl Template {
     /// render` prints for it.
     pub(crate) fn load(target: &Target) -> Result<Template, String> {
         match &target.kind {
-            Kind::Windsor { .. } => Project::load(&target.template)
-                .map(|p| Template::Windsor(Box::new(p)))
-                .map_err(|e| format!("error: {e}")),
+            Kind::Windsor { .. } => Template::project(&target.template),
             Kind::Bluelink { .. } => {
                 let root = root(target)?;
                 let path = std::path::absolute(&target.template).unwrap_or_else(|_| target.template.clone());
@@ -75,6 +73,14 @@ impl Template {
                     .map_err(|e| e.to_string())
             }
         }
+    }
+
+    /// Loads the Windsor project at `dir` (for its targets, or its tests
+    /// alone).
+    pub(crate) fn project(dir: &Path) -> Result<Template, String> {
+        Project::load(dir)
+            .map(|p| Template::Windsor(Box::new(p)))
+            .map_err(|e| format!("error: {e}"))
     }
 
     /// Renders `target` from this template (the one [`Template::load`]

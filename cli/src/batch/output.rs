@@ -83,19 +83,15 @@ fn write(out: &Path, rel: &str, text: &str) -> Result<(), String> {
 fn check(out: &Path, rel: &str, text: &str) -> Verdict {
     let path = out.join(rel);
     let shown = path.display().to_string();
-    let old = match std::fs::read_to_string(&path) {
-        Ok(old) => old,
-        Err(e) if e.kind() == ErrorKind::NotFound => String::new(),
+    // A missing file is compared as empty, and named as git names it.
+    let (old, from) = match std::fs::read_to_string(&path) {
+        Ok(old) => (old, shown.clone()),
+        Err(e) if e.kind() == ErrorKind::NotFound => (String::new(), "/dev/null".to_string()),
         Err(e) => return Verdict::Failed(format!("error: --check {shown}: cannot read it: {e}")),
     };
     if old == text {
         return Verdict::Ok;
     }
-    let from = if path.exists() {
-        shown.clone()
-    } else {
-        "/dev/null".into()
-    };
     let diff = similar::TextDiff::from_lines(old.as_str(), text);
     let unified = diff
         .unified_diff()
