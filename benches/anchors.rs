@@ -1,11 +1,13 @@
 //! The anchor expressions of `benches/anchors.yaml`, evaluated on a reused
-//! VM (compiled once), plus compile time of a short `when` (h = d); then
-//! the same under expr-lang's boolean rules (`Logic::ExprLang`, as
-//! Windsor v0.9 templates are compiled), in the group `eval-exprlang`.
+//! VM (compiled once) against an environment bound to their paths (as a
+//! render binds each context), plus compile time of a short `when` (h =
+//! d); then the same with every path looked up by name (`eval-unbound`),
+//! and under expr-lang's boolean rules (`Logic::ExprLang`, as Windsor v0.9
+//! templates are compiled) in the group `eval-exprlang`.
 //!
 //! Run: `cargo bench --bench anchors`.
 
-use bpvm::{Compiler, Dialect, Environment, Logic, Value, Vm};
+use bpvm::{Compiler, Dialect, Environment, Logic, PathTable, Value, Vm};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -17,7 +19,11 @@ fn anchors(c: &mut Criterion) {
     let Some(Value::List(exprs)) = root.get("expressions") else {
         panic!("no expressions")
     };
-    for (group, logic) in [("eval", Logic::Windsor), ("eval-exprlang", Logic::ExprLang)] {
+    for (group, logic, bound) in [
+        ("eval", Logic::Windsor, true),
+        ("eval-unbound", Logic::Windsor, false),
+        ("eval-exprlang", Logic::ExprLang, true),
+    ] {
         let compiler = Compiler::new(Dialect::Windsor).logic(logic);
         let mut group = c.benchmark_group(group);
         for e in exprs {
@@ -25,8 +31,13 @@ fn anchors(c: &mut Criterion) {
             let id = e.get("id").and_then(Value::as_str).unwrap();
             let src = e.get("expr").and_then(Value::as_str).unwrap();
             let env_name = e.get("env").and_then(Value::as_str).unwrap_or("blueprint");
-            let env = Environment::from_value(envs.get(env_name).unwrap().clone()).unwrap();
-            let prog = compiler.compile(src).unwrap();
+            let mut env = Environment::from_value(envs.get(env_name).unwrap().clone()).unwrap();
+            let mut prog = compiler.compile(src).unwrap();
+            if bound {
+                let table = PathTable::new();
+                prog.bind(&table);
+                env.bind(&table);
+            }
             let mut vm = Vm::new();
             let got = bpvm::eval(&mut vm, &prog, &env).unwrap();
             assert_eq!(
@@ -37,7 +48,7 @@ fn anchors(c: &mut Criterion) {
             group.bench_function(id, |b| {
                 b.iter(|| black_box(vm.run(black_box(&prog), black_box(&env)).is_ok()))
             });
-            if id == "d" {
+            if id == "d" && bound {
                 group.bench_function("h (compile d)", |b| {
                     b.iter(|| black_box(compiler.compile(black_box(src)).is_ok()))
                 });

@@ -28,7 +28,7 @@ pub use bpvm_vm as vm;
 pub use bpvm_windsor as windsor;
 
 pub use bpvm_compiler::{Compiler, Dialect, Logic};
-pub use bpvm_runtime::{Diagnostic, Environment, Problems, Val, Value};
+pub use bpvm_runtime::{Diagnostic, Environment, PathTable, Problems, Val, Value};
 pub use bpvm_vm::{Program, Vm, disassemble, eval, eval_with};
 
 /// The README's Rust examples, compiled and run as doctests.

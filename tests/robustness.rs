@@ -1,10 +1,10 @@
-//! No input makes the compiler or the VM panic, and optimisation (constant
-//! folding, fused tests and the other peephole rewrites) never changes a
-//! result or an error. Inputs come from a seeded generator, so a failure
+//! No input makes the compiler or the VM panic, and neither optimisation
+//! (constant folding, fused tests and the other peephole rewrites) nor
+//! binding paths to slots changes a result or an error. Inputs come from a seeded generator, so a failure
 //! reproduces exactly. Each test runs on a small stack (256 KiB), where
 //! unbounded recursion would overflow.
 
-use bpvm::{Compiler, Dialect, Environment, Value, Vm};
+use bpvm::{Compiler, Dialect, Environment, PathTable, Program, Value, Vm};
 
 /// Runs a test's body on a thread with a 256 KiB stack, so that any
 /// recursion not held to a small bound shows up here as a crash.
@@ -181,12 +181,17 @@ fn expression(rng: &mut Rng, depth: u32) -> String {
 }
 
 #[test]
-fn optimisation_never_changes_a_result() {
-    on_small_stack(optimisation_never_changes_a_result_body);
+fn optimisation_and_binding_never_change_a_result() {
+    on_small_stack(optimisation_and_binding_never_change_a_result_body);
 }
 
-fn optimisation_never_changes_a_result_body() {
+fn optimisation_and_binding_never_change_a_result_body() {
     let env = Environment::from_yaml("n: 4\ns: x\nt: true\nm: {k: a, n: 2}").unwrap();
+    // One table for every program, as a project has; the bound copy of
+    // the environment keeps its slots from program to program (rebound
+    // only when a program numbers a new path).
+    let table = PathTable::new();
+    let mut bound = env.clone();
     let mut rng = Rng(0xf01d_f01d_0000_0001);
     let (folded, plain) = (
         Compiler::new(Dialect::Windsor),
@@ -202,14 +207,28 @@ fn optimisation_never_changes_a_result_body() {
             Some(at) => m[..at].to_string(),
             None => m,
         };
-        let run = |c: Compiler| {
-            let prog = c.compile(&src).map_err(|d| d.message)?;
-            bpvm::eval(&mut Vm::new(), &prog, &env)
+        let run = |prog: &Result<Program, String>, env: &Environment| {
+            let prog = prog.as_ref().map_err(Clone::clone)?;
+            bpvm::eval(&mut Vm::new(), prog, env)
                 .map(|v| v.to_json())
                 .map_err(|d| without_origin(d.message))
         };
-        let (a, b) = (run(folded), run(plain));
-        assert_eq!(a, b, "optimisation changed `{src}`");
+        let compile = |c: Compiler| c.compile(&src).map_err(|d| d.message);
+        let (opt, unopt) = (compile(folded), compile(plain));
+        let mut numbered = opt.clone();
+        if let Ok(prog) = &mut numbered {
+            prog.bind(&table);
+            if table.len() > bound.bound_paths() {
+                bound.bind(&table);
+            }
+        }
+        let a = run(&opt, &env);
+        assert_eq!(a, run(&unopt, &env), "optimisation changed `{src}`");
+        // Twice: the first run fills the slots, the second reads them.
+        assert_eq!(a, run(&numbered, &bound), "binding changed `{src}`");
+        assert_eq!(a, run(&numbered, &bound), "a bound slot changed `{src}`");
+        // A numbered program against an environment that is not bound.
+        assert_eq!(a, run(&numbered, &env), "an unbound environment changed `{src}`");
         checked += 1;
     }
     assert_eq!(checked, 20_000);

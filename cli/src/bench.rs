@@ -1,7 +1,7 @@
 //! `bpvm bench`: median time per evaluation over several batches.
 
 use crate::alloc::allocations;
-use bpvm::{Compiler, Environment, Vm};
+use bpvm::{Compiler, Environment, PathTable, Vm};
 use std::hint::black_box;
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -20,12 +20,37 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-pub fn run(compiler: Compiler, env: &Environment, seconds: f64, json: bool, exprs: &[String]) -> Result<(), String> {
+/// How the expressions read the environment.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Reads {
+    /// As a render does: the programs' paths numbered in one table and
+    /// the environment bound to it, so a path is read by its slot.
+    Bound,
+    /// Every path looked up by name on every evaluation.
+    Unbound,
+}
+
+pub fn run(
+    compiler: Compiler,
+    env: &Environment,
+    reads: Reads,
+    seconds: f64,
+    json: bool,
+    exprs: &[String],
+) -> Result<(), String> {
+    let table = PathTable::new();
+    let mut env = env.clone();
+    let env = &mut env;
     let mut results = Vec::new();
     for (n, expr) in exprs.iter().enumerate() {
         eprint!("\rbenchmarking {}/{}", n + 1, exprs.len());
         let _ = std::io::stderr().flush();
-        let prog = compiler.compile(expr).map_err(|d| format!("\nerror: {d}"))?;
+        let mut prog = compiler.compile(expr).map_err(|d| format!("\nerror: {d}"))?;
+        if reads == Reads::Bound {
+            prog.bind(&table);
+            env.bind(&table);
+        }
+        let env = &*env;
         let mut vm = Vm::new();
         bpvm::eval(&mut vm, &prog, env).map_err(|d| format!("\nerror: {d}"))?;
 

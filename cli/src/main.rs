@@ -103,6 +103,11 @@ enum Command {
         /// Print [{"expr":…,"ns_per_eval":…,"compile_us":…,"allocs_per_eval":…}].
         #[arg(long)]
         json: bool,
+        /// Look every path up by name on every evaluation, instead of
+        /// binding the environment to the expressions' paths once (as a
+        /// render binds each context).
+        #[arg(long)]
+        unbound: bool,
         /// The expressions.
         #[arg(value_name = "EXPR", required = true)]
         exprs: Vec<String>,
@@ -326,14 +331,21 @@ fn main() -> ExitCode {
             env,
             seconds,
             json,
+            unbound,
             exprs,
         } => {
             if !(seconds > 0.0 && seconds.is_finite()) {
                 eprintln!("error: --seconds must be a positive number");
                 return ExitCode::from(2);
             }
-            load_env(env.as_deref())
-                .and_then(|env| bench::run(Compiler::new(dialect.into()), &env, seconds, json, &exprs))
+            load_env(env.as_deref()).and_then(|env| {
+                let reads = if unbound {
+                    bench::Reads::Unbound
+                } else {
+                    bench::Reads::Bound
+                };
+                bench::run(Compiler::new(dialect.into()), &env, reads, seconds, json, &exprs)
+            })
         }
         Command::Render {
             blueprint: Some(blueprint),

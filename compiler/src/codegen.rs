@@ -580,12 +580,7 @@ impl<'l> Gen<'l> {
 
     fn add_path(&mut self, segs: Vec<Seg>, text: String) -> u32 {
         let access = self.access();
-        let path = Path {
-            segs,
-            access,
-            text,
-            otherwise: None,
-        };
+        let path = Path::new(segs, access, text);
         let paths = &self.prog.paths;
         if let Some(i) = self
             .paths_at

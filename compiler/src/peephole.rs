@@ -50,12 +50,12 @@ fn coalesce(prog: &mut Program) {
             continue;
         }
         let first = &prog.paths[a as usize];
-        let path = bpvm_vm::Path {
-            segs: first.segs.clone(),
-            access: Access::Optional,
-            text: format!("{} ?? {}", first.text, prog.paths[b as usize].text),
-            otherwise: Some(b),
-        };
+        let mut path = bpvm_vm::Path::new(
+            first.segs.clone(),
+            Access::Optional,
+            format!("{} ?? {}", first.text, prog.paths[b as usize].text),
+        );
+        path.otherwise = Some(b);
         let Ok(index) = u32::try_from(prog.paths.len()) else {
             return;
         };

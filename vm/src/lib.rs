@@ -24,5 +24,5 @@ pub use disasm::disassemble;
 pub use error::{Fault, RunError};
 pub use eval::{eval, eval_with};
 pub use op::{Access, Loop, Op, Test, TextRule};
-pub use program::{MAX_ALTERNATIVES, Path, Program, Seg, Site, is_decision, max_depth};
+pub use program::{MAX_ALTERNATIVES, Path, Program, Seg, Site, UNBOUND, is_decision, max_depth};
 pub use vm::Vm;

@@ -1,7 +1,7 @@
 //! A compiled program: the code and the tables its operands index.
 
 use crate::op::{Access, Op};
-use bpvm_runtime::{Builtin, Hint, Key, Value, Vocabulary};
+use bpvm_runtime::{Builtin, Hint, Key, PathTable, Value, Vocabulary};
 use regex::Regex;
 
 /// Bytecode plus everything it refers to. Built once by the compiler,
@@ -34,6 +34,10 @@ pub struct Program {
     pub source: String,
     /// How its messages name kinds of value (its dialect's words).
     pub vocabulary: Vocabulary,
+    /// The id of the [`PathTable`] its paths are numbered by
+    /// ([`Program::bind`]; 0: none). Run against an environment bound to
+    /// that table, each path is read by its slot.
+    pub table: u64,
 }
 
 /// The most paths one coalesced path reads (`a ?? b ?? …`); the compiler
@@ -65,7 +69,13 @@ pub struct Path {
     /// test fuses): the index of the path read instead when this one is
     /// nil. `None` for a plain path.
     pub otherwise: Option<u32>,
+    /// The path's number in its program's [`PathTable`] ([`UNBOUND`]
+    /// until [`Program::bind`] numbers it).
+    pub slot: u32,
 }
+
+/// The [`Path::slot`] of a path that is not numbered.
+pub const UNBOUND: u32 = u32::MAX;
 
 /// One step of a [`Path`].
 #[derive(Debug, Clone, PartialEq)]
@@ -77,13 +87,42 @@ pub enum Seg {
 }
 
 impl Path {
+    /// A plain path, not yet numbered.
+    pub fn new(segs: Vec<Seg>, access: Access, text: String) -> Path {
+        Path {
+            segs,
+            access,
+            text,
+            otherwise: None,
+            slot: UNBOUND,
+        }
+    }
+
+    /// What tells this path from every other in a [`PathTable`]: its
+    /// steps and what a missing one does (the same for every program
+    /// that reads the same path the same way).
+    fn table_key(&self) -> String {
+        let mut key = String::from(match self.access {
+            Access::Optional => "?",
+            Access::Strict => "!",
+        });
+        for seg in &self.segs {
+            match seg {
+                // Length-prefixed, so that no key text can pose as a step boundary.
+                Seg::Key(k, _) => key.push_str(&format!("k{}:{}", k.as_str().len(), k.as_str())),
+                Seg::Index(i) => key.push_str(&format!("i{i};")),
+            }
+        }
+        key
+    }
+
     /// The text of the first `n` steps, for messages (`cluster.nodes[0]`).
     ///
     /// ```
     /// use bpvm_vm::{Access, Path, Seg};
     /// use bpvm_runtime::{Hint, Key};
     /// let segs = vec![Seg::Key(Key::new("a"), Hint::default()), Seg::Index(0), Seg::Key(Key::new("b"), Hint::default())];
-    /// let path = Path { segs, access: Access::Strict, text: "a[0].b".into(), otherwise: None };
+    /// let path = Path::new(segs, Access::Strict, "a[0].b".into());
     /// assert_eq!(path.prefix(2), "a[0]");
     /// ```
     pub fn prefix(&self, n: usize) -> String {
@@ -103,13 +142,67 @@ impl Path {
 }
 
 impl Program {
+    /// Numbers the paths the program reads from the environment's root in
+    /// `table` (shared by the programs of one project), so that run
+    /// against an environment bound to the table
+    /// ([`bpvm_runtime::Environment::bind`]) each is read by its slot.
+    /// Results never depend on binding.
+    ///
+    /// ```
+    /// use bpvm_runtime::{Environment, Hint, Key, PathTable, Val};
+    /// use bpvm_vm::{Access, Op, Path, Program, Seg, Vm};
+    /// // `provider`, as a program that reads it.
+    /// let provider = || {
+    ///     let path = Path::new(vec![Seg::Key(Key::new("provider"), Hint::default())], Access::Optional, "provider".into());
+    ///     Program { code: vec![Op::Load(0), Op::Return], paths: vec![path], ..Program::default() }
+    /// };
+    /// let table = PathTable::new();
+    /// let (mut a, mut b) = (provider(), provider());
+    /// a.bind(&table);
+    /// b.bind(&table);
+    /// assert_eq!(table.len(), 1); // one path, one slot
+    /// let mut env = Environment::from_yaml("provider: aws").unwrap();
+    /// env.bind(&table);
+    /// let mut vm = Vm::new();
+    /// assert!(matches!(vm.run(&a, &env), Ok(Val::Str("aws"))));
+    /// assert!(matches!(vm.run(&b, &env), Ok(Val::Str("aws"))));
+    /// ```
+    pub fn bind(&mut self, table: &PathTable) {
+        let roots: Vec<u32> = self.root_paths().collect();
+        for p in roots {
+            if let Some(path) = self.paths.get_mut(p as usize) {
+                path.slot = table.intern(&path.table_key());
+            }
+        }
+        self.table = table.id();
+    }
+
+    /// The indexes of the paths read from the environment's root
+    /// (alternatives of coalesced paths included), in code order, with
+    /// repeats.
+    fn root_paths(&self) -> impl Iterator<Item = u32> + '_ {
+        self.code
+            .iter()
+            .filter_map(|op| match *op {
+                Op::Load(p) => Some(p),
+                Op::JumpIf { path, .. } | Op::JumpUnless { path, .. } | Op::LoadOr { path, .. } => Some(path as u32),
+                _ => None,
+            })
+            // A coalesced path reads its alternatives too (a hand-built
+            // program could chain them in a cycle: bounded).
+            .flat_map(|first| {
+                std::iter::successors(Some(first), |&p| self.paths.get(p as usize).and_then(|p| p.otherwise))
+                    .take(MAX_ALTERNATIVES)
+            })
+    }
+
     /// The top-level names the program reads from the environment (each
     /// path that starts at the root), in order of first use.
     ///
     /// ```
     /// use bpvm_vm::{Op, Path, Program, Seg};
     /// use bpvm_runtime::{Hint, Key};
-    /// let path = Path { segs: vec![Seg::Key(Key::new("talos"), Hint::default())], access: bpvm_vm::Access::Optional, text: "talos".into(), otherwise: None };
+    /// let path = Path::new(vec![Seg::Key(Key::new("talos"), Hint::default())], bpvm_vm::Access::Optional, "talos".into());
     /// let prog = Program { code: vec![Op::Load(0), Op::Return], paths: vec![path], ..Program::default() };
     /// assert_eq!(prog.roots(), ["talos"]);
     /// ```
@@ -128,21 +221,7 @@ impl Program {
     /// The paths the program reads from the environment's root, in code
     /// order (a host finds what a program depends on from these).
     pub fn loads(&self) -> impl Iterator<Item = &Path> {
-        self.code
-            .iter()
-            .filter_map(|op| match *op {
-                Op::Load(p) => self.paths.get(p as usize),
-                Op::JumpIf { path, .. } | Op::JumpUnless { path, .. } | Op::LoadOr { path, .. } => {
-                    self.paths.get(path as usize)
-                }
-                _ => None,
-            })
-            // A coalesced path reads its alternatives too (a hand-built
-            // program could chain them in a cycle: bounded).
-            .flat_map(|first| {
-                std::iter::successors(Some(first), |p| p.otherwise.and_then(|o| self.paths.get(o as usize)))
-                    .take(MAX_ALTERNATIVES)
-            })
+        self.root_paths().filter_map(|p| self.paths.get(p as usize))
     }
 
     /// The source text of instruction `ip`'s site.

@@ -13,7 +13,7 @@ use bpvm_runtime::key::same_text;
 use bpvm_runtime::limits::VALUE_DEPTH;
 use bpvm_runtime::nesting::deeper_than;
 use bpvm_runtime::ops::{self, OpError};
-use bpvm_runtime::{Ctx, Environment, FuncVal, Kind, ListRef, Map, Val, Value, text};
+use bpvm_runtime::{Ctx, Environment, FuncVal, Kind, ListRef, Map, Scope, Val, Value, text};
 use bumpalo::Bump;
 use bumpalo::collections::Vec as BumpVec;
 use std::any::Any;
@@ -55,7 +55,7 @@ impl Vm {
     ) -> Result<Val<'a>, RunError> {
         // A decision needs neither arena nor stack: straight to its loop.
         if prog.decision
-            && let Some(result) = decide(prog, env.root())
+            && let Some(result) = decide(prog, env.scope(prog.table))
         {
             return result;
         }
@@ -71,7 +71,7 @@ impl Vm {
         host: &'a dyn Any,
     ) -> Result<Val<'a>, RunError> {
         self.arena.reset();
-        exec(prog, env.root(), &self.arena, host)
+        exec(prog, env.scope(prog.table), &self.arena, host)
     }
 
     /// Bytes the arena holds (for allocation reporting).
@@ -139,17 +139,17 @@ fn truth(v: Val<'_>) -> Result<bool, Fault> {
 /// an instruction of another kind turns up (a hand-built program can
 /// claim to be a decision and not be); the general loop then runs it from
 /// the start, which is safe because tests have no effects.
-fn decide<'a>(prog: &'a Program, root: &'a Map) -> Option<Result<Val<'a>, RunError>> {
+fn decide<'a>(prog: &'a Program, scope: Scope<'a>) -> Option<Result<Val<'a>, RunError>> {
     let mut ip = 0usize;
     let mut result = Val::Nil;
     loop {
         let hit = match *prog.code.get(ip)? {
-            Op::JumpIf { path, test, c, to } => match path_test(prog, root, path, test, c) {
+            Op::JumpIf { path, test, c, to } => match path_test(prog, scope, path, test, c) {
                 Ok(true) => Some(to),
                 Ok(false) => None,
                 Err(fault) => return Some(Err(RunError { ip, fault })),
             },
-            Op::JumpUnless { path, test, c, to } => match path_test(prog, root, path, test, c) {
+            Op::JumpUnless { path, test, c, to } => match path_test(prog, scope, path, test, c) {
                 Ok(false) => Some(to),
                 Ok(true) => None,
                 Err(fault) => return Some(Err(RunError { ip, fault })),
@@ -191,7 +191,7 @@ fn decide<'a>(prog: &'a Program, root: &'a Map) -> Option<Result<Val<'a>, RunErr
 /// Stack slots a program gets when it does not say how many it needs.
 const DEFAULT_STACK: usize = 16;
 
-fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any) -> Result<Val<'a>, RunError> {
+fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn Any) -> Result<Val<'a>, RunError> {
     let code = &prog.code[..];
     // Locals and the value stack live in the arena: no heap traffic, and
     // the slots are as many as the compiler found the program needs.
@@ -302,15 +302,15 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
 
             Op::Load(p) => {
                 let path = &prog.paths[p as usize];
-                let v = match fast_load(root, path) {
+                let v = match fast_load(scope, path) {
                     Some(v) => v,
-                    None => match load(root, path) {
+                    None => match load(scope.root(), path) {
                         Ok(v) => v,
                         Err(f) => fail!(ip - 1, f),
                     },
                 };
                 match (v, path.otherwise) {
-                    (Val::Nil, Some(_)) => match alternative(prog, root, path) {
+                    (Val::Nil, Some(_)) => match alternative(prog, scope, path) {
                         Ok(v) => push!(v),
                         Err(f) => fail!(ip - 1, f),
                     },
@@ -319,10 +319,10 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
             }
             Op::LoadOr { path, c } => {
                 let p = &prog.paths[path as usize];
-                let v = match fast_ref(prog, root, p) {
+                let v = match fast_ref(prog, scope, p) {
                     Some(v) => Val::from_doc(v),
-                    None => match load(root, p) {
-                        Ok(Val::Nil) if p.otherwise.is_some() => match alternative(prog, root, p) {
+                    None => match load(scope.root(), p) {
+                        Ok(Val::Nil) if p.otherwise.is_some() => match alternative(prog, scope, p) {
                             Ok(v) => v,
                             Err(f) => fail!(ip - 1, f),
                         },
@@ -453,12 +453,12 @@ fn exec<'a>(prog: &'a Program, root: &'a Map, arena: &'a Bump, host: &'a dyn Any
                     ip = t as usize;
                 }
             }
-            Op::JumpIf { path, test, c, to } => match path_test(prog, root, path, test, c) {
+            Op::JumpIf { path, test, c, to } => match path_test(prog, scope, path, test, c) {
                 Ok(true) => ip = to as usize,
                 Ok(false) => {}
                 Err(f) => fail!(ip - 1, f),
             },
-            Op::JumpUnless { path, test, c, to } => match path_test(prog, root, path, test, c) {
+            Op::JumpUnless { path, test, c, to } => match path_test(prog, scope, path, test, c) {
                 Ok(false) => ip = to as usize,
                 Ok(true) => {}
                 Err(f) => fail!(ip - 1, f),
@@ -636,10 +636,10 @@ static NIL: Value = Value::Null;
 
 /// The test of a fused [`Op::JumpIf`]: the value at a path against a constant.
 #[inline(always)]
-fn path_test<'a>(prog: &'a Program, root: &'a Map, path: u16, test: Test, c: u16) -> Result<bool, Fault> {
+fn path_test<'a>(prog: &'a Program, scope: Scope<'a>, path: u16, test: Test, c: u16) -> Result<bool, Fault> {
     let p = &prog.paths[path as usize];
-    let Some(v) = fast_ref(prog, root, p) else {
-        return general_test(prog, root, path, test, c);
+    let Some(v) = fast_ref(prog, scope, p) else {
+        return general_test(prog, scope, path, test, c);
     };
     let k = &prog.consts[c as usize];
     // The typed tests compare the document value where it is; any other
@@ -656,21 +656,21 @@ fn path_test<'a>(prog: &'a Program, root: &'a Map, path: u16, test: Test, c: u16
         (Test::IntGe, Value::Int(x), Value::Int(y)) => Ok(x >= y),
         (Test::BoolEq, Value::Bool(x), Value::Bool(y)) => Ok(x == y),
         (Test::BoolNe, Value::Bool(x), Value::Bool(y)) => Ok(x != y),
-        _ => general_test(prog, root, path, test, c),
+        _ => general_test(prog, scope, path, test, c),
     }
 }
 
 /// [`path_test`] over evaluation values, for every case the typed tests
 /// do not cover.
 #[inline(never)]
-fn general_test<'a>(prog: &'a Program, root: &'a Map, path: u16, test: Test, c: u16) -> Result<bool, Fault> {
+fn general_test<'a>(prog: &'a Program, scope: Scope<'a>, path: u16, test: Test, c: u16) -> Result<bool, Fault> {
     let path = &prog.paths[path as usize];
-    let mut v = match fast_load(root, path) {
+    let mut v = match fast_load(scope, path) {
         Some(v) => v,
-        None => load(root, path)?,
+        None => load(scope.root(), path)?,
     };
     if let (Val::Nil, Some(_)) = (v, path.otherwise) {
-        v = alternative(prog, root, path)?;
+        v = alternative(prog, scope, path)?;
     }
     let k = constant(prog, c as u32);
     let order = match test.general() {
@@ -690,15 +690,15 @@ fn general_test<'a>(prog: &'a Program, root: &'a Map, path: u16, test: Test, c: 
 /// alternatives', in turn, until one is not nil.
 #[cold]
 #[inline(never)]
-fn alternative<'a>(prog: &'a Program, root: &'a Map, path: &'a Path) -> Result<Val<'a>, Fault> {
+fn alternative<'a>(prog: &'a Program, scope: Scope<'a>, path: &'a Path) -> Result<Val<'a>, Fault> {
     let mut next = path.otherwise;
     for _ in 0..crate::MAX_ALTERNATIVES {
         let Some(p) = next.and_then(|o| prog.paths.get(o as usize)) else {
             break;
         };
-        let v = match fast_load(root, p) {
+        let v = match fast_load(scope, p) {
             Some(v) => v,
-            None => load(root, p)?,
+            None => load(scope.root(), p)?,
         };
         if !matches!(v, Val::Nil) {
             return Ok(v);
@@ -712,16 +712,16 @@ fn alternative<'a>(prog: &'a Program, root: &'a Map, path: &'a Path) -> Result<V
 /// document. `None` sends everything else (indexes, strict misses,
 /// errors) to [`load`].
 #[inline(always)]
-fn fast_load<'a>(root: &'a Map, path: &'a Path) -> Option<Val<'a>> {
-    walk(root, path).map(Val::from_doc)
+fn fast_load<'a>(scope: Scope<'a>, path: &Path) -> Option<Val<'a>> {
+    read(scope, path).map(Val::from_doc)
 }
 
 /// [`fast_load`] without the conversion, alternatives of a coalesced
 /// path included: the document value itself, or [`NIL`] for optional
 /// keys that are not there. `None` sends the rest to [`general_test`].
 #[inline(always)]
-fn fast_ref<'a>(prog: &'a Program, root: &'a Map, path: &'a Path) -> Option<&'a Value> {
-    let mut v = walk(root, path)?;
+fn fast_ref<'a>(prog: &'a Program, scope: Scope<'a>, path: &'a Path) -> Option<&'a Value> {
+    let mut v = read(scope, path)?;
     let mut next = path.otherwise;
     for _ in 0..crate::MAX_ALTERNATIVES {
         let Some(o) = next else { break };
@@ -729,16 +729,24 @@ fn fast_ref<'a>(prog: &'a Program, root: &'a Map, path: &'a Path) -> Option<&'a 
             break;
         }
         let p = prog.paths.get(o as usize)?;
-        v = walk(root, p)?;
+        v = read(scope, p)?;
         next = p.otherwise;
     }
     Some(v)
 }
 
-/// One path's document value by keys through maps ([`NIL`] for an
-/// optional miss); `None` for anything else.
+/// [`walk`], or the path's slot when the scope is bound to the program's
+/// path table and the path was read before.
 #[inline(always)]
-fn walk<'a>(root: &'a Map, path: &'a Path) -> Option<&'a Value> {
+fn read<'a>(scope: Scope<'a>, path: &Path) -> Option<&'a Value> {
+    scope.read(path.slot, |root| walk(root, path))
+}
+
+/// One path's document value by keys through maps ([`NIL`] for an
+/// optional miss); `None` for anything else. The answer depends only on
+/// the document and the path, so a bound scope may remember it.
+#[inline(always)]
+fn walk<'m>(root: &'m Map, path: &Path) -> Option<&'m Value> {
     let optional = path.access == Access::Optional;
     let mut segs = path.segs.iter();
     let Some(Seg::Key(k, hint)) = segs.next() else {
@@ -1026,12 +1034,11 @@ mod tests {
 
     /// `x <test> consts[0]` as a fused decision, true or false.
     fn fused(test: Test, k: Value, env: &str) -> Result<bool, Fault> {
-        let path = Path {
-            segs: vec![Seg::Key(Key::new("x"), Hint::default())],
-            access: Access::Optional,
-            text: "x".into(),
-            otherwise: None,
-        };
+        let path = Path::new(
+            vec![Seg::Key(Key::new("x"), Hint::default())],
+            Access::Optional,
+            "x".into(),
+        );
         let prog = Program {
             code: vec![
                 Op::JumpUnless {
