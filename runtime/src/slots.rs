@@ -11,7 +11,7 @@
 use crate::map::Map;
 use crate::value::Value;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The paths a project's programs read, numbered: programs compiled for
@@ -87,17 +87,31 @@ impl Default for PathTable {
 }
 
 /// The slots of one environment: which table they are for, and where each
-/// path led (null: not read since the environment last changed).
+/// path led in the environment's current generation.
 ///
 /// Each slot holds a pointer into the environment's own document (or to a
-/// `'static` value). That is sound because the document cannot change
-/// while anything borrows the environment, and every way to change it
+/// `'static` value) and the generation it was found in. That is sound
+/// because the document cannot change while anything borrows the
+/// environment, every way to change it
 /// ([`Environment::root_mut`](crate::Environment::root_mut), rebinding)
-/// takes `&mut` and clears the slots first; a clone starts empty.
+/// takes `&mut` and starts a new generation, which makes every older slot
+/// stale at once (a host that changes its scope after each config block
+/// would otherwise pay for every slot each time), and a clone starts
+/// with empty slots.
 #[derive(Default)]
 pub(crate) struct Slots {
     table: u64,
-    cells: Box<[AtomicPtr<Value>]>,
+    /// The current generation (never 0, which no slot is found in).
+    generation: u32,
+    cells: Box<[Cell]>,
+}
+
+/// One path's place: written only while the document is unchanged, so
+/// every write in a generation stores the same pointer.
+#[derive(Default)]
+pub(crate) struct Cell {
+    generation: AtomicU32,
+    value: AtomicPtr<Value>,
 }
 
 impl Slots {
@@ -105,14 +119,21 @@ impl Slots {
     pub(crate) fn new(table: u64, len: usize) -> Slots {
         Slots {
             table,
-            cells: (0..len).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
+            generation: 1,
+            cells: (0..len).map(|_| Cell::default()).collect(),
         }
     }
 
     /// Forgets every path's place (the document is about to change).
     pub(crate) fn clear(&mut self) {
-        for cell in self.cells.iter_mut() {
-            *cell.get_mut() = std::ptr::null_mut();
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Once in 2³² changes: slots of the generation about to come
+            // around again must not pass for current.
+            for cell in self.cells.iter_mut() {
+                *cell.generation.get_mut() = 0;
+            }
+            self.generation = 1;
         }
     }
 
@@ -128,11 +149,11 @@ impl Slots {
 
     /// The slots for programs of `table`: all of them when the table is
     /// this one's, none otherwise.
-    pub(crate) fn for_table(&self, table: u64) -> &[AtomicPtr<Value>] {
+    pub(crate) fn for_table(&self, table: u64) -> (&[Cell], u32) {
         if table != 0 && table == self.table {
-            &self.cells
+            (&self.cells, self.generation)
         } else {
-            &[]
+            (&[], 0)
         }
     }
 }
@@ -175,17 +196,26 @@ impl std::fmt::Debug for Slots {
 #[derive(Clone, Copy)]
 pub struct Scope<'a> {
     root: &'a Map,
-    cells: &'a [AtomicPtr<Value>],
+    cells: &'a [Cell],
+    generation: u32,
 }
 
 impl<'a> Scope<'a> {
     /// A scope over `root` with no slots (every read walks).
     pub fn unbound(root: &'a Map) -> Scope<'a> {
-        Scope { root, cells: &[] }
+        Scope {
+            root,
+            cells: &[],
+            generation: 0,
+        }
     }
 
-    pub(crate) fn new(root: &'a Map, cells: &'a [AtomicPtr<Value>]) -> Scope<'a> {
-        Scope { root, cells }
+    pub(crate) fn new(root: &'a Map, (cells, generation): (&'a [Cell], u32)) -> Scope<'a> {
+        Scope {
+            root,
+            cells,
+            generation,
+        }
     }
 
     /// The top-level mapping.
@@ -204,19 +234,49 @@ impl<'a> Scope<'a> {
         let Some(cell) = self.cells.get(slot as usize) else {
             return walk(self.root);
         };
-        let p = cell.load(Ordering::Relaxed);
-        if !p.is_null() {
-            // SAFETY: a non-null slot was stored below from a reference
-            // into this environment's document (or a `'static` value),
-            // and the document has not changed since: changing it takes
-            // `&mut` of the environment, which clears the slots, and
-            // `'a` borrows the environment.
+        // Acquire pairs with the Release below: a current generation
+        // means the pointer stored before it is visible.
+        if cell.generation.load(Ordering::Acquire) == self.generation {
+            let p = cell.value.load(Ordering::Relaxed);
+            // SAFETY: a slot of the current generation was stored below
+            // from a reference into this environment's document (or a
+            // `'static` value) since the document last changed: changing
+            // it takes `&mut` of the environment, which starts a new
+            // generation, and `'a` borrows the environment.
             return Some(unsafe { &*p });
         }
         let v = walk(self.root);
         if let Some(v) = v {
-            cell.store(std::ptr::from_ref(v).cast_mut(), Ordering::Relaxed);
+            cell.value.store(std::ptr::from_ref(v).cast_mut(), Ordering::Relaxed);
+            cell.generation.store(self.generation, Ordering::Release);
         }
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_generation_that_comes_around_again_finds_no_old_slot() {
+        let root = Map::new();
+        static ONE: Value = Value::Int(1);
+        let mut slots = Slots::new(7, 1);
+        fn read(root: &Map, slots: &Slots) -> Option<bool> {
+            Scope::new(root, slots.for_table(7))
+                .read(0, |_| None)
+                .map(|v| matches!(v, Value::Int(1)))
+        }
+        assert_eq!(
+            Scope::new(&root, slots.for_table(7)).read(0, |_| Some(&ONE)),
+            Some(&ONE)
+        );
+        assert_eq!(read(&root, &slots), Some(true));
+        // 2³² changes later the generation is 1 again.
+        slots.generation = u32::MAX;
+        slots.clear();
+        assert_eq!(slots.generation, 1);
+        assert_eq!(read(&root, &slots), None);
     }
 }

@@ -52,6 +52,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
     let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
     host.environment = opts.environment.clone();
+    host.paths = Some(project.paths.clone());
     let mut ev = Evaluator::new(Value::Map(ctx.clone()), host);
     let mut explain = Vec::new();
     let included = super::rounds::rounds(&mut ev, project, &ctx, &set, &mut explain)?;

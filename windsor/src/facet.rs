@@ -202,11 +202,12 @@ pub fn ordinal_from_basename(base: &str) -> i64 {
 /// Compiles a condition: bare expr-lang, or a template when it has `${`.
 pub fn condition(src: &str, v09: bool) -> Result<Cond, bpvm_runtime::Diagnostic> {
     let c = compiler_for(v09);
-    let prog = if src.contains("${") {
+    let mut prog = if src.contains("${") {
         c.compile_template(src)?
     } else {
         c.compile(src)?
     };
+    super::numbering::number(&mut prog);
     Ok(Cond {
         src: src.to_string(),
         prog,

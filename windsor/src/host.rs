@@ -6,7 +6,7 @@ use bpvm_compiler::{Compiler, Dialect, Logic};
 use bpvm_runtime::builtins::{cidr, windsor};
 use bpvm_runtime::root::{AccessError, Root};
 use bpvm_runtime::{Builtin, Ctx, FnError, Library, Map, Val, text};
-use bpvm_runtime::{Environment, Value};
+use bpvm_runtime::{Environment, PathTable, Value};
 use bpvm_vm::Vm;
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -27,6 +27,9 @@ pub struct Host {
     pub env: Environment,
     /// The variables `env(name)` reads; the process's when `None`.
     pub environment: Option<Map>,
+    /// The project's path table: the scope is bound to it, so its
+    /// programs read a path by its slot after the first read.
+    pub paths: Option<PathTable>,
     /// Jsonnet's view of the scope and results by file: a render that
     /// calls the same file from the same scope three times evaluates it
     /// once, and converts the scope once.
@@ -197,6 +200,7 @@ impl Host {
             outputs,
             env: Environment::new(),
             environment: None,
+            paths: None,
             jsonnet_cache: RefCell::default(),
             asked: RefCell::default(),
         }

@@ -28,6 +28,7 @@ mod host;
 mod jsonnet;
 mod lists;
 mod merge;
+mod numbering;
 mod order;
 pub mod output;
 mod project;

@@ -5,8 +5,8 @@
 use super::error::{Error, Errors};
 use super::facet::{self, Facet};
 use super::format::Format;
-use bpvm_runtime::Value;
 use bpvm_runtime::root::Root;
+use bpvm_runtime::{PathTable, Value};
 use foldhash::HashMap;
 use std::path::Path;
 
@@ -30,6 +30,9 @@ pub struct Project {
     pub format: Format,
     /// The schema's sensitive properties (v0.9: never substitutions).
     pub sensitive: super::sensitive::Sensitive,
+    /// The paths the project's expressions read, numbered: a render binds
+    /// its scope to them.
+    pub paths: PathTable,
 }
 
 /// The folder of the template, relative to the project.
@@ -85,6 +88,12 @@ impl Project {
     /// [`Project::load`], by the rules of `format` when given instead of
     /// the ones `metadata.yaml` selects.
     pub fn load_as(root: &Path, format: Option<Format>) -> Result<Project, Errors> {
+        let paths = PathTable::new();
+        super::numbering::while_loading(&paths, || Project::read(root, format, paths.clone()))
+    }
+
+    /// [`Project::load_as`], with every expression's paths numbered in `paths`.
+    fn read(root: &Path, format: Option<Format>, paths: PathTable) -> Result<Project, Errors> {
         let root = &Root::new(root, "project")
             .map_err(|e| Error::new(None, "", format!("cannot open project {}: {e}", root.display())))?;
         // Windsor reads windsor.yaml, else windsor.yml.
@@ -194,6 +203,7 @@ impl Project {
             schema,
             facets,
             format,
+            paths,
         })
     }
 

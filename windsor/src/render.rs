@@ -90,6 +90,7 @@ fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Res
     let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
     let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
     host.environment = opts.environment.clone();
+    host.paths = Some(project.paths.clone());
     let mut ev = Evaluator::new(ctx.clone(), host);
     let mut explain = Vec::new();
 

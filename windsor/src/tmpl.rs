@@ -87,9 +87,12 @@ impl Tmpl {
         Ok(match v {
             Value::Str(s) if s.contains("${") => {
                 match compiler.compile_template(rewrite.and_then(|r| r(s)).as_deref().unwrap_or(s)) {
-                    Ok(prog) => Tmpl::Text {
+                    Ok(mut prog) => Tmpl::Text {
                         src: s.clone(),
-                        prog: std::sync::Arc::new(Compiled::new(prog)),
+                        prog: std::sync::Arc::new(Compiled::new({
+                            super::numbering::number(&mut prog);
+                            prog
+                        })),
                     },
                     Err(diag) => {
                         return Err(TmplError {
@@ -284,6 +287,9 @@ impl Evaluator {
     /// an empty scope).
     pub fn set_scope(&mut self, scope: Value) {
         self.host.env = Environment::from_value(scope).unwrap_or_default();
+        if let Some(table) = &self.host.paths {
+            self.host.env.bind(table);
+        }
     }
 
     /// Deep-merges `value` into the scope under `name`, in place: an
