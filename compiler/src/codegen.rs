@@ -18,7 +18,7 @@ use crate::logic::is_test;
 use crate::peephole;
 use crate::table::{Index, constant_hash, path_hash};
 use crate::{Dialect, Logic};
-use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary, excerpt};
+use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
 
 /// What compiling a part of the tree gives: nothing, or why not (boxed,
@@ -510,7 +510,7 @@ impl<'l> Gen<'l> {
             let run = path_run(&steps[i..]);
             if run > 0 {
                 let end = steps[i + run - 1].end;
-                let p = self.add_path(segments(&steps[i..i + run]).collect(), self.quote(start, end));
+                let p = self.add_path(segments(&steps[i..i + run]).collect(), (start, end));
                 self.emit(Op::Get(p), (start, end), "path");
                 i += run;
                 continue;
@@ -544,7 +544,7 @@ impl<'l> Gen<'l> {
     fn path(&mut self, base: &Expr, steps: &[Step], start: u32) -> Emitted {
         let end = steps.last().map_or(base.span.1, |s| s.end);
         let span = if steps.is_empty() { base.span } else { (start, end) };
-        let text = self.quote(base.span.0, end);
+        let written = (base.span.0, end);
         let root = match &base.kind {
             Kind::Ident(name) => match self.scope.iter().rev().find(|(n, _)| n == name) {
                 Some(&(_, slot)) => {
@@ -562,29 +562,23 @@ impl<'l> Gen<'l> {
             let mut segs = Vec::with_capacity(steps.len() + 1);
             segs.push(Seg::Key(Key::new(name), Hint::default()));
             segs.extend(segments(steps));
-            let p = self.add_path(segs, text);
+            let p = self.add_path(segs, written);
             self.emit(Op::Load(p), span, "path");
         } else if !steps.is_empty() {
-            let p = self.add_path(segments(steps).collect(), text);
+            let p = self.add_path(segments(steps).collect(), written);
             self.emit(Op::Get(p), span, "path");
         }
         Ok(())
     }
 
-    /// The source from `from` to `to`, shortened when it is long (a path
-    /// keeps it for disassembly).
-    fn quote(&self, from: u32, to: u32) -> String {
-        let text = self.prog.source.get(from as usize..to as usize).unwrap_or("");
-        excerpt::clip(text).into_owned()
-    }
-
-    fn add_path(&mut self, segs: Vec<Seg>, text: String) -> u32 {
+    /// The path of `segs` written at `span`: one entry per distinct path.
+    fn add_path(&mut self, segs: Vec<Seg>, span: (u32, u32)) -> u32 {
         let access = self.access();
-        let path = Path::new(segs, access, text);
+        let path = Path::new(segs, access, span);
         let paths = &self.prog.paths;
         if let Some(i) = self
             .paths_at
-            .find(paths, path_hash, || path_hash(&path), |p| *p == path)
+            .find(paths, path_hash, || path_hash(&path), |p| p.reads_as(&path))
         {
             return i;
         }

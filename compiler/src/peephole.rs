@@ -50,11 +50,7 @@ fn coalesce(prog: &mut Program) {
             continue;
         }
         let first = &prog.paths[a as usize];
-        let mut path = bpvm_vm::Path::new(
-            first.segs.clone(),
-            Access::Optional,
-            format!("{} ?? {}", first.text, prog.paths[b as usize].text),
-        );
+        let mut path = bpvm_vm::Path::new(first.segs.clone(), Access::Optional, first.span);
         path.otherwise = Some(b);
         let Ok(index) = u32::try_from(prog.paths.len()) else {
             return;
@@ -478,7 +474,7 @@ mod tests {
             .compile("(platform ?? provider) != 'none'")
             .unwrap();
         assert!(prog.decision, "{:?}", prog.code);
-        let reads: Vec<&str> = prog.loads().map(|p| p.text.as_str()).collect();
+        let reads: Vec<String> = prog.loads().map(|p| prog.path_text(p)).collect();
         assert_eq!(reads, ["platform ?? provider", "provider"]);
         assert_eq!(prog.roots(), ["platform", "provider"]);
         // Not when the alternative could fail or is not a path.

@@ -3,7 +3,7 @@
 //! template with many distinct parts compiles in linear time.
 
 use bpvm_runtime::{Value, hash_key};
-use bpvm_vm::Path;
+use bpvm_vm::{Path, Seg};
 use std::collections::HashMap;
 
 /// Tables with fewer entries than this are scanned.
@@ -65,9 +65,16 @@ pub(crate) fn constant_hash(v: &Value) -> u64 {
     n.rotate_left(3) ^ kind
 }
 
-/// A path's hash: its text (equal paths are written alike).
+/// A path's hash: its steps (paths that read the same hash the same,
+/// however they are written).
 pub(crate) fn path_hash(p: &Path) -> u64 {
-    hash_key(&p.text)
+    p.segs.iter().fold(p.access as u64, |h, seg| {
+        let step = match seg {
+            Seg::Key(k, _) => k.hash(),
+            Seg::Index(i) => *i as u64,
+        };
+        h.rotate_left(5) ^ step
+    })
 }
 
 #[cfg(test)]

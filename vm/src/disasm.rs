@@ -18,9 +18,9 @@ pub fn disassemble(prog: &Program) -> String {
         let _ = write!(out, "{ip:04}  ");
         let note = match *op {
             Op::Const(c) | Op::EqConst(c) | Op::NeConst(c) => prog.consts.get(c as usize).map(|v| v.to_json()),
-            Op::Load(p) | Op::Get(p) => prog.paths.get(p as usize).map(|p| p.text.clone()),
+            Op::Load(p) | Op::Get(p) => prog.paths.get(p as usize).map(|p| prog.path_text(p)),
             Op::LoadOr { path, c } => match (prog.paths.get(path as usize), prog.consts.get(c as usize)) {
-                (Some(p), Some(k)) => Some(format!("{} ?? {}", p.text, k.to_json())),
+                (Some(p), Some(k)) => Some(format!("{} ?? {}", prog.path_text(p), k.to_json())),
                 _ => None,
             },
             Op::Call { func, .. } => prog.funcs.get(func as usize).map(|f| f.name.to_string()),
@@ -29,8 +29,8 @@ pub fn disassemble(prog: &Program) -> String {
             Op::JumpIf { path, test, c, .. } | Op::JumpUnless { path, test, c, .. } => {
                 match (prog.paths.get(path as usize), prog.consts.get(c as usize)) {
                     (Some(p), Some(k)) => Some(match test.operand() {
-                        Some(ty) => format!("{} {} {} ({ty})", p.text, test.symbol(), k.to_json()),
-                        None => format!("{} {} {}", p.text, test.symbol(), k.to_json()),
+                        Some(ty) => format!("{} {} {} ({ty})", prog.path_text(p), test.symbol(), k.to_json()),
+                        None => format!("{} {} {}", prog.path_text(p), test.symbol(), k.to_json()),
                     }),
                     _ => None,
                 }

@@ -63,8 +63,9 @@ pub struct Path {
     pub segs: Vec<Seg>,
     /// What a missing step does.
     pub access: Access,
-    /// The path as written, for messages and disassembly.
-    pub text: String,
+    /// Where the path is written in its program's source (byte offsets),
+    /// for disassembly ([`Program::path_text`]).
+    pub span: (u32, u32),
     /// `a ?? b` read as one path (the compiler's rewrite, so that such a
     /// test fuses): the index of the path read instead when this one is
     /// nil. `None` for a plain path.
@@ -87,15 +88,22 @@ pub enum Seg {
 }
 
 impl Path {
-    /// A plain path, not yet numbered.
-    pub fn new(segs: Vec<Seg>, access: Access, text: String) -> Path {
+    /// A plain path, written at `span` of its program's source, not yet
+    /// numbered.
+    pub fn new(segs: Vec<Seg>, access: Access, span: (u32, u32)) -> Path {
         Path {
             segs,
             access,
-            text,
+            span,
             otherwise: None,
             slot: UNBOUND,
         }
+    }
+
+    /// True when both paths read the same thing the same way (where each
+    /// is written aside).
+    pub fn reads_as(&self, other: &Path) -> bool {
+        self.segs == other.segs && self.access == other.access && self.otherwise == other.otherwise
     }
 
     /// What tells this path from every other in a [`PathTable`]: its
@@ -122,7 +130,7 @@ impl Path {
     /// use bpvm_vm::{Access, Path, Seg};
     /// use bpvm_runtime::{Hint, Key};
     /// let segs = vec![Seg::Key(Key::new("a"), Hint::default()), Seg::Index(0), Seg::Key(Key::new("b"), Hint::default())];
-    /// let path = Path::new(segs, Access::Strict, "a[0].b".into());
+    /// let path = Path::new(segs, Access::Strict, (0, 6));
     /// assert_eq!(path.prefix(2), "a[0]");
     /// ```
     pub fn prefix(&self, n: usize) -> String {
@@ -153,7 +161,7 @@ impl Program {
     /// use bpvm_vm::{Access, Op, Path, Program, Seg, Vm};
     /// // `provider`, as a program that reads it.
     /// let provider = || {
-    ///     let path = Path::new(vec![Seg::Key(Key::new("provider"), Hint::default())], Access::Optional, "provider".into());
+    ///     let path = Path::new(vec![Seg::Key(Key::new("provider"), Hint::default())], Access::Optional, (0, 8));
     ///     Program { code: vec![Op::Load(0), Op::Return], paths: vec![path], ..Program::default() }
     /// };
     /// let table = PathTable::new();
@@ -202,7 +210,7 @@ impl Program {
     /// ```
     /// use bpvm_vm::{Op, Path, Program, Seg};
     /// use bpvm_runtime::{Hint, Key};
-    /// let path = Path::new(vec![Seg::Key(Key::new("talos"), Hint::default())], bpvm_vm::Access::Optional, "talos".into());
+    /// let path = Path::new(vec![Seg::Key(Key::new("talos"), Hint::default())], bpvm_vm::Access::Optional, (0, 5));
     /// let prog = Program { code: vec![Op::Load(0), Op::Return], paths: vec![path], ..Program::default() };
     /// assert_eq!(prog.roots(), ["talos"]);
     /// ```
@@ -222,6 +230,31 @@ impl Program {
     /// order (a host finds what a program depends on from these).
     pub fn loads(&self) -> impl Iterator<Item = &Path> {
         self.root_paths().filter_map(|p| self.paths.get(p as usize))
+    }
+
+    /// A path as written in the source (shortened when long), with the
+    /// alternatives of a coalesced path: `platform ?? provider`.
+    ///
+    /// ```
+    /// use bpvm_vm::{Access, Path, Program};
+    /// let mut a = Path::new(vec![], Access::Optional, (1, 9));
+    /// a.otherwise = Some(1);
+    /// let b = Path::new(vec![], Access::Optional, (13, 21));
+    /// let prog = Program { paths: vec![a, b], source: "(platform ?? provider) != 'none'".into(), ..Program::default() };
+    /// assert_eq!(prog.path_text(&prog.paths[0]), "platform ?? provider");
+    /// ```
+    pub fn path_text(&self, path: &Path) -> String {
+        let mut out = String::new();
+        let chain = std::iter::successors(Some(path), |p| p.otherwise.and_then(|o| self.paths.get(o as usize)));
+        for (i, p) in chain.take(MAX_ALTERNATIVES).enumerate() {
+            if i > 0 {
+                out.push_str(" ?? ");
+            }
+            let (from, to) = p.span;
+            let text = self.source.get(from as usize..to as usize).unwrap_or("");
+            out.push_str(&bpvm_runtime::excerpt::clip(text));
+        }
+        out
     }
 
     /// The source text of instruction `ip`'s site.

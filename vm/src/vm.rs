@@ -1034,11 +1034,7 @@ mod tests {
 
     /// `x <test> consts[0]` as a fused decision, true or false.
     fn fused(test: Test, k: Value, env: &str) -> Result<bool, Fault> {
-        let path = Path::new(
-            vec![Seg::Key(Key::new("x"), Hint::default())],
-            Access::Optional,
-            "x".into(),
-        );
+        let path = Path::new(vec![Seg::Key(Key::new("x"), Hint::default())], Access::Optional, (0, 1));
         let prog = Program {
             code: vec![
                 Op::JumpUnless {
