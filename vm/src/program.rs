@@ -26,9 +26,10 @@ pub struct Program {
     /// it. A hand-built program may leave it 0 and gets a small default.
     pub stack: u32,
     /// Set by the compiler when every instruction is a fused test, a
-    /// constant, a jump or a return ([`is_decision`]): most `when`
-    /// conditions. The VM runs such a program without a value stack or
-    /// arena.
+    /// constant, a value read from the environment, a jump or a return
+    /// ([`is_decision`]): most `when` conditions, and templates that are
+    /// one value (`${context.name}`, `${x ?? 'd'}`). The VM runs such a
+    /// program without a value stack or arena.
     pub decision: bool,
     /// The source text the program was compiled from.
     pub source: String,
@@ -264,19 +265,23 @@ impl Program {
     }
 }
 
-/// True when `code` is only fused tests, constants, jumps and returns.
+/// True when `code` is only fused tests, constants, reads from the
+/// environment, jumps and returns.
 ///
 /// ```
 /// use bpvm_vm::{Op, Test, is_decision};
 /// let test = Op::JumpUnless { path: 0, test: Test::Eq, c: 0, to: 3 };
 /// assert!(is_decision(&[test, Op::True, Op::Return, Op::False, Op::Return]));
-/// assert!(!is_decision(&[Op::Load(0), Op::Return]));
+/// assert!(is_decision(&[Op::LoadOr { path: 0, c: 0 }, Op::Return]));
+/// assert!(!is_decision(&[Op::Load(0), Op::Get(1), Op::Return]));
 /// ```
 pub fn is_decision(code: &[Op]) -> bool {
     code.iter().all(|op| {
         matches!(
             op,
             Op::JumpIf { .. }
+                | Op::Load(_)
+                | Op::LoadOr { .. }
                 | Op::JumpUnless { .. }
                 | Op::Jump(_)
                 | Op::Return

@@ -135,10 +135,11 @@ fn truth(v: Val<'_>) -> Result<bool, Fault> {
 }
 
 /// Runs a decision program (see [`Program::decision`]): fused tests pick
-/// the way, the last constant before `Return` is the result. `None` when
-/// an instruction of another kind turns up (a hand-built program can
-/// claim to be a decision and not be); the general loop then runs it from
-/// the start, which is safe because tests have no effects.
+/// the way, the last constant or value read before `Return` is the
+/// result. `None` when an instruction of another kind turns up (a
+/// hand-built program can claim to be a decision and not be) or a read
+/// is not a plain walk through maps; the general loop then runs it from
+/// the start, which is safe because tests and reads have no effects.
 fn decide<'a>(prog: &'a Program, scope: Scope<'a>) -> Option<Result<Val<'a>, RunError>> {
     let mut ip = 0usize;
     let mut result = Val::Nil;
@@ -176,6 +177,20 @@ fn decide<'a>(prog: &'a Program, scope: Scope<'a>) -> Option<Result<Val<'a>, Run
             }
             Op::Const(c) => {
                 result = constant(prog, c);
+                None
+            }
+            // A value read where it is (`${context.name}`, `x ?? 'd'`);
+            // anything but a plain read goes the general way.
+            Op::Load(p) => {
+                let path = prog.paths.get(p as usize)?;
+                result = Val::from_doc(fast_ref(prog, scope, path)?);
+                None
+            }
+            Op::LoadOr { path, c } => {
+                result = match fast_ref(prog, scope, prog.paths.get(path as usize)?)? {
+                    Value::Null => constant(prog, c as u32),
+                    v => Val::from_doc(v),
+                };
                 None
             }
             Op::Return => return Some(Ok(result)),
