@@ -3,9 +3,10 @@
 //! (the output keeps its structure and key order).
 
 use super::error::Pos;
+pub use super::reads::Reads;
 use super::sub::{Def, Sub, Tree};
 use bpvm_runtime::{Key, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// A blueprint file, loaded and validated as a whole.
@@ -379,51 +380,6 @@ pub struct Resource {
     /// What the blueprint's substitutions read of it (`resources.<name>`
     /// holds only that).
     pub reads: Reads,
-}
-
-/// The parts of a resource that substitutions read: a tree of keys below
-/// the resource (`spec`, `metadata`), `all` where a whole value is read.
-///
-/// ```
-/// use bpvm_bluelink::blueprint::Reads;
-/// let mut r = Reads::default();
-/// r.add(&["spec", "name"]);
-/// r.add(&["spec", "tags"]);
-/// assert!(r.get("spec").unwrap().get("name").unwrap().all);
-/// assert!(r.get("metadata").is_none());
-/// ```
-#[derive(Debug, Clone, Default)]
-pub struct Reads {
-    /// The whole value is read.
-    pub all: bool,
-    /// The keys read below it, each with what is read of it (sorted, so
-    /// a resource read at many keys is looked up and added to in log
-    /// time: a sorted vector would make adding quadratic).
-    pub keys: BTreeMap<String, Reads>,
-}
-
-impl Reads {
-    /// Records that the value at `path` is read whole.
-    pub fn add(&mut self, path: &[&str]) {
-        let mut at = self;
-        for key in path {
-            if at.all {
-                return;
-            }
-            if !at.keys.contains_key(*key) {
-                at.keys.insert((*key).to_string(), Reads::default());
-            }
-            let Some(below) = at.keys.get_mut(*key) else { return };
-            at = below;
-        }
-        at.all = true;
-        at.keys.clear();
-    }
-
-    /// What is read below `key`.
-    pub fn get(&self, key: &str) -> Option<&Reads> {
-        self.keys.get(key)
-    }
 }
 
 impl Blueprint {

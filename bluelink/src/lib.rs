@@ -16,6 +16,7 @@ mod keys;
 pub mod load;
 pub mod node;
 mod output;
+mod reads;
 pub mod render;
 pub mod resolved;
 pub mod sub;

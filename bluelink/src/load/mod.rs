@@ -806,7 +806,7 @@ fn reads(bp: &mut Blueprint) {
         .enumerate()
         .map(|(i, r)| (r.name.as_str(), i))
         .collect();
-    let mut found: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut found: Vec<(usize, Vec<Key>)> = Vec::new();
     for sub in bp.subs() {
         for path in sub.prog.loads() {
             let mut segs = path.segs.iter();
@@ -827,15 +827,20 @@ fn reads(bp: &mut Blueprint) {
             }
             for seg in rest {
                 match seg {
-                    Seg::Key(k, _) => keys.push(k.as_str().to_string()),
+                    Seg::Key(k, _) => keys.push(k.clone()),
                     Seg::Index(_) => break,
                 }
             }
             found.push((i, keys));
         }
     }
+    // In order, so that each key is appended to what is read (see
+    // `Reads::keys`).
+    found.sort_by(|(i, a), (j, b)| {
+        i.cmp(j)
+            .then_with(|| a.iter().map(Key::as_str).cmp(b.iter().map(Key::as_str)))
+    });
     for (i, keys) in found {
-        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
         bp.resources[i].reads.add(&keys);
     }
 }
