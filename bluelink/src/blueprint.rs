@@ -387,23 +387,23 @@ impl Blueprint {
     pub fn subs(&self) -> Vec<&Sub> {
         let mut out = Vec::new();
         for v in &self.values {
-            out.extend(v.value.subs());
-            out.extend(v.description.iter().flat_map(Tree::subs));
+            v.value.subs_into(&mut out);
+            v.description.iter().for_each(|t| t.subs_into(&mut out));
         }
         for d in &self.datasources {
             out.extend(d.subs());
         }
         for r in &self.resources {
-            out.extend(r.subs());
+            r.subs_into(&mut out);
         }
         for i in &self.includes {
             out.extend(i.subs());
         }
         for x in &self.exports {
             out.push(&x.field);
-            out.extend(x.description.iter().flat_map(Tree::subs));
+            x.description.iter().for_each(|t| t.subs_into(&mut out));
         }
-        out.extend(self.metadata.iter().flat_map(Tree::subs));
+        self.metadata.iter().for_each(|t| t.subs_into(&mut out));
         out
     }
 }
@@ -442,7 +442,14 @@ impl Include {
 impl Resource {
     /// Every substitution of the definition.
     pub fn subs(&self) -> Vec<&Sub> {
-        let mut out = self.spec.subs();
+        let mut out = Vec::new();
+        self.subs_into(&mut out);
+        out
+    }
+
+    /// Every substitution of the definition, added to `out`.
+    pub fn subs_into<'r>(&'r self, out: &mut Vec<&'r Sub>) {
+        self.spec.subs_into(out);
         for t in [
             &self.description,
             &self.metadata.display_name,
@@ -452,18 +459,17 @@ impl Resource {
         .into_iter()
         .flatten()
         {
-            out.extend(t.subs());
+            t.subs_into(out);
         }
         out.extend(self.each.iter());
         let mut conds: Vec<&Condition> = self.condition.iter().collect();
         while let Some(c) = conds.pop() {
             match c {
-                Condition::Leaf(t) => out.extend(t.subs()),
+                Condition::Leaf(t) => t.subs_into(out),
                 Condition::And(parts) | Condition::Or(parts) => conds.extend(parts),
                 Condition::Not(inner) => conds.push(inner),
             }
         }
-        out
     }
 }
 

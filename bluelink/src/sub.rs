@@ -149,16 +149,18 @@ impl Tree {
     /// Every substitution inside, in document order.
     pub fn subs(&self) -> Vec<&Sub> {
         let mut out = Vec::new();
-        self.collect(&mut out);
+        self.subs_into(&mut out);
         out
     }
 
-    fn collect<'t>(&'t self, out: &mut Vec<&'t Sub>) {
+    /// Every substitution inside, in document order, added to `out` (a
+    /// definition's many values gather theirs in one vector).
+    pub fn subs_into<'t>(&'t self, out: &mut Vec<&'t Sub>) {
         match self {
             Tree::Lit(_) => {}
             Tree::Sub(s) => out.push(s),
-            Tree::List(items) => items.iter().for_each(|t| t.collect(out)),
-            Tree::Map(entries) => entries.iter().for_each(|(_, t)| t.collect(out)),
+            Tree::List(items) => items.iter().for_each(|t| t.subs_into(out)),
+            Tree::Map(entries) => entries.iter().for_each(|(_, t)| t.subs_into(out)),
         }
     }
 }
