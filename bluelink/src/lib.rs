@@ -12,6 +12,7 @@ pub mod blueprint;
 mod distinct;
 mod error;
 pub mod filter;
+mod key_table;
 mod keys;
 pub mod load;
 pub mod node;

@@ -6,9 +6,10 @@
 //! duplicate keys and keys that are not scalars.
 
 use super::error::Pos;
+use super::key_table::KeyTable;
 use super::keys::Keys;
 use bpvm_runtime::limits::VALUE_DEPTH;
-use bpvm_runtime::{Map, Value};
+use bpvm_runtime::{Key, Map, Value};
 use saphyr_parser_bw::{Event, Parser, ScalarStyle, Span};
 
 /// A value and where it starts.
@@ -36,11 +37,54 @@ pub enum Kind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     /// The key's text.
-    pub key: String,
+    pub key: KeyText,
     /// Where the key starts.
     pub key_at: Pos,
     /// The value.
     pub value: Node,
+}
+
+/// A mapping key's text: a [`Key`] shared with every key written alike
+/// (one text, hashed once), read as a `&str`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct KeyText(Key);
+
+impl KeyText {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+
+    /// The shared key.
+    pub fn key(&self) -> &Key {
+        &self.0
+    }
+}
+
+impl From<&str> for KeyText {
+    fn from(text: &str) -> KeyText {
+        KeyText(Key::new(text))
+    }
+}
+
+impl std::ops::Deref for KeyText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl std::fmt::Debug for KeyText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for KeyText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl Node {
@@ -62,7 +106,7 @@ impl Node {
 
     /// The entry `key` of a mapping.
     pub fn get(&self, key: &str) -> Option<&Node> {
-        self.entries()?.iter().find(|e| e.key == key).map(|e| &e.value)
+        self.entries()?.iter().find(|e| e.key.as_str() == key).map(|e| &e.value)
     }
 
     /// What the node is, for messages: "a string", "a mapping".
@@ -86,7 +130,7 @@ impl Node {
             Kind::Map(entries) => {
                 let mut m = Map::new();
                 for e in entries {
-                    m.insert(e.key.as_str(), e.value.to_value());
+                    m.insert(e.key.key().clone(), e.value.to_value());
                 }
                 Value::Map(m)
             }
@@ -113,7 +157,13 @@ pub struct ReadError {
 /// assert!(read("a: &x 1\nb: *x\n").unwrap_err().message.contains("anchors"));
 /// ```
 pub fn read(text: &str) -> Result<Node, ReadError> {
+    read_keys(text, &mut KeyTable::default())
+}
+
+/// [`read`], the keys made by `keys` (which a loader goes on sharing).
+pub(crate) fn read_keys(text: &str, keys: &mut KeyTable) -> Result<Node, ReadError> {
     let mut r = Reader {
+        keys,
         stack: Vec::new(),
         items: Vec::new(),
         entries: Vec::new(),
@@ -149,10 +199,11 @@ fn too_deep() -> String {
 /// in the reader's shared stack of items (or entries).
 enum Open {
     List(Pos, usize),
-    Map(Pos, usize, Option<(String, Pos)>, Keys),
+    Map(Pos, usize, Option<(KeyText, Pos)>, Keys),
 }
 
-struct Reader {
+struct Reader<'k> {
+    keys: &'k mut KeyTable,
     stack: Vec<Open>,
     /// The items of every open sequence, innermost last: a sequence takes
     /// its own, exactly sized, when it ends (no spare room kept, no
@@ -171,7 +222,7 @@ fn pos(span: &Span) -> Pos {
     }
 }
 
-impl Reader {
+impl Reader<'_> {
     fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), ReadError> {
         let at = pos(&span);
         let refuse = |what: &str| {
@@ -255,17 +306,17 @@ impl Reader {
         match self.stack.last_mut() {
             None => self.root = Some(node),
             Some(Open::List(..)) => self.items.push(node),
-            Some(Open::Map(_, start, key, keys)) => match key.take() {
+            Some(Open::Map(_, start, key_slot, keys)) => match key_slot.take() {
                 Some((key, key_at)) => self.entries.push(Entry {
                     key,
                     key_at,
                     value: node,
                 }),
                 None => {
-                    let text = match &node.kind {
-                        Kind::Scalar(Value::Str(s)) => s.to_string(),
-                        Kind::Scalar(Value::Null) => "null".to_string(),
-                        Kind::Scalar(v) => v.to_json(),
+                    let key = match &node.kind {
+                        Kind::Scalar(Value::Str(s)) => KeyText(self.keys.key(s)),
+                        Kind::Scalar(Value::Null) => KeyText(self.keys.key("null")),
+                        Kind::Scalar(v) => KeyText(self.keys.key(&v.to_json())),
                         _ => {
                             return Err(ReadError {
                                 at: node.at,
@@ -273,13 +324,13 @@ impl Reader {
                             });
                         }
                     };
-                    if !keys.is_new(&text, &self.entries[*start..]) {
+                    if !keys.is_new(key.key(), &self.entries[*start..]) {
                         return Err(ReadError {
                             at: node.at,
-                            message: format!("duplicate key {text:?}"),
+                            message: format!("duplicate key {:?}", key.as_str()),
                         });
                     }
-                    *key = Some((text, node.at));
+                    *key_slot = Some((key, node.at));
                 }
             },
         }

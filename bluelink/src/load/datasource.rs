@@ -15,7 +15,7 @@ impl Loader {
         let mut export_all = false;
         let before = self.errors.len();
         for f in fields {
-            let p = join(&path, &f.key);
+            let p = join(&path, f.key.as_str());
             let v = &f.value;
             match f.key.as_str() {
                 "type" => {
@@ -33,7 +33,7 @@ impl Loader {
                 }
                 "metadata" => {
                     for m in self.fields(v, &p, &["displayName", "annotations", "custom"], &[]) {
-                        let mp = join(&p, &m.key);
+                        let mp = join(&p, m.key.as_str());
                         match m.key.as_str() {
                             "displayName" if m.value.as_str().is_none() => {
                                 let message = format!("a display name is a string, found {}", m.value.describe());
@@ -66,11 +66,11 @@ impl Loader {
                         self.fail(v.at, &p, "a data source exports at least one field");
                     }
                     for x in entries {
-                        let xp = join(&p, &x.key);
+                        let xp = join(&p, x.key.as_str());
                         self.literal(&x.value, &xp, "the data source exports");
                         let xf = self.fields(&x.value, &xp, &["type", "aliasFor", "description"], &["type"]);
                         let mut field = DataField {
-                            name: x.key.clone(),
+                            name: x.key.to_string(),
                             ty: Type::String,
                             alias_for: None,
                             at: x.key_at,
@@ -88,7 +88,7 @@ impl Loader {
                                 ("aliasFor", Some(a)) => field.alias_for = Some(a.to_string()),
                                 ("aliasFor" | "description", None) => self.fail(
                                     f.value.at,
-                                    &join(&xp, &f.key),
+                                    &join(&xp, f.key.as_str()),
                                     format!("expected a string, found {}", f.value.describe()),
                                 ),
                                 _ => {}
@@ -105,7 +105,7 @@ impl Loader {
             return None;
         }
         Some(DataSource {
-            name: e.key.clone(),
+            name: e.key.to_string(),
             at: e.key_at,
             ty: ty?,
             filter_list: e.value.get("filter").is_some_and(|f| matches!(f.kind, Kind::List(_))),
@@ -130,7 +130,7 @@ impl Loader {
                     "an annotation is a string, integer, float or boolean, found {}",
                     a.value.describe()
                 );
-                self.fail(a.value.at, &join(path, &a.key), message);
+                self.fail(a.value.at, &join(path, a.key.as_str()), message);
             }
         }
     }
@@ -164,7 +164,7 @@ impl Loader {
         );
         let (mut field, mut operator, mut search) = (None, None, None);
         for f in fields {
-            let p = join(path, &f.key);
+            let p = join(path, f.key.as_str());
             match f.key.as_str() {
                 "field" => field = self.plain_str(&f.value, &p, "the data source filter.field property"),
                 "operator" => {

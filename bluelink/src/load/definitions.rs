@@ -16,7 +16,7 @@ impl Loader {
             &["path"],
         );
         let mut inc = Include {
-            name: e.key.clone(),
+            name: e.key.to_string(),
             at: e.key_at,
             path: Tree::Lit(Value::Null),
             variables: None,
@@ -26,7 +26,7 @@ impl Loader {
         };
         let before = self.errors.len();
         for f in fields {
-            let p = join(&path, &f.key);
+            let p = join(&path, f.key.as_str());
             let v = &f.value;
             match f.key.as_str() {
                 "path" => {
@@ -50,7 +50,7 @@ impl Loader {
                     for x in v.entries().unwrap_or(&[]) {
                         if !matches!(x.value.kind, Kind::Scalar(_)) {
                             let message = format!("a child's variable is a primitive, found {}", x.value.describe());
-                            self.fail(x.value.at, &join(&p, &x.key), message);
+                            self.fail(x.value.at, &join(&p, x.key.as_str()), message);
                         }
                     }
                     if v.entries().is_none() {
@@ -61,7 +61,7 @@ impl Loader {
                         .entries()
                         .unwrap_or(&[])
                         .iter()
-                        .map(|x| (x.key.clone(), x.key_at))
+                        .map(|x| (x.key.to_string(), x.key_at))
                         .collect();
                 }
                 "metadata" => inc.metadata = Some(self.tree(v, &p)),
@@ -77,7 +77,7 @@ impl Loader {
         let fields = self.fields(&e.value, &path, &["type", "field", "description"], &["type", "field"]);
         let (mut ty, mut field, mut description) = (None, None, None);
         for f in fields {
-            let p = join(&path, &f.key);
+            let p = join(&path, f.key.as_str());
             let v = &f.value;
             match f.key.as_str() {
                 "type" => ty = self.type_at(v, &p, "the export type property", "an export type", VALUE_TYPES),
@@ -102,7 +102,7 @@ impl Loader {
             }
         }
         Some(Export {
-            name: e.key.clone(),
+            name: e.key.to_string(),
             at: e.key_at,
             ty: ty?,
             field: field?,

@@ -13,14 +13,14 @@ pub(crate) use datasource::search_value;
 use super::blueprint::{Blueprint, Index, Type};
 use super::distinct::Distinct;
 use super::error::{Error, Errors, Pos};
-use super::node::{Entry, Kind, Node, read};
+use super::key_table::{ByHash, KeyTable};
+use super::node::{Entry, Kind, Node, read_keys};
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Key, Map, Value, hash_key};
 use bpvm_vm::{Op, Program, Seg};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -96,10 +96,10 @@ pub fn load_in(root: &Root, path: &Path, file: &str) -> Result<Blueprint, Errors
     let real = root
         .resolve(root.dir(), &path.to_string_lossy())
         .unwrap_or_else(|_| path.to_path_buf());
-    let doc = read_doc(&text, file)?;
+    let (doc, keys) = read_doc(&text, file)?;
     // The text is not needed once read (the document holds its strings).
     drop(text);
-    from_doc(doc, file, &real)
+    from_doc(doc, keys, file, &real)
 }
 
 /// Validates blueprint text (YAML or JSON).
@@ -114,19 +114,22 @@ pub fn load_in(root: &Root, path: &Path, file: &str) -> Result<Blueprint, Errors
 /// );
 /// ```
 pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
-    from_doc(read_doc(text, file)?, file, path)
+    let (doc, keys) = read_doc(text, file)?;
+    from_doc(doc, keys, file, path)
 }
 
-fn read_doc(text: &str, file: &str) -> Result<Node, Errors> {
-    Ok(read(text).map_err(|e| Error {
+fn read_doc(text: &str, file: &str) -> Result<(Node, KeyTable), Errors> {
+    let mut keys = KeyTable::default();
+    let doc = read_keys(text, &mut keys).map_err(|e| Error {
         file: file.to_string(),
         at: e.at,
         path: String::new(),
         message: e.message,
-    })?)
+    })?;
+    Ok((doc, keys))
 }
 
-fn from_doc(doc: Node, file: &str, path: &Path) -> Result<Blueprint, Errors> {
+fn from_doc(doc: Node, keys: KeyTable, file: &str, path: &Path) -> Result<Blueprint, Errors> {
     let mut l = Loader {
         file: file.to_string(),
         errors: Vec::new(),
@@ -134,7 +137,7 @@ fn from_doc(doc: Node, file: &str, path: &Path) -> Result<Blueprint, Errors> {
         names: Index::default(),
         in_each: false,
         export_all: Default::default(),
-        keys: HashMap::default(),
+        keys,
         programs: HashMap::default(),
         version: match doc.get("version").and_then(Node::as_str) {
             Some("2023-04-20") => Some(Version::V2023),
@@ -159,29 +162,6 @@ enum Compiled {
     Unchecked(Arc<Program>, Rc<[Ref]>),
 }
 
-/// A table keyed by `hash_key`, which it does not hash again.
-type ByHash = BuildHasherDefault<Prehashed>;
-
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used; this keeps other input well defined.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 struct Loader {
     file: String,
     errors: Vec<Error>,
@@ -195,9 +175,9 @@ struct Loader {
     version: Option<Version>,
     /// Data sources with `exports: "*"` (every field of the data).
     export_all: std::collections::HashSet<String>,
-    /// Every mapping key made so far: a key written in many places
-    /// (`spec`, `name`) shares one text.
-    keys: HashMap<u64, Key, ByHash>,
+    /// Every mapping key made so far, the document's first: a key
+    /// written in many places (`spec`, `name`) shares one text.
+    keys: KeyTable,
     /// Every substitution text compiled so far, with what it reads.
     programs: HashMap<u64, (Arc<str>, Compiled), ByHash>,
 }
@@ -288,16 +268,16 @@ impl Loader {
         };
         for e in entries {
             if !known.contains(&e.key.as_str()) {
-                let hint = match bpvm_runtime::suggest::closest(&e.key, known) {
+                let hint = match bpvm_runtime::suggest::closest(e.key.as_str(), known) {
                     Some(k) => format!(" (did you mean {k:?}?)"),
                     None => String::new(),
                 };
                 let message = format!("unknown field {:?}{hint}; expected one of: {}", e.key, known.join(", "));
-                self.fail(e.key_at, &join(path, &e.key), message);
+                self.fail(e.key_at, &join(path, e.key.as_str()), message);
             }
         }
         for r in required {
-            if !entries.iter().any(|e| e.key == *r) {
+            if !entries.iter().any(|e| e.key.as_str() == *r) {
                 self.fail(node.at, path, format!("the required field {r:?} is missing"));
             }
         }
@@ -313,18 +293,19 @@ impl Loader {
         for e in entries {
             // Any name a reference can write: `["name"]` takes letters,
             // digits, '_', '-' and '.' (seed 002, "name in quotes").
-            let ok = !e.key.is_empty()
+            let ok = !e.key.as_str().is_empty()
                 && e.key
+                    .as_str()
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-            if has_substitution(&e.key) {
+            if has_substitution(e.key.as_str()) {
                 self.no_sub_key(e, path);
             } else if !ok {
                 let message = format!(
                     "{:?} is not a valid name: a name has letters, digits, '_', '-' and '.' (seed 002)",
                     e.key
                 );
-                self.fail(e.key_at, &join(path, &e.key), message);
+                self.fail(e.key_at, &join(path, e.key.as_str()), message);
             }
         }
         entries
@@ -350,7 +331,7 @@ impl Loader {
     fn no_sub_key(&mut self, e: &Entry, path: &str) {
         self.fail(
             e.key_at,
-            &join(path, &e.key),
+            &join(path, e.key.as_str()),
             "substitutions are not allowed here: references can not be used in mapping keys (seed 002)",
         );
     }
@@ -374,10 +355,10 @@ impl Loader {
             }
             Kind::Map(entries) => {
                 for e in entries {
-                    if has_substitution(&e.key) {
+                    if has_substitution(e.key.as_str()) {
                         self.no_sub_key(e, path);
                     }
-                    self.literal(&e.value, &join(path, &e.key), place);
+                    self.literal(&e.value, &join(path, e.key.as_str()), place);
                 }
             }
         }
@@ -466,10 +447,13 @@ impl Loader {
                 entries
                     .iter()
                     .map(|e| {
-                        if has_substitution(&e.key) {
+                        if has_substitution(e.key.as_str()) {
                             self.no_sub_key(e, &at.text());
                         }
-                        (self.key(&e.key), self.tree_at(&e.value, &At::Key(at, &e.key)))
+                        (
+                            e.key.key().clone(),
+                            self.tree_at(&e.value, &At::Key(at, e.key.as_str())),
+                        )
                     })
                     .collect(),
             ),
@@ -693,13 +677,7 @@ impl Loader {
 
     /// The key `text`, shared with every other key of that text.
     fn key(&mut self, text: &str) -> Key {
-        let k = self.keys.entry(hash_key(text)).or_insert_with(|| Key::new(text));
-        if k.as_str() == text {
-            k.clone()
-        } else {
-            // Another text of the same hash (rare): not shared.
-            Key::new(text)
-        }
+        self.keys.key(text)
     }
 
     /// The plain value of `node`, positions dropped, its keys shared.
@@ -711,7 +689,7 @@ impl Loader {
                 let mut m = Map::with_capacity(entries.len());
                 for e in entries {
                     let v = self.plain(&e.value);
-                    m.insert(self.key(&e.key), v);
+                    m.insert(e.key.key().clone(), v);
                 }
                 Value::Map(m)
             }
@@ -733,13 +711,13 @@ impl Loader {
                     let mut rs = Map::with_capacity(defs.len());
                     for d in defs {
                         let v = self.plain_without(&d.value, RENDERED, RENDERED_METADATA);
-                        rs.insert(self.key(&d.key), v);
+                        rs.insert(d.key.key().clone(), v);
                     }
                     Value::Map(rs)
                 }
                 _ => self.plain(&e.value),
             };
-            m.insert(self.key(&e.key), v);
+            m.insert(e.key.key().clone(), v);
         }
         Value::Map(m)
     }
@@ -757,7 +735,7 @@ impl Loader {
                 "metadata" if !metadata.is_empty() => self.plain_without(&e.value, metadata, &[]),
                 _ => self.plain(&e.value),
             };
-            m.insert(self.key(&e.key), v);
+            m.insert(e.key.key().clone(), v);
         }
         Value::Map(m)
     }
@@ -768,7 +746,7 @@ impl Loader {
             keys(section)
                 .iter()
                 .enumerate()
-                .map(|(i, e)| (e.key.clone(), i))
+                .map(|(i, e)| (e.key.to_string(), i))
                 .collect()
         };
         self.names.variables = index("variables");
@@ -778,7 +756,7 @@ impl Loader {
         self.export_all = keys("datasources")
             .iter()
             .filter(|e| e.value.get("exports").and_then(Node::as_str) == Some("*"))
-            .map(|e| e.key.clone())
+            .map(|e| e.key.to_string())
             .collect();
         self.names.datasources = keys("datasources")
             .iter()
@@ -788,9 +766,9 @@ impl Loader {
                     .value
                     .get("exports")
                     .and_then(Node::entries)
-                    .map(|x| x.iter().map(|f| f.key.clone()).collect())
+                    .map(|x| x.iter().map(|f| f.key.to_string()).collect())
                     .unwrap_or_default();
-                (e.key.clone(), (i, fields))
+                (e.key.to_string(), (i, fields))
             })
             .collect();
     }

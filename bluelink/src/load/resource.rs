@@ -25,8 +25,8 @@ impl Loader {
         let fields = self.fields(&e.value, &path, &known, &["type", "spec"]);
         self.in_each = e.value.get("each").is_some();
         let mut r = Resource {
-            name: e.key.clone(),
-            key: self.key(&e.key),
+            name: e.key.to_string(),
+            key: e.key.key().clone(),
             labels: Value::Null,
             at: e.key_at,
             ty: String::new(),
@@ -43,7 +43,7 @@ impl Loader {
         };
         let before = self.errors.len();
         for f in fields {
-            let p = join(&path, &f.key);
+            let p = join(&path, f.key.as_str());
             let v = &f.value;
             match f.key.as_str() {
                 "type" => {
@@ -68,7 +68,9 @@ impl Loader {
                     for n in names {
                         match n.as_str() {
                             Some(name) if has_substitution(name) => {}
-                            Some(name) if name == e.key => self.fail(n.at, &p, "a resource cannot depend on itself"),
+                            Some(name) if name == e.key.as_str() => {
+                                self.fail(n.at, &p, "a resource cannot depend on itself")
+                            }
                             Some(name) if self.names.resources.contains_key(name) => {
                                 r.depends_on.push(name.to_string())
                             }
@@ -117,8 +119,8 @@ impl Loader {
                 "linkSelector" => {
                     self.literal(v, &p, "the linkSelector property");
                     for s in self.fields(v, &p, &["byLabel", "exclude"], &["byLabel"]) {
-                        let sp = join(&p, &s.key);
-                        if s.key == "byLabel" {
+                        let sp = join(&p, s.key.as_str());
+                        if s.key.as_str() == "byLabel" {
                             r.selector = self.labels(&s.value, &sp);
                         } else if self.since_2025(s.key_at, &sp, "linkSelector.exclude") {
                             r.exclude = self.exclude(&s.value, &sp);
@@ -206,7 +208,7 @@ impl Loader {
     fn resource_meta(&mut self, v: &Node, path: &str) -> ResourceMeta {
         let mut m = ResourceMeta::default();
         for f in self.fields(v, path, &["displayName", "annotations", "labels", "custom"], &[]) {
-            let p = join(path, &f.key);
+            let p = join(path, f.key.as_str());
             match f.key.as_str() {
                 "displayName" => m.display_name = Some(self.text(&f.value, &p, "a display name")),
                 "annotations" => {
@@ -239,10 +241,10 @@ impl Loader {
         let mut out = Vec::new();
         for e in entries {
             match e.value.as_str() {
-                Some(s) => out.push((e.key.clone(), s.to_string())),
+                Some(s) => out.push((e.key.to_string(), s.to_string())),
                 None => {
                     let message = format!("a label value is a string, found {}", e.value.describe());
-                    self.fail(e.value.at, &join(path, &e.key), message);
+                    self.fail(e.value.at, &join(path, e.key.as_str()), message);
                 }
             }
         }
@@ -284,7 +286,7 @@ impl Loader {
                     return None;
                 }
                 let e = &entries[0];
-                let p = join(path, &e.key);
+                let p = join(path, e.key.as_str());
                 match e.key.as_str() {
                     "and" | "or" => {
                         let Kind::List(items) = &e.value.kind else {
@@ -305,7 +307,7 @@ impl Loader {
                             .map(|(i, item)| self.condition(item, &format!("{p}[{i}]")))
                             .collect();
                         let parts: Vec<Condition> = parts.into_iter().collect::<Option<_>>()?;
-                        Some(if e.key == "and" {
+                        Some(if e.key.as_str() == "and" {
                             Condition::And(parts)
                         } else {
                             Condition::Or(parts)

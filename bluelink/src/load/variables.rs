@@ -18,7 +18,7 @@ impl Loader {
         );
         self.literal(&e.value, &path, place);
         let mut var = Variable {
-            name: e.key.clone(),
+            name: e.key.to_string(),
             at: e.key_at,
             ty: VarType::String,
             allowed: Vec::new(),
@@ -27,7 +27,7 @@ impl Loader {
         };
         let mut ok = true;
         for f in fields {
-            let p = join(&path, &f.key);
+            let p = join(&path, f.key.as_str());
             let v = &f.value;
             match f.key.as_str() {
                 "type" => match v.as_str() {
@@ -59,7 +59,7 @@ impl Loader {
             return None;
         }
         for f in fields {
-            let p = join(&path, &f.key);
+            let p = join(&path, f.key.as_str());
             let v = &f.value;
             match f.key.as_str() {
                 "default" => match self.typed(&var.ty, v, &p) {
@@ -141,7 +141,7 @@ impl Loader {
         let mut secret = false;
         let mut content = None;
         for f in fields {
-            let p = join(&path, &f.key);
+            let p = join(&path, f.key.as_str());
             let v = &f.value;
             match f.key.as_str() {
                 "type" => ty = self.type_at(v, &p, "the value type property", "a value type", VALUE_TYPES),
@@ -161,7 +161,7 @@ impl Loader {
             self.content(ty, node, tree, &join(&path, "value"));
         }
         Some(ValueDef {
-            name: e.key.clone(),
+            name: e.key.to_string(),
             at: e.key_at,
             ty: ty?,
             value: value?,
