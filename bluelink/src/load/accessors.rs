@@ -8,7 +8,7 @@
 
 use super::{Loader, constant};
 use crate::blueprint::{Blueprint, Resource, Type};
-use crate::sub::{Ref, Sub, Tree};
+use crate::sub::{Def, Ref, Sub, Tree};
 use bpvm_compiler::ast::{Accessor, Expr, Kind};
 use bpvm_compiler::template::{Part, split};
 use bpvm_compiler::{Compiler, Dialect};
@@ -244,7 +244,14 @@ impl Loader {
         let mut found = Vec::new();
         for sub in bp.subs() {
             let mut messages: Vec<String> = Vec::new();
-            for path in sub.prog.loads() {
+            // Only a path through a value, a data source or a resource
+            // has a declared shape; its definitions say whether the
+            // substitution reads one, without walking its program.
+            let shaped = sub
+                .defs
+                .iter()
+                .any(|d| matches!(d, Def::Value(_) | Def::DataSource(_) | Def::Resource(_)));
+            for path in sub.prog.loads().filter(|_| shaped) {
                 if let Some(m) = shapes.problem(&path.segs)
                     && !messages.contains(&m)
                 {

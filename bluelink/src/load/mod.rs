@@ -426,8 +426,8 @@ impl Loader {
 
     fn tree_at(&mut self, node: &Node, at: &At<'_>) -> Tree {
         match &node.kind {
-            // A text compiled before is known to have a substitution.
-            Kind::Scalar(Value::Str(s)) if self.compiled(s).is_some() || has_substitution(s) => {
+            // Every text compiled before has one too (`sub` looks it up).
+            Kind::Scalar(Value::Str(s)) if has_substitution(s) => {
                 match self.sub(s, node.at, at.text()) {
                     Some(sub) => Tree::Sub(Box::new(sub)),
                     None => Tree::Lit(Value::Null),
@@ -786,6 +786,11 @@ fn reads(bp: &mut Blueprint) {
         .collect();
     let mut found: Vec<(usize, Vec<Key>)> = Vec::new();
     for sub in bp.subs() {
+        // Its definitions say whether it reads a resource, without
+        // walking its program (most substitutions read none).
+        if !sub.defs.iter().any(|d| matches!(d, Def::Resource(_))) {
+            continue;
+        }
         for path in sub.prog.loads() {
             let mut segs = path.segs.iter();
             let (Some(Seg::Key(root, _)), Some(Seg::Key(name, _))) = (segs.next(), segs.next()) else {
