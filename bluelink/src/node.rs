@@ -257,6 +257,20 @@ impl Reader<'_> {
             Event::Scalar(_, _, _, Some(_)) | Event::SequenceStart(_, Some(_)) | Event::MappingStart(_, Some(_)) => {
                 return refuse("tags");
             }
+            Event::Scalar(text, style, _, None) if self.awaits_key() => {
+                // A key is made a shared key straight from the text.
+                let typed = if style == ScalarStyle::Plain {
+                    typed(&text)
+                } else {
+                    None
+                };
+                let key = match typed {
+                    None => self.keys.key(&text),
+                    Some(Value::Null) => self.keys.key("null"),
+                    Some(v) => self.keys.key(&v.to_json()),
+                };
+                self.push_key(KeyText(key), at)?;
+            }
             Event::Scalar(text, style, _, None) => {
                 let value = if style == ScalarStyle::Plain {
                     plain(&text)
@@ -302,35 +316,41 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// True when the next value read is a key of the innermost mapping.
+    fn awaits_key(&self) -> bool {
+        matches!(self.stack.last(), Some(Open::Map(_, _, None, _)))
+    }
+
+    /// Records the key of the innermost mapping's next entry.
+    fn push_key(&mut self, key: KeyText, at: Pos) -> Result<(), ReadError> {
+        if let Some(Open::Map(_, start, key_slot, keys)) = self.stack.last_mut() {
+            if !keys.is_new(key.key(), &self.entries[*start..]) {
+                return Err(ReadError {
+                    at,
+                    message: format!("duplicate key {:?}", key.as_str()),
+                });
+            }
+            *key_slot = Some((key, at));
+        }
+        Ok(())
+    }
+
     fn push(&mut self, node: Node) -> Result<(), ReadError> {
         match self.stack.last_mut() {
             None => self.root = Some(node),
             Some(Open::List(..)) => self.items.push(node),
-            Some(Open::Map(_, start, key_slot, keys)) => match key_slot.take() {
+            Some(Open::Map(_, _, key_slot, _)) => match key_slot.take() {
                 Some((key, key_at)) => self.entries.push(Entry {
                     key,
                     key_at,
                     value: node,
                 }),
+                // Scalar keys are read by `push_key`: this is a collection.
                 None => {
-                    let key = match &node.kind {
-                        Kind::Scalar(Value::Str(s)) => KeyText(self.keys.key(s)),
-                        Kind::Scalar(Value::Null) => KeyText(self.keys.key("null")),
-                        Kind::Scalar(v) => KeyText(self.keys.key(&v.to_json())),
-                        _ => {
-                            return Err(ReadError {
-                                at: node.at,
-                                message: format!("a mapping key must be a string, found {}", node.describe()),
-                            });
-                        }
-                    };
-                    if !keys.is_new(key.key(), &self.entries[*start..]) {
-                        return Err(ReadError {
-                            at: node.at,
-                            message: format!("duplicate key {:?}", key.as_str()),
-                        });
-                    }
-                    *key_slot = Some((key, node.at));
+                    return Err(ReadError {
+                        at: node.at,
+                        message: format!("a mapping key must be a string, found {}", node.describe()),
+                    });
                 }
             },
         }
@@ -340,39 +360,44 @@ impl Reader<'_> {
 
 /// A plain scalar by the YAML 1.2 core schema.
 fn plain(text: &str) -> Value {
+    typed(text).unwrap_or_else(|| Value::Str(text.into()))
+}
+
+/// A plain scalar that the YAML 1.2 core schema types (`None`: a string).
+fn typed(text: &str) -> Option<Value> {
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Value::Float(f64::INFINITY),
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Null),
+        "true" | "True" | "TRUE" => return Some(Value::Bool(true)),
+        "false" | "False" | "FALSE" => return Some(Value::Bool(false)),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Some(Value::Float(f64::INFINITY)),
+        "-.inf" | "-.Inf" | "-.INF" => return Some(Value::Float(f64::NEG_INFINITY)),
+        ".nan" | ".NaN" | ".NAN" => return Some(Value::Float(f64::NAN)),
         _ => {}
     }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         if let Ok(i) = text.parse::<i64>() {
-            return Value::Int(i);
+            return Some(Value::Int(i));
         }
     }
     if let Some(hex) = text.strip_prefix("0x")
         && let Ok(i) = i64::from_str_radix(hex, 16)
     {
-        return Value::Int(i);
+        return Some(Value::Int(i));
     }
     if let Some(oct) = text.strip_prefix("0o")
         && let Ok(i) = i64::from_str_radix(oct, 8)
     {
-        return Value::Int(i);
+        return Some(Value::Int(i));
     }
     let number_like = digits.bytes().any(|b| b.is_ascii_digit())
         && digits
             .bytes()
             .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'));
     if number_like && let Ok(f) = text.parse::<f64>() {
-        return Value::Float(f);
+        return Some(Value::Float(f));
     }
-    Value::Str(text.into())
+    None
 }
 
 #[cfg(test)]

@@ -427,12 +427,10 @@ impl Loader {
     fn tree_at(&mut self, node: &Node, at: &At<'_>) -> Tree {
         match &node.kind {
             // Every text compiled before has one too (`sub` looks it up).
-            Kind::Scalar(Value::Str(s)) if has_substitution(s) => {
-                match self.sub(s, node.at, at.text()) {
-                    Some(sub) => Tree::Sub(Box::new(sub)),
-                    None => Tree::Lit(Value::Null),
-                }
-            }
+            Kind::Scalar(Value::Str(s)) if has_substitution(s) => match self.sub(s, node.at, at.text()) {
+                Some(sub) => Tree::Sub(Box::new(sub)),
+                None => Tree::Lit(Value::Null),
+            },
             // `$${` is a literal `${` (D2).
             Kind::Scalar(Value::Str(s)) if s.contains("$${") => Tree::Lit(Value::Str(unescape(s).into())),
             Kind::Scalar(v) => Tree::Lit(v.clone()),
