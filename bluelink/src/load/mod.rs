@@ -15,7 +15,7 @@ use super::distinct::Distinct;
 use super::error::{Error, Errors, Pos};
 use super::key_table::{ByHash, KeyTable};
 use super::node::{Entry, Kind, Node, read_keys};
-use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
+use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs_in};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Key, Map, Value, hash_key};
@@ -474,6 +474,7 @@ impl Loader {
             }
             Some(Compiled::Unchecked(prog, refs)) => {
                 let (prog, refs) = (prog.clone(), refs.clone());
+                let refs: Vec<Ref<&str>> = refs.iter().map(Ref::borrowed).collect();
                 return self.checked_with(prog, &refs, at, path);
             }
             None => {}
@@ -485,14 +486,14 @@ impl Loader {
                 return None;
             }
         };
-        let refs = refs(&prog);
+        let refs = refs_in(&prog);
         let sub = self.checked_with(prog.clone(), &refs, at, path);
         // `elem` and `i` exist in some places only: checked at each.
         let entry = match &sub {
             Some(s) if !refs.iter().any(|r| matches!(r, Ref::Elem | Ref::Index)) => {
-                Compiled::Checked(prog, s.defs.clone())
+                Compiled::Checked(prog.clone(), s.defs.clone())
             }
-            _ => Compiled::Unchecked(prog, refs.into()),
+            _ => Compiled::Unchecked(prog.clone(), refs.iter().map(Ref::owned).collect()),
         };
         // Two texts of one hash (rare): the first keeps the place.
         self.programs
@@ -531,17 +532,17 @@ impl Loader {
 
     fn checked(&mut self, prog: Program, at: Pos, path: &str) -> Option<Sub> {
         let prog = Arc::new(self.trim(prog));
-        let refs = refs(&prog);
-        self.checked_with(prog, &refs, at, path.to_string())
+        let refs = refs_in(&prog);
+        self.checked_with(prog.clone(), &refs, at, path.to_string())
     }
 
-    fn checked_with(&mut self, prog: Arc<Program>, refs: &[Ref], at: Pos, path: String) -> Option<Sub> {
+    fn checked_with(&mut self, prog: Arc<Program>, refs: &[Ref<&str>], at: Pos, path: String) -> Option<Sub> {
         let before = self.errors.len();
         let mut defs = Distinct::new();
         for r in refs {
             self.check_ref(r, at, &path);
             let n = &self.names;
-            let def = match r {
+            let def = match *r {
                 Ref::Variable(v) => n.variables.get(v).map(|&i| Def::Variable(i)),
                 Ref::Value(v) => n.values.get(v).map(|&i| Def::Value(i)),
                 Ref::DataSource(d, _) => n.datasources.get(d).map(|&(i, _)| Def::DataSource(i)),
@@ -561,16 +562,16 @@ impl Loader {
         })
     }
 
-    fn check_ref(&mut self, r: &Ref, at: Pos, path: &str) {
+    fn check_ref(&mut self, r: &Ref<&str>, at: Pos, path: &str) {
         let n = &self.names;
-        let problem = match r {
+        let problem = match *r {
             Ref::Variable(v) if !n.variables.contains_key(v) => Some(format!("variables.{v} is not defined")),
             Ref::Value(v) if !n.values.contains_key(v) => Some(format!("values.{v} is not defined")),
             Ref::DataSource(d, f) => match n.datasources.get(d) {
                 None => Some(format!("datasources.{d} is not defined")),
                 Some(_) if self.export_all.contains(d) => None,
                 Some((_, fields)) if fields.is_empty() => Some(format!("datasources.{d} exports no fields")),
-                Some((_, fields)) if !fields.contains(f) => Some(format!(
+                Some((_, fields)) if !fields.iter().any(|x| x == f) => Some(format!(
                     "datasources.{d} does not export {f:?}; its exports are: {}",
                     fields.join(", ")
                 )),
