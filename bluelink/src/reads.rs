@@ -38,6 +38,10 @@ impl Reads {
             let i = match at.find(key.as_str()) {
                 Ok(i) => i,
                 Err(i) => {
+                    if at.keys.is_empty() {
+                        // Most are read at one key: room for one, not four.
+                        at.keys.reserve_exact(1);
+                    }
                     at.keys.insert(i, (key.clone(), Reads::default()));
                     i
                 }
