@@ -15,8 +15,9 @@ pub enum Tree {
     /// A scalar without substitutions (a string's text is shared with
     /// every render).
     Lit(Value),
-    /// A string with one or more `${..}`.
-    Sub(Box<Sub>),
+    /// A string with one or more `${..}` (held in place: a boxed one
+    /// would be an allocation of its own for every substitution).
+    Sub(Sub),
     /// A sequence.
     List(Vec<Tree>),
     /// A mapping, in document order (keys hashed once, when loaded).

@@ -428,7 +428,7 @@ impl Loader {
         match &node.kind {
             // Every text compiled before has one too (`sub` looks it up).
             Kind::Scalar(Value::Str(s)) if has_substitution(s) => match self.sub(s, node.at, at.text()) {
-                Some(sub) => Tree::Sub(Box::new(sub)),
+                Some(sub) => Tree::Sub(sub),
                 None => Tree::Lit(Value::Null),
             },
             // `$${` is a literal `${` (D2).
