@@ -15,7 +15,7 @@ impl Loader {
         let mut export_all = false;
         let before = self.errors.len();
         for f in fields {
-            let p = join(&path, f.key.as_str());
+            let p = join(&path, &f.key);
             let v = &f.value;
             match f.key.as_str() {
                 "type" => {
@@ -33,7 +33,7 @@ impl Loader {
                 }
                 "metadata" => {
                     for m in self.fields(v, &p, &["displayName", "annotations", "custom"], &[]) {
-                        let mp = join(&p, m.key.as_str());
+                        let mp = join(&p, &m.key);
                         match m.key.as_str() {
                             "displayName" if m.value.as_str().is_none() => {
                                 let message = format!("a display name is a string, found {}", m.value.describe());
@@ -66,7 +66,7 @@ impl Loader {
                         self.fail(v.at, &p, "a data source exports at least one field");
                     }
                     for x in entries {
-                        let xp = join(&p, x.key.as_str());
+                        let xp = join(&p, &x.key);
                         self.literal(&x.value, &xp, "the data source exports");
                         let xf = self.fields(&x.value, &xp, &["type", "aliasFor", "description"], &["type"]);
                         let mut field = DataField {
@@ -88,7 +88,7 @@ impl Loader {
                                 ("aliasFor", Some(a)) => field.alias_for = Some(a.to_string()),
                                 ("aliasFor" | "description", None) => self.fail(
                                     f.value.at,
-                                    &join(&xp, f.key.as_str()),
+                                    &join(&xp, &f.key),
                                     format!("expected a string, found {}", f.value.describe()),
                                 ),
                                 _ => {}
@@ -130,7 +130,7 @@ impl Loader {
                     "an annotation is a string, integer, float or boolean, found {}",
                     a.value.describe()
                 );
-                self.fail(a.value.at, &join(path, a.key.as_str()), message);
+                self.fail(a.value.at, &join(path, &a.key), message);
             }
         }
     }
@@ -164,7 +164,7 @@ impl Loader {
         );
         let (mut field, mut operator, mut search) = (None, None, None);
         for f in fields {
-            let p = join(path, f.key.as_str());
+            let p = join(path, &f.key);
             match f.key.as_str() {
                 "field" => field = self.plain_str(&f.value, &p, "the data source filter.field property"),
                 "operator" => {

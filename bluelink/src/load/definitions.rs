@@ -26,7 +26,7 @@ impl Loader {
         };
         let before = self.errors.len();
         for f in fields {
-            let p = join(&path, f.key.as_str());
+            let p = join(&path, &f.key);
             let v = &f.value;
             match f.key.as_str() {
                 "path" => {
@@ -50,7 +50,7 @@ impl Loader {
                     for x in v.entries().unwrap_or(&[]) {
                         if !matches!(x.value.kind, Kind::Scalar(_)) {
                             let message = format!("a child's variable is a primitive, found {}", x.value.describe());
-                            self.fail(x.value.at, &join(&p, x.key.as_str()), message);
+                            self.fail(x.value.at, &join(&p, &x.key), message);
                         }
                     }
                     if v.entries().is_none() {
@@ -77,7 +77,7 @@ impl Loader {
         let fields = self.fields(&e.value, &path, &["type", "field", "description"], &["type", "field"]);
         let (mut ty, mut field, mut description) = (None, None, None);
         for f in fields {
-            let p = join(&path, f.key.as_str());
+            let p = join(&path, &f.key);
             let v = &f.value;
             match f.key.as_str() {
                 "type" => ty = self.type_at(v, &p, "the export type property", "an export type", VALUE_TYPES),

@@ -268,12 +268,12 @@ impl Loader {
         };
         for e in entries {
             if !known.contains(&e.key.as_str()) {
-                let hint = match bpvm_runtime::suggest::closest(e.key.as_str(), known) {
+                let hint = match bpvm_runtime::suggest::closest(&e.key, known) {
                     Some(k) => format!(" (did you mean {k:?}?)"),
                     None => String::new(),
                 };
                 let message = format!("unknown field {:?}{hint}; expected one of: {}", e.key, known.join(", "));
-                self.fail(e.key_at, &join(path, e.key.as_str()), message);
+                self.fail(e.key_at, &join(path, &e.key), message);
             }
         }
         for r in required {
@@ -293,19 +293,18 @@ impl Loader {
         for e in entries {
             // Any name a reference can write: `["name"]` takes letters,
             // digits, '_', '-' and '.' (seed 002, "name in quotes").
-            let ok = !e.key.as_str().is_empty()
+            let ok = !e.key.is_empty()
                 && e.key
-                    .as_str()
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-            if has_substitution(e.key.as_str()) {
+            if has_substitution(&e.key) {
                 self.no_sub_key(e, path);
             } else if !ok {
                 let message = format!(
                     "{:?} is not a valid name: a name has letters, digits, '_', '-' and '.' (seed 002)",
                     e.key
                 );
-                self.fail(e.key_at, &join(path, e.key.as_str()), message);
+                self.fail(e.key_at, &join(path, &e.key), message);
             }
         }
         entries
@@ -331,7 +330,7 @@ impl Loader {
     fn no_sub_key(&mut self, e: &Entry, path: &str) {
         self.fail(
             e.key_at,
-            &join(path, e.key.as_str()),
+            &join(path, &e.key),
             "substitutions are not allowed here: references can not be used in mapping keys (seed 002)",
         );
     }
@@ -355,10 +354,10 @@ impl Loader {
             }
             Kind::Map(entries) => {
                 for e in entries {
-                    if has_substitution(e.key.as_str()) {
+                    if has_substitution(&e.key) {
                         self.no_sub_key(e, path);
                     }
-                    self.literal(&e.value, &join(path, e.key.as_str()), place);
+                    self.literal(&e.value, &join(path, &e.key), place);
                 }
             }
         }
@@ -445,13 +444,10 @@ impl Loader {
                 entries
                     .iter()
                     .map(|e| {
-                        if has_substitution(e.key.as_str()) {
+                        if has_substitution(&e.key) {
                             self.no_sub_key(e, &at.text());
                         }
-                        (
-                            e.key.key().clone(),
-                            self.tree_at(&e.value, &At::Key(at, e.key.as_str())),
-                        )
+                        (e.key.key().clone(), self.tree_at(&e.value, &At::Key(at, &e.key)))
                     })
                     .collect(),
             ),

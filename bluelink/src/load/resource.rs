@@ -43,7 +43,7 @@ impl Loader {
         };
         let before = self.errors.len();
         for f in fields {
-            let p = join(&path, f.key.as_str());
+            let p = join(&path, &f.key);
             let v = &f.value;
             match f.key.as_str() {
                 "type" => {
@@ -119,7 +119,7 @@ impl Loader {
                 "linkSelector" => {
                     self.literal(v, &p, "the linkSelector property");
                     for s in self.fields(v, &p, &["byLabel", "exclude"], &["byLabel"]) {
-                        let sp = join(&p, s.key.as_str());
+                        let sp = join(&p, &s.key);
                         if s.key.as_str() == "byLabel" {
                             r.selector = self.labels(&s.value, &sp);
                         } else if self.since_2025(s.key_at, &sp, "linkSelector.exclude") {
@@ -208,7 +208,7 @@ impl Loader {
     fn resource_meta(&mut self, v: &Node, path: &str) -> ResourceMeta {
         let mut m = ResourceMeta::default();
         for f in self.fields(v, path, &["displayName", "annotations", "labels", "custom"], &[]) {
-            let p = join(path, f.key.as_str());
+            let p = join(path, &f.key);
             match f.key.as_str() {
                 "displayName" => m.display_name = Some(self.text(&f.value, &p, "a display name")),
                 "annotations" => {
@@ -244,7 +244,7 @@ impl Loader {
                 Some(s) => out.push((e.key.to_string(), s.to_string())),
                 None => {
                     let message = format!("a label value is a string, found {}", e.value.describe());
-                    self.fail(e.value.at, &join(path, e.key.as_str()), message);
+                    self.fail(e.value.at, &join(path, &e.key), message);
                 }
             }
         }
@@ -286,7 +286,7 @@ impl Loader {
                     return None;
                 }
                 let e = &entries[0];
-                let p = join(path, e.key.as_str());
+                let p = join(path, &e.key);
                 match e.key.as_str() {
                     "and" | "or" => {
                         let Kind::List(items) = &e.value.kind else {

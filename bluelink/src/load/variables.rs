@@ -27,7 +27,7 @@ impl Loader {
         };
         let mut ok = true;
         for f in fields {
-            let p = join(&path, f.key.as_str());
+            let p = join(&path, &f.key);
             let v = &f.value;
             match f.key.as_str() {
                 "type" => match v.as_str() {
@@ -59,7 +59,7 @@ impl Loader {
             return None;
         }
         for f in fields {
-            let p = join(&path, f.key.as_str());
+            let p = join(&path, &f.key);
             let v = &f.value;
             match f.key.as_str() {
                 "default" => match self.typed(&var.ty, v, &p) {
@@ -141,7 +141,7 @@ impl Loader {
         let mut secret = false;
         let mut content = None;
         for f in fields {
-            let p = join(&path, f.key.as_str());
+            let p = join(&path, &f.key);
             let v = &f.value;
             match f.key.as_str() {
                 "type" => ty = self.type_at(v, &p, "the value type property", "a value type", VALUE_TYPES),
