@@ -3,9 +3,10 @@
 //! (the output keeps its structure and key order).
 
 use super::error::Pos;
+pub use super::reads::Reads;
 use super::sub::{Def, Sub, Tree};
 use bpvm_runtime::{Key, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// A blueprint file, loaded and validated as a whole.
@@ -381,73 +382,28 @@ pub struct Resource {
     pub reads: Reads,
 }
 
-/// The parts of a resource that substitutions read: a tree of keys below
-/// the resource (`spec`, `metadata`), `all` where a whole value is read.
-///
-/// ```
-/// use bpvm_bluelink::blueprint::Reads;
-/// let mut r = Reads::default();
-/// r.add(&["spec", "name"]);
-/// r.add(&["spec", "tags"]);
-/// assert!(r.get("spec").unwrap().get("name").unwrap().all);
-/// assert!(r.get("metadata").is_none());
-/// ```
-#[derive(Debug, Clone, Default)]
-pub struct Reads {
-    /// The whole value is read.
-    pub all: bool,
-    /// The keys read below it, each with what is read of it (sorted, so
-    /// a resource read at many keys is looked up and added to in log
-    /// time: a sorted vector would make adding quadratic).
-    pub keys: BTreeMap<String, Reads>,
-}
-
-impl Reads {
-    /// Records that the value at `path` is read whole.
-    pub fn add(&mut self, path: &[&str]) {
-        let mut at = self;
-        for key in path {
-            if at.all {
-                return;
-            }
-            if !at.keys.contains_key(*key) {
-                at.keys.insert((*key).to_string(), Reads::default());
-            }
-            let Some(below) = at.keys.get_mut(*key) else { return };
-            at = below;
-        }
-        at.all = true;
-        at.keys.clear();
-    }
-
-    /// What is read below `key`.
-    pub fn get(&self, key: &str) -> Option<&Reads> {
-        self.keys.get(key)
-    }
-}
-
 impl Blueprint {
     /// Every substitution in the blueprint.
     pub fn subs(&self) -> Vec<&Sub> {
         let mut out = Vec::new();
         for v in &self.values {
-            out.extend(v.value.subs());
-            out.extend(v.description.iter().flat_map(Tree::subs));
+            v.value.subs_into(&mut out);
+            v.description.iter().for_each(|t| t.subs_into(&mut out));
         }
         for d in &self.datasources {
             out.extend(d.subs());
         }
         for r in &self.resources {
-            out.extend(r.subs());
+            r.subs_into(&mut out);
         }
         for i in &self.includes {
             out.extend(i.subs());
         }
         for x in &self.exports {
             out.push(&x.field);
-            out.extend(x.description.iter().flat_map(Tree::subs));
+            x.description.iter().for_each(|t| t.subs_into(&mut out));
         }
-        out.extend(self.metadata.iter().flat_map(Tree::subs));
+        self.metadata.iter().for_each(|t| t.subs_into(&mut out));
         out
     }
 }
@@ -486,7 +442,14 @@ impl Include {
 impl Resource {
     /// Every substitution of the definition.
     pub fn subs(&self) -> Vec<&Sub> {
-        let mut out = self.spec.subs();
+        let mut out = Vec::new();
+        self.subs_into(&mut out);
+        out
+    }
+
+    /// Every substitution of the definition, added to `out`.
+    pub fn subs_into<'r>(&'r self, out: &mut Vec<&'r Sub>) {
+        self.spec.subs_into(out);
         for t in [
             &self.description,
             &self.metadata.display_name,
@@ -496,18 +459,17 @@ impl Resource {
         .into_iter()
         .flatten()
         {
-            out.extend(t.subs());
+            t.subs_into(out);
         }
         out.extend(self.each.iter());
         let mut conds: Vec<&Condition> = self.condition.iter().collect();
         while let Some(c) = conds.pop() {
             match c {
-                Condition::Leaf(t) => out.extend(t.subs()),
+                Condition::Leaf(t) => t.subs_into(out),
                 Condition::And(parts) | Condition::Or(parts) => conds.extend(parts),
                 Condition::Not(inner) => conds.push(inner),
             }
         }
-        out
     }
 }
 

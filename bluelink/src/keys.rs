@@ -3,7 +3,7 @@
 //! is read with n lookups, not n²/2 text comparisons.
 
 use super::node::Entry;
-use bpvm_runtime::hash_key;
+use bpvm_runtime::Key;
 use std::collections::HashSet;
 
 /// Mappings with fewer keys than this are scanned (no hashing, no
@@ -17,16 +17,16 @@ pub(crate) struct Keys(HashSet<u64>);
 impl Keys {
     /// True when `key` is not among `earlier` (every key read so far,
     /// each of which went through here), recording it.
-    pub(crate) fn is_new(&mut self, key: &str, earlier: &[Entry]) -> bool {
-        let scan = || !earlier.iter().any(|e| e.key == key);
+    pub(crate) fn is_new(&mut self, key: &Key, earlier: &[Entry]) -> bool {
+        let scan = || !earlier.iter().any(|e| e.key.key() == key);
         if earlier.len() < INDEX_FROM {
             return scan();
         }
         if self.0.is_empty() {
-            self.0.extend(earlier.iter().map(|e| hash_key(&e.key)));
+            self.0.extend(earlier.iter().map(|e| e.key.key().hash()));
         }
         // A known hash is a duplicate or, rarely, another key's collision.
-        self.0.insert(hash_key(key)) || scan()
+        self.0.insert(key.hash()) || scan()
     }
 }
 
@@ -56,13 +56,13 @@ mod tests {
             let mut entries = Vec::new();
             for i in 0..n {
                 let k = format!("k{i}");
-                assert!(keys.is_new(&k, &entries), "{k} of {n}");
+                assert!(keys.is_new(&Key::new(&k), &entries), "{k} of {n}");
                 entries.push(entry(&k));
             }
             for i in 0..n {
-                assert!(!keys.is_new(&format!("k{i}"), &entries), "k{i} of {n}");
+                assert!(!keys.is_new(&Key::new(&format!("k{i}")), &entries), "k{i} of {n}");
             }
-            assert!(keys.is_new("other", &entries));
+            assert!(keys.is_new(&Key::new("other"), &entries));
         }
     }
 

@@ -6,9 +6,10 @@
 //! duplicate keys and keys that are not scalars.
 
 use super::error::Pos;
+use super::key_table::KeyTable;
 use super::keys::Keys;
 use bpvm_runtime::limits::VALUE_DEPTH;
-use bpvm_runtime::{Map, Value};
+use bpvm_runtime::{Key, Map, Value};
 use saphyr_parser_bw::{Event, Parser, ScalarStyle, Span};
 
 /// A value and where it starts.
@@ -36,11 +37,54 @@ pub enum Kind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     /// The key's text.
-    pub key: String,
+    pub key: KeyText,
     /// Where the key starts.
     pub key_at: Pos,
     /// The value.
     pub value: Node,
+}
+
+/// A mapping key's text: a [`Key`] shared with every key written alike
+/// (one text, hashed once), read as a `&str`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct KeyText(Key);
+
+impl KeyText {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+
+    /// The shared key.
+    pub fn key(&self) -> &Key {
+        &self.0
+    }
+}
+
+impl From<&str> for KeyText {
+    fn from(text: &str) -> KeyText {
+        KeyText(Key::new(text))
+    }
+}
+
+impl std::ops::Deref for KeyText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl std::fmt::Debug for KeyText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for KeyText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl Node {
@@ -62,7 +106,7 @@ impl Node {
 
     /// The entry `key` of a mapping.
     pub fn get(&self, key: &str) -> Option<&Node> {
-        self.entries()?.iter().find(|e| e.key == key).map(|e| &e.value)
+        self.entries()?.iter().find(|e| e.key.as_str() == key).map(|e| &e.value)
     }
 
     /// What the node is, for messages: "a string", "a mapping".
@@ -86,7 +130,7 @@ impl Node {
             Kind::Map(entries) => {
                 let mut m = Map::new();
                 for e in entries {
-                    m.insert(e.key.as_str(), e.value.to_value());
+                    m.insert(e.key.key().clone(), e.value.to_value());
                 }
                 Value::Map(m)
             }
@@ -113,7 +157,13 @@ pub struct ReadError {
 /// assert!(read("a: &x 1\nb: *x\n").unwrap_err().message.contains("anchors"));
 /// ```
 pub fn read(text: &str) -> Result<Node, ReadError> {
+    read_keys(text, &mut KeyTable::default())
+}
+
+/// [`read`], the keys made by `keys` (which a loader goes on sharing).
+pub(crate) fn read_keys(text: &str, keys: &mut KeyTable) -> Result<Node, ReadError> {
     let mut r = Reader {
+        keys,
         stack: Vec::new(),
         items: Vec::new(),
         entries: Vec::new(),
@@ -149,10 +199,11 @@ fn too_deep() -> String {
 /// in the reader's shared stack of items (or entries).
 enum Open {
     List(Pos, usize),
-    Map(Pos, usize, Option<(String, Pos)>, Keys),
+    Map(Pos, usize, Option<(KeyText, Pos)>, Keys),
 }
 
-struct Reader {
+struct Reader<'k> {
+    keys: &'k mut KeyTable,
     stack: Vec<Open>,
     /// The items of every open sequence, innermost last: a sequence takes
     /// its own, exactly sized, when it ends (no spare room kept, no
@@ -171,7 +222,7 @@ fn pos(span: &Span) -> Pos {
     }
 }
 
-impl Reader {
+impl Reader<'_> {
     fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), ReadError> {
         let at = pos(&span);
         let refuse = |what: &str| {
@@ -205,6 +256,20 @@ impl Reader {
             }
             Event::Scalar(_, _, _, Some(_)) | Event::SequenceStart(_, Some(_)) | Event::MappingStart(_, Some(_)) => {
                 return refuse("tags");
+            }
+            Event::Scalar(text, style, _, None) if self.awaits_key() => {
+                // A key is made a shared key straight from the text.
+                let typed = if style == ScalarStyle::Plain {
+                    typed(&text)
+                } else {
+                    None
+                };
+                let key = match typed {
+                    None => self.keys.key(&text),
+                    Some(Value::Null) => self.keys.key("null"),
+                    Some(v) => self.keys.key(&v.to_json()),
+                };
+                self.push_key(KeyText(key), at)?;
             }
             Event::Scalar(text, style, _, None) => {
                 let value = if style == ScalarStyle::Plain {
@@ -251,35 +316,41 @@ impl Reader {
         Ok(())
     }
 
+    /// True when the next value read is a key of the innermost mapping.
+    fn awaits_key(&self) -> bool {
+        matches!(self.stack.last(), Some(Open::Map(_, _, None, _)))
+    }
+
+    /// Records the key of the innermost mapping's next entry.
+    fn push_key(&mut self, key: KeyText, at: Pos) -> Result<(), ReadError> {
+        if let Some(Open::Map(_, start, key_slot, keys)) = self.stack.last_mut() {
+            if !keys.is_new(key.key(), &self.entries[*start..]) {
+                return Err(ReadError {
+                    at,
+                    message: format!("duplicate key {:?}", key.as_str()),
+                });
+            }
+            *key_slot = Some((key, at));
+        }
+        Ok(())
+    }
+
     fn push(&mut self, node: Node) -> Result<(), ReadError> {
         match self.stack.last_mut() {
             None => self.root = Some(node),
             Some(Open::List(..)) => self.items.push(node),
-            Some(Open::Map(_, start, key, keys)) => match key.take() {
+            Some(Open::Map(_, _, key_slot, _)) => match key_slot.take() {
                 Some((key, key_at)) => self.entries.push(Entry {
                     key,
                     key_at,
                     value: node,
                 }),
+                // Scalar keys are read by `push_key`: this is a collection.
                 None => {
-                    let text = match &node.kind {
-                        Kind::Scalar(Value::Str(s)) => s.to_string(),
-                        Kind::Scalar(Value::Null) => "null".to_string(),
-                        Kind::Scalar(v) => v.to_json(),
-                        _ => {
-                            return Err(ReadError {
-                                at: node.at,
-                                message: format!("a mapping key must be a string, found {}", node.describe()),
-                            });
-                        }
-                    };
-                    if !keys.is_new(&text, &self.entries[*start..]) {
-                        return Err(ReadError {
-                            at: node.at,
-                            message: format!("duplicate key {text:?}"),
-                        });
-                    }
-                    *key = Some((text, node.at));
+                    return Err(ReadError {
+                        at: node.at,
+                        message: format!("a mapping key must be a string, found {}", node.describe()),
+                    });
                 }
             },
         }
@@ -289,39 +360,44 @@ impl Reader {
 
 /// A plain scalar by the YAML 1.2 core schema.
 fn plain(text: &str) -> Value {
+    typed(text).unwrap_or_else(|| Value::Str(text.into()))
+}
+
+/// A plain scalar that the YAML 1.2 core schema types (`None`: a string).
+fn typed(text: &str) -> Option<Value> {
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Value::Float(f64::INFINITY),
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Null),
+        "true" | "True" | "TRUE" => return Some(Value::Bool(true)),
+        "false" | "False" | "FALSE" => return Some(Value::Bool(false)),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Some(Value::Float(f64::INFINITY)),
+        "-.inf" | "-.Inf" | "-.INF" => return Some(Value::Float(f64::NEG_INFINITY)),
+        ".nan" | ".NaN" | ".NAN" => return Some(Value::Float(f64::NAN)),
         _ => {}
     }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         if let Ok(i) = text.parse::<i64>() {
-            return Value::Int(i);
+            return Some(Value::Int(i));
         }
     }
     if let Some(hex) = text.strip_prefix("0x")
         && let Ok(i) = i64::from_str_radix(hex, 16)
     {
-        return Value::Int(i);
+        return Some(Value::Int(i));
     }
     if let Some(oct) = text.strip_prefix("0o")
         && let Ok(i) = i64::from_str_radix(oct, 8)
     {
-        return Value::Int(i);
+        return Some(Value::Int(i));
     }
     let number_like = digits.bytes().any(|b| b.is_ascii_digit())
         && digits
             .bytes()
             .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'));
     if number_like && let Ok(f) = text.parse::<f64>() {
-        return Value::Float(f);
+        return Some(Value::Float(f));
     }
-    Value::Str(text.into())
+    None
 }
 
 #[cfg(test)]

@@ -15,8 +15,9 @@ pub enum Tree {
     /// A scalar without substitutions (a string's text is shared with
     /// every render).
     Lit(Value),
-    /// A string with one or more `${..}`.
-    Sub(Box<Sub>),
+    /// A string with one or more `${..}` (held in place: a boxed one
+    /// would be an allocation of its own for every substitution).
+    Sub(Sub),
     /// A sequence.
     List(Vec<Tree>),
     /// A mapping, in document order (keys hashed once, when loaded).
@@ -67,33 +68,34 @@ pub enum Def {
     Child(usize),
 }
 
-/// Something a substitution reads.
+/// Something a substitution reads: its names owned (`Ref`), or borrowed
+/// from the program that reads them (`Ref<&str>`, while it is checked).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Ref {
+pub enum Ref<S = String> {
     /// `variables.name`
-    Variable(String),
+    Variable(S),
     /// `values.name`
-    Value(String),
+    Value(S),
     /// `datasources.name.field`
-    DataSource(String, String),
+    DataSource(S, S),
     /// `resources.name` or a bare `name`
-    Resource(String),
+    Resource(S),
     /// `children.name.export`
-    Child(String, String),
+    Child(S, S),
     /// `elem`
     Elem,
     /// `i`
     Index,
 }
 
-impl Ref {
+impl<'p> Ref<&'p str> {
     /// The reference a program's environment path makes.
-    fn of(path: &Path) -> Option<Ref> {
+    fn of(path: &'p Path) -> Option<Ref<&'p str>> {
         let key = |i: usize| match path.segs.get(i) {
-            Some(Seg::Key(k, _)) => Some(k.as_str().to_string()),
+            Some(Seg::Key(k, _)) => Some(k.as_str()),
             _ => None,
         };
-        Some(match key(0)?.as_str() {
+        Some(match key(0)? {
             "variables" => Ref::Variable(key(1)?),
             "values" => Ref::Value(key(1)?),
             "datasources" => Ref::DataSource(key(1)?, key(2)?),
@@ -105,14 +107,44 @@ impl Ref {
         })
     }
 
+    /// The reference with its names owned.
+    pub fn owned(&self) -> Ref {
+        match *self {
+            Ref::Variable(n) => Ref::Variable(n.to_string()),
+            Ref::Value(n) => Ref::Value(n.to_string()),
+            Ref::DataSource(n, f) => Ref::DataSource(n.to_string(), f.to_string()),
+            Ref::Resource(n) => Ref::Resource(n.to_string()),
+            Ref::Child(n, e) => Ref::Child(n.to_string(), e.to_string()),
+            Ref::Elem => Ref::Elem,
+            Ref::Index => Ref::Index,
+        }
+    }
+}
+
+impl Ref {
+    /// The reference with its names borrowed.
+    pub fn borrowed(&self) -> Ref<&str> {
+        match self {
+            Ref::Variable(n) => Ref::Variable(n),
+            Ref::Value(n) => Ref::Value(n),
+            Ref::DataSource(n, f) => Ref::DataSource(n, f),
+            Ref::Resource(n) => Ref::Resource(n),
+            Ref::Child(n, e) => Ref::Child(n, e),
+            Ref::Elem => Ref::Elem,
+            Ref::Index => Ref::Index,
+        }
+    }
+}
+
+impl<S: AsRef<str>> Ref<S> {
     /// The reference as written (`values.bucketNames`).
     pub fn describe(&self) -> String {
         match self {
-            Ref::Variable(n) => format!("variables.{n}"),
-            Ref::Value(n) => format!("values.{n}"),
-            Ref::DataSource(n, f) => format!("datasources.{n}.{f}"),
-            Ref::Resource(n) => format!("resources.{n}"),
-            Ref::Child(n, e) => format!("children.{n}.{e}"),
+            Ref::Variable(n) => format!("variables.{}", n.as_ref()),
+            Ref::Value(n) => format!("values.{}", n.as_ref()),
+            Ref::DataSource(n, f) => format!("datasources.{}.{}", n.as_ref(), f.as_ref()),
+            Ref::Resource(n) => format!("resources.{}", n.as_ref()),
+            Ref::Child(n, e) => format!("children.{}.{}", n.as_ref(), e.as_ref()),
             Ref::Elem => "elem".into(),
             Ref::Index => "i".into(),
         }
@@ -121,6 +153,11 @@ impl Ref {
 
 /// The distinct references of a program, in order of first use.
 pub fn refs(prog: &Program) -> Vec<Ref> {
+    refs_in(prog).iter().map(Ref::owned).collect()
+}
+
+/// [`refs`], borrowed from the program (no text copied).
+pub fn refs_in(prog: &Program) -> Vec<Ref<&str>> {
     let mut out = Distinct::new();
     for r in prog.loads().filter_map(Ref::of) {
         out.insert(r);
@@ -149,16 +186,18 @@ impl Tree {
     /// Every substitution inside, in document order.
     pub fn subs(&self) -> Vec<&Sub> {
         let mut out = Vec::new();
-        self.collect(&mut out);
+        self.subs_into(&mut out);
         out
     }
 
-    fn collect<'t>(&'t self, out: &mut Vec<&'t Sub>) {
+    /// Every substitution inside, in document order, added to `out` (a
+    /// definition's many values gather theirs in one vector).
+    pub fn subs_into<'t>(&'t self, out: &mut Vec<&'t Sub>) {
         match self {
             Tree::Lit(_) => {}
             Tree::Sub(s) => out.push(s),
-            Tree::List(items) => items.iter().for_each(|t| t.collect(out)),
-            Tree::Map(entries) => entries.iter().for_each(|(_, t)| t.collect(out)),
+            Tree::List(items) => items.iter().for_each(|t| t.subs_into(out)),
+            Tree::Map(entries) => entries.iter().for_each(|(_, t)| t.subs_into(out)),
         }
     }
 }

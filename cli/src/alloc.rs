@@ -9,6 +9,47 @@ use mimalloc::MiMalloc;
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 
+/// Two mimalloc options that keep a large render's peak memory near what
+/// it uses. Measured rendering a blueprint of 10,000 resources: 116 MB
+/// peak resident with mimalloc's defaults, 85 MB with these (as with the
+/// system allocator), and no slower (a 1,000-resource render takes the
+/// same 30 ms).
+/// - Freed memory is given back at once, not a second later: loading
+///   frees the document as written while it builds the blueprint, and
+///   with the delay the two are resident together.
+/// - No transparent huge pages: a 2 MiB page is resident as a whole
+///   however little of it is used.
+#[cfg(target_os = "linux")]
+mod options {
+    use std::ffi::{c_int, c_long};
+
+    unsafe extern "C" {
+        // mimalloc's own, linked by the `mimalloc` crate (which does not
+        // export its bindings).
+        fn mi_option_set(option: c_int, value: c_long);
+    }
+
+    /// `mi_option_purge_delay` and `mi_option_allow_thp` in the
+    /// `mi_option_t` of the mimalloc the `mimalloc` crate builds (v3;
+    /// `MIMALLOC_VERBOSE=1` lists the options as set).
+    const PURGE_DELAY: c_int = 15;
+    const ALLOW_THP: c_int = 43;
+
+    extern "C" fn configure() {
+        // SAFETY: an option may be set at any time; mimalloc reads these
+        // two each time they apply.
+        unsafe {
+            mi_option_set(PURGE_DELAY, 0);
+            mi_option_set(ALLOW_THP, 0);
+        }
+    }
+
+    // Run before `main`, so before any large allocation.
+    #[used]
+    #[unsafe(link_section = ".init_array")]
+    static CONFIGURE: extern "C" fn() = configure;
+}
+
 /// mimalloc, counting calls.
 pub struct Counting;
 

@@ -8,7 +8,7 @@
 
 use super::{Loader, constant};
 use crate::blueprint::{Blueprint, Resource, Type};
-use crate::sub::{Ref, Sub, Tree};
+use crate::sub::{Def, Ref, Sub, Tree};
 use bpvm_compiler::ast::{Accessor, Expr, Kind};
 use bpvm_compiler::template::{Part, split};
 use bpvm_compiler::{Compiler, Dialect};
@@ -19,12 +19,18 @@ use std::collections::{HashMap, HashSet};
 /// The declared shapes references are checked against.
 struct Shapes<'b> {
     resources: HashMap<&'b str, &'b Resource>,
-    /// Each resource's top-level spec fields: a spec of many fields read
-    /// at many of them is checked in linear time.
+    /// The top-level spec fields of each resource whose spec has more
+    /// than [`FEW_FIELDS`]: a spec of many fields read at many of them is
+    /// checked in linear time. Smaller specs are searched as they are
+    /// (indexing every resource's fields would hold a large blueprint's
+    /// peak memory up by a tenth).
     spec_fields: HashMap<(&'b str, &'b str), &'b Tree>,
     values: HashMap<&'b str, Type>,
     fields: HashMap<(&'b str, &'b str), Type>,
 }
+
+/// The most top-level fields of a spec searched one by one.
+const FEW_FIELDS: usize = 16;
 
 fn article(kind: &str) -> &'static str {
     if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
@@ -84,10 +90,14 @@ impl Shapes<'_> {
                     rest = more;
                 }
                 // The spec's first field by its index; the rest as written.
-                if let (Tree::Map(_), [Seg::Key(spec, _), Seg::Key(k, _), after @ ..]) = (&r.spec, rest)
+                if let (Tree::Map(fields), [Seg::Key(spec, _), Seg::Key(k, _), after @ ..]) = (&r.spec, rest)
                     && spec.as_str() == "spec"
                 {
-                    let tree = self.spec_fields.get(&(name, k.as_str()))?;
+                    let tree = if fields.len() > FEW_FIELDS {
+                        self.spec_fields.get(&(name, k.as_str()))?
+                    } else {
+                        &fields.iter().find(|(f, _)| f.is(k.hash(), k.as_str()))?.1
+                    };
                     return spec_problem(&format!("resources.{name}.spec.{}", k.as_str()), tree, after);
                 }
                 resource_problem(name, r, rest)
@@ -217,7 +227,7 @@ impl Loader {
                 .resources
                 .iter()
                 .flat_map(|r| match &r.spec {
-                    Tree::Map(entries) => entries
+                    Tree::Map(entries) if entries.len() > FEW_FIELDS => entries
                         .iter()
                         .map(|(k, t)| ((r.name.as_str(), k.as_str()), t))
                         .collect(),
@@ -234,7 +244,14 @@ impl Loader {
         let mut found = Vec::new();
         for sub in bp.subs() {
             let mut messages: Vec<String> = Vec::new();
-            for path in sub.prog.loads() {
+            // Only a path through a value, a data source or a resource
+            // has a declared shape; its definitions say whether the
+            // substitution reads one, without walking its program.
+            let shaped = sub
+                .defs
+                .iter()
+                .any(|d| matches!(d, Def::Value(_) | Def::DataSource(_) | Def::Resource(_)));
+            for path in sub.prog.loads().filter(|_| shaped) {
                 if let Some(m) = shapes.problem(&path.segs)
                     && !messages.contains(&m)
                 {

@@ -70,7 +70,7 @@ impl Loader {
                         self.literal(&x.value, &xp, "the data source exports");
                         let xf = self.fields(&x.value, &xp, &["type", "aliasFor", "description"], &["type"]);
                         let mut field = DataField {
-                            name: x.key.clone(),
+                            name: x.key.to_string(),
                             ty: Type::String,
                             alias_for: None,
                             at: x.key_at,
@@ -105,7 +105,7 @@ impl Loader {
             return None;
         }
         Some(DataSource {
-            name: e.key.clone(),
+            name: e.key.to_string(),
             at: e.key_at,
             ty: ty?,
             filter_list: e.value.get("filter").is_some_and(|f| matches!(f.kind, Kind::List(_))),

@@ -16,7 +16,7 @@ impl Loader {
             &["path"],
         );
         let mut inc = Include {
-            name: e.key.clone(),
+            name: e.key.to_string(),
             at: e.key_at,
             path: Tree::Lit(Value::Null),
             variables: None,
@@ -61,7 +61,7 @@ impl Loader {
                         .entries()
                         .unwrap_or(&[])
                         .iter()
-                        .map(|x| (x.key.clone(), x.key_at))
+                        .map(|x| (x.key.to_string(), x.key_at))
                         .collect();
                 }
                 "metadata" => inc.metadata = Some(self.tree(v, &p)),
@@ -102,7 +102,7 @@ impl Loader {
             }
         }
         Some(Export {
-            name: e.key.clone(),
+            name: e.key.to_string(),
             at: e.key_at,
             ty: ty?,
             field: field?,

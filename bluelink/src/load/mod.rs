@@ -13,14 +13,14 @@ pub(crate) use datasource::search_value;
 use super::blueprint::{Blueprint, Index, Type};
 use super::distinct::Distinct;
 use super::error::{Error, Errors, Pos};
-use super::node::{Entry, Kind, Node, read};
-use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs};
+use super::key_table::{ByHash, KeyTable};
+use super::node::{Entry, Kind, Node, read_keys};
+use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs_in};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Key, Map, Value, hash_key};
 use bpvm_vm::{Op, Program, Seg};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -96,10 +96,10 @@ pub fn load_in(root: &Root, path: &Path, file: &str) -> Result<Blueprint, Errors
     let real = root
         .resolve(root.dir(), &path.to_string_lossy())
         .unwrap_or_else(|_| path.to_path_buf());
-    let doc = read_doc(&text, file)?;
+    let (doc, keys) = read_doc(&text, file)?;
     // The text is not needed once read (the document holds its strings).
     drop(text);
-    from_doc(doc, file, &real)
+    from_doc(doc, keys, file, &real)
 }
 
 /// Validates blueprint text (YAML or JSON).
@@ -114,19 +114,22 @@ pub fn load_in(root: &Root, path: &Path, file: &str) -> Result<Blueprint, Errors
 /// );
 /// ```
 pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
-    from_doc(read_doc(text, file)?, file, path)
+    let (doc, keys) = read_doc(text, file)?;
+    from_doc(doc, keys, file, path)
 }
 
-fn read_doc(text: &str, file: &str) -> Result<Node, Errors> {
-    Ok(read(text).map_err(|e| Error {
+fn read_doc(text: &str, file: &str) -> Result<(Node, KeyTable), Errors> {
+    let mut keys = KeyTable::default();
+    let doc = read_keys(text, &mut keys).map_err(|e| Error {
         file: file.to_string(),
         at: e.at,
         path: String::new(),
         message: e.message,
-    })?)
+    })?;
+    Ok((doc, keys))
 }
 
-fn from_doc(doc: Node, file: &str, path: &Path) -> Result<Blueprint, Errors> {
+fn from_doc(doc: Node, keys: KeyTable, file: &str, path: &Path) -> Result<Blueprint, Errors> {
     let mut l = Loader {
         file: file.to_string(),
         errors: Vec::new(),
@@ -134,7 +137,7 @@ fn from_doc(doc: Node, file: &str, path: &Path) -> Result<Blueprint, Errors> {
         names: Index::default(),
         in_each: false,
         export_all: Default::default(),
-        keys: HashMap::default(),
+        keys,
         programs: HashMap::default(),
         version: match doc.get("version").and_then(Node::as_str) {
             Some("2023-04-20") => Some(Version::V2023),
@@ -159,29 +162,6 @@ enum Compiled {
     Unchecked(Arc<Program>, Rc<[Ref]>),
 }
 
-/// A table keyed by `hash_key`, which it does not hash again.
-type ByHash = BuildHasherDefault<Prehashed>;
-
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used; this keeps other input well defined.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 struct Loader {
     file: String,
     errors: Vec<Error>,
@@ -195,9 +175,9 @@ struct Loader {
     version: Option<Version>,
     /// Data sources with `exports: "*"` (every field of the data).
     export_all: std::collections::HashSet<String>,
-    /// Every mapping key made so far: a key written in many places
-    /// (`spec`, `name`) shares one text.
-    keys: HashMap<u64, Key, ByHash>,
+    /// Every mapping key made so far, the document's first: a key
+    /// written in many places (`spec`, `name`) shares one text.
+    keys: KeyTable,
     /// Every substitution text compiled so far, with what it reads.
     programs: HashMap<u64, (Arc<str>, Compiled), ByHash>,
 }
@@ -297,7 +277,7 @@ impl Loader {
             }
         }
         for r in required {
-            if !entries.iter().any(|e| e.key == *r) {
+            if !entries.iter().any(|e| e.key.as_str() == *r) {
                 self.fail(node.at, path, format!("the required field {r:?} is missing"));
             }
         }
@@ -445,13 +425,11 @@ impl Loader {
 
     fn tree_at(&mut self, node: &Node, at: &At<'_>) -> Tree {
         match &node.kind {
-            // A text compiled before is known to have a substitution.
-            Kind::Scalar(Value::Str(s)) if self.compiled(s).is_some() || has_substitution(s) => {
-                match self.sub(s, node.at, at.text()) {
-                    Some(sub) => Tree::Sub(Box::new(sub)),
-                    None => Tree::Lit(Value::Null),
-                }
-            }
+            // Every text compiled before has one too (`sub` looks it up).
+            Kind::Scalar(Value::Str(s)) if has_substitution(s) => match self.sub(s, node.at, at.text()) {
+                Some(sub) => Tree::Sub(sub),
+                None => Tree::Lit(Value::Null),
+            },
             // `$${` is a literal `${` (D2).
             Kind::Scalar(Value::Str(s)) if s.contains("$${") => Tree::Lit(Value::Str(unescape(s).into())),
             Kind::Scalar(v) => Tree::Lit(v.clone()),
@@ -469,7 +447,7 @@ impl Loader {
                         if has_substitution(&e.key) {
                             self.no_sub_key(e, &at.text());
                         }
-                        (self.key(&e.key), self.tree_at(&e.value, &At::Key(at, &e.key)))
+                        (e.key.key().clone(), self.tree_at(&e.value, &At::Key(at, &e.key)))
                     })
                     .collect(),
             ),
@@ -492,6 +470,7 @@ impl Loader {
             }
             Some(Compiled::Unchecked(prog, refs)) => {
                 let (prog, refs) = (prog.clone(), refs.clone());
+                let refs: Vec<Ref<&str>> = refs.iter().map(Ref::borrowed).collect();
                 return self.checked_with(prog, &refs, at, path);
             }
             None => {}
@@ -503,14 +482,14 @@ impl Loader {
                 return None;
             }
         };
-        let refs = refs(&prog);
+        let refs = refs_in(&prog);
         let sub = self.checked_with(prog.clone(), &refs, at, path);
         // `elem` and `i` exist in some places only: checked at each.
         let entry = match &sub {
             Some(s) if !refs.iter().any(|r| matches!(r, Ref::Elem | Ref::Index)) => {
-                Compiled::Checked(prog, s.defs.clone())
+                Compiled::Checked(prog.clone(), s.defs.clone())
             }
-            _ => Compiled::Unchecked(prog, refs.into()),
+            _ => Compiled::Unchecked(prog.clone(), refs.iter().map(Ref::owned).collect()),
         };
         // Two texts of one hash (rare): the first keeps the place.
         self.programs
@@ -549,17 +528,17 @@ impl Loader {
 
     fn checked(&mut self, prog: Program, at: Pos, path: &str) -> Option<Sub> {
         let prog = Arc::new(self.trim(prog));
-        let refs = refs(&prog);
-        self.checked_with(prog, &refs, at, path.to_string())
+        let refs = refs_in(&prog);
+        self.checked_with(prog.clone(), &refs, at, path.to_string())
     }
 
-    fn checked_with(&mut self, prog: Arc<Program>, refs: &[Ref], at: Pos, path: String) -> Option<Sub> {
+    fn checked_with(&mut self, prog: Arc<Program>, refs: &[Ref<&str>], at: Pos, path: String) -> Option<Sub> {
         let before = self.errors.len();
         let mut defs = Distinct::new();
         for r in refs {
             self.check_ref(r, at, &path);
             let n = &self.names;
-            let def = match r {
+            let def = match *r {
                 Ref::Variable(v) => n.variables.get(v).map(|&i| Def::Variable(i)),
                 Ref::Value(v) => n.values.get(v).map(|&i| Def::Value(i)),
                 Ref::DataSource(d, _) => n.datasources.get(d).map(|&(i, _)| Def::DataSource(i)),
@@ -579,16 +558,16 @@ impl Loader {
         })
     }
 
-    fn check_ref(&mut self, r: &Ref, at: Pos, path: &str) {
+    fn check_ref(&mut self, r: &Ref<&str>, at: Pos, path: &str) {
         let n = &self.names;
-        let problem = match r {
+        let problem = match *r {
             Ref::Variable(v) if !n.variables.contains_key(v) => Some(format!("variables.{v} is not defined")),
             Ref::Value(v) if !n.values.contains_key(v) => Some(format!("values.{v} is not defined")),
             Ref::DataSource(d, f) => match n.datasources.get(d) {
                 None => Some(format!("datasources.{d} is not defined")),
                 Some(_) if self.export_all.contains(d) => None,
                 Some((_, fields)) if fields.is_empty() => Some(format!("datasources.{d} exports no fields")),
-                Some((_, fields)) if !fields.contains(f) => Some(format!(
+                Some((_, fields)) if !fields.iter().any(|x| x == f) => Some(format!(
                     "datasources.{d} does not export {f:?}; its exports are: {}",
                     fields.join(", ")
                 )),
@@ -693,13 +672,7 @@ impl Loader {
 
     /// The key `text`, shared with every other key of that text.
     fn key(&mut self, text: &str) -> Key {
-        let k = self.keys.entry(hash_key(text)).or_insert_with(|| Key::new(text));
-        if k.as_str() == text {
-            k.clone()
-        } else {
-            // Another text of the same hash (rare): not shared.
-            Key::new(text)
-        }
+        self.keys.key(text)
     }
 
     /// The plain value of `node`, positions dropped, its keys shared.
@@ -711,7 +684,7 @@ impl Loader {
                 let mut m = Map::with_capacity(entries.len());
                 for e in entries {
                     let v = self.plain(&e.value);
-                    m.insert(self.key(&e.key), v);
+                    m.insert(e.key.key().clone(), v);
                 }
                 Value::Map(m)
             }
@@ -733,13 +706,13 @@ impl Loader {
                     let mut rs = Map::with_capacity(defs.len());
                     for d in defs {
                         let v = self.plain_without(&d.value, RENDERED, RENDERED_METADATA);
-                        rs.insert(self.key(&d.key), v);
+                        rs.insert(d.key.key().clone(), v);
                     }
                     Value::Map(rs)
                 }
                 _ => self.plain(&e.value),
             };
-            m.insert(self.key(&e.key), v);
+            m.insert(e.key.key().clone(), v);
         }
         Value::Map(m)
     }
@@ -757,7 +730,7 @@ impl Loader {
                 "metadata" if !metadata.is_empty() => self.plain_without(&e.value, metadata, &[]),
                 _ => self.plain(&e.value),
             };
-            m.insert(self.key(&e.key), v);
+            m.insert(e.key.key().clone(), v);
         }
         Value::Map(m)
     }
@@ -768,7 +741,7 @@ impl Loader {
             keys(section)
                 .iter()
                 .enumerate()
-                .map(|(i, e)| (e.key.clone(), i))
+                .map(|(i, e)| (e.key.to_string(), i))
                 .collect()
         };
         self.names.variables = index("variables");
@@ -778,7 +751,7 @@ impl Loader {
         self.export_all = keys("datasources")
             .iter()
             .filter(|e| e.value.get("exports").and_then(Node::as_str) == Some("*"))
-            .map(|e| e.key.clone())
+            .map(|e| e.key.to_string())
             .collect();
         self.names.datasources = keys("datasources")
             .iter()
@@ -788,9 +761,9 @@ impl Loader {
                     .value
                     .get("exports")
                     .and_then(Node::entries)
-                    .map(|x| x.iter().map(|f| f.key.clone()).collect())
+                    .map(|x| x.iter().map(|f| f.key.to_string()).collect())
                     .unwrap_or_default();
-                (e.key.clone(), (i, fields))
+                (e.key.to_string(), (i, fields))
             })
             .collect();
     }
@@ -806,8 +779,13 @@ fn reads(bp: &mut Blueprint) {
         .enumerate()
         .map(|(i, r)| (r.name.as_str(), i))
         .collect();
-    let mut found: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut found: Vec<(usize, Vec<Key>)> = Vec::new();
     for sub in bp.subs() {
+        // Its definitions say whether it reads a resource, without
+        // walking its program (most substitutions read none).
+        if !sub.defs.iter().any(|d| matches!(d, Def::Resource(_))) {
+            continue;
+        }
         for path in sub.prog.loads() {
             let mut segs = path.segs.iter();
             let (Some(Seg::Key(root, _)), Some(Seg::Key(name, _))) = (segs.next(), segs.next()) else {
@@ -827,15 +805,20 @@ fn reads(bp: &mut Blueprint) {
             }
             for seg in rest {
                 match seg {
-                    Seg::Key(k, _) => keys.push(k.as_str().to_string()),
+                    Seg::Key(k, _) => keys.push(k.clone()),
                     Seg::Index(_) => break,
                 }
             }
             found.push((i, keys));
         }
     }
+    // In order, so that each key is appended to what is read (see
+    // `Reads::keys`).
+    found.sort_by(|(i, a), (j, b)| {
+        i.cmp(j)
+            .then_with(|| a.iter().map(Key::as_str).cmp(b.iter().map(Key::as_str)))
+    });
     for (i, keys) in found {
-        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
         bp.resources[i].reads.add(&keys);
     }
 }

@@ -25,8 +25,8 @@ impl Loader {
         let fields = self.fields(&e.value, &path, &known, &["type", "spec"]);
         self.in_each = e.value.get("each").is_some();
         let mut r = Resource {
-            name: e.key.clone(),
-            key: self.key(&e.key),
+            name: e.key.to_string(),
+            key: e.key.key().clone(),
             labels: Value::Null,
             at: e.key_at,
             ty: String::new(),
@@ -68,7 +68,9 @@ impl Loader {
                     for n in names {
                         match n.as_str() {
                             Some(name) if has_substitution(name) => {}
-                            Some(name) if name == e.key => self.fail(n.at, &p, "a resource cannot depend on itself"),
+                            Some(name) if name == e.key.as_str() => {
+                                self.fail(n.at, &p, "a resource cannot depend on itself")
+                            }
                             Some(name) if self.names.resources.contains_key(name) => {
                                 r.depends_on.push(name.to_string())
                             }
@@ -118,7 +120,7 @@ impl Loader {
                     self.literal(v, &p, "the linkSelector property");
                     for s in self.fields(v, &p, &["byLabel", "exclude"], &["byLabel"]) {
                         let sp = join(&p, &s.key);
-                        if s.key == "byLabel" {
+                        if s.key.as_str() == "byLabel" {
                             r.selector = self.labels(&s.value, &sp);
                         } else if self.since_2025(s.key_at, &sp, "linkSelector.exclude") {
                             r.exclude = self.exclude(&s.value, &sp);
@@ -239,7 +241,7 @@ impl Loader {
         let mut out = Vec::new();
         for e in entries {
             match e.value.as_str() {
-                Some(s) => out.push((e.key.clone(), s.to_string())),
+                Some(s) => out.push((e.key.to_string(), s.to_string())),
                 None => {
                     let message = format!("a label value is a string, found {}", e.value.describe());
                     self.fail(e.value.at, &join(path, &e.key), message);
@@ -305,7 +307,7 @@ impl Loader {
                             .map(|(i, item)| self.condition(item, &format!("{p}[{i}]")))
                             .collect();
                         let parts: Vec<Condition> = parts.into_iter().collect::<Option<_>>()?;
-                        Some(if e.key == "and" {
+                        Some(if e.key.as_str() == "and" {
                             Condition::And(parts)
                         } else {
                             Condition::Or(parts)

@@ -18,7 +18,7 @@ impl Loader {
         );
         self.literal(&e.value, &path, place);
         let mut var = Variable {
-            name: e.key.clone(),
+            name: e.key.to_string(),
             at: e.key_at,
             ty: VarType::String,
             allowed: Vec::new(),
@@ -161,7 +161,7 @@ impl Loader {
             self.content(ty, node, tree, &join(&path, "value"));
         }
         Some(ValueDef {
-            name: e.key.clone(),
+            name: e.key.to_string(),
             at: e.key_at,
             ty: ty?,
             value: value?,

@@ -6,7 +6,6 @@ use crate::blueprint::{Condition, Reads, Resource};
 use crate::error::Pos;
 use crate::sub::{Def, Tree};
 use bpvm_runtime::{Map, Value};
-use std::collections::BTreeMap;
 
 /// One resource of a template (or the resource itself).
 pub(crate) struct Instance {
@@ -157,7 +156,7 @@ impl<'b> Resolver<'b> {
     fn resource_value(&self, r: &Resource, inst: &Instance) -> Value {
         static ALL: Reads = Reads {
             all: true,
-            keys: BTreeMap::new(),
+            keys: Vec::new(),
         };
         let k = &self.keys;
         let reads = &r.reads;
