@@ -20,35 +20,27 @@ use std::cell::Cell;
 /// - No transparent huge pages: a 2 MiB page is resident as a whole
 ///   however little of it is used.
 #[cfg(target_os = "linux")]
-mod options {
-    use std::ffi::{c_int, c_long};
+pub fn configure() {
+    use libmimalloc_sys::{mi_option_set, mi_option_t};
 
-    unsafe extern "C" {
-        // mimalloc's own, linked by the `mimalloc` crate (which does not
-        // export its bindings).
-        fn mi_option_set(option: c_int, value: c_long);
+    // `mi_option_purge_delay` and `mi_option_allow_thp` in the
+    // `mi_option_t` of the mimalloc v3 that libmimalloc-sys 0.1.49 builds
+    // (pinned in Cargo.toml for these numbers: its bindings name neither;
+    // `MIMALLOC_VERBOSE=1` lists the options as set).
+    const PURGE_DELAY: mi_option_t = 15;
+    const ALLOW_THP: mi_option_t = 43;
+
+    // SAFETY: an option may be set at any time; mimalloc reads these two
+    // each time they apply.
+    unsafe {
+        mi_option_set(PURGE_DELAY, 0);
+        mi_option_set(ALLOW_THP, 0);
     }
-
-    /// `mi_option_purge_delay` and `mi_option_allow_thp` in the
-    /// `mi_option_t` of the mimalloc the `mimalloc` crate builds (v3;
-    /// `MIMALLOC_VERBOSE=1` lists the options as set).
-    const PURGE_DELAY: c_int = 15;
-    const ALLOW_THP: c_int = 43;
-
-    extern "C" fn configure() {
-        // SAFETY: an option may be set at any time; mimalloc reads these
-        // two each time they apply.
-        unsafe {
-            mi_option_set(PURGE_DELAY, 0);
-            mi_option_set(ALLOW_THP, 0);
-        }
-    }
-
-    // Run before `main`, so before any large allocation.
-    #[used]
-    #[unsafe(link_section = ".init_array")]
-    static CONFIGURE: extern "C" fn() = configure;
 }
+
+/// Elsewhere mimalloc's defaults stand.
+#[cfg(not(target_os = "linux"))]
+pub fn configure() {}
 
 /// mimalloc, counting calls.
 pub struct Counting;

@@ -312,6 +312,7 @@ enum BatchAction {
 }
 
 fn main() -> ExitCode {
+    alloc::configure();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Eval {
