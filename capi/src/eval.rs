@@ -91,8 +91,13 @@ unsafe fn operands<'a>(p: *const bpvm_program, e: *const bpvm_env) -> Result<(&'
 }
 
 /// Evaluates `p` against `e` and sets `*out_json` to the result as one
-/// line of JSON (freed with `bpvm_string_free`). Returns 0, or non-zero
-/// with `*err` set.
+/// line of JSON (freed with `bpvm_string_free`), exactly as `bpvm eval`
+/// prints it without flags (nil is `null`, bytes their UTF-8 text; no
+/// trailing newline). Bluelink's effect functions behave as there:
+/// `file()` reads inside the process's current folder, `link()` reads the
+/// environment's `links`, `uuid()` and `datetime()` are not pinned, and
+/// `http_resource()` may fetch from no host. Returns 0, or non-zero with
+/// `*err` set.
 ///
 /// # Safety
 /// `p` and `e` must be NULL or live objects from this library; `out_json`
@@ -117,9 +122,14 @@ pub unsafe extern "C" fn bpvm_eval_json(
 }
 
 /// Evaluates the condition `p` against `e` and sets `*out` to 1 or 0: a
-/// bool is itself, nil is false (as Windsor's `when:`), anything else is
-/// an error. Allocates nothing on success. Returns 0, or non-zero with
-/// `*err` set.
+/// bool is itself, nil is false (as Windsor decides a facet's or
+/// component's `when:`), anything else is the error "a condition must give
+/// a bool, got TYPE". Allocates nothing on success once the calling
+/// thread has evaluated once. Conditions run without the host of
+/// Bluelink's effect functions: `file()` has no folder to read from and
+/// fails, `link()` sees no links, `http_resource()` may fetch from no host
+/// (`uuid()` and `datetime()` work, unpinned); `bpvm_eval_json` has them.
+/// Returns 0, or non-zero with `*err` set.
 ///
 /// # Safety
 /// `p` and `e` must be NULL or live objects from this library; `out`
