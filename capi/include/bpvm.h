@@ -41,9 +41,11 @@
  *   "resource_state": "FILE"                              --resource-state
  *   "show_secrets": bool                                  --show-secrets
  *   "seed": non-negative integer                          --seed
- *   "now": "RFC3339"                                      --now
+ *   "now": "RFC3339"                                      --now (*)
  *   "root": "DIR"                                         --root
  *   "allow_http": ["HOST", ...] (or one string)           --allow-http
+ * (*) a valid instant is read as the CLI reads it; an invalid one's reason
+ * may be worded differently from the CLI's.
  * null for a key is the same as leaving it out. Relative paths are read
  * from the process's current folder, as the CLI reads them. What the CLI
  * writes on stderr beside the result (--explain, the list of values left

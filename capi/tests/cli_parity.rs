@@ -1,0 +1,153 @@
+//! Errors through the C ABI read exactly as the `bpvm` CLI prints them on
+//! stderr, when the CLI is built in the same target folder (as
+//! `cargo test --workspace` builds it).
+
+use bpvm::*;
+use std::ffi::{CStr, CString, c_char};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::ptr;
+
+/// The `bpvm` binary beside this test's folder, if built.
+fn cli() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let path = exe.parent()?.parent()?.join("bpvm");
+    if path.is_file() {
+        Some(path)
+    } else {
+        eprintln!("{} is not built: nothing to compare with", path.display());
+        None
+    }
+}
+
+/// What the CLI printed on stderr for `args`, failing.
+fn cli_error(cli: &Path, args: &[&str]) -> String {
+    let out = Command::new(cli).args(args).output().expect("the CLI runs");
+    assert!(!out.status.success(), "bpvm {args:?} succeeded");
+    String::from_utf8(out.stderr).expect("UTF-8")
+}
+
+fn c(s: &str) -> CString {
+    CString::new(s).unwrap()
+}
+
+/// An error message handed out, freed, with the newline the CLI adds
+/// when the message has none.
+fn message(err: *mut c_char) -> String {
+    assert!(!err.is_null());
+    // SAFETY: a NUL-terminated string from the library, read before it is freed.
+    let mut text = unsafe { CStr::from_ptr(err) }.to_str().unwrap().to_string();
+    // SAFETY: handed out by the library, freed once.
+    unsafe { bpvm_string_free(err) };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .canonicalize()
+        .unwrap()
+}
+
+#[test]
+fn compile_and_evaluation_errors() {
+    let Some(cli) = cli() else { return };
+    let env_file = std::env::temp_dir().join(format!("bpvm-capi-parity-{}.yaml", std::process::id()));
+    std::fs::write(&env_file, "provider: aws\n").unwrap();
+    let env_yaml = c("provider: aws\n");
+    for (dialect, source, template) in [
+        ("windsor", "a == (1 +", false),
+        ("windsor", "int(provider)", false),
+        ("windsor", "x-${provider + 1", true),
+        ("bluelink", "${variables.}", true),
+    ] {
+        let mut args = vec!["eval", "--dialect", dialect, "--env", env_file.to_str().unwrap()];
+        if template {
+            args.push("--template");
+        }
+        args.push(source);
+        let expected = cli_error(&cli, &args);
+        let mut err = ptr::null_mut();
+        // SAFETY: NUL-terminated strings and a writable `err`.
+        let p = unsafe { bpvm_compile(c(dialect).as_ptr(), c(source).as_ptr(), i32::from(template), &mut err) };
+        let got = if p.is_null() {
+            message(err)
+        } else {
+            // SAFETY: as above.
+            let e = unsafe { bpvm_env_from_yaml(env_yaml.as_ptr(), &mut err) };
+            let mut out = ptr::null_mut();
+            // SAFETY: live objects and writable outputs.
+            assert_ne!(unsafe { bpvm_eval_json(p, e, &mut out, &mut err) }, 0, "{source}");
+            // SAFETY: each made by the library, freed once.
+            unsafe {
+                bpvm_program_free(p);
+                bpvm_env_free(e);
+            }
+            message(err)
+        };
+        assert_eq!(got, expected, "{dialect} {source:?}");
+    }
+    let _ = std::fs::remove_file(env_file);
+}
+
+#[test]
+fn render_errors() {
+    let Some(cli) = cli() else { return };
+    let examples = examples();
+    let project = examples.join("windsor").to_string_lossy().into_owned();
+    let blueprint = examples.join("bluelink/blueprint.yaml").to_string_lossy().into_owned();
+    let vars = examples
+        .join("bluelink/blueprint.vars.yaml")
+        .to_string_lossy()
+        .into_owned();
+
+    for (dir, context) in [("/nonexistent/bpvm", None), (project.as_str(), Some("nope"))] {
+        let mut args = vec!["render", "--project", dir];
+        if let Some(name) = context {
+            args.extend(["--context", name]);
+        }
+        let expected = cli_error(&cli, &args);
+        let (mut out, mut err) = (ptr::null_mut(), ptr::null_mut());
+        let name = context.map(c);
+        // SAFETY: NUL-terminated strings (or NULL) and writable outputs.
+        let rc = unsafe {
+            bpvm_render_windsor(
+                c(dir).as_ptr(),
+                name.as_ref().map_or(ptr::null(), |n| n.as_ptr()),
+                ptr::null(),
+                &mut out,
+                &mut err,
+            )
+        };
+        assert_ne!(rc, 0);
+        assert_eq!(message(err), expected, "{args:?}");
+    }
+
+    // `now` is not compared: the CLI reads it with chrono's RFC 3339
+    // parser, which this crate cannot name (see the header), so a bad
+    // instant's reason may be worded differently.
+    let cases: [(Vec<&str>, String); 3] = [
+        (vec!["/nonexistent/blueprint.yaml"], "{}".into()),
+        (
+            vec![&blueprint, "--var", "environment"],
+            r#"{"var": "environment"}"#.into(),
+        ),
+        (
+            vec![&blueprint, "--vars", &vars, "--var", "nope=1"],
+            format!(r#"{{"vars": "{vars}", "var": ["nope=1"]}}"#),
+        ),
+    ];
+    for (flags, options) in cases {
+        let mut args = vec!["render"];
+        args.extend(&flags);
+        let expected = cli_error(&cli, &args);
+        let (mut out, mut err) = (ptr::null_mut(), ptr::null_mut());
+        // SAFETY: NUL-terminated strings and writable outputs.
+        let rc = unsafe { bpvm_render_bluelink(c(flags[0]).as_ptr(), c(&options).as_ptr(), &mut out, &mut err) };
+        assert_ne!(rc, 0);
+        assert_eq!(message(err), expected, "{args:?}");
+    }
+}
