@@ -49,3 +49,11 @@ pub unsafe extern "C" fn bpvm_string_free(s: *mut c_char) {
     // SAFETY: the caller's promise is passed on.
     unsafe { strings::free(s) }
 }
+
+/// Programs and environments are shared by threads as they are: both must
+/// stay `Send + Sync` for the header's promise to hold.
+const _: () = {
+    const fn shared<T: Send + Sync>() {}
+    shared::<program::bpvm_program>();
+    shared::<env::bpvm_env>();
+};

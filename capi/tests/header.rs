@@ -27,3 +27,30 @@ fn the_header_is_current() {
         path.display()
     );
 }
+
+/// The header declares exactly the functions hosts depend on.
+#[test]
+fn the_header_declares_the_abi() {
+    let header = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("include/bpvm.h")).unwrap();
+    let mut declared: Vec<&str> = header
+        .lines()
+        .filter(|l| !l.starts_with(' ') && l.contains("bpvm_") && l.contains('('))
+        .filter_map(|l| l.split('(').next()?.rsplit([' ', '*']).next())
+        .collect();
+    declared.sort_unstable();
+    let mut expected = vec![
+        "bpvm_version",
+        "bpvm_compile",
+        "bpvm_env_from_json",
+        "bpvm_env_from_yaml",
+        "bpvm_eval_json",
+        "bpvm_eval_bool",
+        "bpvm_render_windsor",
+        "bpvm_render_bluelink",
+        "bpvm_program_free",
+        "bpvm_env_free",
+        "bpvm_string_free",
+    ];
+    expected.sort_unstable();
+    assert_eq!(declared, expected);
+}
