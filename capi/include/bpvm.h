@@ -1,8 +1,8 @@
 /*
  * bpvm.h: the C ABI of bpvm. Compile a blueprint expression once, evaluate
  * it many times against environments, and render whole Windsor projects and
- * Bluelink blueprints. Link with libbpvm.a (and -lpthread -ldl -lm) or
- * libbpvm.so.
+ * Bluelink blueprints. Link with libbpvm.so, or with libbpvm.a and
+ * -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc (Linux).
  *
  * Errors. A function returning int returns 0 on success and non-zero on
  * error; one returning a pointer returns NULL on error. On error, when

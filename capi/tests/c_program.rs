@@ -34,7 +34,7 @@ fn build(work: &Path) -> PathBuf {
         .arg("-I")
         .arg(capi_dir().join("include"))
         .arg(&lib)
-        .args(["-lpthread", "-ldl", "-lm", "-lrt", "-lutil", "-lgcc_s", "-lc"])
+        .args(["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"])
         .status()
         .expect("cc runs");
     assert!(status.success(), "cc failed");
