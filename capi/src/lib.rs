@@ -14,6 +14,8 @@
 //! Strings handed out are freed with [`bpvm_string_free`], programs with
 //! [`bpvm_program_free`], environments with [`bpvm_env_free`].
 
+#![deny(missing_docs, clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
+
 mod guard;
 mod strings;
 

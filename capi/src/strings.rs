@@ -109,10 +109,8 @@ mod tests {
     #[test]
     fn null_and_bad_utf8_are_errors() {
         // SAFETY: NULL is allowed.
-        assert_eq!(
-            unsafe { text(std::ptr::null(), "source") },
-            Err("error: source is NULL".into())
-        );
+        let null = unsafe { text(std::ptr::null(), "source") };
+        assert_eq!(null, Err("error: source is NULL".into()));
         let bad = b"\xff\0";
         // SAFETY: a NUL-terminated local buffer.
         let e = unsafe { text(bad.as_ptr().cast(), "source") }.unwrap_err();

@@ -1,5 +1,7 @@
 //! The exported functions called through their C signatures from Rust.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use bpvm::*;
 use std::ffi::{CStr, CString, c_char};
 use std::ptr;

@@ -3,6 +3,8 @@
 //! installed (any leak or memory error fails). Its renders are compared
 //! with the CLI's when the `bpvm` binary is in the same target folder.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

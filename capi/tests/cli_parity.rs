@@ -2,6 +2,8 @@
 //! stderr, when the CLI is built in the same target folder (as
 //! `cargo test --workspace` builds it).
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use bpvm::*;
 use std::ffi::{CStr, CString, c_char};
 use std::path::{Path, PathBuf};

@@ -1,5 +1,7 @@
 //! `bpvm_eval_bool` allocates nothing once its thread's VM is warm.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use bpvm::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

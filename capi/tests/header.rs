@@ -1,6 +1,8 @@
 //! include/bpvm.h is what cbindgen makes of the sources now: a stale
 //! header fails here. `BPVM_UPDATE_HEADER=1` rewrites it instead.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use std::path::Path;
 
 #[test]
