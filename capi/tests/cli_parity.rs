@@ -153,3 +153,88 @@ fn render_errors() {
         assert_eq!(message(err), expected, "{args:?}");
     }
 }
+
+/// What the CLI gave for `args`: its stdout on success, else its stderr.
+fn cli_result(cli: &Path, args: &[&str]) -> Result<String, String> {
+    let out = Command::new(cli).args(args).output().expect("the CLI runs");
+    if out.status.success() {
+        Ok(String::from_utf8(out.stdout).expect("UTF-8"))
+    } else {
+        Err(String::from_utf8(out.stderr).expect("UTF-8"))
+    }
+}
+
+/// What a render through the C ABI gave: its output, else its message.
+fn capi_result(rc: i32, out: *mut c_char, err: *mut c_char) -> Result<String, String> {
+    if rc != 0 {
+        return Err(message(err));
+    }
+    // SAFETY: a NUL-terminated string from the library, read before it is freed.
+    let text = unsafe { CStr::from_ptr(out) }.to_str().unwrap().to_string();
+    // SAFETY: handed out by the library, freed once.
+    unsafe { bpvm_string_free(out) };
+    Ok(text)
+}
+
+#[test]
+fn renders_with_options() {
+    let Some(cli) = cli() else { return };
+    let examples = examples();
+    let project = examples.join("windsor").to_string_lossy().into_owned();
+    for (flags, options) in [
+        (
+            vec!["--rules", "seed", "--no-schema-defaults"],
+            r#"{"rules": "seed", "no_schema_defaults": true}"#,
+        ),
+        (
+            vec!["--rules", "v0.9", "--compile-flux", "-o", "json"],
+            r#"{"rules": "v0.9", "compile_flux": true, "output": "json"}"#,
+        ),
+    ] {
+        let mut args = vec!["render", "--project", &project];
+        args.extend(&flags);
+        let (mut out, mut err) = (ptr::null_mut(), ptr::null_mut());
+        // SAFETY: NUL-terminated strings (or NULL) and writable outputs.
+        let rc = unsafe {
+            bpvm_render_windsor(
+                c(&project).as_ptr(),
+                ptr::null(),
+                c(options).as_ptr(),
+                &mut out,
+                &mut err,
+            )
+        };
+        assert_eq!(capi_result(rc, out, err), cli_result(&cli, &args), "{args:?}");
+    }
+
+    let bluelink = examples.join("bluelink");
+    let at = |p: &str| bluelink.join(p).to_string_lossy().into_owned();
+    let (blueprint, root) = (at("blueprint.yaml"), at(""));
+    let options = format!(
+        r#"{{"var": ["environment=production", "databasePassword=hunter2"], "show_secrets": true, "seed": 3,
+            "now": "2024-05-06T07:08:09Z", "root": "{root}", "output": "json", "resource_state": null}}"#
+    );
+    let args = [
+        "render",
+        &blueprint,
+        "--var",
+        "environment=production",
+        "--var",
+        "databasePassword=hunter2",
+        "--show-secrets",
+        "--seed",
+        "3",
+        "--now",
+        "2024-05-06T07:08:09Z",
+        "--root",
+        &root,
+        "-o",
+        "json",
+    ];
+    let (mut out, mut err) = (ptr::null_mut(), ptr::null_mut());
+    // SAFETY: NUL-terminated strings and writable outputs.
+    let rc = unsafe { bpvm_render_bluelink(c(&blueprint).as_ptr(), c(&options).as_ptr(), &mut out, &mut err) };
+    let ours = capi_result(rc, out, err);
+    assert!(ours.as_ref().is_ok_and(|t| t.contains("hunter2")), "{ours:?}");
+    assert_eq!(ours, cli_result(&cli, &args));
+}
