@@ -1,7 +1,8 @@
 //! tests/c/test.c, compiled with the system `cc` against include/bpvm.h
 //! and the static library, run, and run again under valgrind when it is
-//! installed (any leak or memory error fails). Its renders are compared
-//! with the CLI's when the `bpvm` binary is in the same target folder.
+//! installed (any leak or memory error fails); also linked with the
+//! shared library and run. Its renders are compared with the CLI's when
+//! the `bpvm` binary is in the same target folder.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
@@ -24,23 +25,27 @@ fn examples_dir() -> PathBuf {
     capi_dir().join("../examples").canonicalize().expect("the examples")
 }
 
-/// The C test program, freshly built.
+/// The C test program, freshly built against the static library.
 fn build(work: &Path) -> PathBuf {
     let lib = profile_dir().join("libbpvm.a");
     assert!(lib.is_file(), "{} is missing", lib.display());
     let exe = work.join("bpvm-c-test");
-    let status = Command::new("cc")
-        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-g", "-o"])
-        .arg(&exe)
+    let mut cc = compiler(&exe);
+    cc.arg(&lib)
+        .args(["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"]);
+    assert!(cc.status().expect("cc runs").success(), "cc failed");
+    exe
+}
+
+/// `cc` compiling tests/c/test.c to `exe`, before the libraries.
+fn compiler(exe: &Path) -> Command {
+    let mut cc = Command::new("cc");
+    cc.args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-g", "-o"])
+        .arg(exe)
         .arg(capi_dir().join("tests/c/test.c"))
         .arg("-I")
-        .arg(capi_dir().join("include"))
-        .arg(&lib)
-        .args(["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"])
-        .status()
-        .expect("cc runs");
-    assert!(status.success(), "cc failed");
-    exe
+        .arg(capi_dir().join("include"));
+    cc
 }
 
 /// A fresh empty folder under the target folder for this run's files.
@@ -67,6 +72,24 @@ fn the_c_program_passes() {
     cmd.arg(examples_dir()).arg(&work);
     run(cmd, "the C test");
     compare_with_cli(&work);
+}
+
+#[test]
+fn the_c_program_passes_against_the_shared_library() {
+    let dir = profile_dir();
+    assert!(dir.join("libbpvm.so").is_file(), "libbpvm.so is missing");
+    let work = work_dir("shared");
+    let exe = work.join("bpvm-c-test");
+    let mut cc = compiler(&exe);
+    cc.arg("-L")
+        .arg(&dir)
+        .arg("-lbpvm")
+        .arg(format!("-Wl,-rpath,{}", dir.display()))
+        .arg("-lpthread");
+    assert!(cc.status().expect("cc runs").success(), "cc failed");
+    let mut cmd = Command::new(&exe);
+    cmd.arg(examples_dir()).arg(&work);
+    run(cmd, "the C test against libbpvm.so");
 }
 
 #[test]
