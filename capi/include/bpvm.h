@@ -1,7 +1,7 @@
 /*
  * bpvm.h: the C ABI of bpvm. Compile a blueprint expression once, evaluate
  * it many times against environments, and render whole Windsor projects and
- * Bluelink blueprints. Link with libbpvm.so, or with libbpvm.a and
+ * Bluelink blueprints. Link with libbpvm_capi.so, or with libbpvm_capi.a and
  * -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc (Linux).
  *
  * Errors. A function returning int returns 0 on success and non-zero on

@@ -2,7 +2,7 @@
 
 use crate::guard::guard;
 use crate::strings::text;
-use engine::Environment;
+use bpvm::Environment;
 use std::os::raw::c_char;
 use std::ptr;
 

@@ -8,10 +8,10 @@ use crate::env::bpvm_env;
 use crate::guard::status;
 use crate::program::bpvm_program;
 use crate::strings::set_out;
-use engine::runtime::Val;
-use engine::runtime::builtins::effects::Effects;
-use engine::runtime::root::Root;
-use engine::{Environment, Program, Vm};
+use bpvm::runtime::Val;
+use bpvm::runtime::builtins::effects::Effects;
+use bpvm::runtime::root::Root;
+use bpvm::{Environment, Program, Vm};
 use std::cell::RefCell;
 use std::os::raw::{c_char, c_int};
 
@@ -55,7 +55,7 @@ fn effects(env: &Environment) -> Effects {
 /// (without the newline); an error as the CLI prints it.
 pub fn to_json(program: &Program, env: &Environment) -> Result<String, String> {
     let fx = effects(env);
-    with_vm(|vm| engine::eval_with(vm, program, env, &fx))
+    with_vm(|vm| bpvm::eval_with(vm, program, env, &fx))
         .map(|v| v.to_json())
         .map_err(|d| format!("error: {d}"))
 }

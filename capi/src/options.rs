@@ -1,9 +1,9 @@
 //! `options_json`: the flags of `bpvm render`, as one JSON object whose
 //! keys are the long flag names in snake_case.
 
-use engine::Value;
-use engine::runtime::Map;
-use engine::runtime::suggest::closest;
+use bpvm::Value;
+use bpvm::runtime::Map;
+use bpvm::runtime::suggest::closest;
 
 /// The options of one call: a JSON object checked against the keys its
 /// render knows.

@@ -2,7 +2,7 @@
 
 use crate::guard::guard;
 use crate::strings::text;
-use engine::{Compiler, Dialect, Program};
+use bpvm::{Compiler, Dialect, Program};
 use std::os::raw::{c_char, c_int};
 use std::ptr;
 

@@ -2,7 +2,7 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-use bpvm::*;
+use bpvm_capi::*;
 use std::ffi::{CStr, CString, c_char};
 use std::ptr;
 

@@ -1,26 +1,15 @@
 //! Errors through the C ABI read exactly as the `bpvm` CLI prints them on
-//! stderr, when the CLI is built in the same target folder (as
-//! `cargo test --workspace` builds it).
+//! stderr.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-use bpvm::*;
+use bpvm_capi::*;
 use std::ffi::{CStr, CString, c_char};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::ptr;
 
-/// The `bpvm` binary beside this test's folder, if built.
-fn cli() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let path = exe.parent()?.parent()?.join("bpvm");
-    if path.is_file() {
-        Some(path)
-    } else {
-        eprintln!("{} is not built: nothing to compare with", path.display());
-        None
-    }
-}
+mod built;
 
 /// What the CLI printed on stderr for `args`, failing.
 fn cli_error(cli: &Path, args: &[&str]) -> String {
@@ -56,7 +45,7 @@ fn examples() -> PathBuf {
 
 #[test]
 fn compile_and_evaluation_errors() {
-    let Some(cli) = cli() else { return };
+    let cli = built::cli();
     let env_file = std::env::temp_dir().join(format!("bpvm-capi-parity-{}.yaml", std::process::id()));
     std::fs::write(&env_file, "provider: aws\n").unwrap();
     let env_yaml = c("provider: aws\n");
@@ -97,7 +86,7 @@ fn compile_and_evaluation_errors() {
 
 #[test]
 fn render_errors() {
-    let Some(cli) = cli() else { return };
+    let cli = built::cli();
     let examples = examples();
     let project = examples.join("windsor").to_string_lossy().into_owned();
     let blueprint = examples.join("bluelink/blueprint.yaml").to_string_lossy().into_owned();
@@ -178,7 +167,7 @@ fn capi_result(rc: i32, out: *mut c_char, err: *mut c_char) -> Result<String, St
 
 #[test]
 fn renders_with_options() {
-    let Some(cli) = cli() else { return };
+    let cli = built::cli();
     let examples = examples();
     let project = examples.join("windsor").to_string_lossy().into_owned();
     for (flags, options) in [

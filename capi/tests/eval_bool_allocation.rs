@@ -2,7 +2,7 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-use bpvm::*;
+use bpvm_capi::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ffi::CString;

@@ -2,9 +2,9 @@
 //! BLUEPRINT` prints it.
 
 use crate::options::{OUTPUTS, Options};
-use engine::Value;
-use engine::bluelink::{load, render};
-use engine::runtime::Map;
+use bpvm::Value;
+use bpvm::bluelink::{load, render};
+use bpvm::runtime::Map;
 use std::path::{Path, PathBuf};
 
 /// The keys of `options_json` for a Bluelink render.
@@ -87,7 +87,7 @@ pub fn render(path: &str, options: Option<&str>) -> Result<String, String> {
     };
     let rendered = render::render(&bp, &opts).map_err(|e| format!("{e}"))?;
     Ok(match format {
-        "json" => engine::runtime::text::to_json(&rendered.document),
-        _ => engine::runtime::text::to_yaml(&rendered.document),
+        "json" => bpvm::runtime::text::to_json(&rendered.document),
+        _ => bpvm::runtime::text::to_yaml(&rendered.document),
     })
 }

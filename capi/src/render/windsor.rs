@@ -2,8 +2,8 @@
 //! --context NAME` prints it.
 
 use crate::options::{OUTPUTS, Options};
-use engine::Value;
-use engine::windsor::{Format, Project, output, render};
+use bpvm::Value;
+use bpvm::windsor::{Format, Project, output, render};
 use std::path::Path;
 
 /// The keys of `options_json` for a Windsor render.
