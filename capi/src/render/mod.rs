@@ -1,0 +1,66 @@
+//! Whole renders, as `bpvm render` prints them on stdout.
+
+pub mod bluelink;
+pub mod windsor;
+
+use crate::guard::status;
+use crate::strings::{optional_text, set_out, text};
+use std::os::raw::{c_char, c_int};
+
+/// Renders `context` of the Windsor project in `project_dir` (NULL
+/// `context`: windsor.yaml's `context:`, else `local`) and sets `*out` to
+/// the blueprint, exactly as `bpvm render --project DIR --context NAME`
+/// prints it. `options_json` may be NULL. Returns 0, or non-zero with
+/// `*err` set.
+///
+/// # Safety
+/// The strings must be NULL or NUL-terminated; `out` and `err` must be
+/// NULL or valid for writing one pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bpvm_render_windsor(
+    project_dir: *const c_char,
+    context: *const c_char,
+    options_json: *const c_char,
+    out: *mut *mut c_char,
+    err: *mut *mut c_char,
+) -> c_int {
+    // SAFETY: the caller's promises about the pointers are passed on.
+    unsafe {
+        status(err, || {
+            if out.is_null() {
+                return Err("error: out is NULL".into());
+            }
+            let dir = text(project_dir, "project_dir")?;
+            let context = optional_text(context, "context")?;
+            let options = optional_text(options_json, "options_json")?;
+            set_out(out, "out", windsor::render(dir, context, options)?)
+        })
+    }
+}
+
+/// Validates and materialises the Bluelink blueprint at `blueprint_path`
+/// and sets `*out` to it, exactly as `bpvm render BLUEPRINT` prints it.
+/// `options_json` may be NULL. Returns 0, or non-zero with `*err` set.
+///
+/// # Safety
+/// The strings must be NULL or NUL-terminated; `out` and `err` must be
+/// NULL or valid for writing one pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bpvm_render_bluelink(
+    blueprint_path: *const c_char,
+    options_json: *const c_char,
+    out: *mut *mut c_char,
+    err: *mut *mut c_char,
+) -> c_int {
+    // SAFETY: the caller's promises about the pointers are passed on.
+    unsafe {
+        status(err, || {
+            if out.is_null() {
+                return Err("error: out is NULL".into());
+            }
+            let path = text(blueprint_path, "blueprint_path")?;
+            let options = optional_text(options_json, "options_json")?;
+            set_out(out, "out", bluelink::render(path, options)?)
+        })
+    }
+}

@@ -1,0 +1,59 @@
+//! A Windsor project's context, rendered as `bpvm render --project DIR
+//! --context NAME` prints it.
+
+use crate::options::{OUTPUTS, Options};
+use bpvm::Value;
+use bpvm::windsor::{Format, Project, output, render};
+use std::path::Path;
+
+/// The keys of `options_json` for a Windsor render.
+pub const KEYS: &[&str] = &[
+    "output",
+    "no_schema_defaults",
+    "rules",
+    "compile_flux",
+    "terraform_outputs",
+];
+
+/// The rules `--rules` names.
+const RULES: &[&str] = &["auto", "seed", "v0.9"];
+
+/// Renders `context` (None: the project's default) of the project in
+/// `dir`, returning what the CLI prints on stdout.
+pub fn render(dir: &str, context: Option<&str>, options: Option<&str>) -> Result<String, String> {
+    let options = Options::parse(options, KEYS)?;
+    let format = options.choice("output", OUTPUTS)?;
+    let rules = options.choice("rules", RULES)?;
+    let schema_defaults = !options.switch("no_schema_defaults")?;
+    let compile_flux = options.switch("compile_flux")?;
+    let outputs_file = options.text("terraform_outputs")?;
+    let dir = Path::new(dir);
+    if !dir.is_dir() {
+        return Err(format!("error: {} is not a folder", dir.display()));
+    }
+    let chosen = match rules {
+        "seed" => Some(Format::Seed),
+        "v0.9" => Some(Format::V09("--rules v0.9".into())),
+        _ => None,
+    };
+    let project = Project::load_as(dir, chosen).map_err(|e| format!("error: {e}"))?;
+    let name = context.map_or_else(|| project.default_context(), str::to_string);
+    let outputs = match outputs_file {
+        None => None,
+        Some(p) => {
+            let text = std::fs::read_to_string(&p).map_err(|e| format!("error: cannot read {p}: {e}"))?;
+            Some(Value::from_yaml(&text).map_err(|e| format!("error: {p}: {e}"))?)
+        }
+    };
+    let rendered =
+        render::render_files(&project, &name, schema_defaults, outputs).map_err(|e| format!("error: {e}"))?;
+    let blueprint = if compile_flux {
+        output::compile_flux(&rendered.blueprint)
+    } else {
+        rendered.blueprint
+    };
+    Ok(match format {
+        "json" => output::to_json(&blueprint),
+        _ => output::to_yaml(&blueprint),
+    })
+}
