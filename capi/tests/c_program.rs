@@ -77,7 +77,7 @@ fn the_c_program_passes_against_the_shared_library() {
     let exe = work.join("bpvm-c-test");
     let mut cc = compiler(&exe);
     cc.arg("-L")
-        .arg(&dir)
+        .arg(dir)
         .arg("-lbpvm_capi")
         .arg(format!("-Wl,-rpath,{}", dir.display()))
         .arg("-lpthread");
