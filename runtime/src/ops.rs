@@ -68,17 +68,20 @@ pub fn compare(a: Val<'_>, b: Val<'_>) -> Result<Ordering, OpError> {
 pub fn add<'a>(arena: &'a Bump, a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
     match (a, b) {
         (Val::Int(x), Val::Int(y)) => x.checked_add(y).map(Val::Int).ok_or(OpError::Overflow),
-        (Val::Str(x), Val::Str(y)) => {
-            // Concatenation in a loop can double a string each time: the
-            // evaluation's memory budget stops it (D9).
-            crate::budget::check(arena.allocated_bytes(), x.len() + y.len()).map_err(OpError::Other)?;
-            let mut s = bumpalo::collections::String::with_capacity_in(x.len() + y.len(), arena);
-            s.push_str(x);
-            s.push_str(y);
-            Ok(Val::Str(s.into_bump_str()))
-        }
+        (Val::Str(x), Val::Str(y)) => concat(arena, x, y).map(Val::Str),
         _ => float_op(a, b, |x, y| x + y),
     }
+}
+
+/// `x + y` for strings, in `arena`.
+pub fn concat<'a>(arena: &'a Bump, x: &str, y: &str) -> Result<&'a str, OpError> {
+    // Concatenation in a loop can double a string each time: the
+    // evaluation's memory budget stops it (D9).
+    crate::budget::check(arena.allocated_bytes(), x.len() + y.len()).map_err(OpError::Other)?;
+    let mut s = bumpalo::collections::String::with_capacity_in(x.len() + y.len(), arena);
+    s.push_str(x);
+    s.push_str(y);
+    Ok(s.into_bump_str())
 }
 
 /// `a - b`.

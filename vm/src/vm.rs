@@ -214,14 +214,12 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
         0 => DEFAULT_STACK,
         n => n as usize,
     };
-    // The top of the stack is kept in `acc`, out of memory: most
-    // instructions read the value the previous one produced, and a round
-    // trip through a stack slot costs a store-to-load stall every time.
-    // Values below it are in `stack[1..sp]`; `stack[0]` takes the empty
-    // `acc` when the first value is pushed.
-    let slots = arena.alloc_slice_fill_copy(prog.locals as usize + depth + 1, Val::Nil);
+    // Values are in `stack[..sp]`, the top at `sp - 1`. (Keeping the top in
+    // a local instead does not keep it in a register in a loop this size:
+    // it lives in memory, written a field at a time and copied whole on
+    // every push, and each copy waits for the writes to land.)
+    let slots = arena.alloc_slice_fill_copy(prog.locals as usize + depth, Val::Nil);
     let (locals, stack) = slots.split_at_mut(prog.locals as usize);
-    let mut acc = Val::Nil;
     let mut sp = 0usize;
     let mut loops: BumpVec<'a, Frame<'a>> = BumpVec::new_in(arena);
     let mut ip = 0usize;
@@ -229,25 +227,19 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
     macro_rules! push {
         ($v:expr) => {{
             let v = $v;
-            // An empty stack has nothing in `acc` worth keeping.
-            if sp > 0 {
-                match stack.get_mut(sp) {
-                    Some(slot) => *slot = acc,
-                    None => fail!(ip - 1, Fault::StackOverflow(depth)),
-                }
+            match stack.get_mut(sp) {
+                Some(slot) => *slot = v,
+                None => fail!(ip - 1, Fault::StackOverflow(depth)),
             }
             sp += 1;
-            acc = v;
         }};
     }
     macro_rules! pop {
         () => {
             match sp.checked_sub(1) {
                 Some(below) => {
-                    let v = acc;
                     sp = below;
-                    acc = stack.get(sp).copied().unwrap_or(Val::Nil);
-                    v
+                    stack[sp]
                 }
                 None => Val::Nil,
             }
@@ -255,29 +247,28 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
     }
     macro_rules! top {
         () => {
-            match sp {
-                0 => fail!(ip - 1, Fault::Op(OpError::Other("stack underflow".into()))),
-                _ => &mut acc,
+            match sp.checked_sub(1) {
+                Some(at) => &mut stack[at],
+                None => fail!(ip - 1, Fault::Op(OpError::Other("stack underflow".into()))),
             }
         };
     }
-    // The top `k` values as `stack[lo..hi]` (acc written back first);
-    // `replace!(lo, v)` then drops them and pushes `v`.
+    // The top `k` values as `stack[lo..hi]`; `replace!(lo, v)` then drops
+    // them and pushes `v`.
     macro_rules! window {
         ($k:expr) => {{
-            match stack.get_mut(sp) {
-                Some(slot) => *slot = acc,
-                None => fail!(ip - 1, Fault::StackOverflow(depth)),
-            }
             let k = ($k).min(sp);
-            (sp + 1 - k, sp + 1)
+            (sp - k, sp)
         }};
     }
     macro_rules! replace {
         ($lo:expr, $v:expr) => {{
-            let v = $v;
-            sp = $lo;
-            acc = v;
+            let (lo, v) = ($lo, $v);
+            match stack.get_mut(lo) {
+                Some(slot) => *slot = v,
+                None => fail!(ip - 1, Fault::StackOverflow(depth)),
+            }
+            sp = lo + 1;
         }};
     }
     macro_rules! binary {
@@ -305,7 +296,7 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
     loop {
         let op = match code.get(ip) {
             Some(op) => *op,
-            None => return Ok(if sp == 0 { Val::Nil } else { acc }),
+            None => return Ok(if sp == 0 { Val::Nil } else { stack[sp - 1] }),
         };
         ip += 1;
         match op {
@@ -406,7 +397,30 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                     Err(e) => fail!(ip - 1, Fault::Op(e)),
                 };
             }
-            Op::Add => binary!(|a, b| ops::add(arena, a, b)),
+            Op::Add => {
+                let (lo, hi) = window!(2);
+                if hi - lo < 2 {
+                    fail!(ip - 1, Fault::Op(OpError::Other("stack underflow".into())));
+                }
+                // The common pairings inline, reading the operands where
+                // they are and writing the result field by field (see the
+                // note on the stack above).
+                let v = match (&stack[lo], &stack[lo + 1]) {
+                    (&Val::Int(x), &Val::Int(y)) => match x.checked_add(y) {
+                        Some(n) => Val::Int(n),
+                        None => fail!(ip - 1, Fault::Op(OpError::Overflow)),
+                    },
+                    (&Val::Str(x), &Val::Str(y)) => match ops::concat(arena, x, y) {
+                        Ok(s) => Val::Str(s),
+                        Err(e) => fail!(ip - 1, Fault::Op(e)),
+                    },
+                    (&x, &y) => match ops::add(arena, x, y) {
+                        Ok(v) => v,
+                        Err(e) => fail!(ip - 1, Fault::Op(e)),
+                    },
+                };
+                replace!(lo, v);
+            }
             Op::Sub => binary!(ops::sub),
             Op::Mul => binary!(ops::mul),
             Op::Div => binary!(ops::div),
@@ -614,7 +628,7 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                 }
             }
 
-            Op::Return => return Ok(if sp == 0 { Val::Nil } else { acc }),
+            Op::Return => return Ok(if sp == 0 { Val::Nil } else { stack[sp - 1] }),
         }
     }
 }
