@@ -10,7 +10,7 @@
 
 use crate::map::Map;
 use crate::value::Value;
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 

@@ -111,16 +111,18 @@ impl Path {
     /// steps and what a missing one does (the same for every program
     /// that reads the same path the same way).
     fn table_key(&self) -> String {
-        let mut key = String::from(match self.access {
-            Access::Optional => "?",
-            Access::Strict => "!",
+        use std::fmt::Write;
+        let mut key = String::with_capacity(16 * self.segs.len() + 1);
+        key.push(match self.access {
+            Access::Optional => '?',
+            Access::Strict => '!',
         });
         for seg in &self.segs {
-            match seg {
-                // Length-prefixed, so that no key text can pose as a step boundary.
-                Seg::Key(k, _) => key.push_str(&format!("k{}:{}", k.as_str().len(), k.as_str())),
-                Seg::Index(i) => key.push_str(&format!("i{i};")),
-            }
+            // Length-prefixed, so that no key text can pose as a step boundary.
+            let _ = match seg {
+                Seg::Key(k, _) => write!(key, "k{}:{}", k.as_str().len(), k.as_str()),
+                Seg::Index(i) => write!(key, "i{i};"),
+            };
         }
         key
     }
