@@ -312,7 +312,6 @@ enum BatchAction {
 }
 
 fn main() -> ExitCode {
-    alloc::configure();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Eval {
