@@ -16,12 +16,23 @@ use std::collections::HashMap;
 
 /// Applies every rewrite, in an order where each one helps the next.
 pub fn optimize(prog: &mut Program) {
-    thread_jumps(&mut prog.code);
-    return_early(&mut prog.code);
-    coalesce(prog);
-    default_loads(prog);
+    // Every rewrite but `decide_comparison` starts from a jump: most
+    // templates have none, and are spared the passes' bookkeeping.
+    if jumps(&prog.code) {
+        thread_jumps(&mut prog.code);
+        return_early(&mut prog.code);
+        coalesce(prog);
+        default_loads(prog);
+    }
     decide_comparison(prog);
-    fuse_tests(prog);
+    if jumps(&prog.code) {
+        fuse_tests(prog);
+    }
+}
+
+/// True when some instruction of `code` jumps.
+fn jumps(code: &[Op]) -> bool {
+    code.iter().any(|op| op.target().is_some())
 }
 
 /// `Load a; JumpIfNotNil →next; Load b` (`a ?? b`, two paths) becomes

@@ -296,6 +296,23 @@ pub fn is_decision(code: &[Op]) -> bool {
     })
 }
 
+/// [`max_depth`] of code without jumps, in one pass (most templates): the
+/// same walk, with one way through.
+fn straight_depth(code: &[Op]) -> u32 {
+    let cap = code.len() as u32 + 1;
+    let (mut depth, mut deepest) = (0u32, 0u32);
+    for op in code {
+        let (pops, pushes) = op.stack_effect();
+        let after = (depth.saturating_sub(pops) + pushes).min(cap);
+        deepest = deepest.max(after).max(depth);
+        if *op == Op::Return {
+            break;
+        }
+        depth = after;
+    }
+    deepest
+}
+
 /// The most values `code` ever has on the stack, following every path
 /// through it. Code whose depth at some instruction depends on the path
 /// taken (which the compiler never emits) gets the deepest of them.
@@ -305,6 +322,15 @@ pub fn is_decision(code: &[Op]) -> bool {
 /// assert_eq!(max_depth(&[Op::Int(1), Op::Int(2), Op::Add, Op::Return]), 2);
 /// ```
 pub fn max_depth(code: &[Op]) -> u32 {
+    if code.iter().all(|op| op.target().is_none()) {
+        straight_depth(code)
+    } else {
+        walked_depth(code)
+    }
+}
+
+/// [`max_depth`] by a walk of every way through `code`.
+fn walked_depth(code: &[Op]) -> u32 {
     let mut depth_at: Vec<Option<u32>> = vec![None; code.len() + 1];
     let mut work = vec![(0usize, 0u32)];
     let mut deepest = 0;
@@ -337,4 +363,40 @@ pub fn max_depth(code: &[Op]) -> u32 {
         }
     }
     deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn straight_code_is_as_deep_either_way() {
+        let ops = [
+            Op::Int(1),
+            Op::Nil,
+            Op::Add,
+            Op::Not,
+            Op::List(3),
+            Op::Concat(2),
+            Op::Pop,
+            Op::Load(0),
+        ];
+        // Every sequence of up to five of them, with and without a Return
+        // in the middle: one pass and the walk agree.
+        let mut seqs: Vec<Vec<Op>> = vec![vec![]];
+        for _ in 0..5 {
+            let longer: Vec<Vec<Op>> = seqs
+                .iter()
+                .flat_map(|s| {
+                    ops.iter()
+                        .chain([&Op::Return])
+                        .map(move |op| [s.clone(), vec![*op]].concat())
+                })
+                .collect();
+            seqs.extend(longer);
+        }
+        for code in &seqs {
+            assert_eq!(straight_depth(code), walked_depth(code), "{code:?}");
+        }
+    }
 }
