@@ -19,6 +19,8 @@
 //! assert_eq!(bpvm::eval(&mut vm, &prog, &env).unwrap(), bpvm::Value::Bool(true));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod batch;
 
 pub use bpvm_bluelink as bluelink;

@@ -8,6 +8,8 @@
 //! print!("{}", bpvm_runtime::text::to_yaml(&out.document));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod blueprint;
 mod distinct;
 mod error;

@@ -123,26 +123,47 @@ pub enum Unary {
 /// Infix operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Binary {
+    /// `||` (`or`).
     Or,
+    /// `&&` (`and`).
     And,
+    /// `==`.
     Eq,
+    /// `!=`.
     Ne,
+    /// `<`.
     Lt,
+    /// `<=`.
     Le,
+    /// `>`.
     Gt,
+    /// `>=`.
     Ge,
+    /// `in`: an item of a list or a key of a map.
     In,
+    /// `not in`.
     NotIn,
+    /// `matches`: a regular expression.
     Matches,
+    /// `contains` (strings).
     Contains,
+    /// `startsWith`.
     StartsWith,
+    /// `endsWith`.
     EndsWith,
+    /// `+`: numbers, or strings joined.
     Add,
+    /// `-`.
     Sub,
+    /// `*`.
     Mul,
+    /// `/` (always a float).
     Div,
+    /// `%` (integers).
     Mod,
+    /// `**` (always a float).
     Pow,
+    /// `??`: the left value unless it is nil.
     Coalesce,
     /// `a..b`: the integers from a to b, both included.
     Range,

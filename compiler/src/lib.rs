@@ -14,6 +14,8 @@
 //! assert!(matches!(Vm::new().run(&prog, &env), Ok(Val::Bool(true))));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod ast;
 pub mod bluelink;
 mod codegen;

@@ -8,6 +8,8 @@
 //! assert_eq!(env.root().get("provider"), Some(&Value::from("aws")));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod budget;
 pub mod builtins;
 mod diag;

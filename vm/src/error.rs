@@ -23,11 +23,26 @@ pub enum Fault {
     /// A strict path or index named a key that is not there.
     Missing(String),
     /// A member was read from something that has no members.
-    NoMembers { key: String, got: Kind },
+    NoMembers {
+        /// The key asked for.
+        key: String,
+        /// What the value was instead.
+        got: Kind,
+    },
     /// A list or string index is out of range.
-    OutOfRange { index: i64, len: usize },
+    OutOfRange {
+        /// The index asked for.
+        index: i64,
+        /// The list's length.
+        len: usize,
+    },
     /// An index of the wrong type (`None`: a slice), or into the wrong type.
-    BadIndex { index: Option<Kind>, base: Kind },
+    BadIndex {
+        /// What the index was (`None`: a slice).
+        index: Option<Kind>,
+        /// What was indexed.
+        base: Kind,
+    },
     /// A function failed.
     Call(FnError),
     /// A predicate builtin was given something it cannot iterate.

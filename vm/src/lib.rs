@@ -13,6 +13,8 @@
 //! assert!(matches!(Vm::new().run(&prog, &env), Ok(Val::Bool(false))));
 //! ```
 
+#![warn(missing_docs)]
+
 mod disasm;
 mod error;
 mod eval;

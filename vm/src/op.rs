@@ -31,7 +31,12 @@ pub enum Op {
     /// Push the value at path `path`, or constant `c` when that is nil:
     /// `log_level ?? 'info'` (the fused form of `Load`, `JumpIfNotNil`
     /// over the next instruction, `Const`).
-    LoadOr { path: u16, c: u16 },
+    LoadOr {
+        /// The path read.
+        path: u16,
+        /// The constant pushed when the path reads nil.
+        c: u16,
+    },
     /// Replace the top of the stack with the value at path `n` inside it
     /// (`f(x).a.b`, `#.name`).
     Get(u32),
@@ -114,9 +119,27 @@ pub enum Op {
     /// constant `c`; the stack is untouched. The fused form of
     /// `Load`, `Const`, a comparison and `JumpIfTrue` (what `when`
     /// conditions are made of).
-    JumpIf { path: u16, test: Test, c: u16, to: u16 },
+    JumpIf {
+        /// The path read.
+        path: u16,
+        /// The comparison.
+        test: Test,
+        /// The constant compared with.
+        c: u16,
+        /// Where to continue when the test passes.
+        to: u16,
+    },
     /// Like `JumpIf`, jumping when the test fails.
-    JumpUnless { path: u16, test: Test, c: u16, to: u16 },
+    JumpUnless {
+        /// The path read.
+        path: u16,
+        /// The comparison.
+        test: Test,
+        /// The constant compared with.
+        c: u16,
+        /// Where to continue when the test fails.
+        to: u16,
+    },
     /// Drop the top of the stack.
     Pop,
 
@@ -132,7 +155,12 @@ pub enum Op {
 
     // ── calls ─────────────────────────────────────────────────────────
     /// Call function `func` of the function table with the top `argc` values.
-    Call { func: u16, argc: u16 },
+    Call {
+        /// The function's index in the function table.
+        func: u16,
+        /// How many values on the stack are its arguments.
+        argc: u16,
+    },
     /// Push function `n` of the function table as a value.
     Func(u32),
 

@@ -12,8 +12,8 @@ pub struct Error {
     pub at: String,
     /// What is wrong (an expression's diagnostic, with its caret, included).
     pub message: String,
-    /// The line and column of `at` in the file, once looked up (see
-    /// [`locate`]).
+    /// The line and column of `at` in the file, once looked up (when the
+    /// project's errors are reported).
     pub pos: Option<(usize, usize)>,
 }
 

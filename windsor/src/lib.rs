@@ -9,6 +9,8 @@
 //! print!("{}", bpvm_windsor::output::to_yaml(&out.blueprint));
 //! ```
 
+#![warn(missing_docs)]
+
 mod barriers;
 mod blocks;
 mod compose;

@@ -7,27 +7,38 @@ use logos::Logos;
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
 #[logos(skip r"[ \t\r\n\f]+")]
 pub enum Tok {
+    /// A float literal.
     #[regex(r"-?[0-9]+\.[0-9]+")]
     Float,
+    /// An integer literal.
     #[regex(r"-?[0-9]+")]
     Int,
+    /// A quoted string, single or double quotes, with escapes.
     #[regex(r#""([^"\\]|\\(.|\n))*""#)]
     #[regex(r"'([^'\\]|\\(.|\n))*'")]
     Str,
+    /// A name.
     #[regex(r"[A-Za-z_][A-Za-z0-9_-]*")]
     Ident,
+    /// `(`
     #[token("(")]
     LParen,
+    /// `)`
     #[token(")")]
     RParen,
+    /// `[`
     #[token("[")]
     LBracket,
+    /// `]`
     #[token("]")]
     RBracket,
+    /// `,`
     #[token(",")]
     Comma,
+    /// `.`
     #[token(".")]
     Dot,
+    /// `=`
     #[token("=")]
     Assign,
 }

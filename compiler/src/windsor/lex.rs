@@ -6,83 +6,121 @@ use logos::Logos;
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
 #[logos(skip r"[ \t\r\n\f]+")]
 pub enum Tok {
+    /// An integer literal.
     #[regex(r"[0-9][0-9_]*")]
     Int,
+    /// An integer in hex (`0x`), octal (`0o`) or binary (`0b`).
     #[regex(r"0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+")]
     Radix,
+    /// A float literal.
     #[regex(
         r"[0-9][0-9_]*\.[0-9][0-9_]*([eE][+-]?[0-9]+)?|[0-9][0-9_]*[eE][+-]?[0-9]+|\.[0-9][0-9_]*([eE][+-]?[0-9]+)?"
     )]
     Float,
+    /// A quoted string, single or double quotes, with escapes.
     #[regex(r#""([^"\\]|\\(.|\n))*""#)]
     #[regex(r"'([^'\\]|\\(.|\n))*'")]
     Str,
+    /// A name.
     #[regex(r"[A-Za-z_$][A-Za-z0-9_$]*")]
     Ident,
+    /// `#`
     #[token("#")]
     Hash,
+    /// `(`
     #[token("(")]
     LParen,
+    /// `)`
     #[token(")")]
     RParen,
+    /// `[`
     #[token("[")]
     LBracket,
+    /// `]`
     #[token("]")]
     RBracket,
+    /// `{`
     #[token("{")]
     LBrace,
+    /// `}`
     #[token("}")]
     RBrace,
+    /// `,`
     #[token(",")]
     Comma,
+    /// `:`
     #[token(":")]
     Colon,
+    /// `;`
     #[token(";")]
     Semi,
+    /// `.`
     #[token(".")]
     Dot,
+    /// `?.`
     #[token("?.")]
     QDot,
+    /// `?`
     #[token("?")]
     Question,
+    /// `??`
     #[token("??")]
     QQ,
+    /// `+`
     #[token("+")]
     Plus,
+    /// `-`
     #[token("-")]
     Minus,
+    /// `*`
     #[token("*")]
     Star,
+    /// `**`
     #[token("**")]
     StarStar,
+    /// `^`
     #[token("^")]
     Caret,
+    /// `/`
     #[token("/")]
     Slash,
+    /// `%`
     #[token("%")]
     Percent,
+    /// `==`
     #[token("==")]
     EqEq,
+    /// `!=`
     #[token("!=")]
     Ne,
+    /// `<`
     #[token("<")]
     Lt,
+    /// `<=`
     #[token("<=")]
     Le,
+    /// `>`
     #[token(">")]
     Gt,
+    /// `>=`
     #[token(">=")]
     Ge,
+    /// `&&`
     #[token("&&")]
     AndAnd,
+    /// `||`
     #[token("||")]
     OrOr,
+    /// `!`
     #[token("!")]
     Bang,
+    /// `=`
     #[token("=")]
     Assign,
+    /// `..`
     #[token("..")]
     DotDot,
+    /// `|`
     #[token("|")]
     Pipe,
 }
