@@ -11,6 +11,12 @@
 //! of a repository (Windsor contexts, Bluelink variable sets) and splits
 //! them into shards.
 //!
+//! Threads: a [`Program`], an [`Environment`], a [`PathTable`], a loaded
+//! [`windsor::Project`] and a loaded [`bluelink::Blueprint`] are `Send +
+//! Sync` — load and compile once, then share them by reference between
+//! threads (an environment's bound slots are filled safely by any of
+//! them). A [`Vm`] is one thread's: keep one per thread and reuse it.
+//!
 //! ```
 //! use bpvm::{Compiler, Dialect, Environment, Vm};
 //! let env = Environment::from_yaml("provider: aws\ncluster: {enabled: true}").unwrap();
