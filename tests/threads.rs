@@ -34,7 +34,9 @@ fn threads_share_one_bound_program_and_environment() {
             .map(|_| {
                 s.spawn(|| {
                     let mut vm = Vm::new();
-                    (0..1000).map(|_| bpvm::eval(&mut vm, &prog, &env).unwrap()).collect::<Vec<_>>()
+                    (0..1000)
+                        .map(|_| bpvm::eval(&mut vm, &prog, &env).unwrap())
+                        .collect::<Vec<_>>()
                 })
             })
             .collect();

@@ -17,12 +17,22 @@ pub struct bpvm_env {
 
 /// Parses `json` as `bpvm eval --env FILE.json` does.
 pub fn from_json(json: &str) -> Result<Environment, String> {
-    Environment::from_json(json).map_err(|e| format!("error: {e}"))
+    Environment::from_json(json)
+        .map(bound)
+        .map_err(|e| format!("error: {e}"))
 }
 
 /// Parses `yaml` as `bpvm eval --env FILE.yaml` does.
 pub fn from_yaml(yaml: &str) -> Result<Environment, String> {
-    Environment::from_yaml(yaml).map_err(|e| format!("error: {e}"))
+    Environment::from_yaml(yaml)
+        .map(bound)
+        .map_err(|e| format!("error: {e}"))
+}
+
+/// `env`, bound to the C ABI's path table (see `paths.rs`).
+fn bound(mut env: Environment) -> Environment {
+    crate::paths::bind(&mut env);
+    env
 }
 
 /// Boxes what `parse` makes of `source`, or NULL with `*err` set.

@@ -17,6 +17,7 @@
 #![deny(missing_docs, clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 
 mod guard;
+mod paths;
 mod strings;
 
 pub mod env;

@@ -36,7 +36,9 @@ pub fn compile(dialect_name: &str, source: &str, template: bool) -> Result<Progr
     } else {
         compiler.compile(source)
     };
-    program.map_err(|d| format!("error: {d}"))
+    let mut program = program.map_err(|d| format!("error: {d}"))?;
+    crate::paths::number(&mut program);
+    Ok(program)
 }
 
 /// Compiles `source` in `dialect` ("windsor" or "bluelink"): a host string

@@ -10,7 +10,7 @@
 
 use crate::map::Map;
 use crate::value::Value;
-use foldhash::HashMap;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -39,7 +39,10 @@ pub struct PathTable {
 #[derive(Debug)]
 struct Interned {
     id: u64,
-    numbers: Mutex<HashMap<Box<str>, u32>>,
+    /// A tree rather than a hash table: a table that lives as long as the
+    /// process (the C ABI's) is then plainly reachable to leak checkers,
+    /// which read a hash table's inner pointers as possible leaks.
+    numbers: Mutex<BTreeMap<Box<str>, u32>>,
 }
 
 /// Table ids, never reused in a process, so that a program can tell the
@@ -65,8 +68,12 @@ impl PathTable {
     /// The number of the path with key `key`, numbering it if it is new.
     pub fn intern(&self, key: &str) -> u32 {
         let mut numbers = self.inner.numbers.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(&n) = numbers.get(key) {
+            return n;
+        }
         let next = numbers.len() as u32;
-        *numbers.entry(key.into()).or_insert(next)
+        numbers.insert(key.into(), next);
+        next
     }
 
     /// How many paths are numbered.
