@@ -220,6 +220,10 @@ func NewEnv(vars map[string]any) (*Env, error) {
 // EnvFromJSON makes an environment from a JSON object; empty text is an
 // empty environment. Text that is not JSON, or not an object, is an [*Error].
 func EnvFromJSON(text []byte) (*Env, error) {
+	if len(text) == 0 {
+		// The library reads "" as a JSON syntax error, not as nothing.
+		text = []byte("{}")
+	}
 	return newEnv("JSON", text, false)
 }
 
