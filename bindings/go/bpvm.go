@@ -132,12 +132,13 @@ func (p *Program) Close() error {
 	return nil
 }
 
-// handles returns the C handles of p and e, or ErrClosed.
-func handles(p *Program, e *Env) (*C.bpvm_program, *C.bpvm_env, error) {
+// handles returns the C handles of p and e as the evaluation wrappers of
+// bpvm_go.h take them (see there why as integers), or ErrClosed.
+func handles(p *Program, e *Env) (C.uintptr_t, C.uintptr_t, error) {
 	if p == nil || p.p == nil || e == nil || e.e == nil {
-		return nil, nil, ErrClosed
+		return 0, 0, ErrClosed
 	}
-	return p.p, e.e, nil
+	return C.uintptr_t(uintptr(unsafe.Pointer(p.p))), C.uintptr_t(uintptr(unsafe.Pointer(e.e))), nil
 }
 
 // EvalJSON evaluates the program against env and returns the result as one

@@ -4,10 +4,18 @@
  * Each wrapper returns its outputs in a struct, by value, so that no Go
  * pointer is handed to C: taking the address of a Go variable for an out
  * parameter makes it escape to the heap, one allocation per call.
+ *
+ * The evaluations take their handles as uintptr_t. cgo checks every pointer
+ * argument with a call taking interface{}, and a pointer to an opaque C
+ * struct (not a pointer Go may hold in an interface directly) is boxed for
+ * it: an allocation per handle per call, where the evaluation itself
+ * allocates nothing. The handles are C memory, so there is nothing to check.
  */
 
 #ifndef BPVM_GO_H
 #define BPVM_GO_H
+
+#include <stdint.h>
 
 #include "bpvm.h"
 
@@ -40,9 +48,9 @@ typedef struct {
 	char *err;
 } bpvm_go_bool;
 
-static inline bpvm_go_bool bpvm_go_eval_bool(const bpvm_program *p, const bpvm_env *e) {
+static inline bpvm_go_bool bpvm_go_eval_bool(uintptr_t p, uintptr_t e) {
 	bpvm_go_bool r = {0};
-	r.rc = bpvm_eval_bool(p, e, &r.value, &r.err);
+	r.rc = bpvm_eval_bool((const bpvm_program *)p, (const bpvm_env *)e, &r.value, &r.err);
 	return r;
 }
 
@@ -52,9 +60,9 @@ typedef struct {
 	char *err;
 } bpvm_go_text;
 
-static inline bpvm_go_text bpvm_go_eval_json(const bpvm_program *p, const bpvm_env *e) {
+static inline bpvm_go_text bpvm_go_eval_json(uintptr_t p, uintptr_t e) {
 	bpvm_go_text r = {0};
-	r.rc = bpvm_eval_json(p, e, &r.out, &r.err);
+	r.rc = bpvm_eval_json((const bpvm_program *)p, (const bpvm_env *)e, &r.out, &r.err);
 	return r;
 }
 

@@ -450,3 +450,18 @@ func TestOptionsJSON(t *testing.T) {
 		}
 	}
 }
+
+// EvalBool is the per-condition fast path: like bpvm_eval_bool, it must not
+// allocate once the goroutine's thread has evaluated once.
+func TestEvalBoolAllocatesNothing(t *testing.T) {
+	env := mustEnvYAML(t, "provider: aws\ncluster: {enabled: true}\n")
+	p := mustCompile(t, Windsor, "provider == 'aws' && (cluster.enabled ?? true)")
+	allocs := testing.AllocsPerRun(1000, func() {
+		if ok, err := p.EvalBool(env); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("EvalBool allocates %v times a call", allocs)
+	}
+}
