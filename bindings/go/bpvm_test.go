@@ -111,10 +111,7 @@ func TestEvalJSONIsTheCLIsLine(t *testing.T) {
 func TestEvalError(t *testing.T) {
 	env := mustEnvYAML(t, "n: 3\n")
 	_, err := mustCompile(t, Windsor, "n + 'a'").Eval(env)
-	if err == nil {
-		t.Fatal("want an error")
-	}
-	if msg := libraryError(t, err); !strings.Contains(msg, "error") {
+	if msg := libraryError(t, err); !strings.Contains(msg, "1:1: '+' cannot be applied to int and string") {
 		t.Fatalf("message %q", msg)
 	}
 }
@@ -148,7 +145,7 @@ func TestCompileTemplate(t *testing.T) {
 
 func TestCompileErrors(t *testing.T) {
 	_, err := Compile("cobol", "1")
-	if msg := libraryError(t, err); !strings.Contains(msg, "cobol") {
+	if msg := libraryError(t, err); !strings.Contains(msg, `unknown dialect "cobol"`) {
 		t.Errorf("bad dialect: %q", msg)
 	}
 
@@ -159,7 +156,9 @@ func TestCompileErrors(t *testing.T) {
 	}
 
 	_, err = CompileTemplate(Windsor, "a ${b")
-	libraryError(t, err)
+	if msg := libraryError(t, err); !strings.Contains(msg, "1:3: unclosed '${'") {
+		t.Errorf("unclosed template part: %q", msg)
+	}
 
 	if _, err = Compile(Windsor, "a\x00b"); err == nil || !strings.Contains(err.Error(), "NUL") {
 		t.Errorf("NUL in the source: %v", err)
@@ -185,22 +184,28 @@ func TestEvalBool(t *testing.T) {
 }
 
 func TestEnvErrors(t *testing.T) {
-	for name, make := range map[string]func() (*Env, error){
-		"bad YAML":        func() (*Env, error) { return EnvFromYAML([]byte("a: [1,\n")) },
-		"YAML list":       func() (*Env, error) { return EnvFromYAML([]byte("- a\n- b\n")) },
-		"bad JSON":        func() (*Env, error) { return EnvFromJSON([]byte(`{"a": `)) },
-		"JSON number":     func() (*Env, error) { return EnvFromJSON([]byte(`42`)) },
-		"NUL in the YAML": func() (*Env, error) { return EnvFromYAML([]byte("a: \x00")) },
+	for _, c := range []struct {
+		name string
+		make func() (*Env, error)
+		want string
+	}{
+		{"bad YAML", func() (*Env, error) { return EnvFromYAML([]byte("a: [1,\n")) }, "1:4: unclosed bracket"},
+		{"YAML list", func() (*Env, error) { return EnvFromYAML([]byte("- a\n- b\n")) }, "an environment must be a mapping, got list"},
+		{"bad JSON", func() (*Env, error) { return EnvFromJSON([]byte(`{"a": `)) }, "1:6: EOF while parsing a value"},
+		{"JSON number", func() (*Env, error) { return EnvFromJSON([]byte(`42`)) }, "an environment must be a mapping, got int"},
 	} {
-		env, err := make()
+		env, err := c.make()
 		if err == nil {
 			env.Close()
-			t.Errorf("%s: no error", name)
-		} else if name != "NUL in the YAML" {
-			libraryError(t, err)
+			t.Errorf("%s: no error", c.name)
+		} else if msg := libraryError(t, err); !strings.Contains(msg, c.want) {
+			t.Errorf("%s: %q, want %q in it", c.name, msg, c.want)
 		}
 	}
 
+	if _, err := EnvFromYAML([]byte("a: \x00")); err == nil || !strings.Contains(err.Error(), "NUL") {
+		t.Errorf("NUL in the YAML: %v", err)
+	}
 	if _, err := NewEnv(map[string]any{"ch": make(chan int)}); err == nil {
 		t.Error("NewEnv of a channel: no error")
 	}
@@ -341,22 +346,21 @@ func TestRenderWindsor(t *testing.T) {
 
 func TestRenderWindsorErrors(t *testing.T) {
 	project := filepath.Join(repo, "examples", "windsor")
-	for name, render := range map[string]func() ([]byte, error){
-		"missing project": func() ([]byte, error) { return RenderWindsor("/nonexistent/bpvm", "", nil) },
-		"unknown context": func() ([]byte, error) { return RenderWindsor(project, "nope", nil) },
-		"bad rules":       func() ([]byte, error) { return RenderWindsor(project, "", &WindsorOptions{Rules: "v9"}) },
-		"unknown option key": func() ([]byte, error) {
-			return RenderWindsor(project, "", &WindsorOptions{Extra: map[string]any{"compile_flx": true}})
-		},
+	for _, c := range []struct {
+		name, dir, context string
+		opts               *WindsorOptions
+		want               string
+	}{
+		{"missing project", "/nonexistent/bpvm", "", nil, "/nonexistent/bpvm is not a folder"},
+		{"unknown context", project, "nope", nil, `no context "nope": the project has: local`},
+		{"bad rules", project, "", &WindsorOptions{Rules: "v9"}, `"rules" must be one of "auto", "seed", "v0.9", got "v9"`},
+		{"unknown option key", project, "", &WindsorOptions{Extra: map[string]any{"compile_flx": true}}, `did you mean "compile_flux"`},
 	} {
-		out, err := render()
+		out, err := RenderWindsor(c.dir, c.context, c.opts)
 		if err == nil {
-			t.Errorf("%s: no error, %d bytes", name, len(out))
-			continue
-		}
-		msg := libraryError(t, err)
-		if name == "unknown option key" && !strings.Contains(msg, `did you mean "compile_flux"`) {
-			t.Errorf("%s: %q", name, msg)
+			t.Errorf("%s: no error, %d bytes", c.name, len(out))
+		} else if msg := libraryError(t, err); !strings.Contains(msg, c.want) {
+			t.Errorf("%s: %q, want %q in it", c.name, msg, c.want)
 		}
 	}
 }
@@ -401,23 +405,24 @@ func TestRenderBluelink(t *testing.T) {
 
 func TestRenderBluelinkErrors(t *testing.T) {
 	blueprint := filepath.Join(repo, "examples", "bluelink", "blueprint.yaml")
-	for name, opts := range map[string]*BluelinkOptions{
-		"missing var value":  {Var: []string{"environment"}},
-		"unknown option key": {Extra: map[string]any{"allow_htp": []string{"example.com"}}},
-		"bad instant":        {Now: "yesterday"},
+	for _, c := range []struct {
+		name, path string
+		opts       *BluelinkOptions
+		want       string
+	}{
+		{"missing blueprint", "/nonexistent/blueprint.yaml", nil, "/nonexistent/blueprint.yaml: cannot read the blueprint"},
+		{"var without a value", blueprint, &BluelinkOptions{Var: []string{"environment"}}, `--var "environment": expected NAME=VALUE`},
+		{"bad instant", blueprint, &BluelinkOptions{Now: "yesterday"}, `--now "yesterday" is not an RFC 3339 time`},
+		{"unknown option key", blueprint, &BluelinkOptions{Extra: map[string]any{"allow_htp": []string{"example.com"}}},
+			`unknown key "allow_htp" (did you mean "allow_http"?)`},
 	} {
-		_, err := RenderBluelink(blueprint, opts)
+		out, err := RenderBluelink(c.path, c.opts)
 		if err == nil {
-			t.Errorf("%s: no error", name)
-			continue
-		}
-		msg := libraryError(t, err)
-		if name == "unknown option key" && !strings.Contains(msg, `unknown key "allow_htp" (did you mean "allow_http"?)`) {
-			t.Errorf("%s: %q", name, msg)
+			t.Errorf("%s: no error, %d bytes", c.name, len(out))
+		} else if msg := libraryError(t, err); !strings.Contains(msg, c.want) {
+			t.Errorf("%s: %q, want %q in it", c.name, msg, c.want)
 		}
 	}
-	_, err := RenderBluelink("/nonexistent/blueprint.yaml", nil)
-	libraryError(t, err)
 }
 
 func TestOptionsJSON(t *testing.T) {
