@@ -278,20 +278,38 @@ func TestFinalizersFreeDroppedHandles(t *testing.T) {
 	runtime.GC()
 }
 
+// Eight goroutines evaluating the same Programs against the same Envs get
+// what one goroutine gets: the anchors of benches/anchors.yaml, a
+// condition, and an expression building a list.
 func TestOneProgramAndEnvServeManyGoroutines(t *testing.T) {
-	env := mustEnvYAML(t, "n: 3\nprovider: aws\nnames: [a, b, c]\n")
-	p := mustCompile(t, Windsor, "map(names, # + provider + string(n * n))")
-	cond := mustCompile(t, Windsor, "provider == 'aws' && n > 2")
-	want, err := p.Eval(env)
-	if err != nil {
-		t.Fatal(err)
+	type job struct {
+		name string
+		p    *Program
+		env  *Env
 	}
-	wantBool, err := cond.EvalBool(env)
-	if err != nil {
-		t.Fatal(err)
+	env := mustEnvYAML(t, "n: 3\nprovider: aws\nnames: [a, b, c]\n")
+	jobs := []job{
+		{"map", mustCompile(t, Windsor, "map(names, # + provider + string(n * n))"), env},
+		{"condition", mustCompile(t, Windsor, "provider == 'aws' && n > 2"), env},
+	}
+	for _, a := range loadAnchors(t) {
+		jobs = append(jobs, job{"anchor " + a.id, a.prog, a.env}, job{"anchor " + a.id + " as a condition", a.cond, a.env})
 	}
 
-	const goroutines, rounds = 8, 200
+	// run evaluates every job once, as a value and, where it is one, as a
+	// condition.
+	run := func() []string {
+		out := make([]string, len(jobs))
+		for i, j := range jobs {
+			v, err := j.p.Eval(j.env)
+			b, berr := j.p.EvalBool(j.env)
+			out[i] = fmt.Sprintf("%s: %#v %v | %v %v", j.name, v, err, b, berr)
+		}
+		return out
+	}
+	want := run()
+
+	const goroutines, rounds = 8, 100
 	var wg sync.WaitGroup
 	failures := make(chan string, goroutines)
 	for g := 0; g < goroutines; g++ {
@@ -299,14 +317,8 @@ func TestOneProgramAndEnvServeManyGoroutines(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < rounds; i++ {
-				got, err := p.Eval(env)
-				if err != nil || !reflect.DeepEqual(got, want) {
-					failures <- fmt.Sprintf("Eval: %#v, %v; want %#v", got, err, want)
-					return
-				}
-				ok, err := cond.EvalBool(env)
-				if err != nil || ok != wantBool {
-					failures <- "EvalBool differs"
+				if got := run(); !reflect.DeepEqual(got, want) {
+					failures <- fmt.Sprintf("got %q\nwant %q", got, want)
 					return
 				}
 			}

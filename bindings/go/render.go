@@ -15,15 +15,19 @@ import (
 type WindsorOptions struct {
 	// Output is "yaml" (the default) or "json" (-o/--output).
 	Output string `json:"output,omitempty"`
-	// NoSchemaDefaults leaves out the defaults of the template's schema
-	// (--no-schema-defaults).
+	// NoSchemaDefaults does not apply the defaults of
+	// contexts/_template/schema.yaml (--no-schema-defaults).
 	NoSchemaDefaults bool `json:"no_schema_defaults,omitempty"`
-	// Rules is "auto" (the default), "seed" or "v0.9" (--rules).
+	// Rules is which Windsor rules to render by: "auto" (the default, the
+	// ones the template's metadata.yaml cliVersion selects), "seed" or
+	// "v0.9" (--rules).
 	Rules string `json:"rules,omitempty"`
-	// CompileFlux compiles the Flux systems into Kustomizations
-	// (--compile-flux).
+	// CompileFlux prints the flux systems compiled to the kustomizations
+	// Windsor applies, under `kustomize:`, instead of the `flux:` systems
+	// (--compile-flux; Windsor v0.9).
 	CompileFlux bool `json:"compile_flux,omitempty"`
-	// TerraformOutputs is a file of Terraform outputs the blueprint reads
+	// TerraformOutputs is a YAML or JSON file of terraform outputs by
+	// component; without it terraform_output() stays as written
 	// (--terraform-outputs).
 	TerraformOutputs string `json:"terraform_outputs,omitempty"`
 	// Extra holds further options_json keys (see bpvm.h), for flags newer
@@ -36,27 +40,34 @@ type WindsorOptions struct {
 type BluelinkOptions struct {
 	// Output is "yaml" (the default) or "json" (-o/--output).
 	Output string `json:"output,omitempty"`
-	// Var sets variables, each "NAME=VALUE" (--var, repeatable).
+	// Var gives variables' values, each "NAME=VALUE", parsed to the
+	// variable's declared type; a later one wins (--var, repeatable).
 	Var []string `json:"var,omitempty"`
-	// Vars is a file of variable values (--vars).
+	// Vars is a YAML or JSON file mapping variable names to values
+	// (--vars).
 	Vars string `json:"vars,omitempty"`
-	// Datasources is a file of data source values (--datasources).
+	// Datasources is a file of data source data: data source name to its
+	// exported fields, or type to candidate records; without it data
+	// source fields are left as written (--datasources).
 	Datasources string `json:"datasources,omitempty"`
-	// ResourceState is a file of deployed resources' state
-	// (--resource-state).
+	// ResourceState is a file of deploy-time resource fields: resource
+	// name to fields read as if they were in its spec (--resource-state).
 	ResourceState string `json:"resource_state,omitempty"`
-	// ShowSecrets prints secret values instead of masking them
+	// ShowSecrets prints secret variables and values instead of ********
 	// (--show-secrets).
 	ShowSecrets bool `json:"show_secrets,omitempty"`
-	// Seed pins what random functions give (--seed). A pointer because 0 is
-	// a seed too; nil leaves them unpinned.
+	// Seed pins uuid(): the same seed gives the same ids (--seed). A
+	// pointer because 0 is a seed too; nil leaves uuid() unpinned.
 	Seed *uint64 `json:"seed,omitempty"`
-	// Now pins the current instant, in RFC 3339 (--now).
+	// Now pins datetime() to an instant in RFC 3339, e.g.
+	// "2024-05-06T07:08:09Z" (--now).
 	Now string `json:"now,omitempty"`
-	// Root is the folder file() reads inside (--root).
+	// Root is the folder file() and include paths must stay inside
+	// (--root; by default the current folder when the blueprint is in it,
+	// else the blueprint's folder).
 	Root string `json:"root,omitempty"`
 	// AllowHTTP names the hosts http_resource() may fetch from
-	// (--allow-http).
+	// (--allow-http, repeatable).
 	AllowHTTP []string `json:"allow_http,omitempty"`
 	// Extra holds further options_json keys (see bpvm.h), for flags newer
 	// than this struct; a key here replaces the field of the same key.
