@@ -112,6 +112,20 @@ func BenchmarkEvalBool(b *testing.B) {
 	}
 }
 
+// BenchmarkEvalBoolTrue measures the condition `true`: the cost of a call
+// through cgo and the library with next to no evaluation, the floor under
+// BenchmarkEvalBool's figures.
+func BenchmarkEvalBoolTrue(b *testing.B) {
+	env := mustEnvYAML(b, "{}")
+	p := mustCompile(b, Windsor, "true")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if ok, err := p.EvalBool(env); !ok || err != nil {
+			b.Fatal(ok, err)
+		}
+	}
+}
+
 // BenchmarkEval measures the anchors as they are, through JSON and
 // encoding/json: what a host pays for a value rather than a bool.
 func BenchmarkEval(b *testing.B) {

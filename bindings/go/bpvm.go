@@ -166,6 +166,9 @@ func (p *Program) EvalJSON(env *Env) ([]byte, error) {
 // encoding/json: nil, bool, float64, string, []any or map[string]any.
 // Integers beyond 2^53 lose precision as float64; use [Program.EvalJSON] and
 // a json.Decoder with UseNumber to keep them.
+//
+// For a condition, [Program.EvalBool] is much cheaper: it sets up no host for
+// Bluelink's effect functions and goes through no JSON.
 func (p *Program) Eval(env *Env) (any, error) {
 	text, err := p.EvalJSON(env)
 	if err != nil {
