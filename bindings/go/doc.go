@@ -7,9 +7,12 @@
 // library, libbpvm_capi.a. Build that first, then point the linker at it:
 //
 //	cargo build --release -p bpvm-capi
-//	CGO_LDFLAGS="-L$PWD/target/release" go test ./bindings/go
+//	cd bindings/go && go test
 //
-// (bindings/go/build.sh does both, and honours CARGO_TARGET_DIR.)
+// The package finds the library in the repository's target/release; when
+// CARGO_TARGET_DIR puts it elsewhere, say where with
+// CGO_LDFLAGS="-L$CARGO_TARGET_DIR/release". bindings/go/build.sh does all
+// of it, then go vet and go test -race.
 //
 // A condition compiled once and evaluated against an environment:
 //
