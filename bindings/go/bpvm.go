@@ -5,8 +5,9 @@ package bpvm
 // -l:libbpvm_capi.a, not -lbpvm_capi: the target folder holds the .so too,
 // and the linker would prefer it, leaving binaries that need it at run time.
 // The -L of the default target folder comes after any in CGO_LDFLAGS, so a
-// CARGO_TARGET_DIR given there wins.
-#cgo LDFLAGS: -L${SRCDIR}/../../target/release -l:libbpvm_capi.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+// CARGO_TARGET_DIR given there wins. The system libraries are those bpvm.h
+// names for Linux, the only link line it gives.
+#cgo linux LDFLAGS: -L${SRCDIR}/../../target/release -l:libbpvm_capi.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 #include <stdlib.h>
 #include <string.h>
 #include "bpvm_go.h"
