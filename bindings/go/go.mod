@@ -1,0 +1,3 @@
+module github.com/bpvm/bpvm/bindings/go
+
+go 1.19
