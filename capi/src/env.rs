@@ -17,6 +17,11 @@ pub struct bpvm_env {
 
 /// Parses `json` as `bpvm eval --env FILE.json` does.
 pub fn from_json(json: &str) -> Result<Environment, String> {
+    // As documented: no text at all is an empty environment (YAML's
+    // empty document already is one).
+    if json.trim().is_empty() {
+        return Ok(bound(Environment::new()));
+    }
     Environment::from_json(json)
         .map(bound)
         .map_err(|e| format!("error: {e}"))
@@ -93,6 +98,13 @@ pub unsafe extern "C" fn bpvm_env_free(e: *mut bpvm_env) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_text_is_an_empty_environment() {
+        for env in [from_json(""), from_json(" \n"), from_yaml("")] {
+            assert_eq!(env.unwrap().root().len(), 0);
+        }
+    }
 
     #[test]
     fn json_and_yaml() {
