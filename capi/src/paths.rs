@@ -15,17 +15,17 @@ use std::sync::LazyLock;
 static PATHS: LazyLock<PathTable> = LazyLock::new(PathTable::new);
 
 /// The most paths the table numbers.
-pub const MOST_PATHS: usize = 1 << 16;
+pub(crate) const MOST_PATHS: usize = 1 << 16;
 
 /// Numbers `program`'s paths in the table, while it has room.
-pub fn number(program: &mut Program) {
+pub(crate) fn number(program: &mut Program) {
     if PATHS.len() < MOST_PATHS {
         program.bind(&PATHS);
     }
 }
 
 /// Binds `env` to the table as it is now.
-pub fn bind(env: &mut Environment) {
+pub(crate) fn bind(env: &mut Environment) {
     env.bind(&PATHS);
 }
 
