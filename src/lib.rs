@@ -11,6 +11,12 @@
 //! of a repository (Windsor contexts, Bluelink variable sets) and splits
 //! them into shards.
 //!
+//! The four uses, each a program in `examples/` that CI runs:
+//! `evaluate.rs` (compile once, bind, evaluate), `render_windsor.rs` (a
+//! project loaded once, a context rendered), `render_bluelink.rs` (a
+//! blueprint loaded once, rendered with two variable sets) and `batch.rs`
+//! (every target under a folder found, sharded and rendered on all cores).
+//!
 //! Threads: a [`Program`], an [`Environment`], a [`PathTable`], a loaded
 //! [`windsor::Project`] and a loaded [`bluelink::Blueprint`] are `Send +
 //! Sync` — load and compile once, then share them by reference between

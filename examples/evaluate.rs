@@ -1,0 +1,28 @@
+//! Evaluating expressions: compile once, bind the environment to the
+//! programs' paths, evaluate as often as needed.
+//!
+//! Run: `cargo run --example evaluate`.
+
+use bpvm::{Compiler, Dialect, Environment, PathTable, Vm};
+
+fn main() -> Result<(), String> {
+    let table = PathTable::new();
+    let compiler = Compiler::new(Dialect::Windsor);
+    let mut programs = Vec::new();
+    for src in [
+        "provider == 'aws' && cluster.enabled",
+        "'nodes: ' + string(cluster.nodes ?? 1)",
+    ] {
+        let mut prog = compiler.compile(src).map_err(|d| d.to_string())?;
+        prog.bind(&table);
+        programs.push((src, prog));
+    }
+    let mut env = Environment::from_yaml("provider: aws\ncluster: {enabled: true, nodes: 3}")?;
+    env.bind(&table);
+    let mut vm = Vm::new();
+    for (src, prog) in &programs {
+        let value = bpvm::eval(&mut vm, prog, &env).map_err(|d| d.to_string())?;
+        println!("{src} => {}", value.to_json());
+    }
+    Ok(())
+}
