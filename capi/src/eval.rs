@@ -7,7 +7,7 @@
 use crate::env::bpvm_env;
 use crate::guard::status;
 use crate::program::bpvm_program;
-use crate::strings::set_out;
+use crate::strings::{need_out, set_out};
 use bpvm::runtime::Val;
 use bpvm::runtime::builtins::effects::Effects;
 use bpvm::runtime::root::Root;
@@ -112,9 +112,7 @@ pub unsafe extern "C" fn bpvm_eval_json(
     // SAFETY: the caller's promises about the pointers are passed on.
     unsafe {
         status(err, || {
-            if out_json.is_null() {
-                return Err("error: out_json is NULL".into());
-            }
+            need_out(out_json, "out_json")?;
             let (program, env) = operands(p, e)?;
             set_out(out_json, "out_json", to_json(program, env)?)
         })
@@ -145,9 +143,7 @@ pub unsafe extern "C" fn bpvm_eval_bool(
     // SAFETY: the caller's promises about the pointers are passed on.
     unsafe {
         status(err, || {
-            if out.is_null() {
-                return Err("error: out is NULL".into());
-            }
+            need_out(out, "out")?;
             let (program, env) = operands(p, e)?;
             let yes = truth(program, env)?;
             *out = c_int::from(yes);

@@ -41,14 +41,22 @@ pub(crate) fn hand_out(s: String) -> Result<*mut c_char, String> {
         .map_err(|_| "error: the result holds a NUL byte, which a C string cannot".to_string())
 }
 
+/// The error for an output pointer `what` that is NULL; checked before
+/// any work is done, so that a call that cannot hand back its result does
+/// nothing.
+pub(crate) fn need_out<T>(out: *mut T, what: &str) -> Result<(), String> {
+    if out.is_null() {
+        return Err(format!("error: {what} is NULL"));
+    }
+    Ok(())
+}
+
 /// Stores `s` in `*out` (see [`hand_out`]); a NULL `out` is an error.
 ///
 /// # Safety
 /// `out` must be NULL or valid for writing one pointer.
 pub(crate) unsafe fn set_out(out: *mut *mut c_char, what: &str, s: String) -> Result<(), String> {
-    if out.is_null() {
-        return Err(format!("error: {what} is NULL"));
-    }
+    need_out(out, what)?;
     let p = hand_out(s)?;
     // SAFETY: not NULL, and the caller promises it is writable.
     unsafe { *out = p };

@@ -4,7 +4,7 @@ pub mod bluelink;
 pub mod windsor;
 
 use crate::guard::status;
-use crate::strings::{optional_text, set_out, text};
+use crate::strings::{need_out, optional_text, set_out, text};
 use std::os::raw::{c_char, c_int};
 
 /// Renders `context` of the Windsor project in `project_dir` (NULL
@@ -27,9 +27,7 @@ pub unsafe extern "C" fn bpvm_render_windsor(
     // SAFETY: the caller's promises about the pointers are passed on.
     unsafe {
         status(err, || {
-            if out.is_null() {
-                return Err("error: out is NULL".into());
-            }
+            need_out(out, "out")?;
             let dir = text(project_dir, "project_dir")?;
             let context = optional_text(context, "context")?;
             let options = optional_text(options_json, "options_json")?;
@@ -55,9 +53,7 @@ pub unsafe extern "C" fn bpvm_render_bluelink(
     // SAFETY: the caller's promises about the pointers are passed on.
     unsafe {
         status(err, || {
-            if out.is_null() {
-                return Err("error: out is NULL".into());
-            }
+            need_out(out, "out")?;
             let path = text(blueprint_path, "blueprint_path")?;
             let options = optional_text(options_json, "options_json")?;
             set_out(out, "out", bluelink::render(path, options)?)
