@@ -11,28 +11,23 @@
 //!   that it becomes a fused test too and runs as a decision.
 
 use bpvm_runtime::Value;
-use bpvm_vm::{Access, Op, Program, Seg, Site, Test};
+use bpvm_vm::{Access, Op, Program, Seg, Site, Test, has_jumps};
 use std::collections::HashMap;
 
 /// Applies every rewrite, in an order where each one helps the next.
 pub fn optimize(prog: &mut Program) {
     // Every rewrite but `decide_comparison` starts from a jump: most
     // templates have none, and are spared the passes' bookkeeping.
-    if jumps(&prog.code) {
+    if has_jumps(&prog.code) {
         thread_jumps(&mut prog.code);
         return_early(&mut prog.code);
         coalesce(prog);
         default_loads(prog);
     }
     decide_comparison(prog);
-    if jumps(&prog.code) {
+    if has_jumps(&prog.code) {
         fuse_tests(prog);
     }
-}
-
-/// True when some instruction of `code` jumps.
-fn jumps(code: &[Op]) -> bool {
-    code.iter().any(|op| op.target().is_some())
 }
 
 /// `Load a; JumpIfNotNil →next; Load b` (`a ?? b`, two paths) becomes

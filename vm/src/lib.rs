@@ -26,5 +26,5 @@ pub use disasm::disassemble;
 pub use error::{Fault, RunError};
 pub use eval::{eval, eval_with};
 pub use op::{Access, Loop, Op, Test, TextRule};
-pub use program::{MAX_ALTERNATIVES, Path, Program, Seg, Site, UNBOUND, is_decision, max_depth};
+pub use program::{MAX_ALTERNATIVES, Path, Program, Seg, Site, UNBOUND, has_jumps, is_decision, max_depth};
 pub use vm::Vm;

@@ -267,6 +267,17 @@ impl Program {
     }
 }
 
+/// True when some instruction of `code` jumps (most templates have none).
+///
+/// ```
+/// use bpvm_vm::{Op, has_jumps};
+/// assert!(!has_jumps(&[Op::Int(1), Op::Return]));
+/// assert!(has_jumps(&[Op::True, Op::JumpIfFalse(3), Op::Int(1), Op::Return]));
+/// ```
+pub fn has_jumps(code: &[Op]) -> bool {
+    code.iter().any(|op| op.target().is_some())
+}
+
 /// True when `code` is only fused tests, constants, reads from the
 /// environment, jumps and returns.
 ///
@@ -322,7 +333,7 @@ fn straight_depth(code: &[Op]) -> u32 {
 /// assert_eq!(max_depth(&[Op::Int(1), Op::Int(2), Op::Add, Op::Return]), 2);
 /// ```
 pub fn max_depth(code: &[Op]) -> u32 {
-    if code.iter().all(|op| op.target().is_none()) {
+    if !has_jumps(code) {
         straight_depth(code)
     } else {
         walked_depth(code)
