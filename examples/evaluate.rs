@@ -3,9 +3,9 @@
 //!
 //! Run: `cargo run --example evaluate`.
 
-use bpvm::{Compiler, Dialect, Environment, PathTable, Vm};
+use bpvm::{Compiler, Dialect, Environment, Error, PathTable, Vm};
 
-fn main() -> Result<(), String> {
+fn main() -> Result<(), Error> {
     let table = PathTable::new();
     let compiler = Compiler::new(Dialect::Windsor);
     let mut programs = Vec::new();
@@ -13,15 +13,16 @@ fn main() -> Result<(), String> {
         "provider == 'aws' && cluster.enabled",
         "'nodes: ' + string(cluster.nodes ?? 1)",
     ] {
-        let mut prog = compiler.compile(src).map_err(|d| d.to_string())?;
+        let mut prog = compiler.compile(src).map_err(Error::Compile)?;
         prog.bind(&table);
         programs.push((src, prog));
     }
-    let mut env = Environment::from_yaml("provider: aws\ncluster: {enabled: true, nodes: 3}")?;
+    let mut env =
+        Environment::from_yaml("provider: aws\ncluster: {enabled: true, nodes: 3}").map_err(Error::Document)?;
     env.bind(&table);
     let mut vm = Vm::new();
     for (src, prog) in &programs {
-        let value = bpvm::eval(&mut vm, prog, &env).map_err(|d| d.to_string())?;
+        let value = bpvm::eval(&mut vm, prog, &env).map_err(Error::Eval)?;
         println!("{src} => {}", value.to_json());
     }
     Ok(())

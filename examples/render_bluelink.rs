@@ -7,10 +7,10 @@ use bpvm::Value;
 use bpvm::bluelink::{load, render};
 use std::path::Path;
 
-fn main() -> Result<(), String> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/bluelink");
-    let blueprint = load::load(&dir.join("blueprint.yaml"), "blueprint.yaml").map_err(|e| e.to_string())?;
-    let datasources = std::fs::read_to_string(dir.join("blueprint.datasources.yaml")).map_err(|e| e.to_string())?;
+    let blueprint = load::load(&dir.join("blueprint.yaml"), "blueprint.yaml")?;
+    let datasources = std::fs::read_to_string(dir.join("blueprint.datasources.yaml"))?;
     for (environment, password) in [("production", "first-example"), ("production", "second-example")] {
         let opts = render::Options {
             variables: vec![
@@ -21,7 +21,7 @@ fn main() -> Result<(), String> {
             seed: Some(7),
             ..render::Options::default()
         };
-        let out = render::render(&blueprint, &opts).map_err(|e| e.to_string())?;
+        let out = render::render(&blueprint, &opts)?;
         println!(
             "# {environment}, password {password}\n{}",
             bpvm::runtime::text::to_yaml(&out.document)

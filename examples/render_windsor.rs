@@ -7,11 +7,11 @@ use bpvm::windsor::output::to_yaml;
 use bpvm::windsor::{Project, render::render_files};
 use std::path::Path;
 
-fn main() -> Result<(), String> {
+fn main() -> Result<(), bpvm::Error> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/windsor");
-    let project = Project::load(&dir).map_err(|e| e.to_string())?;
+    let project = Project::load(&dir)?;
     // Schema defaults applied, no terraform outputs: what `bpvm render` does.
-    let rendered = render_files(&project, "local", true, None).map_err(|e| e.to_string())?;
+    let rendered = render_files(&project, "local", true, None)?;
     print!("{}", to_yaml(&rendered.blueprint));
     Ok(())
 }

@@ -23,6 +23,12 @@
 //! threads (an environment's bound slots are filled safely by any of
 //! them). A [`Vm`] is one thread's: keep one per thread and reuse it.
 //!
+//! Errors: each phase returns its own (a [`Diagnostic`] for an
+//! expression, [`windsor::Errors`], [`bluelink::Errors`]); a host that
+//! wants one type converts them into an [`Error`], matches on the phase
+//! and reads each problem's file, YAML path and line:column from
+//! [`Error::problems`].
+//!
 //! ```
 //! use bpvm::{Compiler, Dialect, Environment, Vm};
 //! let env = Environment::from_yaml("provider: aws\ncluster: {enabled: true}").unwrap();
@@ -34,6 +40,7 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+mod error;
 
 pub use bpvm_bluelink as bluelink;
 pub use bpvm_compiler as compiler;
@@ -44,6 +51,7 @@ pub use bpvm_windsor as windsor;
 pub use bpvm_compiler::{Compiler, Dialect, Logic};
 pub use bpvm_runtime::{Diagnostic, Environment, PathTable, Problems, Val, Value};
 pub use bpvm_vm::{Program, Vm, disassemble, eval, eval_with};
+pub use error::{Error, Problem};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[doc = include_str!("../README.md")]

@@ -49,6 +49,21 @@ func loadAnchors(tb testing.TB) []anchor {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		tb.Fatal(err)
 	}
+	// Programs first, then environments: an environment reads by slot the
+	// paths compiled before it was made (as a host compiles its template,
+	// then makes each context), and later ones by name.
+	var out []anchor
+	for _, e := range doc.Expressions {
+		a := anchor{id: e.ID, source: e.Expr, want: e.Result}
+		a.prog = mustCompile(tb, Windsor, e.Expr)
+		cond := e.Expr
+		if _, isBool := e.Result.(bool); !isBool {
+			literal, _ := json.Marshal(e.Result)
+			cond = "(" + e.Expr + ") == " + string(literal)
+		}
+		a.cond = mustCompile(tb, Windsor, cond)
+		out = append(out, a)
+	}
 	envs := map[string]*Env{}
 	for name, vars := range doc.Environments {
 		env, err := NewEnv(vars)
@@ -58,24 +73,14 @@ func loadAnchors(tb testing.TB) []anchor {
 		tb.Cleanup(func() { env.Close() })
 		envs[name] = env
 	}
-	var out []anchor
-	for _, e := range doc.Expressions {
+	for i, e := range doc.Expressions {
 		name := e.Env
 		if name == "" {
 			name = "blueprint"
 		}
-		a := anchor{id: e.ID, source: e.Expr, env: envs[name], want: e.Result}
-		if a.env == nil {
+		if out[i].env = envs[name]; out[i].env == nil {
 			tb.Fatalf("anchor %s: no environment %q", e.ID, name)
 		}
-		a.prog = mustCompile(tb, Windsor, e.Expr)
-		cond := e.Expr
-		if _, isBool := e.Result.(bool); !isBool {
-			literal, _ := json.Marshal(e.Result)
-			cond = "(" + e.Expr + ") == " + string(literal)
-		}
-		a.cond = mustCompile(tb, Windsor, cond)
-		out = append(out, a)
 	}
 	if len(out) == 0 {
 		tb.Fatal("no anchors")
@@ -158,28 +163,10 @@ func BenchmarkEvalBoolParallel(b *testing.B) {
 	})
 }
 
-// benchValues are the values of the first case of the corpus's
-// addon-database tests: a metal cluster in dev mode, which takes in most
-// facets.
-const benchValues = `platform: metal
-dev: true
-network:
-  cidr_block: 10.5.0.0/16
-  loadbalancer_driver: kube-vip
-  loadbalancer_mode: arp
-  loadbalancer_ips: {start: 10.5.1.10, end: 10.5.1.100}
-cluster:
-  driver: talos
-  controlplanes:
-    nodes:
-      controlplane-1: {endpoint: "10.5.0.10:50000", node: 10.5.0.10, hostname: controlplane-1}
-  workers:
-    volumes: [/var/mnt/local]
-`
-
 // corpusProject is a project made of the released Windsor core template
 // beside the repository (../shared/corpus/windsor-core-v0.7.0, as the Rust
-// render benchmark uses it) and a context "bench" with benchValues. The
+// render benchmark uses it) and a context "bench" with the values of
+// benches/windsor-bench-values.yaml (as the C ABI's benchmark has it). The
 // corpus has no context of its own, and a project reads no file outside
 // its folder (symlinks included), so the template is copied. Without the
 // corpus the caller is skipped, unless BPVM_CORPUS=required (as CI sets)
@@ -200,10 +187,7 @@ func corpusProject(tb testing.TB) string {
 		}
 	}
 	values := filepath.Join(dir, "contexts", "bench", "values.yaml")
-	if err := os.MkdirAll(filepath.Dir(values), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(values, []byte(benchValues), 0o644); err != nil {
+	if err := copyTree(filepath.Join(repo, "benches", "windsor-bench-values.yaml"), values); err != nil {
 		tb.Fatal(err)
 	}
 	return dir

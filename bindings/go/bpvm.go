@@ -211,6 +211,10 @@ type Env struct {
 // NewEnv makes an environment from vars, marshalled with encoding/json (so
 // struct values, json.Marshaler and `json:` tags work as they do there). A
 // nil map is an empty environment.
+//
+// An environment reads the paths of programs compiled before it was made
+// from slots filled once, and those of later programs by name (the same
+// results, a lookup per read): compile first, then make environments.
 func NewEnv(vars map[string]any) (*Env, error) {
 	if vars == nil {
 		return EnvFromJSON(nil)

@@ -94,6 +94,12 @@ void bpvm_string_free(char *s);
  An environment from a JSON mapping (an empty text is an empty one).
  Returns NULL with `*err` set when it is not JSON or not a mapping.
 
+ Speed: an environment reads the paths of programs compiled before it
+ was made from slots filled once, and the paths of later programs by
+ name (the same results, a lookup per read): compile first, then make
+ the environments, as a host compiles its templates and then makes
+ each context.
+
  # Safety
  `json` must be NULL or a NUL-terminated string; `err` must be NULL or
  valid for writing one pointer.
