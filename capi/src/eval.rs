@@ -14,9 +14,14 @@ use bpvm::runtime::root::Root;
 use bpvm::{Environment, Program, Vm};
 use std::cell::RefCell;
 use std::os::raw::{c_char, c_int};
+use std::path::PathBuf;
 
 thread_local! {
     static VM: RefCell<Vm> = RefCell::new(Vm::new());
+    /// The current folder as `getcwd` named it at the last call, and its
+    /// root: making a root resolves the path, which cost more than the
+    /// evaluation, so it is made again only when the folder changes.
+    static HERE: RefCell<Option<(PathBuf, Option<Root>)>> = const { RefCell::new(None) };
 }
 
 /// Runs `work` with this thread's VM. A VM left by a panic is replaced,
@@ -43,12 +48,26 @@ fn with_vm<T>(work: impl FnOnce(&mut Vm) -> T) -> T {
 /// `links`.
 fn effects(env: &Environment) -> Effects {
     Effects {
-        root: std::env::current_dir()
-            .ok()
-            .and_then(|d| Root::new(&d, "current folder").ok()),
+        root: current_root(),
         links: env.root().get("links").cloned().unwrap_or_default(),
         ..Effects::default()
     }
+}
+
+/// The process's current folder as a root (see `HERE`).
+fn current_root() -> Option<Root> {
+    let dir = std::env::current_dir().ok()?;
+    HERE.with(|here| {
+        let mut here = here.borrow_mut();
+        match &*here {
+            Some((known, root)) if *known == dir => root.clone(),
+            _ => {
+                let root = Root::new(&dir, "current folder").ok();
+                *here = Some((dir, root.clone()));
+                root
+            }
+        }
+    })
 }
 
 /// The result as one line of JSON, exactly as `bpvm eval` prints it
