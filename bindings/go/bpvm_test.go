@@ -316,6 +316,10 @@ func TestOneProgramAndEnvServeManyGoroutines(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Each goroutine on an OS thread of its own: 8 threads, each
+			// with its own VM in the library, share the program and env.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			for i := 0; i < rounds; i++ {
 				if got := run(); !reflect.DeepEqual(got, want) {
 					failures <- fmt.Sprintf("got %q\nwant %q", got, want)
