@@ -5,6 +5,9 @@
 //! has nothing to read and says so, unless `BPVM_CORPUS=required` (as CI
 //! sets it), when a missing corpus fails.
 
+#[path = "support/shared.rs"]
+mod shared;
+
 use bpvm::Value;
 use bpvm::compiler::template::{Part, split};
 use std::collections::BTreeSet;
@@ -52,10 +55,7 @@ fn expressions(v: &Value, found: &mut BTreeSet<String>) {
 fn every_corpus_facet_expression_is_a_conformance_case() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let facets = root.join(FACETS);
-    if !facets.is_dir() {
-        let required = std::env::var("BPVM_CORPUS").is_ok_and(|v| v == "required");
-        assert!(!required, "BPVM_CORPUS=required but {} is missing", facets.display());
-        eprintln!("skipped: {} is not there", facets.display());
+    if !shared::present(&facets) {
         return;
     }
     let mut files = Vec::new();
@@ -102,13 +102,7 @@ fn corpus(name: &str) -> Option<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/corpus")
         .join(name);
-    if !root.is_dir() {
-        let required = std::env::var("BPVM_CORPUS").is_ok_and(|v| v == "required");
-        assert!(!required, "BPVM_CORPUS=required but {} is missing", root.display());
-        eprintln!("skipped: {} is not there", root.display());
-        return None;
-    }
-    Some(root)
+    shared::present(&root).then_some(root)
 }
 
 fn seed_corpus() -> Option<PathBuf> {

@@ -207,7 +207,13 @@ fn a_context_name_is_one_folder_under_contexts() {
     // `context:` in windsor.yaml is held to the same rule.
     s.write("project/windsor.yaml", "context: ../../elsewhere\n");
     let project = Project::load(&dir).unwrap();
-    let e = scope::context(&project, &project.default_context(), scope::Values::Files, true).unwrap_err();
+    let e = scope::context(
+        &project,
+        &project.current_context(None, None).unwrap().name,
+        scope::Values::Files,
+        true,
+    )
+    .unwrap_err();
     assert!(
         e.to_string()
             .starts_with("context name \"../../elsewhere\" is not a folder name"),

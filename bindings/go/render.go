@@ -76,8 +76,10 @@ type BluelinkOptions struct {
 
 // RenderWindsor renders context of the Windsor project in projectDir and
 // returns the blueprint exactly as `bpvm render --project DIR --context
-// NAME` prints it. An empty context means windsor.yaml's `context:`, else
-// "local". opts may be nil. Relative paths are read from the process's
+// NAME` prints it. An empty context means the project's current context,
+// as `bpvm render` without --context chooses it: .windsor/context, else
+// WINDSOR_CONTEXT, else windsor.yaml's `context:`, else "local". opts may
+// be nil. Relative paths are read from the process's
 // current folder.
 func RenderWindsor(projectDir, context string, opts *WindsorOptions) ([]byte, error) {
 	var fields any

@@ -180,7 +180,9 @@ void bpvm_program_free(bpvm_program *p);
 
 /*
  Renders `context` of the Windsor project in `project_dir` (NULL
- `context`: windsor.yaml's `context:`, else `local`) and sets `*out` to
+ `context`: the project's current context, as `bpvm render` without
+ `--context` chooses it — `.windsor/context`, else `WINDSOR_CONTEXT`,
+ else windsor.yaml's `context:`, else `local`) and sets `*out` to
  the blueprint, exactly as `bpvm render --project DIR --context NAME`
  prints it. `options_json` may be NULL. Returns 0, or non-zero with
  `*err` set.

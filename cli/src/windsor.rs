@@ -1,6 +1,7 @@
 //! `bpvm render` and `bpvm test` over a Windsor project.
 
 use bpvm::Value;
+use bpvm::windsor::current::Source;
 use bpvm::windsor::{Project, output, render, test};
 use std::path::{Path, PathBuf};
 
@@ -67,7 +68,16 @@ fn load(project: &Path, rules: Rules) -> Result<Project, String> {
 
 pub fn render(args: RenderArgs) -> Result<(), String> {
     let project = load(&args.project, args.rules)?;
-    let name = args.context.unwrap_or_else(|| project.default_context());
+    let windsor_context = std::env::var("WINDSOR_CONTEXT").ok();
+    let current = project
+        .current_context(args.context.as_deref(), windsor_context.as_deref())
+        .map_err(|e| format!("error: {e}"))?;
+    let name = current.name;
+    if current.source != Source::Given {
+        project
+            .check_context(&name)
+            .map_err(|e| format!("error: {e} (the context was chosen by {})", current.source))?;
+    }
     let outputs = match &args.outputs {
         None => None,
         Some(p) => {
@@ -78,6 +88,7 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
     let rendered =
         render::render_files(&project, &name, args.schema_defaults, outputs).map_err(|e| format!("error: {e}"))?;
     if args.explain {
+        eprintln!("context: {name} (chosen by {})", current.source);
         eprintln!("{}", rules(&project, args.rules));
         for line in &rendered.explain {
             eprintln!("{line}");

@@ -5,6 +5,9 @@
 //! bytes (D1; `tests/corpus.rs` renders every case twice in-process).
 //! Skipped without the corpus, unless `BPVM_CORPUS=required`.
 
+#[path = "../../tests/support/shared.rs"]
+mod shared;
+
 use bpvm::Value;
 use bpvm::windsor::{Project, test};
 use std::path::{Path, PathBuf};
@@ -27,10 +30,7 @@ fn copy(from: &Path, to: &Path) {
 #[test]
 fn every_case_renders_through_the_command() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/windsor-core-v0.7.0");
-    if !corpus.is_dir() {
-        let required = std::env::var("BPVM_CORPUS").is_ok_and(|v| v == "required");
-        assert!(!required, "BPVM_CORPUS=required but {} is missing", corpus.display());
-        eprintln!("skipped: {} is not there", corpus.display());
+    if !shared::present(&corpus) {
         return;
     }
     let dir: PathBuf = std::env::temp_dir().join(format!("bpvm-cli-corpus-{}", std::process::id()));

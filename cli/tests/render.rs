@@ -100,7 +100,8 @@ fn explain_says_what_was_included_and_why() {
     );
     assert!(
         err.starts_with(
-            "rules: the seed facet format (contexts/_template/metadata.yaml has no cliVersion admitting 0.9)\n"
+            "context: other (chosen by --context)\n\
+             rules: the seed facet format (contexts/_template/metadata.yaml has no cliVersion admitting 0.9)\n"
         ),
         "{err}"
     );
@@ -113,7 +114,7 @@ fn explain_says_what_was_included_and_why() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.starts_with("rules: Windsor v0.9 (contexts/_template/metadata.yaml cliVersion \">=0.9.0\")\n"),
+        err.contains("\nrules: Windsor v0.9 (contexts/_template/metadata.yaml cliVersion \">=0.9.0\")\n"),
         "{err}"
     );
     // --rules overrides what metadata.yaml selects.
@@ -132,7 +133,7 @@ fn explain_says_what_was_included_and_why() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.starts_with("rules: the seed facet format (chosen by --rules)\n"),
+        err.contains("\nrules: the seed facet format (chosen by --rules)\n"),
         "{err}"
     );
 }

@@ -8,6 +8,9 @@
 //! `../shared` is skipped when it is not there, unless
 //! `BPVM_CORPUS=required`.
 
+#[path = "../../tests/support/shared.rs"]
+mod shared;
+
 mod old_yaml;
 
 use bpvm_runtime::Value;
@@ -114,10 +117,7 @@ fn the_repositorys_yaml_files_read_as_before() {
 #[test]
 fn the_shared_corpus_and_seeds_read_as_before() {
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
-    if !shared.join("corpus").is_dir() {
-        let required = std::env::var("BPVM_CORPUS").is_ok_and(|v| v == "required");
-        assert!(!required, "BPVM_CORPUS=required but {} is missing", shared.display());
-        eprintln!("skipped: {} is not there", shared.display());
+    if !shared::present(&shared.join("corpus")) {
         return;
     }
     let n = compare_files(&[shared.join("corpus"), shared.join("seeds")]);

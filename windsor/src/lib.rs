@@ -17,6 +17,7 @@ mod compose;
 mod config;
 mod configmaps;
 mod contributions;
+pub mod current;
 mod cycles;
 mod deps;
 mod error;

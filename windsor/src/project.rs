@@ -259,15 +259,4 @@ impl Project {
         };
         Err(Error::new(None, "", format!("no context {name:?}: {listed}")))
     }
-
-    /// The context a render uses when none is named: `context:` in
-    /// `windsor.yaml`, else `local`.
-    pub fn default_context(&self) -> String {
-        self.windsor
-            .as_map()
-            .and_then(|m| m.get("context"))
-            .and_then(Value::as_str)
-            .unwrap_or("local")
-            .to_string()
-    }
 }

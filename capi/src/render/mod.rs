@@ -8,7 +8,9 @@ use crate::strings::{need_out, optional_text, set_out, text};
 use std::os::raw::{c_char, c_int};
 
 /// Renders `context` of the Windsor project in `project_dir` (NULL
-/// `context`: windsor.yaml's `context:`, else `local`) and sets `*out` to
+/// `context`: the project's current context, as `bpvm render` without
+/// `--context` chooses it — `.windsor/context`, else `WINDSOR_CONTEXT`,
+/// else windsor.yaml's `context:`, else `local`) and sets `*out` to
 /// the blueprint, exactly as `bpvm render --project DIR --context NAME`
 /// prints it. `options_json` may be NULL. Returns 0, or non-zero with
 /// `*err` set.

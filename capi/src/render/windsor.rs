@@ -37,7 +37,11 @@ pub fn render(dir: &str, context: Option<&str>, options: Option<&str>) -> Result
         _ => None,
     };
     let project = Project::load_as(dir, chosen).map_err(|e| format!("error: {e}"))?;
-    let name = context.map_or_else(|| project.default_context(), str::to_string);
+    let windsor_context = std::env::var("WINDSOR_CONTEXT").ok();
+    let name = project
+        .current_context(context, windsor_context.as_deref())
+        .map_err(|e| format!("error: {e}"))?
+        .name;
     let outputs = match outputs_file {
         None => None,
         Some(p) => {

@@ -1,0 +1,417 @@
+//! The command line: every subcommand, flag and help text, as clap reads
+//! them. What each command does is in its own module.
+
+use crate::{batch, windsor};
+use bpvm::Dialect;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Render infrastructure blueprints: Windsor contexts and Bluelink blueprints.
+///
+/// bpvm prints the blueprint of a Windsor project's context (its facets
+/// composed by their `when:` conditions, `${…}` expressions evaluated) or
+/// of a Bluelink blueprint (its `${..}` substitutions resolved), runs a
+/// template's test suites, renders every context and blueprint of a
+/// repository in one run, and evaluates single expressions. Every problem
+/// is reported with its file, YAML path and line:column; nothing is
+/// written when a render fails.
+#[derive(Parser)]
+#[command(
+    name = "bpvm",
+    version,
+    after_help = EXAMPLES,
+    after_long_help = EXAMPLES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The top-level help's examples, each runnable from the repository's root.
+const EXAMPLES: &str = "\
+Examples:
+  bpvm render --project examples/windsor --context local
+  bpvm render examples/bluelink/blueprint.yaml --vars examples/bluelink/blueprint.vars.yaml
+  bpvm test --project examples/windsor
+  bpvm batch examples --out rendered
+  bpvm eval --env examples/blueprint.yaml \"cluster.cni.driver == 'cilium'\"";
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum DialectArg {
+    /// expr-lang, as Windsor facets write it
+    Windsor,
+    /// Bluelink `${..}` substitutions
+    Bluelink,
+}
+
+impl From<DialectArg> for Dialect {
+    fn from(d: DialectArg) -> Dialect {
+        match d {
+            DialectArg::Windsor => Dialect::Windsor,
+            DialectArg::Bluelink => Dialect::Bluelink,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Print the blueprint of a Windsor context or of a Bluelink blueprint.
+    ///
+    /// With BLUEPRINT (YAML or JSON): the whole blueprint is validated
+    /// (every problem reported with file:line:column and its path), then
+    /// variables, values, data sources, resources (condition, each),
+    /// included children, exports and metadata are resolved in dependency
+    /// order, and the materialised blueprint is printed. A value only known
+    /// at deploy time keeps its ${..} text and is listed on stderr.
+    ///
+    /// Without BLUEPRINT: reads the Windsor project's windsor.yaml, the
+    /// template in contexts/_template/ (blueprint.yaml, schema.yaml, facets/
+    /// and legacy features/) and the context's values.yaml and
+    /// blueprint.yaml, and prints the blueprint of one context.
+    ///
+    /// Nothing is written when the render fails.
+    #[command(after_help = "\
+Examples:
+  bpvm render --project examples/windsor --context local
+  bpvm render --project examples/windsor -o json --explain
+  bpvm render examples/bluelink/blueprint.yaml --vars examples/bluelink/blueprint.vars.yaml \\
+      --datasources examples/bluelink/blueprint.datasources.yaml --seed 7")]
+    Render {
+        /// A Bluelink blueprint (YAML or JSON); without it, the Windsor
+        /// project is rendered.
+        #[arg(value_name = "BLUEPRINT")]
+        blueprint: Option<PathBuf>,
+        /// The Windsor project folder (the one with windsor.yaml and contexts/).
+        #[arg(
+            long,
+            value_name = "DIR",
+            default_value = ".",
+            conflicts_with = "blueprint",
+            help_heading = "Windsor options"
+        )]
+        project: PathBuf,
+        /// The Windsor context; by default the project's current one, as
+        /// Windsor chooses it: .windsor/context (`windsor set context`),
+        /// else $WINDSOR_CONTEXT, else windsor.yaml's `context:`, else
+        /// `local` (--explain says which).
+        #[arg(
+            long,
+            value_name = "NAME",
+            conflicts_with = "blueprint",
+            help_heading = "Windsor options"
+        )]
+        context: Option<String>,
+        /// Output format.
+        #[arg(short = 'o', long = "output", value_enum, default_value = "yaml")]
+        format: windsor::Format,
+        /// The same as `-o json` (as `windsor show blueprint --json`).
+        #[arg(long, conflicts_with = "format")]
+        json: bool,
+        /// Write to FILE instead of stdout: atomically, keeping its mode,
+        /// and only ever a regular file (a symlink, folder, FIFO or device
+        /// there is refused).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Say on stderr which facets and components were included or
+        /// skipped, and the condition that decided (Windsor).
+        #[arg(long, conflicts_with = "blueprint", help_heading = "Windsor options")]
+        explain: bool,
+        /// Do not apply the defaults of contexts/_template/schema.yaml (Windsor).
+        #[arg(long, conflicts_with = "blueprint", help_heading = "Windsor options")]
+        no_schema_defaults: bool,
+        /// Which Windsor rules to render by: the ones the template's
+        /// metadata.yaml cliVersion selects, the seed format's, or v0.9's.
+        #[arg(
+            long,
+            value_enum,
+            default_value = "auto",
+            conflicts_with = "blueprint",
+            help_heading = "Windsor options"
+        )]
+        rules: windsor::Rules,
+        /// Print the flux systems compiled to the kustomizations Windsor
+        /// applies (`<system>-install`, `<system>-resources[-<variant>]`)
+        /// under `kustomize:`, instead of the `flux:` systems that
+        /// `windsor show blueprint` prints (Windsor v0.9).
+        #[arg(long, conflicts_with = "blueprint", help_heading = "Windsor options")]
+        compile_flux: bool,
+        /// A YAML or JSON file of terraform outputs by component; without
+        /// it terraform_output() stays as written (Windsor).
+        #[arg(
+            long,
+            value_name = "FILE",
+            conflicts_with = "blueprint",
+            help_heading = "Windsor options"
+        )]
+        terraform_outputs: Option<PathBuf>,
+        /// A variable's value, parsed to its declared type (repeatable;
+        /// later wins).
+        #[arg(
+            long = "var",
+            value_name = "NAME=VALUE",
+            requires = "blueprint",
+            help_heading = "Bluelink options"
+        )]
+        vars: Vec<String>,
+        /// A YAML or JSON mapping of variable names to values.
+        #[arg(
+            long = "vars",
+            value_name = "FILE",
+            requires = "blueprint",
+            help_heading = "Bluelink options"
+        )]
+        vars_file: Option<PathBuf>,
+        /// Data source data: a mapping from data source name to its
+        /// exported fields, or from data source type to a list of candidate
+        /// records (the first that matches the filter is used). Without
+        /// it, data source fields are left as written.
+        #[arg(long, value_name = "FILE", requires = "blueprint", help_heading = "Bluelink options")]
+        datasources: Option<PathBuf>,
+        /// Deploy-time resource fields: a mapping from resource name
+        /// (`fn`, `buckets[1]`) to fields read as if they were in its spec.
+        #[arg(long, value_name = "FILE", requires = "blueprint", help_heading = "Bluelink options")]
+        resource_state: Option<PathBuf>,
+        /// Print secret variables and values instead of ********.
+        #[arg(long, requires = "blueprint", help_heading = "Bluelink options")]
+        show_secrets: bool,
+        /// Pin uuid(): the same N gives the same ids.
+        #[arg(long, value_name = "N", requires = "blueprint", help_heading = "Bluelink options")]
+        seed: Option<u64>,
+        /// Pin datetime() to this instant, e.g. 2024-05-06T07:08:09Z.
+        #[arg(
+            long,
+            value_name = "RFC3339",
+            requires = "blueprint",
+            help_heading = "Bluelink options"
+        )]
+        now: Option<String>,
+        /// The folder file() and include paths must stay inside (default:
+        /// the current folder when the blueprint is in it, else the
+        /// blueprint's folder).
+        #[arg(long, value_name = "DIR", requires = "blueprint", help_heading = "Bluelink options")]
+        root: Option<PathBuf>,
+        /// A host http_resource() may fetch from (repeatable).
+        #[arg(
+            long = "allow-http",
+            value_name = "HOST",
+            requires = "blueprint",
+            help_heading = "Bluelink options"
+        )]
+        allow_http: Vec<String>,
+    },
+    /// Run the template's test suites (contexts/_template/tests/**/*.test.yaml).
+    ///
+    /// Prints ✓ or ✗ per case, with what differed, then "N passed, M failed".
+    /// Exit status 1 if any case failed.
+    #[command(after_help = "\
+Examples:
+  bpvm test --project examples/windsor
+  bpvm test --project examples/windsor 'dev adds the dashboard and observability'
+  bpvm test --project examples/windsor --path contexts/_template/tests/aws.test.yaml")]
+    Test {
+        /// The project folder.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        project: PathBuf,
+        /// Only the case with exactly this name, as `windsor test NAME`.
+        #[arg(value_name = "NAME")]
+        name: Option<String>,
+        /// The same as NAME.
+        #[arg(long, value_name = "NAME", conflicts_with = "name")]
+        case: Option<String>,
+        /// Do not apply the defaults of contexts/_template/schema.yaml
+        /// (seed rules; a v0.9 case applies them when it sets
+        /// applySchemaDefaults).
+        #[arg(long)]
+        no_schema_defaults: bool,
+        /// Which Windsor rules to test by: the ones the template's
+        /// metadata.yaml cliVersion selects, the seed format's, or v0.9's.
+        #[arg(long, value_enum, default_value = "auto")]
+        rules: windsor::Rules,
+        /// Only the cases of this test file or folder, relative to the
+        /// project (repeatable).
+        #[arg(long = "path", value_name = "PATH")]
+        paths: Vec<String>,
+    },
+    /// Render every Windsor context and Bluelink blueprint under PATHs in one run
+    ///
+    /// Finds every Windsor project (windsor.yaml and contexts/_template/:
+    /// one target per context folder) and Bluelink blueprint (one target per
+    /// <stem>[.<set>].vars.yaml beside it) under each PATH, skipping .git,
+    /// target, node_modules, hidden folders and what .gitignore ignores; a
+    /// bpvm-batch.yaml in a PATH lists its targets instead. Each template is
+    /// loaded once and its targets render in parallel, each exactly as
+    /// `bpvm render` prints it (Bluelink files stay inside the PATH, as with
+    /// --root PATH). A failed target is reported and the others still render.
+    ///
+    /// Exit status: 0 when every target rendered (and, with --check, matched;
+    /// with --test, every case passed), 1 otherwise, 2 on bad usage.
+    #[command(
+        args_conflicts_with_subcommands = true,
+        after_help = "\
+Examples:
+  bpvm batch examples --out rendered
+  bpvm batch examples --out rendered --check
+  bpvm batch examples --test --shard 1/2 --report shard-1.json
+  bpvm batch examples --test --shard 2/2 --report shard-2.json
+  bpvm batch merge-reports shard-*.json --report-format junit --out junit.xml"
+    )]
+    Batch {
+        #[command(subcommand)]
+        action: Option<BatchAction>,
+        /// Folders to search (default: the current one).
+        #[arg(value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Write each target to OUT/<id>.yaml (Windsor: <project>/<context>,
+        /// Bluelink: <folder>/<stem>[@<set>]), atomically; without it nothing
+        /// is written.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Compare with the files in --out instead of writing: print a
+        /// unified diff for each target that differs or is missing, list the
+        /// files no target renders, exit 1 on any drift.
+        #[arg(long, requires = "out")]
+        check: bool,
+        /// Worker threads (default: one per core).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        /// Only shard K of N (1-based): the N shards are disjoint and together
+        /// the whole batch; a target stays in its shard as others come and go.
+        #[arg(long, value_name = "K/N", value_parser = bpvm::batch::parse_shard)]
+        shard: Option<(usize, usize)>,
+        /// Write a report: one record per target and test case.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// The report's format.
+        #[arg(long, value_enum, default_value = "json")]
+        report_format: batch::ReportFormat,
+        /// Also run every Windsor project's test suites, each case a record.
+        #[arg(long)]
+        test: bool,
+        /// Output format.
+        #[arg(short = 'o', long = "output", value_enum, default_value = "yaml")]
+        format: windsor::Format,
+        /// The same as `-o json` (as `windsor show blueprint --json`).
+        #[arg(long, conflicts_with = "format")]
+        json: bool,
+        /// Start nothing new after the first failure.
+        #[arg(long)]
+        fail_fast: bool,
+    },
+    /// Compile EXPR once, evaluate it, print the result as one line of JSON.
+    ///
+    /// nil/none prints as null, bytes as their UTF-8 text. Exit status: 0 on
+    /// success, 1 on a compile or evaluation error (the diagnostic goes to
+    /// stderr), 2 on bad usage.
+    #[command(after_help = "\
+Examples:
+  bpvm eval --env examples/blueprint.yaml \"cluster.cni.driver == 'cilium' && (cluster.enabled ?? true)\"
+  bpvm eval --env examples/blueprint.yaml --disasm \"cluster.nodes.count > 2 ? 'ha' : 'single'\"
+  bpvm eval --dialect bluelink 'map(split(\"a,b\", \",\"), to_upper)'")]
+    Eval {
+        /// The expression language.
+        #[arg(long, value_enum, default_value = "windsor")]
+        dialect: DialectArg,
+        /// A YAML or JSON mapping the expression reads. For bluelink its
+        /// top-level keys are the namespaces variables, values, datasources,
+        /// resources, children, elem and i.
+        #[arg(long, value_name = "FILE")]
+        env: Option<PathBuf>,
+        /// Treat EXPR as a host string with ${…} parts.
+        #[arg(long)]
+        template: bool,
+        /// Print the bytecode to stderr.
+        #[arg(long)]
+        disasm: bool,
+        /// Pin uuid() (bluelink): the same N gives the same ids.
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// Pin datetime() (bluelink) to this instant, e.g. 2024-05-06T07:08:09Z.
+        #[arg(long, value_name = "RFC3339")]
+        now: Option<String>,
+        /// The folder file() reads from (bluelink; default: the current one).
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// A host http_resource() may fetch from (bluelink; repeatable).
+        #[arg(long = "allow-http", value_name = "HOST")]
+        allow_http: Vec<String>,
+        /// The expression (or, with --template, the host string).
+        #[arg(value_name = "EXPR")]
+        expr: String,
+    },
+    /// Time repeated evaluations of each EXPR (compiled once).
+    ///
+    /// Prints the median nanoseconds per evaluation over several batches,
+    /// heap allocations per evaluation, and the median compile time.
+    #[command(after_help = "\
+Examples:
+  bpvm bench --env examples/blueprint.yaml --seconds 0.2 \"cluster.cni.driver == 'cilium'\" \"cluster.nodes.count > 2\"
+  bpvm bench --env examples/blueprint.yaml --seconds 0.2 --unbound --json \"cluster.enabled ?? true\"")]
+    Bench {
+        /// The expression language.
+        #[arg(long, value_enum, default_value = "windsor")]
+        dialect: DialectArg,
+        /// A YAML or JSON mapping the expressions read.
+        #[arg(long, value_name = "FILE")]
+        env: Option<PathBuf>,
+        /// Time spent measuring each expression.
+        #[arg(long, value_name = "S", default_value_t = 1.0)]
+        seconds: f64,
+        /// Print [{"expr":…,"ns_per_eval":…,"compile_us":…,"allocs_per_eval":…}].
+        #[arg(long)]
+        json: bool,
+        /// Look every path up by name on every evaluation, instead of
+        /// binding the environment to the expressions' paths once (as a
+        /// render binds each context).
+        #[arg(long)]
+        unbound: bool,
+        /// The expressions.
+        #[arg(value_name = "EXPR", required = true)]
+        exprs: Vec<String>,
+    },
+    /// Print the completion script of a shell.
+    #[command(after_help = "\
+Examples:
+  source <(bpvm completions bash)
+  bpvm completions zsh > _bpvm
+  bpvm completions fish > bpvm.fish
+  bpvm completions powershell > bpvm.ps1")]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), or write one per command to a folder.
+    #[command(after_help = "\
+Examples:
+  bpvm man > bpvm.1
+  bpvm man --out man/man1")]
+    Man {
+        /// Write bpvm.1 and bpvm-<command>.1 into DIR instead.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum BatchAction {
+    /// Combine the JSON reports of a batch's shards into one report.
+    ///
+    /// Each target must be in one report only, and when the reports name
+    /// their shards, every shard of the batch must be there.
+    #[command(after_help = "\
+Examples:
+  bpvm batch examples --shard 1/2 --report shard-1.json
+  bpvm batch examples --shard 2/2 --report shard-2.json
+  bpvm batch merge-reports shard-1.json shard-2.json --report-format junit --out junit.xml")]
+    MergeReports {
+        /// The shards' reports (`bpvm batch --report FILE`).
+        #[arg(value_name = "REPORT", required = true)]
+        reports: Vec<PathBuf>,
+        /// The merged report's format.
+        #[arg(long, value_enum, default_value = "json")]
+        report_format: batch::ReportFormat,
+        /// Write to FILE instead of stdout.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+}
