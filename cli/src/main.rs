@@ -6,6 +6,7 @@ mod args;
 mod batch;
 mod bench;
 mod bluelink;
+mod paint;
 mod shell;
 mod windsor;
 mod write;
@@ -225,11 +226,11 @@ fn status(result: Result<bool, String>) -> ExitCode {
 fn finish(result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprint!("{message}");
+        Err(mut message) => {
             if !message.ends_with('\n') {
-                eprintln!();
+                message.push('\n');
             }
+            anstream::eprint!("{}", paint::diagnostic(&message));
             ExitCode::from(1)
         }
     }

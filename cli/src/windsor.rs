@@ -147,10 +147,10 @@ pub fn test(args: TestArgs) -> Result<bool, String> {
         let diffs = test::run(&project, case, args.schema_defaults);
         if diffs.is_empty() {
             passed += 1;
-            println!("✓ {}", case.name);
+            anstream::println!("{} {}", crate::paint::mark(true), case.name);
         } else {
             failed += 1;
-            println!("✗ {}", case.name);
+            anstream::println!("{} {}", crate::paint::mark(false), case.name);
             for d in diffs {
                 println!("    {d}");
             }

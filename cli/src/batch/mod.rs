@@ -140,10 +140,10 @@ fn print_results(report: &Report, stale: &[String], out: Option<&Path>) {
                 }
             }
             batch::Status::Failed => {
-                eprintln!("✗ {} ({})", r.id, r.kind.name());
+                anstream::eprintln!("{} {} ({})", crate::paint::mark(false), r.id, r.kind.name());
                 for d in &r.diagnostics {
-                    for line in d.lines() {
-                        eprintln!("    {line}");
+                    for line in crate::paint::diagnostic(d).lines() {
+                        anstream::eprintln!("    {line}");
                     }
                 }
             }
