@@ -41,6 +41,7 @@
 
 pub mod batch;
 mod error;
+pub mod graph;
 
 pub use bpvm_bluelink as bluelink;
 pub use bpvm_compiler as compiler;

@@ -368,6 +368,61 @@ Examples:
         #[arg(value_name = "EXPR", required = true)]
         exprs: Vec<String>,
     },
+    /// Print a blueprint's dependency graph, as Mermaid or Graphviz DOT.
+    ///
+    /// Windsor (without BLUEPRINT): the context is rendered as `bpvm
+    /// render` does, and its terraform components, kustomizations and flux
+    /// systems are drawn, each with an arrow from every entry its
+    /// `dependsOn` names (a name nothing defines is drawn in red); --all
+    /// also draws, dimmed, the components a `when` kept out. Bluelink (with
+    /// BLUEPRINT): its resources, data sources, values and includes, with
+    /// an arrow from what each one's substitutions read (dashed), from each
+    /// resource its `dependsOn` names, and both ways between a resource and
+    /// those its `linkSelector` selects. The same blueprint always gives
+    /// the same text.
+    #[command(after_help = "\
+Examples:
+  bpvm graph --project examples/windsor
+  bpvm graph --project examples/windsor --all --format dot
+  bpvm graph examples/bluelink/blueprint.yaml")]
+    Graph {
+        /// A Bluelink blueprint; without it, the Windsor project's context.
+        #[arg(value_name = "BLUEPRINT")]
+        blueprint: Option<PathBuf>,
+        /// The drawing's format.
+        #[arg(long, value_enum, default_value = "mermaid")]
+        format: crate::graph::Drawing,
+        /// The Windsor project folder.
+        #[arg(
+            long,
+            value_name = "DIR",
+            default_value = ".",
+            conflicts_with = "blueprint",
+            help_heading = "Windsor options"
+        )]
+        project: PathBuf,
+        /// The Windsor context (by default the current one, as `render`
+        /// chooses it).
+        #[arg(
+            long,
+            value_name = "NAME",
+            conflicts_with = "blueprint",
+            help_heading = "Windsor options"
+        )]
+        context: Option<String>,
+        /// Which Windsor rules to render by.
+        #[arg(
+            long,
+            value_enum,
+            default_value = "auto",
+            conflicts_with = "blueprint",
+            help_heading = "Windsor options"
+        )]
+        rules: windsor::Rules,
+        /// Also draw, dimmed, the components and flux systems a `when` kept out.
+        #[arg(long, conflicts_with = "blueprint", help_heading = "Windsor options")]
+        all: bool,
+    },
     /// Print the completion script of a shell.
     #[command(after_help = "\
 Examples:

@@ -2,6 +2,7 @@
 
 use crate::windsor::Format;
 use bpvm::Value;
+use bpvm::bluelink::blueprint::Blueprint;
 use bpvm::bluelink::{load, render};
 use bpvm::runtime::Map;
 use std::path::{Path, PathBuf};
@@ -41,13 +42,17 @@ fn root(args: &RenderArgs, blueprint: &Path) -> Result<PathBuf, String> {
     }
 }
 
-pub fn render(args: RenderArgs) -> Result<(), String> {
-    let name = args.blueprint.display().to_string();
-    let abs = args
-        .blueprint
+/// The blueprint at `path`, loaded and validated.
+pub fn loaded(path: &Path) -> Result<Blueprint, String> {
+    let name = path.display().to_string();
+    let abs = path
         .canonicalize()
         .map_err(|e| format!("error: {name}: cannot read the blueprint: {e}"))?;
-    let bp = load::load(&abs, &name).map_err(|e| format!("{e}"))?;
+    load::load(&abs, &name).map_err(|e| format!("{e}"))
+}
+
+pub fn render(args: RenderArgs) -> Result<(), String> {
+    let bp = loaded(&args.blueprint)?;
     let mut variables = Vec::new();
     if let Some(path) = &args.vars_file {
         for (k, v) in data("--vars", path, "variable names to values")?.iter() {
@@ -84,7 +89,7 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
         seed: args.seed,
         now,
         cwd: None,
-        root: Some(root(&args, &abs)?),
+        root: Some(root(&args, &bp.path)?),
         allow_http: args.allow_http.clone(),
     };
     let rendered = render::render(&bp, &opts).map_err(|e| format!("{e}"))?;

@@ -6,6 +6,7 @@ mod args;
 mod batch;
 mod bench;
 mod bluelink;
+mod graph;
 mod paint;
 mod shell;
 mod windsor;
@@ -184,6 +185,21 @@ fn main() -> ExitCode {
                 fail_fast,
             }));
         }
+        Command::Graph {
+            blueprint,
+            format,
+            project,
+            context,
+            rules,
+            all,
+        } => graph::graph(graph::GraphArgs {
+            blueprint,
+            project,
+            context,
+            rules,
+            all,
+            format,
+        }),
         Command::Completions { shell } => shell::completions(shell),
         Command::Man { out } => shell::man(out.as_deref()),
         Command::Test {

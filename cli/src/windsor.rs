@@ -1,7 +1,7 @@
 //! `bpvm render` and `bpvm test` over a Windsor project.
 
 use bpvm::Value;
-use bpvm::windsor::current::Source;
+use bpvm::windsor::current::{Current, Source};
 use bpvm::windsor::{Project, output, render, test};
 use std::path::{Path, PathBuf};
 
@@ -54,7 +54,22 @@ fn rules(project: &Project, chosen: Rules) -> String {
     format!("rules: {what} ({why})")
 }
 
-fn load(project: &Path, rules: Rules) -> Result<Project, String> {
+/// The context to render: `given`, else the project's current one (an
+/// unknown one is an error naming what chose it).
+pub fn context(project: &Project, given: Option<&str>) -> Result<Current, String> {
+    let windsor_context = std::env::var("WINDSOR_CONTEXT").ok();
+    let current = project
+        .current_context(given, windsor_context.as_deref())
+        .map_err(|e| format!("error: {e}"))?;
+    if current.source != Source::Given {
+        project
+            .check_context(&current.name)
+            .map_err(|e| format!("error: {e} (the context was chosen by {})", current.source))?;
+    }
+    Ok(current)
+}
+
+pub fn load(project: &Path, rules: Rules) -> Result<Project, String> {
     if !project.is_dir() {
         return Err(format!("error: {} is not a folder", project.display()));
     }
@@ -68,16 +83,8 @@ fn load(project: &Path, rules: Rules) -> Result<Project, String> {
 
 pub fn render(args: RenderArgs) -> Result<(), String> {
     let project = load(&args.project, args.rules)?;
-    let windsor_context = std::env::var("WINDSOR_CONTEXT").ok();
-    let current = project
-        .current_context(args.context.as_deref(), windsor_context.as_deref())
-        .map_err(|e| format!("error: {e}"))?;
+    let current = context(&project, args.context.as_deref())?;
     let name = current.name;
-    if current.source != Source::Given {
-        project
-            .check_context(&name)
-            .map_err(|e| format!("error: {e} (the context was chosen by {})", current.source))?;
-    }
     let outputs = match &args.outputs {
         None => None,
         Some(p) => {

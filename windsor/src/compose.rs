@@ -10,7 +10,7 @@ use super::facet::{Cond, Facet, Kind, Strategy};
 use super::host::Host;
 use super::merge::merge_component;
 use super::project::{Project, TEMPLATE, read_yaml};
-use super::render::{Options, Rendered, identity, list_of, string_list};
+use super::render::{Excluded, Options, Rendered, identity, list_of, string_list};
 use super::tmpl::{Evaluator, Outcome};
 use bpvm_runtime::{Map, Value, text};
 use foldhash::HashMap;
@@ -57,6 +57,13 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     let mut explain = Vec::new();
     let included = super::rounds::rounds(&mut ev, project, &ctx, &set, &mut explain)?;
     ev.set_scope(Value::Map(included.scope));
+    let mut excluded: Vec<Excluded> = project
+        .facets
+        .iter()
+        .filter(|f| !included.facets.iter().any(|i| std::ptr::eq(*i, *f)))
+        .filter_map(|f| f.when.as_ref().map(|c| Excluded::all_of(f, &c.src)))
+        .flatten()
+        .collect();
 
     let mut terraform = Entries::default();
     let mut kustomize = Entries::default();
@@ -95,7 +102,15 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
             let at = format!("{}[{}]", p.kind.key(), p.id);
             match gate(&mut ev, p.when.as_ref(), f, &at, &mut explain) {
                 Ok(true) => {}
-                Ok(false) => continue,
+                Ok(false) => {
+                    excluded.push(Excluded::of(
+                        f,
+                        p.kind.key(),
+                        p.id.clone(),
+                        &condition(p.when.as_ref(), f),
+                    ));
+                    continue;
+                }
                 Err(e) => {
                     errors.push(e);
                     continue;
@@ -126,7 +141,10 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         for s in &f.flux {
             match gate(&mut ev, s.when.as_ref(), f, &format!("flux[{}]", s.name), &mut explain) {
                 Ok(true) => {}
-                Ok(false) => continue,
+                Ok(false) => {
+                    excluded.push(Excluded::of(f, "flux", s.name.clone(), &condition(s.when.as_ref(), f)));
+                    continue;
+                }
                 Err(e) => {
                     errors.push(e);
                     continue;
@@ -333,7 +351,13 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         blueprint,
         explain,
         asked,
+        excluded,
     })
+}
+
+/// The condition [`gate`] decided by: the component's own, else its facet's.
+fn condition(own: Option<&Cond>, f: &Facet) -> String {
+    own.or(f.when.as_ref()).map_or_else(String::new, |c| c.src.clone())
 }
 
 /// Whether a component or system `at` of facet `f` is emitted: by its own

@@ -39,6 +39,49 @@ pub struct Rendered {
     pub explain: Vec<String>,
     /// The components `terraform_output()` read supplied outputs of.
     pub asked: Vec<String>,
+    /// Components and flux systems a `when` kept out: those of the facets
+    /// left out, then those their own condition left out, each in facet
+    /// order (a component another facet contributes is in the blueprint
+    /// all the same).
+    pub excluded: Vec<Excluded>,
+}
+
+/// A component or flux system a `when` kept out of the blueprint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Excluded {
+    /// Its list: `terraform`, `kustomize` or `flux`.
+    pub list: &'static str,
+    /// Its identity there (terraform `name`, else `path`; else `name`).
+    pub id: String,
+    /// The facet that defines it.
+    pub facet: String,
+    /// The facet's file, relative to the project.
+    pub file: String,
+    /// The condition that was false: its own, else its facet's.
+    pub when: String,
+}
+
+impl Excluded {
+    /// Everything facet `f` defines, kept out by condition `when`.
+    pub(crate) fn all_of(f: &Facet, when: &str) -> Vec<Excluded> {
+        let parts = f.parts.iter().map(|p| (p.kind.key(), p.id.clone()));
+        let systems = f.flux.iter().map(|s| ("flux", s.name.clone()));
+        parts
+            .chain(systems)
+            .map(|(list, id)| Excluded::of(f, list, id, when))
+            .collect()
+    }
+
+    /// `id` of `list`, defined by facet `f`, kept out by condition `when`.
+    pub(crate) fn of(f: &Facet, list: &'static str, id: String, when: &str) -> Excluded {
+        Excluded {
+            list,
+            id,
+            facet: f.name.clone(),
+            file: f.file.clone(),
+            when: when.to_string(),
+        }
+    }
 }
 
 /// Renders context `name`, whose values are `ctx` (see [`super::scope`]).
@@ -93,6 +136,7 @@ fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Res
     host.paths = Some(project.paths.clone());
     let mut ev = Evaluator::new(ctx.clone(), host);
     let mut explain = Vec::new();
+    let mut excluded = Vec::new();
 
     // Facets, by their conditions against the context.
     let mut included: Vec<&Facet> = Vec::new();
@@ -114,6 +158,8 @@ fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Res
         ));
         if yes {
             included.push(f);
+        } else if let Some(c) = &f.when {
+            excluded.extend(Excluded::all_of(f, &c.src));
         }
     }
 
@@ -129,6 +175,7 @@ fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Res
                 let yes = truth(&mut ev, c).map_err(|m| Error::new(Some(&f.file), format!("{at}.when"), m))?;
                 explain.push(decided(&at, &f.name, yes, c));
                 if !yes {
+                    excluded.push(Excluded::of(f, p.kind.key(), p.id.clone(), &c.src));
                     continue;
                 }
             }
@@ -235,6 +282,7 @@ fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Res
         blueprint,
         explain,
         asked,
+        excluded,
     })
 }
 
