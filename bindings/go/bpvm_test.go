@@ -448,6 +448,7 @@ func TestOptionsJSON(t *testing.T) {
 		want string
 	}{
 		{(*WindsorOptions)(nil), ""},
+		{(*BluelinkOptions)(nil), ""},
 		{&WindsorOptions{}, "{}"},
 		{&WindsorOptions{Output: "json", NoSchemaDefaults: true}, `{"output":"json","no_schema_defaults":true}`},
 		{&WindsorOptions{Rules: "seed", Extra: map[string]any{"rules": "v0.9", "x": nil}}, `{"rules":"v0.9","x":null}`},
@@ -458,13 +459,9 @@ func TestOptionsJSON(t *testing.T) {
 		var err error
 		switch o := c.opts.(type) {
 		case *WindsorOptions:
-			if o == nil {
-				got, err = optionsJSON(nil, nil)
-			} else {
-				got, err = optionsJSON(o, o.Extra)
-			}
+			got, err = optionsFor(o, func(o *WindsorOptions) map[string]any { return o.Extra })
 		case *BluelinkOptions:
-			got, err = optionsJSON(o, o.Extra)
+			got, err = optionsFor(o, func(o *BluelinkOptions) map[string]any { return o.Extra })
 		}
 		if err != nil || got != c.want {
 			t.Errorf("%+v: %s, %v; want %s", c.opts, got, err, c.want)

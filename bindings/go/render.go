@@ -82,15 +82,6 @@ type BluelinkOptions struct {
 // be nil. Relative paths are read from the process's
 // current folder.
 func RenderWindsor(projectDir, context string, opts *WindsorOptions) ([]byte, error) {
-	var fields any
-	var extra map[string]any
-	if opts != nil {
-		fields, extra = opts, opts.Extra
-	}
-	options, err := optionsJSON(fields, extra)
-	if err != nil {
-		return nil, err
-	}
 	cDir, err := cString("project folder", projectDir)
 	if err != nil {
 		return nil, err
@@ -103,7 +94,7 @@ func RenderWindsor(projectDir, context string, opts *WindsorOptions) ([]byte, er
 		}
 		defer C.free(unsafe.Pointer(cContext))
 	}
-	cOptions, err := cString("options", options)
+	cOptions, err := optionsText(opts, func(o *WindsorOptions) map[string]any { return o.Extra })
 	if err != nil {
 		return nil, err
 	}
@@ -115,21 +106,12 @@ func RenderWindsor(projectDir, context string, opts *WindsorOptions) ([]byte, er
 // and returns it exactly as `bpvm render BLUEPRINT` prints it. opts may be
 // nil. Relative paths are read from the process's current folder.
 func RenderBluelink(path string, opts *BluelinkOptions) ([]byte, error) {
-	var fields any
-	var extra map[string]any
-	if opts != nil {
-		fields, extra = opts, opts.Extra
-	}
-	options, err := optionsJSON(fields, extra)
-	if err != nil {
-		return nil, err
-	}
 	cPath, err := cString("blueprint path", path)
 	if err != nil {
 		return nil, err
 	}
 	defer C.free(unsafe.Pointer(cPath))
-	cOptions, err := cString("options", options)
+	cOptions, err := optionsText(opts, func(o *BluelinkOptions) map[string]any { return o.Extra })
 	if err != nil {
 		return nil, err
 	}
@@ -137,12 +119,27 @@ func RenderBluelink(path string, opts *BluelinkOptions) ([]byte, error) {
 	return takeText(C.bpvm_go_render_bluelink(cPath, cOptions))
 }
 
-// optionsJSON is the options_json object of fields (a struct with json
-// tags, or nil) with the keys of extra laid over it.
-func optionsJSON(fields any, extra map[string]any) (string, error) {
-	if fields == nil && len(extra) == 0 {
+// optionsText is [optionsFor] as a C string, freed by the caller.
+func optionsText[T any](opts *T, extra func(*T) map[string]any) (*C.char, error) {
+	text, err := optionsFor(opts, extra)
+	if err != nil {
+		return nil, err
+	}
+	return cString("options", text)
+}
+
+// optionsFor is the options_json of opts ("" for nil); extra gives the
+// keys laid over opts' fields.
+func optionsFor[T any](opts *T, extra func(*T) map[string]any) (string, error) {
+	if opts == nil {
 		return "", nil
 	}
+	return optionsJSON(opts, extra(opts))
+}
+
+// optionsJSON is the options_json object of fields (a struct with json
+// tags) with the keys of extra laid over it.
+func optionsJSON(fields any, extra map[string]any) (string, error) {
 	text, err := json.Marshal(fields)
 	if err != nil {
 		return "", fmt.Errorf("bpvm: encoding the options: %w", err)
