@@ -368,6 +368,37 @@ Examples:
         #[arg(value_name = "EXPR", required = true)]
         exprs: Vec<String>,
     },
+    /// Say where a value of a Windsor context's blueprint came from.
+    ///
+    /// The context is rendered as `bpvm render` does; then every
+    /// contribution to the value at PATH is listed in fold order (the base
+    /// blueprint's, then each facet's by ordinal): its facet and file with
+    /// line:column, ordinal and strategy, its conditions and what they
+    /// gave, whether it decided the value (✓), was overridden by a later
+    /// one (↷) or kept out by a condition (–), the expression, and what
+    /// each path the expression reads held in the render's scope (marked
+    /// empty, deferred or not set). PATH is terraform.<id>.inputs.<key>,
+    /// kustomize.<name>.substitutions.<key>, kustomize.<name>.components, or
+    /// a config block's <name>.<key>.
+    #[command(after_help = "\
+Examples:
+  bpvm explain --project examples/windsor terraform.cluster.inputs.endpoint
+  bpvm explain --project examples/windsor kustomize.ingress.components
+  bpvm explain --project examples/windsor cluster_config.cluster_name")]
+    Explain {
+        /// The value's path in the blueprint.
+        #[arg(value_name = "PATH")]
+        path: String,
+        /// The Windsor project folder.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        project: PathBuf,
+        /// The context (by default the current one, as `render` chooses it).
+        #[arg(long, value_name = "NAME")]
+        context: Option<String>,
+        /// Which Windsor rules to render by.
+        #[arg(long, value_enum, default_value = "auto")]
+        rules: windsor::Rules,
+    },
     /// Print a blueprint's dependency graph, as Mermaid or Graphviz DOT.
     ///
     /// Windsor (without BLUEPRINT): the context is rendered as `bpvm

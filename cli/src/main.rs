@@ -6,6 +6,7 @@ mod args;
 mod batch;
 mod bench;
 mod bluelink;
+mod explain;
 mod graph;
 mod paint;
 mod shell;
@@ -185,6 +186,17 @@ fn main() -> ExitCode {
                 fail_fast,
             }));
         }
+        Command::Explain {
+            path,
+            project,
+            context,
+            rules,
+        } => explain::run(explain::ExplainArgs {
+            path,
+            project,
+            context,
+            rules,
+        }),
         Command::Graph {
             blueprint,
             format,

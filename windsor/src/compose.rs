@@ -352,6 +352,8 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         explain,
         asked,
         excluded,
+        included: project.indices(&included.facets),
+        scope: ev.take_scope(),
     })
 }
 

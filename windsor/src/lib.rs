@@ -22,6 +22,7 @@ mod cycles;
 mod deps;
 mod error;
 mod expect;
+pub mod explain;
 mod facet;
 mod fields;
 mod flux;

@@ -259,4 +259,11 @@ impl Project {
         };
         Err(Error::new(None, "", format!("no context {name:?}: {listed}")))
     }
+
+    /// The indices in `facets` of the facets in `some` (each one of them).
+    pub fn indices(&self, some: &[&Facet]) -> Vec<usize> {
+        some.iter()
+            .filter_map(|f| self.facets.iter().position(|g| std::ptr::eq(g, *f)))
+            .collect()
+    }
 }

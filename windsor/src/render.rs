@@ -44,6 +44,11 @@ pub struct Rendered {
     /// order (a component another facet contributes is in the blueprint
     /// all the same).
     pub excluded: Vec<Excluded>,
+    /// The facets included, by their index in the project's facets.
+    pub included: Vec<usize>,
+    /// The scope the blueprint's fields were evaluated in: the context's
+    /// values and the config blocks (what `explain` reads them from).
+    pub scope: Map,
 }
 
 /// A component or flux system a `when` kept out of the blueprint.
@@ -283,6 +288,8 @@ fn render_seed(project: &Project, name: &str, ctx: Value, opts: &Options) -> Res
         explain,
         asked,
         excluded,
+        included: project.indices(&included),
+        scope: ev.take_scope(),
     })
 }
 

@@ -1,0 +1,100 @@
+//! `bpvm explain PATH`: where a value of the rendered blueprint came from.
+
+use crate::windsor::Rules;
+use bpvm::Value;
+use bpvm::windsor::explain::{Contribution, Explanation, Found, Role, explain};
+use bpvm::windsor::render::render_files;
+use std::fmt::Write;
+use std::path::PathBuf;
+
+/// What `bpvm explain` was asked.
+pub struct ExplainArgs {
+    pub path: String,
+    pub project: PathBuf,
+    pub context: Option<String>,
+    pub rules: Rules,
+}
+
+pub fn run(args: ExplainArgs) -> Result<(), String> {
+    let project = crate::windsor::load(&args.project, args.rules)?;
+    let name = crate::windsor::context(&project, args.context.as_deref())?.name;
+    let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
+    let why = explain(&project, &rendered, &args.path).map_err(|e| format!("error: {e}"))?;
+    anstream::print!("{}", text(&why));
+    Ok(())
+}
+
+/// A value on one line, cut at 80 characters; text still holding `${…}`
+/// is marked deferred, nothing at all empty.
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Str(s) if s.contains("${") => return format!("(deferred) {}", cut(v.to_json())),
+        Value::Null => return "(empty)".to_string(),
+        Value::Str(s) if s.is_empty() => return "(empty) \"\"".to_string(),
+        _ => {}
+    }
+    cut(v.to_json())
+}
+
+fn cut(json: String) -> String {
+    match json.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &json[..i]),
+        None => json,
+    }
+}
+
+/// The explanation as the command prints it.
+pub fn text(why: &Explanation) -> String {
+    let mut out = match &why.value {
+        Some(v) => format!("{} = {}\n", why.path, shown(v)),
+        None => format!("{} (not set)\n", why.path),
+    };
+    if why.contributions.is_empty() {
+        out.push_str("  no facet sets it: it comes from the context's values\n");
+    }
+    for c in &why.contributions {
+        contribution(&mut out, c);
+    }
+    out
+}
+
+fn contribution(out: &mut String, c: &Contribution) {
+    let (mark, role) = match c.role {
+        Role::Effective => (crate::paint::mark(true), ""),
+        Role::Overridden => ("↷".to_string(), "overridden: "),
+        Role::Excluded => ("–".to_string(), "excluded: "),
+    };
+    let who = c
+        .facet
+        .as_ref()
+        .map_or("the base blueprint".to_string(), |f| format!("facet {f}"));
+    let place = c.at.map_or(c.file.clone(), |(l, col)| format!("{}:{l}:{col}", c.file));
+    let ordinal = c.ordinal.map_or(String::new(), |o| format!(", ordinal {o}"));
+    let _ = writeln!(out, "  {mark} {role}{who} ({place}{ordinal}, {})", c.strategy);
+    for (when, held) in &c.conditions {
+        let _ = writeln!(out, "      when `{when}`: {held}");
+    }
+    if let Some(e) = &c.expression {
+        let _ = writeln!(out, "      {e}");
+    }
+    for r in &c.reads {
+        let what = match &r.found {
+            Found::Set(v) => format!("= {}", shown(v)),
+            Found::Empty => "(empty)".to_string(),
+            Found::Deferred(t) => format!("(deferred: {t})"),
+            Found::NotSet => "(not set)".to_string(),
+        };
+        let _ = writeln!(out, "        reads {} {what}", r.path);
+    }
+    match (&c.value, &c.error) {
+        (_, Some(e)) => {
+            let _ = writeln!(out, "      fails: {e}");
+        }
+        (Some(v), None) => {
+            let _ = writeln!(out, "      gives {}", shown(v));
+        }
+        (None, None) => {
+            let _ = writeln!(out, "      removes it");
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! `bpvm explain PATH` on the shipped Windsor example and on a project
+//! written here: every contribution in fold order with its place, its
+//! conditions, what it gave and what its expression read; errors for paths
+//! it does not know.
+
+use std::process::{Command, Output};
+
+fn explain(project: &str, path: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bpvm"))
+        .args(["explain", "--project", project, path])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env_remove("WINDSOR_CONTEXT")
+        .output()
+        .unwrap()
+}
+
+fn stdout(project: &str, path: &str) -> String {
+    let out = explain(project, path);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_later_facet_overrides_an_earlier_one() {
+    assert_eq!(
+        stdout("examples/windsor", "kustomize.ingress.substitutions.replicas"),
+        "kustomize.ingress.substitutions.replicas = \"1\"\n\
+         \x20 ↷ overridden: facet aws (contexts/_template/facets/provider-aws.yaml:35:7, ordinal 200, merge)\n\
+         \x20     when `provider == 'aws'`: true\n\
+         \x20     ${dev ? 1 : 3}\n\
+         \x20       reads dev = true\n\
+         \x20     gives 1\n\
+         \x20 ✓ facet dev (contexts/_template/facets/option-dev.yaml:11:7, ordinal 300, merge)\n\
+         \x20     when `dev == true`: true\n\
+         \x20     gives \"1\"\n"
+    );
+}
+
+#[test]
+fn a_config_block_shows_what_its_expression_read() {
+    assert_eq!(
+        stdout("examples/windsor", "cluster_config.cluster_name"),
+        "cluster_config.cluster_name = \"sandbox\"\n\
+         \x20 ✓ facet cluster-config (contexts/_template/facets/config-cluster.yaml:9:5, ordinal 100, merge)\n\
+         \x20     when `provider != 'none'`: true\n\
+         \x20     ${cluster.name ?? context}\n\
+         \x20       reads cluster.name = \"sandbox\"\n\
+         \x20       reads context = \"local\"\n\
+         \x20     gives \"sandbox\"\n"
+    );
+}
+
+#[test]
+fn list_contributions_all_count_and_deferred_values_say_so() {
+    let components = stdout("examples/windsor", "kustomize.ingress.components");
+    assert!(
+        components.starts_with(
+            "kustomize.ingress.components = [\"nginx\",\"nginx/dashboard\",\"nginx/debug\"]\n  ✓ facet aws"
+        ),
+        "{components}"
+    );
+    assert!(
+        components.contains("  ✓ facet dev (contexts/_template/facets/option-dev.yaml:9:5, ordinal 300, merge)\n"),
+        "{components}"
+    );
+    let deferred = stdout("examples/windsor", "terraform.gitops.inputs.webhook_url");
+    assert!(
+        deferred.starts_with("terraform.gitops.inputs.webhook_url = (deferred) \"${terraform_output("),
+        "{deferred}"
+    );
+}
+
+#[test]
+fn excluded_contributions_say_which_condition_was_false() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::create_dir_all(p.join("contexts/_template/facets")).unwrap();
+    std::fs::create_dir_all(p.join("contexts/local")).unwrap();
+    std::fs::write(p.join("windsor.yaml"), "version: v1alpha1\n").unwrap();
+    std::fs::write(p.join("contexts/local/values.yaml"), "size: 2\n").unwrap();
+    std::fs::write(
+        p.join("contexts/_template/facets/base.yaml"),
+        "kind: Facet\nmetadata: {name: base}\nterraform:\n- name: eks\n  path: eks\n  inputs:\n    nodes: ${size + missing.count ?? 0}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        p.join("contexts/_template/facets/option-big.yaml"),
+        "kind: Facet\nmetadata: {name: big}\nwhen: size > 5\nterraform:\n- {name: eks, path: eks, inputs: {nodes: 10}}\n",
+    )
+    .unwrap();
+    let text = stdout(p.to_str().unwrap(), "terraform.eks.inputs.nodes");
+    assert_eq!(
+        text,
+        "terraform.eks.inputs.nodes = 2\n\
+         \x20 ✓ facet base (contexts/_template/facets/base.yaml:7:5, ordinal 0, merge)\n\
+         \x20     ${size + missing.count ?? 0}\n\
+         \x20       reads size = 2\n\
+         \x20       reads missing.count (not set)\n\
+         \x20     gives 2\n\
+         \x20 – excluded: facet big (contexts/_template/facets/option-big.yaml:5:35, ordinal 300, merge)\n\
+         \x20     when `size > 5`: false\n\
+         \x20     gives 10\n"
+    );
+}
+
+#[test]
+fn paths_it_does_not_know_are_errors() {
+    for (path, message) in [
+        (
+            "terraform.cluster",
+            "error: invalid terraform path \"terraform.cluster\": expected terraform.<id>.inputs.<key>\n",
+        ),
+        (
+            "terraform.nope.inputs.x",
+            "error: terraform component \"nope\" not found in the blueprint\n",
+        ),
+        (
+            "kustomize.ingress.path",
+            "error: invalid kustomize path \"kustomize.ingress.path\": expected kustomize.<name>.substitutions.<key> or kustomize.<name>.components\n",
+        ),
+        (
+            "nope.x",
+            "error: invalid path \"nope.x\": expected terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, kustomize.<name>.components or <config block>.<key>\n",
+        ),
+        (
+            "a..b",
+            "error: invalid path \"a..b\": expected terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, kustomize.<name>.components or <config block>.<key>\n",
+        ),
+    ] {
+        let out = explain("examples/windsor", path);
+        assert_eq!(out.status.code(), Some(1), "{path}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), message, "{path}");
+        assert!(out.stdout.is_empty());
+    }
+}

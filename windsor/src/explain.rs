@@ -1,0 +1,473 @@
+//! Where a value of a rendered blueprint came from: every contribution to
+//! it (the base blueprint's and each facet's, in fold order), whether its
+//! conditions held, what it gave, which one decided the value, the
+//! expression that computed it and what that expression read. Windsor's
+//! `explain` shows the deciding contribution and its scope references;
+//! bpvm shows every contribution, and knows from each compiled program
+//! exactly which paths it reads.
+
+use super::facet::{Cond, Kind, Strategy};
+use super::format::Format;
+use super::host::Host;
+use super::project::{Project, TEMPLATE};
+use super::render::Rendered;
+use super::tmpl::{Evaluator, Tmpl};
+use bpvm_runtime::{Map, Value};
+use bpvm_vm::Seg;
+
+/// What a path of a rendered blueprint is, and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explanation {
+    /// The path asked about, as given.
+    pub path: String,
+    /// Its value in the blueprint (in the scope, for a config block);
+    /// `None` when it is not there.
+    pub value: Option<Value>,
+    /// Every contribution that sets it or removes it, in fold order.
+    pub contributions: Vec<Contribution>,
+}
+
+/// One facet's (or the base blueprint's) part in a value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Contribution {
+    /// The facet's name; `None` for the base blueprint.
+    pub facet: Option<String>,
+    /// The file, relative to the project.
+    pub file: String,
+    /// Where the value is written in the file (line, column from 1).
+    pub at: Option<(usize, usize)>,
+    /// The ordinal it folds at (`None`: the base blueprint, first).
+    pub ordinal: Option<i64>,
+    /// How it folds: `merge`, `replace` or `remove`.
+    pub strategy: &'static str,
+    /// The conditions that decide it, the facet's first, each with what
+    /// it gave in this render.
+    pub conditions: Vec<(String, bool)>,
+    /// What it gives at the path (`None`: it removes it, or failed).
+    pub value: Option<Value>,
+    /// Why evaluating it failed.
+    pub error: Option<String>,
+    /// The expression, when the value is computed (the `${…}` text).
+    pub expression: Option<String>,
+    /// What the expression read, in the order it reads them.
+    pub reads: Vec<Read>,
+    /// What became of it.
+    pub role: Role,
+}
+
+/// What became of a contribution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// It decided the value (a list or map: one of those merged into it).
+    Effective,
+    /// A later one (higher ordinal, or later facet) decided it instead.
+    Overridden,
+    /// A condition was false: it took no part.
+    Excluded,
+}
+
+/// A path an expression read, and what it found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    /// The path as written.
+    pub path: String,
+    /// What was there.
+    pub found: Found,
+}
+
+/// What a read path held in the render's scope.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Found {
+    /// A value.
+    Set(Value),
+    /// `""`, `[]`, `{}` or nil.
+    Empty,
+    /// Text still holding `${…}`: known only once deployed.
+    Deferred(String),
+    /// Nothing at that path.
+    NotSet,
+}
+
+/// The paths `explain` understands, for its messages.
+pub const FORMS: &str = "terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, \
+                         kustomize.<name>.components or <config block>.<key>";
+
+/// What a path names.
+enum Target<'p> {
+    /// A field of a component: its kind, identity, the field's steps.
+    Component(Kind, &'p str, Vec<&'p str>),
+    /// A config block, or a key inside it.
+    Block(&'p str, Vec<&'p str>),
+}
+
+fn target<'p>(project: &Project, path: &'p str) -> Result<Target<'p>, String> {
+    let steps: Vec<&str> = path.split('.').collect();
+    if steps.iter().any(|s| s.is_empty()) {
+        return Err(format!("invalid path {path:?}: expected {FORMS}"));
+    }
+    match steps.as_slice() {
+        ["terraform", id, "inputs", key @ ..] if !key.is_empty() => {
+            Ok(Target::Component(Kind::Terraform, id, [&["inputs"][..], key].concat()))
+        }
+        ["terraform", ..] => Err(format!(
+            "invalid terraform path {path:?}: expected terraform.<id>.inputs.<key>"
+        )),
+        ["kustomize", name, "substitutions", key] => {
+            Ok(Target::Component(Kind::Kustomize, name, vec!["substitutions", key]))
+        }
+        ["kustomize", name, "components"] => Ok(Target::Component(Kind::Kustomize, name, vec!["components"])),
+        ["kustomize", ..] => Err(format!(
+            "invalid kustomize path {path:?}: expected kustomize.<name>.substitutions.<key> or kustomize.<name>.components"
+        )),
+        [block, key @ ..] if project.facets.iter().any(|f| f.config.iter().any(|b| b.name == *block)) => {
+            Ok(Target::Block(block, key.to_vec()))
+        }
+        _ => Err(format!("invalid path {path:?}: expected {FORMS}")),
+    }
+}
+
+/// Who made a contribution and how it folds.
+struct Origin<'a> {
+    facet: Option<&'a str>,
+    file: &'a str,
+    /// The value's YAML path in the file.
+    yaml: String,
+    ordinal: Option<i64>,
+    strategy: Strategy,
+    conditions: Vec<(String, bool)>,
+    active: bool,
+}
+
+/// Explains `path` of `rendered`, a render of `project` (its scope is
+/// where the expressions are evaluated again).
+///
+/// ```
+/// # let dir = tempfile::tempdir().unwrap();
+/// # let p = dir.path();
+/// # std::fs::create_dir_all(p.join("contexts/_template/facets")).unwrap();
+/// # std::fs::create_dir_all(p.join("contexts/dev")).unwrap();
+/// # std::fs::write(p.join("windsor.yaml"), "").unwrap();
+/// # std::fs::write(p.join("contexts/dev/values.yaml"), "size: 3\n").unwrap();
+/// # std::fs::write(p.join("contexts/_template/facets/base.yaml"),
+/// #     "kind: Facet\nmetadata: {name: base}\nterraform:\n- {name: eks, path: eks, inputs: {nodes: '${size * 2}'}}\n").unwrap();
+/// use bpvm_windsor::explain::{Found, Role, explain};
+/// use bpvm_windsor::{Project, render::render_files};
+/// let project = Project::load(p).unwrap();
+/// let rendered = render_files(&project, "dev", true, None).unwrap();
+/// let why = explain(&project, &rendered, "terraform.eks.inputs.nodes").unwrap();
+/// assert_eq!(why.value, Some(bpvm_runtime::Value::Int(6)));
+/// let c = &why.contributions[0];
+/// assert_eq!((c.role, c.expression.as_deref(), c.at), (Role::Effective, Some("${size * 2}"), Some((4, 35))));
+/// assert_eq!(c.reads[0].found, Found::Set(bpvm_runtime::Value::Int(3)));
+/// ```
+pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Explanation, String> {
+    let target = target(project, path)?;
+    let host = Host::new(project.root.clone(), project.root.dir().join(TEMPLATE), None);
+    let mut ev = Evaluator::new(Value::Map(rendered.scope.clone()), host);
+    let base_file = format!("{TEMPLATE}/blueprint.yaml");
+    let mut out: Vec<(Origin, &Tmpl, Vec<&str>)> = Vec::new();
+    let value = match &target {
+        Target::Component(kind, id, field) => {
+            let c = component(&rendered.blueprint, *kind, id).ok_or_else(|| match kind {
+                Kind::Terraform => format!("terraform component {id:?} not found in the blueprint"),
+                Kind::Kustomize => format!("kustomization {id:?} not found in the blueprint"),
+            })?;
+            let yaml = format!("{}[{id}]{}", kind.key(), dotted(field));
+            for p in project.base.iter().filter(|p| p.kind == *kind && p.id == *id) {
+                let origin = Origin {
+                    facet: None,
+                    file: &base_file,
+                    yaml: yaml.clone(),
+                    ordinal: None,
+                    strategy: p.strategy,
+                    conditions: Vec::new(),
+                    active: true,
+                };
+                out.push((origin, &p.body, field.clone()));
+            }
+            for (i, f) in project.facets.iter().enumerate() {
+                let included = rendered.included.contains(&i);
+                for p in f.parts.iter().filter(|p| p.kind == *kind && p.id == *id) {
+                    let (conditions, active) = conditions(&mut ev, f.when.as_ref(), included, p.when.as_ref());
+                    let origin = Origin {
+                        facet: Some(&f.name),
+                        file: &f.file,
+                        yaml: yaml.clone(),
+                        ordinal: Some(p.ordinal.unwrap_or(f.ordinal)),
+                        strategy: p.strategy,
+                        conditions,
+                        active,
+                    };
+                    out.push((origin, &p.body, field.clone()));
+                }
+            }
+            at(c, field)
+        }
+        Target::Block(name, key) => {
+            let v09 = matches!(project.format, Format::V09(_));
+            for (i, f) in project.facets.iter().enumerate() {
+                let included = rendered.included.contains(&i);
+                for b in f.config.iter().filter(|b| b.name == *name) {
+                    let (conditions, active) = conditions(&mut ev, f.when.as_ref(), included, b.when.as_ref());
+                    let origin = Origin {
+                        facet: Some(&f.name),
+                        file: &f.file,
+                        yaml: format!("config[{name}]{}{}", if v09 { ".value" } else { "" }, dotted(key)),
+                        ordinal: Some(b.ordinal.unwrap_or(f.ordinal)),
+                        strategy: b.strategy,
+                        conditions,
+                        active,
+                    };
+                    out.push((origin, &b.body, key.clone()));
+                }
+            }
+            let block = rendered.scope.get(name);
+            block
+                .and_then(|b| key.iter().try_fold(b, |v, k| v.as_map()?.get(k)))
+                .cloned()
+        }
+    };
+    let mut contributions: Vec<Contribution> = Vec::new();
+    let mut order: Vec<(Option<i64>, usize)> = Vec::new();
+    for (origin, body, steps) in out {
+        ev.host.dir = project.folder_of(origin.file);
+        if let Some(c) = contribution(&mut ev, project, origin, body, &steps) {
+            order.push((c.ordinal, contributions.len()));
+            contributions.push(c);
+        }
+    }
+    // Fold order: the base first, then by ordinal, facets in their order.
+    order.sort_by_key(|&(ordinal, i)| (ordinal.map_or(i128::MIN, i128::from), i));
+    let mut sorted: Vec<Contribution> = order.into_iter().map(|(_, i)| contributions[i].clone()).collect();
+    decide(&mut sorted);
+    Ok(Explanation {
+        path: path.to_string(),
+        value,
+        contributions: sorted,
+    })
+}
+
+/// The conditions of a contribution (its facet's, as the render decided
+/// it, then its own, evaluated in the render's scope) and whether they
+/// all held.
+fn conditions(
+    ev: &mut Evaluator,
+    facet: Option<&Cond>,
+    included: bool,
+    own: Option<&Cond>,
+) -> (Vec<(String, bool)>, bool) {
+    let mut out: Vec<(String, bool)> = facet.map(|c| (c.src.clone(), included)).into_iter().collect();
+    let mut active = included;
+    if let Some(c) = own {
+        // An error is no inclusion: the render reported it already.
+        let yes = super::render::truth(ev, c).unwrap_or(false);
+        out.push((c.src.clone(), yes));
+        active &= yes;
+    }
+    (out, active)
+}
+
+/// What `origin`'s `body` gives at `steps`; `None` when it neither sets
+/// nor removes it.
+fn contribution(
+    ev: &mut Evaluator,
+    project: &Project,
+    origin: Origin,
+    body: &Tmpl,
+    steps: &[&str],
+) -> Option<Contribution> {
+    let node = node_at(body, steps);
+    let (value, error) = match body.eval(ev) {
+        Ok(v) => (steps.iter().try_fold(&v, |v, k| v.as_map()?.get(k)).cloned(), None),
+        Err(e) => (None, Some(format!("{}: {}", e.at, e.diag.message))),
+    };
+    if value.is_none() && error.is_none() && origin.strategy != Strategy::Remove {
+        return None;
+    }
+    let (expression, reads) = match node {
+        Some(Tmpl::Text { src, prog }) => (Some(src.to_string()), reads(&prog.prog, ev.scope())),
+        _ => (None, Vec::new()),
+    };
+    let text = project.root.read_string(project.root.dir(), origin.file).ok();
+    Some(Contribution {
+        facet: origin.facet.map(str::to_string),
+        file: origin.file.to_string(),
+        at: text.and_then(|t| bpvm_runtime::locate::locate(&t, &origin.yaml)),
+        ordinal: origin.ordinal,
+        strategy: strategy(origin.strategy),
+        conditions: origin.conditions,
+        value,
+        error,
+        expression,
+        reads,
+        role: if origin.active {
+            Role::Overridden
+        } else {
+            Role::Excluded
+        },
+    })
+}
+
+/// Marks the contributions that decided the value, walking them in fold
+/// order as the fold does: a scalar is the last one's that sets it, a list
+/// or map every one's since the last `replace`, and a `remove` clears it.
+fn decide(contributions: &mut [Contribution]) {
+    let mut effective: Vec<usize> = Vec::new();
+    for (i, c) in contributions.iter().enumerate() {
+        if c.role == Role::Excluded {
+            continue;
+        }
+        let merges = matches!(c.value, Some(Value::List(_) | Value::Map(_))) && c.strategy == "merge";
+        if !merges {
+            effective.clear();
+        }
+        effective.push(i);
+    }
+    for i in effective {
+        contributions[i].role = Role::Effective;
+    }
+}
+
+/// The component `id` of `kind` in the rendered blueprint.
+fn component<'b>(blueprint: &'b Value, kind: Kind, id: &str) -> Option<&'b Map> {
+    let Some(Value::List(items)) = blueprint.as_map()?.get(kind.key()) else {
+        return None;
+    };
+    items.iter().filter_map(Value::as_map).find(|c| {
+        let name = c.get("name").and_then(Value::as_str);
+        let path = c
+            .get("path")
+            .and_then(Value::as_str)
+            .filter(|_| kind == Kind::Terraform);
+        name.or(path) == Some(id)
+    })
+}
+
+/// The value at `field` of a component.
+fn at(c: &Map, field: &[&str]) -> Option<Value> {
+    let (first, rest) = field.split_first()?;
+    rest.iter().try_fold(c.get(first)?, |v, k| v.as_map()?.get(k)).cloned()
+}
+
+fn dotted(key: &[&str]) -> String {
+    key.iter().map(|k| format!(".{k}")).collect()
+}
+
+/// The template at `steps` inside `t`, unless it is inside a literal.
+fn node_at<'t>(t: &'t Tmpl, steps: &[&str]) -> Option<&'t Tmpl> {
+    steps.iter().try_fold(t, |t, step| match t {
+        Tmpl::Map(fields) => fields.iter().find(|(k, _)| &**k == *step).map(|(_, v)| v),
+        _ => None,
+    })
+}
+
+/// Each path `prog` reads (the alternatives of `a ?? b` each on its own),
+/// once, with what the scope holds there.
+fn reads(prog: &bpvm_vm::Program, scope: &Map) -> Vec<Read> {
+    let mut out: Vec<Read> = Vec::new();
+    for first in prog.loads() {
+        let chain = std::iter::successors(Some(first), |p| p.otherwise.and_then(|o| prog.paths.get(o as usize)));
+        for p in chain {
+            let (from, to) = p.span;
+            let text = prog.source.get(from as usize..to as usize).unwrap_or("").to_string();
+            if text.is_empty() || out.iter().any(|r| r.path == text) {
+                continue;
+            }
+            out.push(Read {
+                path: text,
+                found: found(scope, &p.segs),
+            });
+        }
+    }
+    out
+}
+
+fn found(scope: &Map, segs: &[Seg]) -> Found {
+    let mut at: Option<&Value> = None;
+    for (i, seg) in segs.iter().enumerate() {
+        let next = match (seg, at) {
+            (Seg::Key(k, _), None) if i == 0 => scope.get(k.as_str()),
+            (Seg::Key(k, _), Some(Value::Map(m))) => m.get(k.as_str()),
+            (Seg::Index(n), Some(Value::List(items))) => {
+                let len = items.len() as i64;
+                usize::try_from(if *n < 0 { len + n } else { *n })
+                    .ok()
+                    .and_then(|i| items.get(i))
+            }
+            _ => None,
+        };
+        match next {
+            Some(v) => at = Some(v),
+            None => return Found::NotSet,
+        }
+    }
+    match at {
+        None | Some(Value::Null) => Found::Empty,
+        Some(Value::Str(s)) if s.is_empty() => Found::Empty,
+        Some(Value::List(l)) if l.is_empty() => Found::Empty,
+        Some(Value::Map(m)) if m.is_empty() => Found::Empty,
+        Some(Value::Str(s)) if s.contains("${") => Found::Deferred(s.to_string()),
+        Some(v) => Found::Set(v.clone()),
+    }
+}
+
+fn strategy(s: Strategy) -> &'static str {
+    match s {
+        Strategy::Merge => "merge",
+        Strategy::Replace => "replace",
+        Strategy::Remove => "remove",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(strategy: &'static str, value: Option<Value>, role: Role) -> Contribution {
+        Contribution {
+            facet: None,
+            file: String::new(),
+            at: None,
+            ordinal: None,
+            strategy,
+            conditions: Vec::new(),
+            value,
+            error: None,
+            expression: None,
+            reads: Vec::new(),
+            role,
+        }
+    }
+
+    fn roles(list: Vec<Contribution>) -> Vec<Role> {
+        let mut list = list;
+        decide(&mut list);
+        list.iter().map(|c| c.role).collect()
+    }
+
+    #[test]
+    fn the_last_scalar_decides_and_excluded_ones_take_no_part() {
+        let (o, x) = (Role::Overridden, Role::Excluded);
+        let one = || Some(Value::Int(1));
+        assert_eq!(
+            roles(vec![c("merge", one(), o), c("merge", one(), o), c("merge", one(), x)]),
+            [o, Role::Effective, x]
+        );
+    }
+
+    #[test]
+    fn lists_merge_until_a_replace_and_a_remove_clears() {
+        let (o, e) = (Role::Overridden, Role::Effective);
+        let list = || Some(Value::List(vec![Value::Int(1)]));
+        assert_eq!(roles(vec![c("merge", list(), o), c("merge", list(), o)]), [e, e]);
+        assert_eq!(
+            roles(vec![
+                c("merge", list(), o),
+                c("replace", list(), o),
+                c("merge", list(), o)
+            ]),
+            [o, e, e]
+        );
+        assert_eq!(roles(vec![c("merge", list(), o), c("remove", None, o)]), [o, e]);
+    }
+}
