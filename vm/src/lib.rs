@@ -20,6 +20,7 @@ mod error;
 mod eval;
 mod op;
 mod program;
+pub mod reads;
 mod vm;
 
 pub use disasm::disassemble;

@@ -13,7 +13,8 @@ use super::project::{Project, TEMPLATE};
 use super::render::Rendered;
 use super::tmpl::{Evaluator, Tmpl};
 use bpvm_runtime::{Map, Value};
-use bpvm_vm::Seg;
+pub use bpvm_vm::reads::{Found, Read};
+use bpvm_vm::reads::reads;
 
 /// What a path of a rendered blueprint is, and where it came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,28 +65,6 @@ pub enum Role {
     Overridden,
     /// A condition was false: it took no part.
     Excluded,
-}
-
-/// A path an expression read, and what it found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Read {
-    /// The path as written.
-    pub path: String,
-    /// What was there.
-    pub found: Found,
-}
-
-/// What a read path held in the render's scope.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Found {
-    /// A value.
-    Set(Value),
-    /// `""`, `[]`, `{}` or nil.
-    Empty,
-    /// Text still holding `${…}`: known only once deployed.
-    Deferred(String),
-    /// Nothing at that path.
-    NotSet,
 }
 
 /// The paths `explain` understands, for its messages.
@@ -359,56 +338,6 @@ fn node_at<'t>(t: &'t Tmpl, steps: &[&str]) -> Option<&'t Tmpl> {
         Tmpl::Map(fields) => fields.iter().find(|(k, _)| &**k == *step).map(|(_, v)| v),
         _ => None,
     })
-}
-
-/// Each path `prog` reads (the alternatives of `a ?? b` each on its own),
-/// once, with what the scope holds there.
-fn reads(prog: &bpvm_vm::Program, scope: &Map) -> Vec<Read> {
-    let mut out: Vec<Read> = Vec::new();
-    for first in prog.loads() {
-        let chain = std::iter::successors(Some(first), |p| p.otherwise.and_then(|o| prog.paths.get(o as usize)));
-        for p in chain {
-            let (from, to) = p.span;
-            let text = prog.source.get(from as usize..to as usize).unwrap_or("").to_string();
-            if text.is_empty() || out.iter().any(|r| r.path == text) {
-                continue;
-            }
-            out.push(Read {
-                path: text,
-                found: found(scope, &p.segs),
-            });
-        }
-    }
-    out
-}
-
-fn found(scope: &Map, segs: &[Seg]) -> Found {
-    let mut at: Option<&Value> = None;
-    for (i, seg) in segs.iter().enumerate() {
-        let next = match (seg, at) {
-            (Seg::Key(k, _), None) if i == 0 => scope.get(k.as_str()),
-            (Seg::Key(k, _), Some(Value::Map(m))) => m.get(k.as_str()),
-            (Seg::Index(n), Some(Value::List(items))) => {
-                let len = items.len() as i64;
-                usize::try_from(if *n < 0 { len + n } else { *n })
-                    .ok()
-                    .and_then(|i| items.get(i))
-            }
-            _ => None,
-        };
-        match next {
-            Some(v) => at = Some(v),
-            None => return Found::NotSet,
-        }
-    }
-    match at {
-        None | Some(Value::Null) => Found::Empty,
-        Some(Value::Str(s)) if s.is_empty() => Found::Empty,
-        Some(Value::List(l)) if l.is_empty() => Found::Empty,
-        Some(Value::Map(m)) if m.is_empty() => Found::Empty,
-        Some(Value::Str(s)) if s.contains("${") => Found::Deferred(s.to_string()),
-        Some(v) => Found::Set(v.clone()),
-    }
 }
 
 fn strategy(s: Strategy) -> &'static str {
