@@ -13,6 +13,7 @@
 pub mod blueprint;
 mod distinct;
 mod error;
+pub mod explain;
 pub mod filter;
 mod key_table;
 mod keys;

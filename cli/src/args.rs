@@ -144,60 +144,8 @@ Examples:
             help_heading = "Windsor options"
         )]
         terraform_outputs: Option<PathBuf>,
-        /// A variable's value, parsed to its declared type (repeatable;
-        /// later wins).
-        #[arg(
-            long = "var",
-            value_name = "NAME=VALUE",
-            requires = "blueprint",
-            help_heading = "Bluelink options"
-        )]
-        vars: Vec<String>,
-        /// A YAML or JSON mapping of variable names to values.
-        #[arg(
-            long = "vars",
-            value_name = "FILE",
-            requires = "blueprint",
-            help_heading = "Bluelink options"
-        )]
-        vars_file: Option<PathBuf>,
-        /// Data source data: a mapping from data source name to its
-        /// exported fields, or from data source type to a list of candidate
-        /// records (the first that matches the filter is used). Without
-        /// it, data source fields are left as written.
-        #[arg(long, value_name = "FILE", requires = "blueprint", help_heading = "Bluelink options")]
-        datasources: Option<PathBuf>,
-        /// Deploy-time resource fields: a mapping from resource name
-        /// (`fn`, `buckets[1]`) to fields read as if they were in its spec.
-        #[arg(long, value_name = "FILE", requires = "blueprint", help_heading = "Bluelink options")]
-        resource_state: Option<PathBuf>,
-        /// Print secret variables and values instead of ********.
-        #[arg(long, requires = "blueprint", help_heading = "Bluelink options")]
-        show_secrets: bool,
-        /// Pin uuid(): the same N gives the same ids.
-        #[arg(long, value_name = "N", requires = "blueprint", help_heading = "Bluelink options")]
-        seed: Option<u64>,
-        /// Pin datetime() to this instant, e.g. 2024-05-06T07:08:09Z.
-        #[arg(
-            long,
-            value_name = "RFC3339",
-            requires = "blueprint",
-            help_heading = "Bluelink options"
-        )]
-        now: Option<String>,
-        /// The folder file() and include paths must stay inside (default:
-        /// the current folder when the blueprint is in it, else the
-        /// blueprint's folder).
-        #[arg(long, value_name = "DIR", requires = "blueprint", help_heading = "Bluelink options")]
-        root: Option<PathBuf>,
-        /// A host http_resource() may fetch from (repeatable).
-        #[arg(
-            long = "allow-http",
-            value_name = "HOST",
-            requires = "blueprint",
-            help_heading = "Bluelink options"
-        )]
-        allow_http: Vec<String>,
+        #[command(flatten)]
+        bluelink: BluelinkFlags,
     },
     /// Run the template's test suites (contexts/_template/tests/**/*.test.yaml).
     ///
@@ -368,36 +316,69 @@ Examples:
         #[arg(value_name = "EXPR", required = true)]
         exprs: Vec<String>,
     },
-    /// Say where a value of a Windsor context's blueprint came from.
+    /// Say where a value of a blueprint came from.
     ///
-    /// The context is rendered as `bpvm render` does; then every
-    /// contribution to the value at PATH is listed in fold order (the base
-    /// blueprint's, then each facet's by ordinal): its facet and file with
-    /// line:column, ordinal and strategy, its conditions and what they
-    /// gave, whether it decided the value (✓), was overridden by a later
-    /// one (↷) or kept out by a condition (–), the expression, and what
-    /// each path the expression reads held in the render's scope (marked
-    /// empty, deferred or not set). PATH is terraform.<id>.inputs.<key>,
+    /// Windsor (without BLUEPRINT): the context is rendered as `bpvm
+    /// render` does; then every contribution to the value at PATH is
+    /// listed in fold order (the base blueprint's, then each facet's by
+    /// ordinal): its facet and file with line:column, ordinal and
+    /// strategy, its conditions and what they gave, whether it decided the
+    /// value (✓), was overridden by a later one (↷) or kept out by a
+    /// condition (–), the expression, and what each path the expression
+    /// reads held in the render's scope (marked empty, deferred or not
+    /// set). PATH is terraform.<id>.inputs.<key>,
     /// kustomize.<name>.substitutions.<key>, kustomize.<name>.components, or
     /// a config block's <name>.<key>.
+    ///
+    /// Bluelink (with BLUEPRINT): the blueprint is rendered with the given
+    /// flags, and the substitutions written at PATH or under it are listed
+    /// with their line:column and what each path they read held (the
+    /// variables, values, data source fields, resources and child exports
+    /// as rendered). PATH is resources.<name>.spec.<field> (<name>[i] for
+    /// an item of `each`), values.<name>, exports.<name>, or any other path
+    /// of the blueprint.
     #[command(after_help = "\
 Examples:
   bpvm explain --project examples/windsor terraform.cluster.inputs.endpoint
   bpvm explain --project examples/windsor kustomize.ingress.components
-  bpvm explain --project examples/windsor cluster_config.cluster_name")]
+  bpvm explain --project examples/windsor cluster_config.cluster_name
+  bpvm explain resources.saveOrderFunction.spec.functionName examples/bluelink/blueprint.yaml \\
+      --vars examples/bluelink/blueprint.vars.yaml")]
     Explain {
         /// The value's path in the blueprint.
         #[arg(value_name = "PATH")]
         path: String,
+        /// A Bluelink blueprint; without it, the Windsor project's context.
+        #[arg(value_name = "BLUEPRINT")]
+        blueprint: Option<PathBuf>,
         /// The Windsor project folder.
-        #[arg(long, value_name = "DIR", default_value = ".")]
+        #[arg(
+            long,
+            value_name = "DIR",
+            default_value = ".",
+            conflicts_with = "blueprint",
+            help_heading = "Windsor options"
+        )]
         project: PathBuf,
         /// The context (by default the current one, as `render` chooses it).
-        #[arg(long, value_name = "NAME")]
+        #[arg(
+            long,
+            value_name = "NAME",
+            conflicts_with = "blueprint",
+            help_heading = "Windsor options"
+        )]
         context: Option<String>,
         /// Which Windsor rules to render by.
-        #[arg(long, value_enum, default_value = "auto")]
+        #[arg(
+            long,
+            value_enum,
+            default_value = "auto",
+            conflicts_with = "blueprint",
+            help_heading = "Windsor options"
+        )]
         rules: windsor::Rules,
+        #[command(flatten)]
+        bluelink: BluelinkFlags,
     },
     /// Print a blueprint's dependency graph, as Mermaid or Graphviz DOT.
     ///
@@ -500,4 +481,79 @@ Examples:
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+}
+
+/// The flags of a Bluelink render (`render BLUEPRINT`, `explain PATH
+/// BLUEPRINT`).
+#[derive(clap::Args)]
+pub struct BluelinkFlags {
+    /// A variable's value, parsed to its declared type (repeatable;
+    /// later wins).
+    #[arg(
+        long = "var",
+        value_name = "NAME=VALUE",
+        requires = "blueprint",
+        help_heading = "Bluelink options"
+    )]
+    pub vars: Vec<String>,
+    /// A YAML or JSON mapping of variable names to values.
+    #[arg(
+        long = "vars",
+        value_name = "FILE",
+        requires = "blueprint",
+        help_heading = "Bluelink options"
+    )]
+    pub vars_file: Option<PathBuf>,
+    /// Data source data: a mapping from data source name to its
+    /// exported fields, or from data source type to a list of candidate
+    /// records (the first that matches the filter is used). Without
+    /// it, data source fields are left as written.
+    #[arg(long, value_name = "FILE", requires = "blueprint", help_heading = "Bluelink options")]
+    pub datasources: Option<PathBuf>,
+    /// Deploy-time resource fields: a mapping from resource name
+    /// (`fn`, `buckets[1]`) to fields read as if they were in its spec.
+    #[arg(long, value_name = "FILE", requires = "blueprint", help_heading = "Bluelink options")]
+    pub resource_state: Option<PathBuf>,
+    /// Print secret variables and values instead of ********.
+    #[arg(long, requires = "blueprint", help_heading = "Bluelink options")]
+    pub show_secrets: bool,
+    /// Pin uuid(): the same N gives the same ids.
+    #[arg(long, value_name = "N", requires = "blueprint", help_heading = "Bluelink options")]
+    pub seed: Option<u64>,
+    /// Pin datetime() to this instant, e.g. 2024-05-06T07:08:09Z.
+    #[arg(
+        long,
+        value_name = "RFC3339",
+        requires = "blueprint",
+        help_heading = "Bluelink options"
+    )]
+    pub now: Option<String>,
+    /// The folder file() and include paths must stay inside (default:
+    /// the current folder when the blueprint is in it, else the
+    /// blueprint's folder).
+    #[arg(long, value_name = "DIR", requires = "blueprint", help_heading = "Bluelink options")]
+    pub root: Option<PathBuf>,
+    /// A host http_resource() may fetch from (repeatable).
+    #[arg(
+        long = "allow-http",
+        value_name = "HOST",
+        requires = "blueprint",
+        help_heading = "Bluelink options"
+    )]
+    pub allow_http: Vec<String>,
+}
+
+impl BluelinkFlags {
+    /// Whether any of them was given.
+    pub fn any(&self) -> bool {
+        !self.vars.is_empty()
+            || self.vars_file.is_some()
+            || self.datasources.is_some()
+            || self.resource_state.is_some()
+            || self.show_secrets
+            || self.seed.is_some()
+            || self.now.is_some()
+            || self.root.is_some()
+            || !self.allow_http.is_empty()
+    }
 }

@@ -1,5 +1,6 @@
 //! `bpvm render BLUEPRINT`: a Bluelink blueprint validated and materialised.
 
+use crate::args::BluelinkFlags;
 use crate::windsor::Format;
 use bpvm::Value;
 use bpvm::bluelink::blueprint::Blueprint;
@@ -10,17 +11,9 @@ use std::path::{Path, PathBuf};
 /// What `bpvm render BLUEPRINT` was asked.
 pub struct RenderArgs {
     pub blueprint: PathBuf,
-    pub vars: Vec<String>,
-    pub vars_file: Option<PathBuf>,
-    pub datasources: Option<PathBuf>,
-    pub resource_state: Option<PathBuf>,
+    pub flags: BluelinkFlags,
     pub format: Format,
     pub out: Option<PathBuf>,
-    pub show_secrets: bool,
-    pub seed: Option<u64>,
-    pub now: Option<String>,
-    pub root: Option<PathBuf>,
-    pub allow_http: Vec<String>,
 }
 
 /// Reads a YAML or JSON data file given by a flag: a mapping of `what`
@@ -33,8 +26,8 @@ fn data(flag: &str, path: &Path, what: &str) -> Result<Map, String> {
 
 /// The folder files must stay inside (B11, D8): `--root`, else the
 /// blueprint's own folder, wherever bpvm runs from.
-fn root(args: &RenderArgs, blueprint: &Path) -> Result<PathBuf, String> {
-    match &args.root {
+fn root(flags: &BluelinkFlags, blueprint: &Path) -> Result<PathBuf, String> {
+    match &flags.root {
         Some(r) => r
             .canonicalize()
             .map_err(|e| format!("error: --root {}: {e}", r.display())),
@@ -51,21 +44,21 @@ pub fn loaded(path: &Path) -> Result<Blueprint, String> {
     load::load(&abs, &name).map_err(|e| format!("{e}"))
 }
 
-pub fn render(args: RenderArgs) -> Result<(), String> {
-    let bp = loaded(&args.blueprint)?;
+/// The render options the flags give, for the blueprint `bp`.
+pub fn options(flags: &BluelinkFlags, bp: &Blueprint) -> Result<render::Options, String> {
     let mut variables = Vec::new();
-    if let Some(path) = &args.vars_file {
+    if let Some(path) = &flags.vars_file {
         for (k, v) in data("--vars", path, "variable names to values")?.iter() {
             variables.push((k.as_str().to_string(), render::Input::Value(v.clone())));
         }
     }
-    for v in &args.vars {
+    for v in &flags.vars {
         let Some((k, text)) = v.split_once('=') else {
             return Err(format!("error: --var {v:?}: expected NAME=VALUE"));
         };
         variables.push((k.to_string(), render::Input::Text(text.to_string())));
     }
-    let now = match &args.now {
+    let now = match &flags.now {
         None => None,
         Some(t) => Some(
             chrono::DateTime::parse_from_rfc3339(t)
@@ -73,25 +66,30 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
                 .with_timezone(&chrono::Utc),
         ),
     };
-    let opts = render::Options {
+    Ok(render::Options {
         variables,
-        datasources: args
+        datasources: flags
             .datasources
             .as_deref()
             .map(|p| data("--datasources", p, "data source names (or types) to their data").map(Value::Map))
             .transpose()?,
-        resource_state: args
+        resource_state: flags
             .resource_state
             .as_deref()
             .map(|p| data("--resource-state", p, "resource names to their deploy-time fields").map(Value::Map))
             .transpose()?,
-        show_secrets: args.show_secrets,
-        seed: args.seed,
+        show_secrets: flags.show_secrets,
+        seed: flags.seed,
         now,
         cwd: None,
-        root: Some(root(&args, &bp.path)?),
-        allow_http: args.allow_http.clone(),
-    };
+        root: Some(root(flags, &bp.path)?),
+        allow_http: flags.allow_http.clone(),
+    })
+}
+
+pub fn render(args: RenderArgs) -> Result<(), String> {
+    let bp = loaded(&args.blueprint)?;
+    let opts = options(&args.flags, &bp)?;
     let rendered = render::render(&bp, &opts).map_err(|e| format!("{e}"))?;
     if !rendered.deferred.is_empty() {
         eprintln!(

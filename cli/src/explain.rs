@@ -1,21 +1,23 @@
 //! `bpvm explain PATH`: where a value of the rendered blueprint came from.
 
+use crate::args::BluelinkFlags;
 use crate::windsor::Rules;
 use bpvm::Value;
-use bpvm::windsor::explain::{Contribution, Explanation, Found, Role, explain};
+use bpvm::bluelink::explain as bluelink_explain;
+use bpvm::windsor::explain::{Contribution, Explanation, Found, Read, Role, explain};
 use bpvm::windsor::render::render_files;
 use std::fmt::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// What `bpvm explain` was asked.
-pub struct ExplainArgs {
+/// What `bpvm explain` was asked of a Windsor project.
+pub struct WindsorArgs {
     pub path: String,
     pub project: PathBuf,
     pub context: Option<String>,
     pub rules: Rules,
 }
 
-pub fn run(args: ExplainArgs) -> Result<(), String> {
+pub fn windsor(args: WindsorArgs) -> Result<(), String> {
     let project = crate::windsor::load(&args.project, args.rules)?;
     let name = crate::windsor::context(&project, args.context.as_deref())?.name;
     let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
@@ -77,15 +79,7 @@ fn contribution(out: &mut String, c: &Contribution) {
     if let Some(e) = &c.expression {
         let _ = writeln!(out, "      {e}");
     }
-    for r in &c.reads {
-        let what = match &r.found {
-            Found::Set(v) => format!("= {}", shown(v)),
-            Found::Empty => "(empty)".to_string(),
-            Found::Deferred(t) => format!("(deferred: {t})"),
-            Found::NotSet => "(not set)".to_string(),
-        };
-        let _ = writeln!(out, "        reads {} {what}", r.path);
-    }
+    reads(out, &c.reads);
     match (&c.value, &c.error) {
         (_, Some(e)) => {
             let _ = writeln!(out, "      fails: {e}");
@@ -97,4 +91,39 @@ fn contribution(out: &mut String, c: &Contribution) {
             let _ = writeln!(out, "      removes it");
         }
     }
+}
+
+/// What an expression read, a line each.
+fn reads(out: &mut String, reads: &[Read]) {
+    for r in reads {
+        let what = match &r.found {
+            Found::Set(v) => format!("= {}", shown(v)),
+            Found::Empty => "(empty)".to_string(),
+            Found::Deferred(t) => format!("(deferred: {t})"),
+            Found::NotSet => "(not set)".to_string(),
+        };
+        let _ = writeln!(out, "        reads {} {what}", r.path);
+    }
+}
+
+/// `bpvm explain PATH BLUEPRINT`.
+pub fn bluelink(path: &str, blueprint: &Path, flags: &BluelinkFlags) -> Result<(), String> {
+    let bp = crate::bluelink::loaded(blueprint)?;
+    let opts = crate::bluelink::options(flags, &bp)?;
+    let rendered = bpvm::bluelink::render::render(&bp, &opts).map_err(|e| format!("{e}"))?;
+    let why = bluelink_explain::explain(&bp, &rendered, path).map_err(|e| format!("error: {e}"))?;
+    let mut out = match &why.value {
+        Some(v) => format!("{} = {}\n", why.path, shown(v)),
+        None => format!("{} (not set)\n", why.path),
+    };
+    if why.written.is_empty() {
+        out.push_str("  written as is: no substitution\n");
+    }
+    for w in &why.written {
+        let _ = writeln!(out, "  {} ({}:{}:{})", w.path, w.file, w.at.line, w.at.col);
+        let _ = writeln!(out, "      {}", w.text);
+        reads(&mut out, &w.reads);
+    }
+    anstream::print!("{out}");
+    Ok(())
 }

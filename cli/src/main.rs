@@ -71,52 +71,19 @@ fn main() -> ExitCode {
             format,
             json,
             out,
-            vars,
-            vars_file,
-            datasources,
-            resource_state,
-            show_secrets,
-            seed,
-            now,
-            root,
-            allow_http,
+            bluelink,
             ..
         } => bluelink::render(bluelink::RenderArgs {
             blueprint,
-            vars,
-            vars_file,
-            datasources,
-            resource_state,
+            flags: bluelink,
             format: output(format, json),
             out,
-            show_secrets,
-            seed,
-            now,
-            root,
-            allow_http,
         }),
         Command::Render {
             blueprint: None,
-            vars,
-            vars_file,
-            datasources,
-            resource_state,
-            show_secrets,
-            seed,
-            now,
-            root,
-            allow_http,
+            bluelink,
             ..
-        } if !vars.is_empty()
-            || vars_file.is_some()
-            || datasources.is_some()
-            || resource_state.is_some()
-            || show_secrets
-            || seed.is_some()
-            || now.is_some()
-            || root.is_some()
-            || !allow_http.is_empty() =>
-        {
+        } if bluelink.any() => {
             // clap drops `requires` when a conflicting flag (--project) is given.
             eprintln!(
                 "error: --var, --vars, --datasources, --resource-state, --show-secrets, --seed, --now, --root and --allow-http need a BLUEPRINT"
@@ -188,10 +155,28 @@ fn main() -> ExitCode {
         }
         Command::Explain {
             path,
+            blueprint: Some(blueprint),
+            bluelink,
+            ..
+        } => explain::bluelink(&path, &blueprint, &bluelink),
+        Command::Explain {
+            blueprint: None,
+            bluelink,
+            ..
+        } if bluelink.any() => {
+            eprintln!(
+                "error: --var, --vars, --datasources, --resource-state, --show-secrets, --seed, --now, --root and --allow-http need a BLUEPRINT"
+            );
+            return ExitCode::from(2);
+        }
+        Command::Explain {
+            path,
+            blueprint: None,
             project,
             context,
             rules,
-        } => explain::run(explain::ExplainArgs {
+            ..
+        } => explain::windsor(explain::WindsorArgs {
             path,
             project,
             context,

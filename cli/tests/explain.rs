@@ -133,3 +133,66 @@ fn paths_it_does_not_know_are_errors() {
         assert!(out.stdout.is_empty());
     }
 }
+
+fn bluelink(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bpvm"))
+        .arg("explain")
+        .args(args)
+        .args([
+            "--vars",
+            "examples/bluelink/blueprint.vars.yaml",
+            "--datasources",
+            "examples/bluelink/blueprint.datasources.yaml",
+        ])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_bluelink_value_shows_its_substitutions_and_what_they_read() {
+    let out = bluelink(&[
+        "resources.saveOrderFunction.spec.environment",
+        "examples/bluelink/blueprint.yaml",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with(
+            "  resources.saveOrderFunction.spec.environment.variables.DATABASE_URL (examples/bluelink/blueprint.yaml:79:25)\n\
+             \x20     postgres://orders:${variables.databasePassword}@${children.storage.endpoint}/orders\n\
+             \x20       reads variables.databasePassword = \"********\"\n\
+             \x20       reads children.storage.endpoint (deferred: ${resources.database.spec.endpoint})\n\
+             \x20 resources.saveOrderFunction.spec.environment.variables.REGION (examples/bluelink/blueprint.yaml:80:19)\n\
+             \x20     ${variables.region}\n\
+             \x20       reads variables.region = \"eu-west-1\"\n"
+        ),
+        "{text}"
+    );
+    // An item of `each` is explained by the substitution written once for all.
+    let item = bluelink(&["resources.queues[1].spec.queueName", "examples/bluelink/blueprint.yaml"]);
+    assert_eq!(
+        String::from_utf8_lossy(&item.stdout),
+        "resources.queues[1].spec.queueName = \"orders-production-paid\"\n\
+         \x20 resources.queues.spec.queueName (examples/bluelink/blueprint.yaml:60:18)\n\
+         \x20     ${values.prefix}-${elem}\n\
+         \x20       reads values.prefix = \"orders-production\"\n\
+         \x20       reads elem (not set)\n"
+    );
+}
+
+#[test]
+fn a_bluelink_path_that_is_not_there_is_an_error() {
+    let out = bluelink(&["resources.nope.spec", "examples/bluelink/blueprint.yaml"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: \"resources.nope.spec\" is not in the blueprint (resources has no \"nope\", or it has no such field)\n"
+    );
+    let flags = Command::new(env!("CARGO_BIN_EXE_bpvm"))
+        .args(["explain", "values.prefix", "--var", "a=1"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .unwrap();
+    assert_eq!(flags.status.code(), Some(2));
+}

@@ -13,8 +13,8 @@ use super::project::{Project, TEMPLATE};
 use super::render::Rendered;
 use super::tmpl::{Evaluator, Tmpl};
 use bpvm_runtime::{Map, Value};
-pub use bpvm_vm::reads::{Found, Read};
 use bpvm_vm::reads::reads;
+pub use bpvm_vm::reads::{Found, Read};
 
 /// What a path of a rendered blueprint is, and where it came from.
 #[derive(Debug, Clone, PartialEq)]
