@@ -230,6 +230,9 @@ const READ: &[&str] = &[
     "a:\n    b: 1\n    c:\n        - 1\n",
     "a: ~\nb: null\n",
     "a: 1\n  # indented comment\nb: 2\n",
+    "a:\n  - b: 1\n    c:\n    - d\n    e: f\n",
+    "a:\n  b: 1\n# last, no break",
+    "- a:\n  - b\n",
 ];
 
 /// Inputs the scanner must leave to the parser.
@@ -310,6 +313,27 @@ fn events_falls_back_to_the_parser_with_its_errors() {
             "{text:?}"
         );
     }
+}
+
+#[test]
+fn texts_past_the_scanners_limits_go_to_the_parser() {
+    let nested = |levels: usize| {
+        let mut s = String::new();
+        for i in 0..levels {
+            let _ = writeln!(s, "{}k:", " ".repeat(i));
+        }
+        s
+    };
+    assert_eq!(check("20 levels", &nested(20)), Ok(true));
+    assert_eq!(check("100 levels", &nested(100)), Ok(false));
+    let flow = format!("a: {}{}\n", "[".repeat(100), "]".repeat(100));
+    assert_eq!(check("100 brackets", &flow), Ok(false));
+    let key = |n: usize| format!("{}: 1\n", "k".repeat(n));
+    assert_eq!(check("short key", &key(900)), Ok(true));
+    assert_eq!(check("long key", &key(1100)), Ok(false));
+    let wide = format!("a: {}\n", "é".repeat(3000));
+    assert_eq!(check("wide line", &wide), Ok(false));
+    assert_eq!(check("narrow line", &format!("a: {}\n", "é".repeat(100))), Ok(true));
 }
 
 /// A small deterministic generator of pseudo-random numbers (xorshift).

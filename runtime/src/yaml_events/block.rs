@@ -7,6 +7,15 @@ use super::{MAX_DEPTH, Scanned, flow};
 use saphyr_parser_bw::{Event, Marker, ScalarStyle, Span};
 use std::borrow::Cow;
 
+/// Longest text the scanner reads. It holds every event of a text at once
+/// (184 bytes each, where the parser streams them); past this the
+/// parser's pace matters less than that memory.
+const TEXT_LIMIT: usize = 4 << 20;
+
+/// Longest line with characters of more than one byte the scanner reads:
+/// it counts such a line's columns from its start for every token.
+const WIDE_LINE: usize = 4096;
+
 /// A block collection being read.
 struct Block {
     /// Its column.
@@ -44,8 +53,12 @@ struct Scanner<'t> {
 /// The events of `text` when it is all block YAML of the form the scanner
 /// reads, `None` as soon as it meets anything else.
 pub(super) fn scan(text: &str) -> Option<Scanned<'_>> {
+    if text.len() > TEXT_LIMIT {
+        return None;
+    }
     let mut s = Scanner {
-        out: Vec::with_capacity(text.len() / 8 + 8),
+        // About one event for every eight bytes of a template.
+        out: Vec::with_capacity((text.len() / 8).min(1 << 16) + 8),
         stack: Vec::new(),
         pending: None,
         explicit: None,
@@ -61,6 +74,9 @@ pub(super) fn scan(text: &str) -> Option<Scanned<'_>> {
         let end = text[start..].find('\n').map_or(text.len(), |k| start + k);
         let t = &text[start..end];
         let ascii = plain_characters(t)?;
+        if !ascii && t.len() > WIDE_LINE {
+            return None;
+        }
         let line = Line {
             text: t,
             number,
