@@ -430,6 +430,73 @@ const SCALARS: &[&str] = &[
     "{a: b, c: d}",
 ];
 
+/// Scalars as they may stand inside brackets, and odd ones.
+const FLOW_SCALARS: &[&str] = &[
+    "a",
+    "-1",
+    "a b",
+    "a:b",
+    "http://x",
+    "é",
+    "'q'",
+    "\"a\\\"b\"",
+    "\"\"",
+    "''",
+    "${v}",
+    "a#b",
+];
+const FLOW_ODD: &[&str] = &[
+    "a #b",
+    "-",
+    "?",
+    ":",
+    "&a",
+    "*a",
+    "!t",
+    "a :",
+    "x\ty",
+    "a -",
+    "\"\\x41\"",
+];
+
+fn flow_scalar<'a>(rng: &mut Rng) -> &'a str {
+    if rng.below(6) == 0 {
+        rng.pick(FLOW_ODD)
+    } else {
+        rng.pick(FLOW_SCALARS)
+    }
+}
+
+/// A flow collection on one line, `depth` levels at most, spaced at random.
+fn flow(rng: &mut Rng, depth: usize, out: &mut String) {
+    let map = rng.below(2) == 0;
+    let space = |rng: &mut Rng, out: &mut String| out.push_str(["", "", " ", "  "][rng.below(4)]);
+    out.push(if map { '{' } else { '[' });
+    space(rng, out);
+    let n = rng.below(4);
+    for i in 0..n {
+        if i > 0 {
+            space(rng, out);
+            out.push(',');
+            out.push_str(["", " ", " ", "  "][rng.below(4)]);
+        }
+        if map {
+            out.push_str(flow_scalar(rng));
+            out.push_str([": ", ": ", ":", " : ", ":  "][rng.below(5)]);
+        }
+        if depth > 0 && rng.below(4) == 0 {
+            flow(rng, depth - 1, out);
+        } else {
+            out.push_str(flow_scalar(rng));
+        }
+    }
+    if rng.below(12) == 0 {
+        out.push(',');
+    }
+    space(rng, out);
+    out.push(if map { '}' } else { ']' });
+}
+
 /// One line's end: maybe trailing spaces or a comment, then a break.
 fn line_end(rng: &mut Rng, crlf: bool, out: &mut String) {
     match rng.below(12) {
@@ -457,7 +524,7 @@ fn collection(rng: &mut Rng, indent: usize, depth: usize, map: bool, crlf: bool,
         out.push_str(&pad);
         if map {
             out.push_str(rng.pick(KEYS));
-            out.push(':');
+            out.push_str(if rng.below(10) == 0 { " :" } else { ":" });
         } else {
             out.push('-');
         }
@@ -508,7 +575,7 @@ fn value(rng: &mut Rng, indent: usize, depth: usize, in_map: bool, crlf: bool, o
         }
         _ => {
             out.push(' ');
-            out.push_str(rng.pick(&["[a, b]", "{k: v}", "[]", "{x: [1, {y: z}]}", "\"s\"", "'t'"]));
+            flow(rng, 3, out);
             line_end(rng, crlf, out);
         }
     }
@@ -540,7 +607,7 @@ fn document(rng: &mut Rng) -> String {
 fn generated_documents_scan_as_the_parser_reads_them() {
     // BPVM_YAML_DOCUMENTS=n runs longer, BPVM_YAML_SEED=n other documents.
     let setting = |name: &str| std::env::var(name).ok().and_then(|n| n.parse::<u64>().ok());
-    let documents = setting("BPVM_YAML_DOCUMENTS").unwrap_or(4000) as usize;
+    let documents = setting("BPVM_YAML_DOCUMENTS").unwrap_or(10_000) as usize;
     let mut rng = Rng(setting("BPVM_YAML_SEED").unwrap_or(0x9e37_79b9_7f4a_7c15) | 1);
     let (mut read, mut errors) = (0, Vec::new());
     for i in 0..documents {
@@ -559,7 +626,7 @@ fn generated_documents_scan_as_the_parser_reads_them() {
     // The generator must keep the scanner busy, not only the parser.
     eprintln!("the scanner read {read} of {documents} documents");
     assert!(
-        read * 5 > documents,
+        read * 10 > documents,
         "the scanner read only {read} of {documents} documents"
     );
 }

@@ -30,6 +30,9 @@ pub(super) enum Stop {
     Colon,
     /// A bracket or comma, in flow.
     Flow,
+    /// In flow, a word starting with `-` and a bracket or comma, which the
+    /// parser refuses.
+    Refused,
 }
 
 /// Reads a plain scalar from byte `at` of `b` (a line); `flow` when inside
@@ -55,6 +58,13 @@ pub(super) fn plain(b: &[u8], at: usize, flow: bool) -> (usize, usize, Stop) {
                 break Stop::Colon;
             }
             b',' | b'[' | b']' | b'{' | b'}' if flow => break Stop::Flow,
+            b'-' if flow
+                && i > at
+                && b[i - 1] == b' '
+                && matches!(b.get(i + 1), Some(b',' | b'[' | b']' | b'{' | b'}')) =>
+            {
+                break Stop::Refused;
+            }
             _ => {}
         }
         i += 1;
