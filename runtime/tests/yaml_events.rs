@@ -331,6 +331,9 @@ fn texts_past_the_scanners_limits_go_to_the_parser() {
     let key = |n: usize| format!("{}: 1\n", "k".repeat(n));
     assert_eq!(check("short key", &key(900)), Ok(true));
     assert_eq!(check("long key", &key(1100)), Ok(false));
+    let in_brackets = |n: usize| format!("a: {{{}: 1}}\n", "k".repeat(n));
+    assert_eq!(check("short key in brackets", &in_brackets(900)), Ok(true));
+    assert_eq!(check("long key in brackets", &in_brackets(1100)), Ok(false));
     let wide = format!("a: {}\n", "é".repeat(3000));
     assert_eq!(check("wide line", &wide), Ok(false));
     assert_eq!(check("narrow line", &format!("a: {}\n", "é".repeat(100))), Ok(true));

@@ -3,7 +3,7 @@
 
 use super::lines::{Line, plain_characters};
 use super::scalars::{Stop, plain, quoted, starts_plain};
-use super::{MAX_DEPTH, Scanned, flow};
+use super::{KEY_LENGTH, MAX_DEPTH, Scanned, flow};
 use saphyr_parser_bw::{Event, Marker, ScalarStyle, Span};
 use std::borrow::Cow;
 
@@ -321,10 +321,6 @@ impl<'t> Scanner<'t> {
         Some(())
     }
 }
-
-/// Longest key the scanner reads; the parser stops looking for a key's
-/// `:` 1024 characters on.
-const KEY_LENGTH: usize = 1000;
 
 /// A key at byte `at`: its value, style, where it ends and where its `:` is.
 fn key_at<'t>(line: &Line<'t>, at: usize) -> Option<(Cow<'t, str>, ScalarStyle, usize, usize)> {

@@ -2,7 +2,7 @@
 
 use super::lines::Line;
 use super::scalars::{Stop, plain, quoted, starts_plain};
-use super::{MAX_DEPTH, Scanned};
+use super::{KEY_LENGTH, MAX_DEPTH, Scanned};
 use saphyr_parser_bw::{Event, ScalarStyle};
 
 /// Where a collection being read is.
@@ -23,6 +23,8 @@ enum State {
 struct Open {
     map: bool,
     state: State,
+    /// Where the last key of a mapping starts.
+    key: usize,
 }
 
 /// Reads the flow collection whose `[` or `{` is at byte `at` of `line`,
@@ -69,13 +71,16 @@ pub(super) fn collection<'t>(line: &Line<'t>, at: usize, depth: usize, out: &mut
                 i = line.skip_to_end(i + 1)?;
                 top.state = State::Entry;
             }
-            State::AfterKey if c == b':' && b.get(i + 1) == Some(&b' ') => {
+            State::AfterKey if c == b':' && b.get(i + 1) == Some(&b' ') && i - top.key <= KEY_LENGTH => {
                 i = line.skip_spaces(i + 1);
                 top.state = State::Value;
             }
             State::First | State::Entry | State::Value => {
                 let key = top.map && top.state != State::Value;
                 top.state = if key { State::AfterKey } else { State::AfterEntry };
+                if key {
+                    top.key = i;
+                }
                 match c {
                     b'[' | b'{' if !key => open(line, &mut i, depth, &mut stack, out)?,
                     b'"' | b'\'' => {
@@ -124,6 +129,7 @@ fn open<'t>(line: &Line<'t>, at: &mut usize, depth: usize, stack: &mut Vec<Open>
     stack.push(Open {
         map,
         state: State::First,
+        key: *at,
     });
     *at = end;
     Some(())

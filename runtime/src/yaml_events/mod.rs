@@ -30,6 +30,10 @@ type Scanned<'t> = Vec<(Event<'t>, Span)>;
 /// parser's (past every reader's own limit in any case).
 const MAX_DEPTH: usize = 60;
 
+/// Longest key the scanner reads, in bytes; the parser stops looking for a
+/// key's `:` 1024 characters on.
+const KEY_LENGTH: usize = 1000;
+
 /// The events of one YAML text, read by the scanner or by the parser.
 pub struct Events<'t>(Source<'t>);
 
