@@ -1,6 +1,7 @@
 //! The block structure: mappings and sequences laid out by indentation,
 //! read a line at a time.
 
+use super::block_scalar::{BlockScalar, Fed};
 use super::lines::{Line, plain_characters};
 use super::scalars::{Stop, plain, quoted, starts_plain};
 use super::{KEY_LENGTH, MAX_DEPTH, Scanned, flow};
@@ -48,6 +49,8 @@ struct Scanner<'t> {
     /// The sequence just opened is indentless: its start is announced at
     /// its first item.
     announce_indentless: bool,
+    /// A block scalar whose header has been read, taking the lines after it.
+    block_scalar: Option<BlockScalar>,
 }
 
 /// The events of `text` when it is all block YAML of the form the scanner
@@ -64,6 +67,7 @@ pub(super) fn scan(text: &str) -> Option<Scanned<'_>> {
         explicit: None,
         started: false,
         announce_indentless: false,
+        block_scalar: None,
     };
     s.out.push((
         Event::StreamStart,
@@ -84,11 +88,15 @@ pub(super) fn scan(text: &str) -> Option<Scanned<'_>> {
             chars_before,
             ascii,
         };
-        s.line(&line)?;
+        s.next_line(&line)?;
         chars_before += if ascii { t.len() } else { t.chars().count() };
         if end == text.len() {
             // The parser ends the stream at the start of a line, moving to
             // the next one when the text does not end with a line break.
+            if s.block_scalar.is_some() && !t.is_empty() && t.bytes().all(|c| c == b' ') {
+                // The parser reads spaces ending the text differently there.
+                return None;
+            }
             let next = if t.is_empty() { number } else { number + 1 };
             let stream_end = Marker::new(chars_before, next, 0).with_byte_offset(Some(text.len()));
             s.finish(line.mark(t.len()), stream_end)?;
@@ -106,6 +114,19 @@ fn empty<'t>(at: Span) -> (Event<'t>, Span) {
 }
 
 impl<'t> Scanner<'t> {
+    fn next_line(&mut self, line: &Line<'t>) -> Option<()> {
+        if let Some(scalar) = &mut self.block_scalar {
+            match scalar.feed(line)? {
+                Fed::Taken => return Some(()),
+                Fed::Ends(at) => {
+                    let event = self.block_scalar.take()?.finish(line.mark(at))?;
+                    self.out.push(event);
+                }
+            }
+        }
+        self.line(line)
+    }
+
     fn line(&mut self, line: &Line<'t>) -> Option<()> {
         let b = line.text.as_bytes();
         let ind = b.iter().take_while(|&&c| c == b' ').count();
@@ -278,6 +299,10 @@ impl<'t> Scanner<'t> {
                 let end = flow::collection(line, at, self.stack.len(), &mut self.out)?;
                 (end == line.text.len()).then_some(())
             }
+            b'|' | b'>' => {
+                self.block_scalar = Some(BlockScalar::new(line, at, self.stack.last()?.indent)?);
+                Some(())
+            }
             _ if starts_plain(b, at) => {
                 let (end, _, why) = plain(b, at, false);
                 if why == Stop::Colon {
@@ -299,6 +324,9 @@ impl<'t> Scanner<'t> {
     fn finish(&mut self, last: Marker, end: Marker) -> Option<()> {
         if !self.started || self.announce_indentless {
             return None;
+        }
+        if let Some(scalar) = self.block_scalar.take() {
+            self.out.push(scalar.finish(last)?);
         }
         let at = Span::empty(end);
         match self.pending.take() {

@@ -10,13 +10,16 @@
 //!
 //! The scanner reads: block mappings and sequences (with `- key: value`
 //! items, empty values and sequences indented like their key), plain,
-//! single- and double-quoted scalars on one line, comments, a `---` opening
-//! the document, and flow collections of such scalars opened and closed on
-//! one line. It declines tabs, carriage returns, anchors, aliases, tags,
-//! block scalars, multi-line scalars, directives, several documents,
+//! single- and double-quoted scalars on one line, literal and folded block
+//! scalars (`|`, `|-`, `>`, `>-`) whose first line is not empty,
+//! comments, a `---` opening the document, and flow collections of
+//! one-line scalars opened and closed on one line. It declines tabs,
+//! carriage returns, anchors, aliases, tags, multi-line plain and quoted
+//! scalars, other block scalar headers, directives, several documents,
 //! explicit keys and the rarer escapes.
 
 mod block;
+mod block_scalar;
 mod flow;
 mod lines;
 mod scalars;
