@@ -114,6 +114,7 @@ fn empty<'t>(at: Span) -> (Event<'t>, Span) {
 }
 
 impl<'t> Scanner<'t> {
+    /// Reads a line: into the block scalar being read, unless the line ends it.
     fn next_line(&mut self, line: &Line<'t>) -> Option<()> {
         if let Some(scalar) = &mut self.block_scalar {
             match scalar.feed(line)? {
@@ -127,6 +128,8 @@ impl<'t> Scanner<'t> {
         self.line(line)
     }
 
+    /// Reads a line outside block scalars: empty, a comment, the `---`, a
+    /// key or an item, after closing what its indentation closes.
     fn line(&mut self, line: &Line<'t>) -> Option<()> {
         let b = line.text.as_bytes();
         let ind = b.iter().take_while(|&&c| c == b' ').count();
