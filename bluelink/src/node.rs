@@ -10,7 +10,7 @@ use super::key_table::KeyTable;
 use super::keys::Keys;
 use bpvm_runtime::limits::VALUE_DEPTH;
 use bpvm_runtime::{Key, Map, Value};
-use saphyr_parser_bw::{Event, Parser, ScalarStyle, Span};
+use saphyr_parser_bw::{Event, ScalarStyle, Span};
 
 /// A value and where it starts.
 #[derive(Debug, Clone, PartialEq)]
@@ -170,7 +170,7 @@ pub(crate) fn read_keys(text: &str, keys: &mut KeyTable) -> Result<Node, ReadErr
         root: None,
         docs: 0,
     };
-    for event in Parser::new_from_str(text) {
+    for event in bpvm_runtime::yaml_events::events(text) {
         let (event, span) = event.map_err(|e| ReadError {
             at: Pos {
                 line: e.marker().line() as u32,

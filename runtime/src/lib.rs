@@ -32,6 +32,7 @@ pub mod text;
 mod val;
 mod value;
 mod yaml;
+pub mod yaml_events;
 
 pub use diag::Diagnostic;
 pub use env::Environment;

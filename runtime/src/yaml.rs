@@ -12,7 +12,7 @@ use crate::key::Key;
 use crate::limits::VALUE_DEPTH;
 use crate::map::Map;
 use crate::value::Value;
-use saphyr_parser_bw::{Event, Marker, Parser, ScalarStyle, ScanError, Span, Tag};
+use saphyr_parser_bw::{Event, Marker, ScalarStyle, ScanError, Span, Tag};
 
 /// What a reader is told when a document goes past [`VALUE_DEPTH`].
 pub(crate) const TOO_DEEP: &str = "document nested too deeply";
@@ -36,8 +36,7 @@ pub(crate) fn read(text: &str, max_nodes: usize) -> Result<Value, String> {
         last_end: Marker::new(0, 1, 0).with_byte_offset(Some(0)),
         after_document_start: false,
     };
-    let mut parser = Parser::new_from_str(text);
-    while let Some(next) = parser.next_event() {
+    for next in crate::yaml_events::events(text) {
         let (event, span) = next.map_err(|e| b.scan_words(&e))?;
         b.event(event, &span).map_err(|e| e.to_string())?;
     }
