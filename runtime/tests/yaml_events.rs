@@ -362,6 +362,11 @@ fn texts_past_the_scanners_limits_go_to_the_parser() {
     let wide = format!("a: {}\n", "é".repeat(3000));
     assert_eq!(check("wide line", &wide), Ok(false));
     assert_eq!(check("narrow line", &format!("a: {}\n", "é".repeat(100))), Ok(true));
+    // The scanner holds a text's events at once: past 1 MiB the parser
+    // streams them instead.
+    let lines = |n: usize| (0..n).map(|i| format!("key{i:07}: value\n")).collect::<String>();
+    assert_eq!(check("under 1 MiB", &lines((1 << 20) / 18 - 10)), Ok(true));
+    assert_eq!(check("over 1 MiB", &lines((1 << 20) / 18 + 10)), Ok(false));
 }
 
 /// A small deterministic generator of pseudo-random numbers (xorshift).
