@@ -15,17 +15,6 @@ use std::path::{Path, PathBuf};
 
 const FACETS: &str = "../shared/corpus/windsor-core-aae5e79e/contexts/_template/facets";
 
-fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            yaml_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(path);
-        }
-    }
-}
-
 /// The `when:` values and the `${…}` parts of every string in `v`.
 fn expressions(v: &Value, found: &mut BTreeSet<String>) {
     match v {
@@ -59,7 +48,7 @@ fn every_corpus_facet_expression_is_a_conformance_case() {
         return;
     }
     let mut files = Vec::new();
-    yaml_files(&facets, &mut files);
+    shared::yaml_files(&facets, &mut files);
     let mut found = BTreeSet::new();
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();

@@ -81,26 +81,8 @@ Examples:
         /// project is rendered.
         #[arg(value_name = "BLUEPRINT")]
         blueprint: Option<PathBuf>,
-        /// The Windsor project folder (the one with windsor.yaml and contexts/).
-        #[arg(
-            long,
-            value_name = "DIR",
-            default_value = ".",
-            conflicts_with = "blueprint",
-            help_heading = "Windsor options"
-        )]
-        project: PathBuf,
-        /// The Windsor context; by default the project's current one, as
-        /// Windsor chooses it: .windsor/context (`windsor set context`),
-        /// else $WINDSOR_CONTEXT, else windsor.yaml's `context:`, else
-        /// `local` (--explain says which).
-        #[arg(
-            long,
-            value_name = "NAME",
-            conflicts_with = "blueprint",
-            help_heading = "Windsor options"
-        )]
-        context: Option<String>,
+        #[command(flatten)]
+        windsor: WindsorTarget,
         /// Output format.
         #[arg(short = 'o', long = "output", value_enum, default_value = "yaml")]
         format: windsor::Format,
@@ -119,16 +101,6 @@ Examples:
         /// Do not apply the defaults of contexts/_template/schema.yaml (Windsor).
         #[arg(long, conflicts_with = "blueprint", help_heading = "Windsor options")]
         no_schema_defaults: bool,
-        /// Which Windsor rules to render by: the ones the template's
-        /// metadata.yaml cliVersion selects, the seed format's, or v0.9's.
-        #[arg(
-            long,
-            value_enum,
-            default_value = "auto",
-            conflicts_with = "blueprint",
-            help_heading = "Windsor options"
-        )]
-        rules: windsor::Rules,
         /// Print the flux systems compiled to the kustomizations Windsor
         /// applies (`<system>-install`, `<system>-resources[-<variant>]`)
         /// under `kustomize:`, instead of the `flux:` systems that
@@ -351,32 +323,8 @@ Examples:
         /// A Bluelink blueprint; without it, the Windsor project's context.
         #[arg(value_name = "BLUEPRINT")]
         blueprint: Option<PathBuf>,
-        /// The Windsor project folder.
-        #[arg(
-            long,
-            value_name = "DIR",
-            default_value = ".",
-            conflicts_with = "blueprint",
-            help_heading = "Windsor options"
-        )]
-        project: PathBuf,
-        /// The context (by default the current one, as `render` chooses it).
-        #[arg(
-            long,
-            value_name = "NAME",
-            conflicts_with = "blueprint",
-            help_heading = "Windsor options"
-        )]
-        context: Option<String>,
-        /// Which Windsor rules to render by.
-        #[arg(
-            long,
-            value_enum,
-            default_value = "auto",
-            conflicts_with = "blueprint",
-            help_heading = "Windsor options"
-        )]
-        rules: windsor::Rules,
+        #[command(flatten)]
+        windsor: WindsorTarget,
         #[command(flatten)]
         bluelink: BluelinkFlags,
     },
@@ -401,36 +349,11 @@ Examples:
         /// A Bluelink blueprint; without it, the Windsor project's context.
         #[arg(value_name = "BLUEPRINT")]
         blueprint: Option<PathBuf>,
+        #[command(flatten)]
+        windsor: WindsorTarget,
         /// The drawing's format.
         #[arg(long, value_enum, default_value = "mermaid")]
         format: crate::graph::Drawing,
-        /// The Windsor project folder.
-        #[arg(
-            long,
-            value_name = "DIR",
-            default_value = ".",
-            conflicts_with = "blueprint",
-            help_heading = "Windsor options"
-        )]
-        project: PathBuf,
-        /// The Windsor context (by default the current one, as `render`
-        /// chooses it).
-        #[arg(
-            long,
-            value_name = "NAME",
-            conflicts_with = "blueprint",
-            help_heading = "Windsor options"
-        )]
-        context: Option<String>,
-        /// Which Windsor rules to render by.
-        #[arg(
-            long,
-            value_enum,
-            default_value = "auto",
-            conflicts_with = "blueprint",
-            help_heading = "Windsor options"
-        )]
-        rules: windsor::Rules,
         /// Also draw, dimmed, the components and flux systems a `when` kept out.
         #[arg(long, conflicts_with = "blueprint", help_heading = "Windsor options")]
         all: bool,
@@ -556,4 +479,40 @@ impl BluelinkFlags {
             || self.root.is_some()
             || !self.allow_http.is_empty()
     }
+}
+
+/// Which Windsor project, context and rules (`render`, `explain` and
+/// `graph` without a BLUEPRINT).
+#[derive(clap::Args)]
+pub struct WindsorTarget {
+    /// The Windsor project folder (the one with windsor.yaml and contexts/).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = ".",
+        conflicts_with = "blueprint",
+        help_heading = "Windsor options"
+    )]
+    pub project: PathBuf,
+    /// The Windsor context; by default the project's current one, as
+    /// Windsor chooses it: .windsor/context (`windsor set context`),
+    /// else $WINDSOR_CONTEXT, else windsor.yaml's `context:`, else
+    /// `local` (--explain says which).
+    #[arg(
+        long,
+        value_name = "NAME",
+        conflicts_with = "blueprint",
+        help_heading = "Windsor options"
+    )]
+    pub context: Option<String>,
+    /// Which Windsor rules to render by: the ones the template's
+    /// metadata.yaml cliVersion selects, the seed format's, or v0.9's.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "auto",
+        conflicts_with = "blueprint",
+        help_heading = "Windsor options"
+    )]
+    pub rules: windsor::Rules,
 }

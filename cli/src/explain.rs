@@ -1,27 +1,19 @@
 //! `bpvm explain PATH`: where a value of the rendered blueprint came from.
 
-use crate::args::BluelinkFlags;
-use crate::windsor::Rules;
+use crate::args::{BluelinkFlags, WindsorTarget};
 use bpvm::Value;
 use bpvm::bluelink::explain as bluelink_explain;
 use bpvm::windsor::explain::{Contribution, Explanation, Found, Read, Role, explain};
 use bpvm::windsor::render::render_files;
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// What `bpvm explain` was asked of a Windsor project.
-pub struct WindsorArgs {
-    pub path: String,
-    pub project: PathBuf,
-    pub context: Option<String>,
-    pub rules: Rules,
-}
-
-pub fn windsor(args: WindsorArgs) -> Result<(), String> {
-    let project = crate::windsor::load(&args.project, args.rules)?;
-    let name = crate::windsor::context(&project, args.context.as_deref())?.name;
+/// `bpvm explain PATH` of a Windsor project's context.
+pub fn windsor(path: &str, target: WindsorTarget) -> Result<(), String> {
+    let project = crate::windsor::load(&target.project, target.rules)?;
+    let name = crate::windsor::context(&project, target.context.as_deref())?.name;
     let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
-    let why = explain(&project, &rendered, &args.path).map_err(|e| format!("error: {e}"))?;
+    let why = explain(&project, &rendered, path).map_err(|e| format!("error: {e}"))?;
     anstream::print!("{}", text(&why));
     Ok(())
 }

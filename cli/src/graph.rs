@@ -1,8 +1,8 @@
 //! `bpvm graph`: a blueprint's dependency graph as Mermaid or DOT.
 
-use crate::windsor::Rules;
+use crate::args::WindsorTarget;
 use bpvm::windsor::render::render_files;
-use std::path::PathBuf;
+use std::path::Path;
 
 /// The drawing formats.
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -13,30 +13,22 @@ pub enum Drawing {
     Dot,
 }
 
-/// What `bpvm graph` was asked.
-pub struct GraphArgs {
-    pub blueprint: Option<PathBuf>,
-    pub project: PathBuf,
-    pub context: Option<String>,
-    pub rules: Rules,
-    pub all: bool,
-    pub format: Drawing,
-}
-
-pub fn graph(args: GraphArgs) -> Result<(), String> {
-    let g = match &args.blueprint {
+/// `bpvm graph`: of the Bluelink `blueprint`, else of the Windsor target's
+/// context (with `all`, what a `when` kept out too).
+pub fn graph(blueprint: Option<&Path>, target: WindsorTarget, all: bool, format: Drawing) -> Result<(), String> {
+    let g = match blueprint {
         Some(path) => bpvm::graph::bluelink(&crate::bluelink::loaded(path)?),
         None => {
-            let project = crate::windsor::load(&args.project, args.rules)?;
-            let name = crate::windsor::context(&project, args.context.as_deref())?.name;
+            let project = crate::windsor::load(&target.project, target.rules)?;
+            let name = crate::windsor::context(&project, target.context.as_deref())?.name;
             let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
-            let excluded = if args.all { rendered.excluded.as_slice() } else { &[] };
+            let excluded = if all { rendered.excluded.as_slice() } else { &[] };
             bpvm::graph::windsor(&rendered.blueprint, excluded)
         }
     };
     print!(
         "{}",
-        match args.format {
+        match format {
             Drawing::Mermaid => g.to_mermaid(),
             Drawing::Dot => g.to_dot(),
         }

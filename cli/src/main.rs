@@ -83,31 +83,23 @@ fn main() -> ExitCode {
             blueprint: None,
             bluelink,
             ..
-        } if bluelink.any() => {
-            // clap drops `requires` when a conflicting flag (--project) is given.
-            eprintln!(
-                "error: --var, --vars, --datasources, --resource-state, --show-secrets, --seed, --now, --root and --allow-http need a BLUEPRINT"
-            );
-            return ExitCode::from(2);
-        }
+        } if bluelink.any() => return needs_blueprint(),
         Command::Render {
             blueprint: None,
-            project,
-            context,
+            windsor: target,
             format,
             json,
             out,
             explain,
             no_schema_defaults,
             terraform_outputs,
-            rules,
             compile_flux,
             ..
         } => windsor::render(windsor::RenderArgs {
-            project,
-            rules,
+            project: target.project,
+            rules: target.rules,
             compile_flux,
-            context,
+            context: target.context,
             format: output(format, json),
             out,
             explain,
@@ -163,40 +155,19 @@ fn main() -> ExitCode {
             blueprint: None,
             bluelink,
             ..
-        } if bluelink.any() => {
-            eprintln!(
-                "error: --var, --vars, --datasources, --resource-state, --show-secrets, --seed, --now, --root and --allow-http need a BLUEPRINT"
-            );
-            return ExitCode::from(2);
-        }
+        } if bluelink.any() => return needs_blueprint(),
         Command::Explain {
             path,
             blueprint: None,
-            project,
-            context,
-            rules,
+            windsor: target,
             ..
-        } => explain::windsor(explain::WindsorArgs {
-            path,
-            project,
-            context,
-            rules,
-        }),
+        } => explain::windsor(&path, target),
         Command::Graph {
             blueprint,
+            windsor: target,
             format,
-            project,
-            context,
-            rules,
             all,
-        } => graph::graph(graph::GraphArgs {
-            blueprint,
-            project,
-            context,
-            rules,
-            all,
-            format,
-        }),
+        } => graph::graph(blueprint.as_deref(), target, all, format),
         Command::Completions { shell } => shell::completions(shell),
         Command::Man { out } => shell::man(out.as_deref()),
         Command::Test {
@@ -219,6 +190,15 @@ fn main() -> ExitCode {
         },
     };
     finish(result)
+}
+
+/// Bluelink's flags without a BLUEPRINT: a usage error (clap drops
+/// `requires` when a conflicting flag such as --project is given).
+fn needs_blueprint() -> ExitCode {
+    eprintln!(
+        "error: --var, --vars, --datasources, --resource-state, --show-secrets, --seed, --now, --root and --allow-http need a BLUEPRINT"
+    );
+    ExitCode::from(2)
 }
 
 /// The output format `-o` names, or JSON for `--json`.

@@ -9,6 +9,9 @@
 //! `../shared` is skipped when it is not there, unless
 //! `BPVM_CORPUS=required`.
 
+#[path = "../../tests/support/shared.rs"]
+mod shared;
+
 use bpvm_runtime::yaml_events::{events, scanned};
 use saphyr_parser_bw::{Event, Marker, Parser, Span};
 use std::fmt::Write;
@@ -57,26 +60,11 @@ fn check(name: &str, text: &str) -> Result<bool, String> {
     Ok(true)
 }
 
-fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            yaml_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-            out.push(path);
-        }
-    }
-}
-
 /// Checks every YAML file under `dirs`; returns the files and whether each was scanned.
 fn check_files(dirs: &[PathBuf]) -> Vec<(PathBuf, bool)> {
     let mut files = Vec::new();
     for dir in dirs {
-        yaml_files(dir, &mut files);
+        shared::yaml_files(dir, &mut files);
     }
     let mut out = Vec::new();
     let mut errors = Vec::new();
@@ -94,14 +82,8 @@ fn check_files(dirs: &[PathBuf]) -> Vec<(PathBuf, bool)> {
 }
 
 fn shared() -> Option<PathBuf> {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
-    if shared.join("corpus").is_dir() {
-        return Some(shared);
-    }
-    let required = std::env::var("BPVM_CORPUS").is_ok_and(|v| v == "required");
-    assert!(!required, "BPVM_CORPUS=required but {} is missing", shared.display());
-    eprintln!("skipped: {} is not there", shared.display());
-    None
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
+    shared::present(&dir.join("corpus")).then_some(dir)
 }
 
 #[test]

@@ -77,25 +77,10 @@ fn differences<'a>(inputs: impl IntoIterator<Item = (String, &'a str)>) -> Vec<S
     out
 }
 
-fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            yaml_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-            out.push(path);
-        }
-    }
-}
-
 fn compare_files(dirs: &[PathBuf]) -> usize {
     let mut files = Vec::new();
     for dir in dirs {
-        yaml_files(dir, &mut files);
+        shared::yaml_files(dir, &mut files);
     }
     let texts: Vec<(String, String)> = files
         .iter()

@@ -59,6 +59,7 @@ impl Project {
     /// ```
     /// # let dir = tempfile::tempdir().unwrap();
     /// # std::fs::write(dir.path().join("windsor.yaml"), "version: v1alpha1\n").unwrap();
+    /// # std::fs::create_dir_all(dir.path().join("contexts/_template")).unwrap();
     /// use bpvm_windsor::{Project, current::Source};
     /// let project = Project::load(dir.path()).unwrap();
     /// let current = project.current_context(None, Some("staging")).unwrap();

@@ -43,19 +43,7 @@ pub(super) fn collection<'t>(line: &Line<'t>, at: usize, depth: usize, out: &mut
         let c = *b.get(i)?;
         let close = if top.map { b'}' } else { b']' };
         match top.state {
-            State::First if c == close => {
-                let end = line.skip_to_end(i + 1)?;
-                out.push((
-                    if top.map { Event::MappingEnd } else { Event::SequenceEnd },
-                    line.span(i, end),
-                ));
-                stack.pop();
-                i = end;
-                if stack.is_empty() {
-                    return Some(i);
-                }
-            }
-            State::AfterEntry if c == close => {
+            State::First | State::AfterEntry if c == close => {
                 let end = line.skip_to_end(i + 1)?;
                 out.push((
                     if top.map { Event::MappingEnd } else { Event::SequenceEnd },
