@@ -207,22 +207,18 @@ pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Exp
         }
     };
     let mut contributions: Vec<Contribution> = Vec::new();
-    let mut order: Vec<(Option<i64>, usize)> = Vec::new();
     for (origin, body, steps) in out {
         ev.host.dir = project.folder_of(origin.file);
-        if let Some(c) = contribution(&mut ev, project, origin, body, &steps) {
-            order.push((c.ordinal, contributions.len()));
-            contributions.push(c);
-        }
+        contributions.extend(contribution(&mut ev, project, origin, body, &steps));
     }
-    // Fold order: the base first, then by ordinal, facets in their order.
-    order.sort_by_key(|&(ordinal, i)| (ordinal.map_or(i128::MIN, i128::from), i));
-    let mut sorted: Vec<Contribution> = order.into_iter().map(|(_, i)| contributions[i].clone()).collect();
-    decide(&mut sorted);
+    // Fold order: the base first, then by ordinal, facets in their order
+    // (the sort is stable).
+    contributions.sort_by_key(|c| c.ordinal.map_or(i128::MIN, i128::from));
+    decide(&mut contributions);
     Ok(Explanation {
         path: path.to_string(),
         value,
-        contributions: sorted,
+        contributions,
     })
 }
 
