@@ -299,8 +299,10 @@ Examples:
     /// condition (–), the expression, and what each path the expression
     /// reads held in the render's scope (marked empty, deferred or not
     /// set). PATH is terraform.<id>.inputs.<key>,
-    /// kustomize.<name>.substitutions.<key>, kustomize.<name>.components, or
-    /// a config block's <name>.<key>.
+    /// kustomize.<name>.substitutions.<key>, kustomize.<name>.components,
+    /// flux.<name>.dependsOn, flux.<name>.install.components,
+    /// flux.<name>.install.substitutions.<key>, substitutions.<key>,
+    /// configMaps.values-common.<key>, or a config block's <name>.<key>.
     ///
     /// Bluelink (with BLUEPRINT): the blueprint is rendered with the given
     /// flags, and the substitutions written at PATH or under it are listed

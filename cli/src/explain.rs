@@ -44,7 +44,12 @@ pub fn text(why: &Explanation) -> String {
         None => format!("{} (not set)\n", why.path),
     };
     if why.contributions.is_empty() {
-        out.push_str("  no facet sets it: it comes from the context's values\n");
+        out.push_str(if why.path.starts_with("configMaps.") {
+            "  no facet sets it: Windsor does, from the context (its values files' substitutions.common, \
+             or a variable it always sets: CONTEXT, DOMAIN, LOADBALANCER_IP_*, …)\n"
+        } else {
+            "  no facet sets it: it comes from the context's values\n"
+        });
     }
     for c in &why.contributions {
         contribution(&mut out, c);

@@ -120,11 +120,11 @@ fn paths_it_does_not_know_are_errors() {
         ),
         (
             "nope.x",
-            "error: invalid path \"nope.x\": expected terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, kustomize.<name>.components or <config block>.<key>\n",
+            "error: invalid path \"nope.x\": expected terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, kustomize.<name>.components, flux.<name>.dependsOn, flux.<name>.install.components, flux.<name>.install.substitutions.<key>, substitutions.<key>, configMaps.values-common.<key> or <config block>.<key>\n",
         ),
         (
             "a..b",
-            "error: invalid path \"a..b\": expected terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, kustomize.<name>.components or <config block>.<key>\n",
+            "error: invalid path \"a..b\": expected terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, kustomize.<name>.components, flux.<name>.dependsOn, flux.<name>.install.components, flux.<name>.install.substitutions.<key>, substitutions.<key>, configMaps.values-common.<key> or <config block>.<key>\n",
         ),
     ] {
         let out = explain("examples/windsor", path);
@@ -195,4 +195,76 @@ fn a_bluelink_path_that_is_not_there_is_an_error() {
         .output()
         .unwrap();
     assert_eq!(flags.status.code(), Some(2));
+}
+
+/// A Windsor v0.9 project: a flux system defined by two facets (one kept
+/// out by its condition), and the facets' substitutions.
+fn v09_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::create_dir_all(p.join("contexts/_template/facets")).unwrap();
+    std::fs::create_dir_all(p.join("contexts/local")).unwrap();
+    std::fs::write(p.join("windsor.yaml"), "version: v1alpha1\n").unwrap();
+    std::fs::write(p.join("contexts/_template/metadata.yaml"), "cliVersion: '>=0.9.0'\n").unwrap();
+    std::fs::write(
+        p.join("contexts/local/values.yaml"),
+        "domain: example.com\nreplicas: 2\n",
+    )
+    .unwrap();
+    let head = "kind: Facet\napiVersion: blueprints.windsorcli.dev/v1alpha1\n";
+    std::fs::write(
+        p.join("contexts/_template/facets/option-web.yaml"),
+        format!(
+            "{head}metadata:\n  name: web\nsubstitutions:\n  domain: ${{domain}}\nflux:\n  - name: web\n    dependsOn: [dns-install]\n    \
+             install:\n      components: [nginx]\n      substitutions:\n        replicas: ${{string(replicas)}}\n  \
+             - name: dns\n    install:\n      components: [coredns]\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        p.join("contexts/_template/facets/option-big.yaml"),
+        format!("{head}metadata:\n  name: big\nwhen: replicas > 5\nflux:\n  - name: web\n    install:\n      components: [nginx/ha]\n"),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn flux_systems_and_substitutions_are_explained() {
+    let dir = v09_project();
+    let project = dir.path().to_str().unwrap();
+    assert_eq!(
+        stdout(project, "flux.web.install.components"),
+        "flux.web.install.components = [\"nginx\"]\n\
+         \x20 – excluded: facet big (contexts/_template/facets/option-big.yaml:9:7, ordinal 300, merge)\n\
+         \x20     when `replicas > 5`: false\n\
+         \x20     gives [\"nginx/ha\"]\n\
+         \x20 ✓ facet web (contexts/_template/facets/option-web.yaml:11:7, ordinal 300, merge)\n\
+         \x20     gives [\"nginx\"]\n"
+    );
+    assert_eq!(
+        stdout(project, "flux.web.install.substitutions.replicas"),
+        "flux.web.install.substitutions.replicas = \"2\"\n\
+         \x20 ✓ facet web (contexts/_template/facets/option-web.yaml:13:9, ordinal 300, merge)\n\
+         \x20     ${string(replicas)}\n\
+         \x20       reads replicas = 2\n\
+         \x20     gives \"2\"\n"
+    );
+    let common = stdout(project, "configMaps.values-common.domain");
+    assert!(
+        common.contains("  ✓ facet web (contexts/_template/facets/option-web.yaml:6:3, ordinal 300, merge)\n"),
+        "{common}"
+    );
+    let context = stdout(project, "configMaps.values-common.CONTEXT");
+    assert!(
+        context.starts_with("configMaps.values-common.CONTEXT = \"local\"\n  no facet sets it: Windsor does"),
+        "{context}"
+    );
+    let out = explain(project, "flux.nope.dependsOn");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: flux system \"nope\" not found in the blueprint\n"
+    );
+    let out = explain(project, "configMaps.values-web.x");
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: invalid configMaps path"));
 }

@@ -69,7 +69,9 @@ pub enum Role {
 
 /// The paths `explain` understands, for its messages.
 pub const FORMS: &str = "terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, \
-                         kustomize.<name>.components or <config block>.<key>";
+                         kustomize.<name>.components, flux.<name>.dependsOn, flux.<name>.install.components, \
+                         flux.<name>.install.substitutions.<key>, substitutions.<key>, \
+                         configMaps.values-common.<key> or <config block>.<key>";
 
 /// What a path names.
 enum Target<'p> {
@@ -77,6 +79,19 @@ enum Target<'p> {
     Component(Kind, &'p str, Vec<&'p str>),
     /// A config block, or a key inside it.
     Block(&'p str, Vec<&'p str>),
+    /// A flux system's field: its name, which tier field, the key inside.
+    Flux(&'p str, FluxField, Option<&'p str>),
+    /// A key of the facets' `substitutions`, as the blueprint's
+    /// `substitutions` (`configMaps`: as `configMaps.values-common`).
+    Substitution(&'p str, bool),
+}
+
+/// The fields of a flux system `explain` follows.
+#[derive(Clone, Copy)]
+enum FluxField {
+    DependsOn,
+    InstallComponents,
+    InstallSubstitutions,
 }
 
 fn target<'p>(project: &Project, path: &'p str) -> Result<Target<'p>, String> {
@@ -97,6 +112,21 @@ fn target<'p>(project: &Project, path: &'p str) -> Result<Target<'p>, String> {
         ["kustomize", name, "components"] => Ok(Target::Component(Kind::Kustomize, name, vec!["components"])),
         ["kustomize", ..] => Err(format!(
             "invalid kustomize path {path:?}: expected kustomize.<name>.substitutions.<key> or kustomize.<name>.components"
+        )),
+        ["flux", name, "dependsOn"] => Ok(Target::Flux(name, FluxField::DependsOn, None)),
+        ["flux", name, "install", "components"] => Ok(Target::Flux(name, FluxField::InstallComponents, None)),
+        ["flux", name, "install", "substitutions", key] => {
+            Ok(Target::Flux(name, FluxField::InstallSubstitutions, Some(key)))
+        }
+        ["flux", ..] => Err(format!(
+            "invalid flux path {path:?}: expected flux.<name>.dependsOn, flux.<name>.install.components or \
+             flux.<name>.install.substitutions.<key>"
+        )),
+        ["substitutions", key] => Ok(Target::Substitution(key, false)),
+        ["configMaps", "values-common", key] => Ok(Target::Substitution(key, true)),
+        ["configMaps", ..] => Err(format!(
+            "invalid configMaps path {path:?}: expected configMaps.values-common.<key> (the other ConfigMaps come \
+             from the context's values files)"
         )),
         [block, key @ ..] if project.facets.iter().any(|f| f.config.iter().any(|b| b.name == *block)) => {
             Ok(Target::Block(block, key.to_vec()))
@@ -205,6 +235,73 @@ pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Exp
                 .and_then(|b| key.iter().try_fold(b, |v, k| v.as_map()?.get(k)))
                 .cloned()
         }
+        Target::Flux(name, field, key) => {
+            let system = listed(&rendered.blueprint, "flux", name)
+                .ok_or_else(|| format!("flux system {name:?} not found in the blueprint"))?;
+            let (steps, yaml): (Vec<&str>, String) = match (field, key) {
+                (FluxField::DependsOn, _) => (vec!["dependsOn"], "dependsOn".into()),
+                (FluxField::InstallComponents, _) => (vec!["install", "components"], "install.components".into()),
+                (FluxField::InstallSubstitutions, Some(k)) => (
+                    vec!["install", "substitutions", k],
+                    format!("install.substitutions.{k}"),
+                ),
+                (FluxField::InstallSubstitutions, None) => {
+                    (vec!["install", "substitutions"], "install.substitutions".into())
+                }
+            };
+            for (i, f) in project.facets.iter().enumerate() {
+                let included = rendered.included.contains(&i);
+                // By position: a facet may define a system twice (under
+                // two conditions).
+                for (j, sys) in f.flux.iter().enumerate().filter(|(_, sys)| sys.name == *name) {
+                    let tmpl = match field {
+                        FluxField::DependsOn => sys.depends_on.as_ref(),
+                        FluxField::InstallComponents => sys.install.as_ref().and_then(|t| t.components.as_ref()),
+                        FluxField::InstallSubstitutions => sys.install.as_ref().and_then(|t| t.substitutions.as_ref()),
+                    };
+                    let Some(tmpl) = tmpl else { continue };
+                    let (conditions, active) = conditions(&mut ev, f.when.as_ref(), included, sys.when.as_ref());
+                    let origin = Origin {
+                        facet: Some(&f.name),
+                        file: &f.file,
+                        yaml: format!("flux[{j}].{yaml}"),
+                        ordinal: Some(sys.ordinal.unwrap_or(f.ordinal)),
+                        strategy: sys.strategy,
+                        conditions,
+                        active,
+                    };
+                    out.push((origin, tmpl, key.iter().copied().collect()));
+                }
+            }
+            at(system, &steps)
+        }
+        Target::Substitution(key, config_map) => {
+            for (i, f) in project.facets.iter().enumerate() {
+                let Some(tmpl) = &f.substitutions else { continue };
+                let (conditions, active) = conditions(&mut ev, f.when.as_ref(), rendered.included.contains(&i), None);
+                let origin = Origin {
+                    facet: Some(&f.name),
+                    file: &f.file,
+                    yaml: format!("substitutions.{key}"),
+                    ordinal: Some(f.ordinal),
+                    strategy: Strategy::Merge,
+                    conditions,
+                    active,
+                };
+                out.push((origin, tmpl, vec![key]));
+            }
+            let (section, steps) = if *config_map {
+                ("configMaps", vec!["values-common", *key])
+            } else {
+                ("substitutions", vec![*key])
+            };
+            rendered
+                .blueprint
+                .as_map()
+                .and_then(|m| m.get(section))
+                .and_then(|v| steps.iter().try_fold(v, |v, k| v.as_map()?.get(k)))
+                .cloned()
+        }
     };
     let mut contributions: Vec<Contribution> = Vec::new();
     for (origin, body, steps) in out {
@@ -305,15 +402,18 @@ fn decide(contributions: &mut [Contribution]) {
 
 /// The component `id` of `kind` in the rendered blueprint.
 fn component<'b>(blueprint: &'b Value, kind: Kind, id: &str) -> Option<&'b Map> {
-    let Some(Value::List(items)) = blueprint.as_map()?.get(kind.key()) else {
+    listed(blueprint, kind.key(), id)
+}
+
+/// The entry of the blueprint's `list` whose identity is `id`: its `name`,
+/// else (terraform) its `path`.
+fn listed<'b>(blueprint: &'b Value, list: &str, id: &str) -> Option<&'b Map> {
+    let Some(Value::List(items)) = blueprint.as_map()?.get(list) else {
         return None;
     };
     items.iter().filter_map(Value::as_map).find(|c| {
         let name = c.get("name").and_then(Value::as_str);
-        let path = c
-            .get("path")
-            .and_then(Value::as_str)
-            .filter(|_| kind == Kind::Terraform);
+        let path = c.get("path").and_then(Value::as_str).filter(|_| list == "terraform");
         name.or(path) == Some(id)
     })
 }
