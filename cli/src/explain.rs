@@ -54,6 +54,15 @@ pub fn text(why: &Explanation) -> String {
     for c in &why.contributions {
         contribution(&mut out, c);
     }
+    if !why.added.is_empty() {
+        let items: Vec<String> = why.added.iter().map(shown).collect();
+        let _ = writeln!(
+            out,
+            "  + {}: added by Windsor after composing (a bare system name becomes its install tier, \
+             systems without dependencies wait for the CRD layer, everything waits for global-dependency systems)",
+            items.join(", ")
+        );
+    }
     out
 }
 

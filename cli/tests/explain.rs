@@ -217,7 +217,8 @@ fn v09_project() -> tempfile::TempDir {
         format!(
             "{head}metadata:\n  name: web\nsubstitutions:\n  domain: ${{domain}}\nflux:\n  - name: web\n    dependsOn: [dns-install]\n    \
              install:\n      components: [nginx]\n      substitutions:\n        replicas: ${{string(replicas)}}\n  \
-             - name: dns\n    install:\n      components: [coredns]\n"
+             - name: dns\n    install:\n      components: [coredns]\n  \
+             - name: policy\n    globalDependency: true\n    install:\n      components: [kyverno]\n"
         ),
     )
     .unwrap();
@@ -249,6 +250,14 @@ fn flux_systems_and_substitutions_are_explained() {
          \x20     ${string(replicas)}\n\
          \x20       reads replicas = 2\n\
          \x20     gives \"2\"\n"
+    );
+    assert_eq!(
+        stdout(project, "flux.web.dependsOn"),
+        "flux.web.dependsOn = [\"dns-install\",\"policy-install\"]\n\
+         \x20 ✓ facet web (contexts/_template/facets/option-web.yaml:9:5, ordinal 300, merge)\n\
+         \x20     gives [\"dns-install\"]\n\
+         \x20 + \"policy-install\": added by Windsor after composing (a bare system name becomes its install tier, \
+         systems without dependencies wait for the CRD layer, everything waits for global-dependency systems)\n"
     );
     let common = stdout(project, "configMaps.values-common.domain");
     assert!(

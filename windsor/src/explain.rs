@@ -26,6 +26,12 @@ pub struct Explanation {
     pub value: Option<Value>,
     /// Every contribution that sets it or removes it, in fold order.
     pub contributions: Vec<Contribution>,
+    /// Items of a list value that no deciding contribution gave: what
+    /// Windsor adds after composing (v0.9 dependency barriers: a bare
+    /// system name becomes its install tier, systems without dependencies
+    /// wait for the CRD layer, everything waits for global-dependency
+    /// systems).
+    pub added: Vec<Value>,
 }
 
 /// One facet's (or the base blueprint's) part in a value.
@@ -312,10 +318,26 @@ pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Exp
     // (the sort is stable).
     contributions.sort_by_key(|c| c.ordinal.map_or(i128::MIN, i128::from));
     decide(&mut contributions);
+    let given: Vec<&Value> = contributions
+        .iter()
+        .filter(|c| c.role == Role::Effective)
+        .filter_map(|c| match &c.value {
+            Some(Value::List(items)) => Some(items.iter()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let added = match &value {
+        Some(Value::List(items)) if !contributions.is_empty() => {
+            items.iter().filter(|i| !given.contains(i)).cloned().collect()
+        }
+        _ => Vec::new(),
+    };
     Ok(Explanation {
         path: path.to_string(),
         value,
         contributions,
+        added,
     })
 }
 
