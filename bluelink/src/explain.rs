@@ -77,7 +77,8 @@ pub fn explain(bp: &Blueprint, rendered: &Rendered, path: &str) -> Result<Explan
         }
         _ => path.to_string(),
     };
-    let scope = scope(&rendered.document);
+    let mut scope = scope(&rendered.document);
+    item(bp, &steps, &mut scope);
     let written: Vec<Written> = bp
         .subs()
         .into_iter()
@@ -160,4 +161,23 @@ fn scope(document: &Value) -> Map {
     }
     scope.insert("resources", Value::Map(resources));
     scope
+}
+
+/// For an item of an `each` (`resources.<name>[i]…`), `i` and, when the
+/// `each` reads one list as it is (`${values.events}`), `elem`.
+fn item(bp: &Blueprint, steps: &[&str], scope: &mut Map) {
+    let ["resources", name, ..] = steps else { return };
+    let Some((base, index)) = name.strip_suffix(']').and_then(|n| n.split_once('[')) else {
+        return;
+    };
+    let Ok(i) = index.parse::<usize>() else { return };
+    scope.insert("i", Value::Int(i as i64));
+    let Some(each) = bp.resources.iter().find(|r| r.name == base).and_then(|r| r.each.as_ref()) else {
+        return;
+    };
+    if let [Read { found: Found::Set(Value::List(items)), .. }] = reads(&each.prog, scope).as_slice()
+        && let Some(elem) = items.get(i)
+    {
+        scope.insert("elem", elem.clone());
+    }
 }

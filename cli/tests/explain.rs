@@ -177,7 +177,7 @@ fn a_bluelink_value_shows_its_substitutions_and_what_they_read() {
          \x20 resources.queues.spec.queueName (examples/bluelink/blueprint.yaml:60:18)\n\
          \x20     ${values.prefix}-${elem}\n\
          \x20       reads values.prefix = \"orders-production\"\n\
-         \x20       reads elem (not set)\n"
+         \x20       reads elem = \"paid\"\n"
     );
 }
 
@@ -276,4 +276,26 @@ fn flux_systems_and_substitutions_are_explained() {
     );
     let out = explain(project, "configMaps.values-web.x");
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: invalid configMaps path"));
+}
+
+#[test]
+fn a_cycle_is_the_renders_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::create_dir_all(p.join("contexts/_template/facets")).unwrap();
+    std::fs::create_dir_all(p.join("contexts/local")).unwrap();
+    std::fs::write(p.join("windsor.yaml"), "version: v1alpha1\n").unwrap();
+    std::fs::write(p.join("contexts/local/values.yaml"), "x: 1\n").unwrap();
+    std::fs::write(
+        p.join("contexts/_template/facets/base.yaml"),
+        "kind: Facet\nmetadata: {name: base}\nconfig:\n  - name: a\n    x: ${b.x}\n  - name: b\n    x: ${a.x}\n",
+    )
+    .unwrap();
+    let out = explain(p.to_str().unwrap(), "a.x");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.ends_with("config blocks read each other in a cycle: a → b → a\n"),
+        "{err}"
+    );
 }
