@@ -172,10 +172,20 @@ fn item(bp: &Blueprint, steps: &[&str], scope: &mut Map) {
     };
     let Ok(i) = index.parse::<usize>() else { return };
     scope.insert("i", Value::Int(i as i64));
-    let Some(each) = bp.resources.iter().find(|r| r.name == base).and_then(|r| r.each.as_ref()) else {
+    let Some(each) = bp
+        .resources
+        .iter()
+        .find(|r| r.name == base)
+        .and_then(|r| r.each.as_ref())
+    else {
         return;
     };
-    if let [Read { found: Found::Set(Value::List(items)), .. }] = reads(&each.prog, scope).as_slice()
+    if let [
+        Read {
+            found: Found::Set(Value::List(items)),
+            ..
+        },
+    ] = reads(&each.prog, scope).as_slice()
         && let Some(elem) = items.get(i)
     {
         scope.insert("elem", elem.clone());

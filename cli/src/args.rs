@@ -301,7 +301,9 @@ Examples:
     /// set). PATH is terraform.<id>.inputs.<key>,
     /// kustomize.<name>.substitutions.<key>, kustomize.<name>.components,
     /// flux.<name>.dependsOn, flux.<name>.install.components,
-    /// flux.<name>.install.substitutions.<key>, substitutions.<key>,
+    /// flux.<name>.install.substitutions.<key>,
+    /// flux.<name>.resources.<variant>.components or .substitutions.<key>,
+    /// substitutions.<key>,
     /// configMaps.values-common.<key>, or a config block's <name>.<key>.
     ///
     /// Bluelink (with BLUEPRINT): the blueprint is rendered with the given

@@ -216,7 +216,8 @@ fn v09_project() -> tempfile::TempDir {
         p.join("contexts/_template/facets/option-web.yaml"),
         format!(
             "{head}metadata:\n  name: web\nsubstitutions:\n  domain: ${{domain}}\nflux:\n  - name: web\n    dependsOn: [dns-install]\n    \
-             install:\n      components: [nginx]\n      substitutions:\n        replicas: ${{string(replicas)}}\n  \
+             install:\n      components: [nginx]\n      substitutions:\n        replicas: ${{string(replicas)}}\n    \
+             resources:\n      - name: app\n        components: [app, '${{replicas > 1 ? \"app/ha\" : \"app/single\"}}']\n  \
              - name: dns\n    install:\n      components: [coredns]\n  \
              - name: policy\n    globalDependency: true\n    install:\n      components: [kyverno]\n"
         ),
@@ -259,6 +260,16 @@ fn flux_systems_and_substitutions_are_explained() {
          \x20 + \"policy-install\": added by Windsor after composing (a bare system name becomes its install tier, \
          systems without dependencies wait for the CRD layer, everything waits for global-dependency systems)\n"
     );
+    for path in ["flux.web.resources.app.components", "flux.web.resources.0.components"] {
+        assert_eq!(
+            stdout(project, path),
+            format!(
+                "{path} = [\"app\",\"app/ha\"]\n\
+                 \x20 ✓ facet web (contexts/_template/facets/option-web.yaml:16:9, ordinal 300, merge)\n\
+                 \x20     gives [\"app\",\"app/ha\"]\n"
+            )
+        );
+    }
     let common = stdout(project, "configMaps.values-common.domain");
     assert!(
         common.contains("  ✓ facet web (contexts/_template/facets/option-web.yaml:6:3, ordinal 300, merge)\n"),

@@ -85,8 +85,9 @@ enum Target<'p> {
     Component(Kind, &'p str, Vec<&'p str>),
     /// A config block, or a key inside it.
     Block(&'p str, Vec<&'p str>),
-    /// A flux system's field: its name, which tier field, the key inside.
-    Flux(&'p str, FluxField, Option<&'p str>),
+    /// A flux system's field: its name, which field, the resources
+    /// variant, the key inside.
+    Flux(&'p str, FluxField, Option<&'p str>, Option<&'p str>),
     /// A key of the facets' `substitutions`, as the blueprint's
     /// `substitutions` (`configMaps`: as `configMaps.values-common`).
     Substitution(&'p str, bool),
@@ -98,6 +99,9 @@ enum FluxField {
     DependsOn,
     InstallComponents,
     InstallSubstitutions,
+    /// Of a resources variant: by its `name`, else its number.
+    VariantComponents,
+    VariantSubstitutions,
 }
 
 fn target<'p>(project: &Project, path: &'p str) -> Result<Target<'p>, String> {
@@ -119,14 +123,24 @@ fn target<'p>(project: &Project, path: &'p str) -> Result<Target<'p>, String> {
         ["kustomize", ..] => Err(format!(
             "invalid kustomize path {path:?}: expected kustomize.<name>.substitutions.<key> or kustomize.<name>.components"
         )),
-        ["flux", name, "dependsOn"] => Ok(Target::Flux(name, FluxField::DependsOn, None)),
-        ["flux", name, "install", "components"] => Ok(Target::Flux(name, FluxField::InstallComponents, None)),
+        ["flux", name, "dependsOn"] => Ok(Target::Flux(name, FluxField::DependsOn, None, None)),
+        ["flux", name, "install", "components"] => Ok(Target::Flux(name, FluxField::InstallComponents, None, None)),
         ["flux", name, "install", "substitutions", key] => {
-            Ok(Target::Flux(name, FluxField::InstallSubstitutions, Some(key)))
+            Ok(Target::Flux(name, FluxField::InstallSubstitutions, None, Some(key)))
         }
+        ["flux", name, "resources", variant, "components"] => {
+            Ok(Target::Flux(name, FluxField::VariantComponents, Some(variant), None))
+        }
+        ["flux", name, "resources", variant, "substitutions", key] => Ok(Target::Flux(
+            name,
+            FluxField::VariantSubstitutions,
+            Some(variant),
+            Some(key),
+        )),
         ["flux", ..] => Err(format!(
-            "invalid flux path {path:?}: expected flux.<name>.dependsOn, flux.<name>.install.components or \
-             flux.<name>.install.substitutions.<key>"
+            "invalid flux path {path:?}: expected flux.<name>.dependsOn, flux.<name>.install.components, \
+             flux.<name>.install.substitutions.<key>, flux.<name>.resources.<variant>.components or \
+             flux.<name>.resources.<variant>.substitutions.<key> (a variant by its name, else its number)"
         )),
         ["substitutions", key] => Ok(Target::Substitution(key, false)),
         ["configMaps", "values-common", key] => Ok(Target::Substitution(key, true)),
@@ -241,18 +255,15 @@ pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Exp
                 .and_then(|b| key.iter().try_fold(b, |v, k| v.as_map()?.get(k)))
                 .cloned()
         }
-        Target::Flux(name, field, key) => {
+        Target::Flux(name, field, variant, key) => {
             let system = listed(&rendered.blueprint, "flux", name)
                 .ok_or_else(|| format!("flux system {name:?} not found in the blueprint"))?;
-            let (steps, yaml): (Vec<&str>, String) = match (field, key) {
-                (FluxField::DependsOn, _) => (vec!["dependsOn"], "dependsOn".into()),
-                (FluxField::InstallComponents, _) => (vec!["install", "components"], "install.components".into()),
-                (FluxField::InstallSubstitutions, Some(k)) => (
-                    vec!["install", "substitutions", k],
-                    format!("install.substitutions.{k}"),
-                ),
-                (FluxField::InstallSubstitutions, None) => {
-                    (vec!["install", "substitutions"], "install.substitutions".into())
+            // The field's steps inside its tier (the system, for dependsOn).
+            let tail: Vec<&str> = match field {
+                FluxField::DependsOn => vec!["dependsOn"],
+                FluxField::InstallComponents | FluxField::VariantComponents => vec!["components"],
+                FluxField::InstallSubstitutions | FluxField::VariantSubstitutions => {
+                    ["substitutions"].into_iter().chain(*key).collect()
                 }
             };
             for (i, f) in project.facets.iter().enumerate() {
@@ -260,17 +271,33 @@ pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Exp
                 // By position: a facet may define a system twice (under
                 // two conditions).
                 for (j, sys) in f.flux.iter().enumerate().filter(|(_, sys)| sys.name == *name) {
+                    let (tier, place) = match field {
+                        FluxField::DependsOn => (None, String::new()),
+                        FluxField::InstallComponents | FluxField::InstallSubstitutions => {
+                            (sys.install.as_ref(), ".install".to_string())
+                        }
+                        FluxField::VariantComponents | FluxField::VariantSubstitutions => {
+                            match variant.and_then(|v| variant_of(&sys.resources, v)) {
+                                Some((n, t)) => (Some(t), format!(".resources[{n}]")),
+                                None => continue,
+                            }
+                        }
+                    };
                     let tmpl = match field {
                         FluxField::DependsOn => sys.depends_on.as_ref(),
-                        FluxField::InstallComponents => sys.install.as_ref().and_then(|t| t.components.as_ref()),
-                        FluxField::InstallSubstitutions => sys.install.as_ref().and_then(|t| t.substitutions.as_ref()),
+                        FluxField::InstallComponents | FluxField::VariantComponents => {
+                            tier.and_then(|t| t.components.as_ref())
+                        }
+                        FluxField::InstallSubstitutions | FluxField::VariantSubstitutions => {
+                            tier.and_then(|t| t.substitutions.as_ref())
+                        }
                     };
                     let Some(tmpl) = tmpl else { continue };
                     let (conditions, active) = conditions(&mut ev, f.when.as_ref(), included, sys.when.as_ref());
                     let origin = Origin {
                         facet: Some(&f.name),
                         file: &f.file,
-                        yaml: format!("flux[{j}].{yaml}"),
+                        yaml: format!("flux[{j}]{place}.{}", tail.join(".")),
                         ordinal: Some(sys.ordinal.unwrap_or(f.ordinal)),
                         strategy: sys.strategy,
                         conditions,
@@ -279,7 +306,25 @@ pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Exp
                     out.push((origin, tmpl, key.iter().copied().collect()));
                 }
             }
-            at(system, &steps)
+            let tier = match field {
+                FluxField::DependsOn => Some(system),
+                FluxField::InstallComponents | FluxField::InstallSubstitutions => {
+                    system.get("install").and_then(Value::as_map)
+                }
+                FluxField::VariantComponents | FluxField::VariantSubstitutions => match system.get("resources") {
+                    Some(Value::List(variants)) => {
+                        let maps: Vec<&Map> = variants.iter().filter_map(Value::as_map).collect();
+                        let named = maps
+                            .iter()
+                            .position(|m| m.get("name").and_then(Value::as_str) == *variant);
+                        named
+                            .or_else(|| variant.and_then(|v| v.parse().ok()))
+                            .and_then(|n| maps.get(n).copied())
+                    }
+                    _ => None,
+                },
+            };
+            tier.and_then(|t| at(t, &tail))
         }
         Target::Substitution(key, config_map) => {
             for (i, f) in project.facets.iter().enumerate() {
@@ -420,6 +465,16 @@ fn decide(contributions: &mut [Contribution]) {
     for i in effective {
         contributions[i].role = Role::Effective;
     }
+}
+
+/// A system's resources variant named `v`, else numbered `v`, with its
+/// position.
+fn variant_of<'s>(tiers: &'s [super::flux::Tier], v: &str) -> Option<(usize, &'s super::flux::Tier)> {
+    let named = tiers
+        .iter()
+        .position(|t| t.raw.get("name").and_then(Value::as_str) == Some(v));
+    let i = named.or_else(|| v.parse().ok())?;
+    tiers.get(i).map(|t| (i, t))
 }
 
 /// The component `id` of `kind` in the rendered blueprint.
