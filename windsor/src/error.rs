@@ -33,18 +33,11 @@ impl Error {
 /// once, through the project's root), for messages in the
 /// `file:line:column: path: message` form.
 pub fn locate(root: &bpvm_runtime::root::Root, errors: &mut Errors) {
-    let mut texts: Vec<(String, Option<String>)> = Vec::new();
+    let mut texts = super::texts::Texts::new(root);
     for e in errors.0.iter_mut().filter(|e| e.pos.is_none() && !e.at.is_empty()) {
-        let Some(file) = &e.file else { continue };
-        let text = match texts.iter().find(|(f, _)| f == file) {
-            Some((_, t)) => t.clone(),
-            None => {
-                let t = root.read_string(root.dir(), file).ok();
-                texts.push((file.clone(), t.clone()));
-                t
-            }
-        };
-        e.pos = text.and_then(|t| bpvm_runtime::locate::locate(&t, &e.at));
+        if let Some(file) = &e.file {
+            e.pos = texts.locate(file, &e.at);
+        }
     }
 }
 

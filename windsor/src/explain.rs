@@ -11,6 +11,7 @@ use super::format::Format;
 use super::host::Host;
 use super::project::{Project, TEMPLATE};
 use super::render::Rendered;
+use super::texts::Texts;
 use super::tmpl::{Evaluator, Tmpl};
 use bpvm_runtime::{Map, Value};
 use bpvm_vm::reads::reads;
@@ -355,9 +356,10 @@ pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Exp
         }
     };
     let mut contributions: Vec<Contribution> = Vec::new();
+    let mut texts = Texts::new(&project.root);
     for (origin, body, steps) in out {
         ev.host.dir = project.folder_of(origin.file);
-        contributions.extend(contribution(&mut ev, project, origin, body, &steps));
+        contributions.extend(contribution(&mut ev, &mut texts, origin, body, &steps));
     }
     // Fold order: the base first, then by ordinal, facets in their order
     // (the sort is stable).
@@ -410,7 +412,7 @@ fn conditions(
 /// nor removes it.
 fn contribution(
     ev: &mut Evaluator,
-    project: &Project,
+    texts: &mut Texts,
     origin: Origin,
     body: &Tmpl,
     steps: &[&str],
@@ -427,11 +429,11 @@ fn contribution(
         Some(Tmpl::Text { src, prog }) => (Some(src.to_string()), reads(&prog.prog, ev.scope())),
         _ => (None, Vec::new()),
     };
-    let text = project.root.read_string(project.root.dir(), origin.file).ok();
+
     Some(Contribution {
         facet: origin.facet.map(str::to_string),
         file: origin.file.to_string(),
-        at: text.and_then(|t| bpvm_runtime::locate::locate(&t, &origin.yaml)),
+        at: texts.locate(origin.file, &origin.yaml),
         ordinal: origin.ordinal,
         strategy: strategy(origin.strategy),
         conditions: origin.conditions,

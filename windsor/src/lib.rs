@@ -45,6 +45,7 @@ pub mod scope;
 mod sensitive;
 pub mod shorthand;
 pub mod test;
+mod texts;
 mod tiers;
 mod tmpl;
 
