@@ -139,6 +139,19 @@ impl Compiler {
         self
     }
 
+    /// The functions calls resolve against.
+    pub fn functions(&self) -> &'static Library {
+        self.library
+    }
+
+    /// How messages of programs it compiles name kinds of value.
+    pub fn vocabulary(&self) -> bpvm_runtime::Vocabulary {
+        match self.dialect {
+            Dialect::Windsor => bpvm_runtime::Vocabulary::Expr,
+            Dialect::Bluelink => bpvm_runtime::Vocabulary::Bluelink,
+        }
+    }
+
     /// The dialect compiled.
     pub fn dialect(&self) -> Dialect {
         self.dialect

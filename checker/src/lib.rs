@@ -1,0 +1,126 @@
+//! Static checks of bpvm expressions, the phase after parsing: each
+//! expression's syntax tree walked once with the types its scope provides
+//! (a schema's, a blueprint's declarations), finding paths that lead
+//! nowhere and operations that cannot apply to their operands — before
+//! anything renders, for every context at once.
+//!
+//! What an operation accepts is learnt from the dialect itself: the
+//! checker runs the VM's operators and the pure builtins on a sample value
+//! of each kind an operand can have, so it judges exactly as a render
+//! would fail.
+//!
+//! ```
+//! use bpvm_checker::{Checker, Fields, IssueKind, Ty};
+//! use bpvm_compiler::{Compiler, Dialect};
+//! let cluster = Ty::map(Fields::closed([("enabled", Ty::Bool), ("workers", Ty::Int)]));
+//! let scope = Ty::map(Fields::closed([("cluster", cluster)]));
+//! let mut checker = Checker::new(Compiler::new(Dialect::Windsor));
+//! let found = checker.expression("cluster.enabled == 'yes' || cluster.wokers > 2", &scope).unwrap();
+//! assert_eq!(found.issues[0].kind, IssueKind::Mismatch);
+//! assert_eq!(found.issues[0].message, "'==' compares bool with string: always false");
+//! assert_eq!(found.issues[1].message, "cluster.wokers: no such property");
+//! assert_eq!(found.issues[1].suggestion.as_deref(), Some("cluster.workers"));
+//! ```
+
+#![warn(missing_docs)]
+
+mod finding;
+mod infer;
+mod probe;
+mod ty;
+
+pub use finding::{Finding, Rule, Severity};
+pub use ty::{Fields, Kinds, Ty};
+
+use bpvm_compiler::Compiler;
+use bpvm_compiler::ast::Span;
+use bpvm_compiler::template::{Part, split, whole};
+use bpvm_runtime::Diagnostic;
+
+/// What kind of problem an [`Issue`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IssueKind {
+    /// A path no type of the scope provides.
+    UnknownPath,
+    /// An operation its operands' types rule out, or a comparison that
+    /// cannot hold.
+    Mismatch,
+    /// A comparison with a text the schema's `enum` does not allow.
+    NotInEnum,
+}
+
+/// A problem in one expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Issue {
+    /// What kind.
+    pub kind: IssueKind,
+    /// Where, in the source checked.
+    pub span: Span,
+    /// What is wrong.
+    pub message: String,
+    /// What was probably meant.
+    pub suggestion: Option<String>,
+}
+
+/// An expression checked: its type and its problems.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    /// What it gives.
+    pub ty: Ty,
+    /// Its problems, in the order of the walk.
+    pub issues: Vec<Issue>,
+}
+
+/// Checks expressions of one dialect; reuse it: what it learnt of the
+/// dialect's operations is kept.
+pub struct Checker {
+    probe: probe::Probe,
+}
+
+impl Checker {
+    /// A checker for what `compiler` compiles (its dialect, functions and
+    /// logic).
+    pub fn new(compiler: Compiler) -> Checker {
+        Checker {
+            probe: probe::Probe::new(compiler),
+        }
+    }
+
+    /// Checks a bare expression (a `when:`) against `scope`, the type of
+    /// the environment it runs in.
+    pub fn expression(&mut self, src: &str, scope: &Ty) -> Result<Checked, Diagnostic> {
+        let e = self.probe.compiler().parse(src, 0, src.len())?;
+        let mut walk = infer::Walk::new(&mut self.probe, scope, src);
+        let ty = walk.expr(&e);
+        Ok(Checked {
+            ty,
+            issues: walk.issues,
+        })
+    }
+
+    /// Checks a host string with `${…}` parts: one expression's type when
+    /// it is exactly one, text otherwise.
+    pub fn template(&mut self, src: &str, scope: &Ty) -> Result<Checked, Diagnostic> {
+        let parts = split(src)?;
+        let compiler = self.probe.compiler();
+        let mut walk = infer::Walk::new(&mut self.probe, scope, src);
+        if let Some((start, end)) = whole(&parts) {
+            let e = compiler.parse(src, start as usize, end as usize)?;
+            let ty = walk.expr(&e);
+            return Ok(Checked {
+                ty,
+                issues: walk.issues,
+            });
+        }
+        for part in &parts {
+            if let Part::Expr((start, end)) = part {
+                let e = compiler.parse(src, *start as usize, *end as usize)?;
+                walk.expr(&e);
+            }
+        }
+        Ok(Checked {
+            ty: Ty::Str,
+            issues: walk.issues,
+        })
+    }
+}
