@@ -40,10 +40,12 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+pub mod check;
 mod error;
 pub mod graph;
 
 pub use bpvm_bluelink as bluelink;
+pub use bpvm_checker as checker;
 pub use bpvm_compiler as compiler;
 pub use bpvm_runtime as runtime;
 pub use bpvm_vm as vm;

@@ -1,0 +1,7 @@
+//! `bpvm check`: every template's mistakes found before anything renders,
+//! for every context at once.
+
+mod report;
+
+pub use bpvm_checker::{Finding, Rule, Severity};
+pub use report::{Checked, Report};
