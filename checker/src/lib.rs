@@ -27,6 +27,7 @@
 mod finding;
 mod infer;
 mod probe;
+pub mod rules;
 mod ty;
 
 pub use finding::{Finding, Rule, Severity};
