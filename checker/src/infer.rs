@@ -4,7 +4,7 @@
 
 use super::probe::{Probe, variants};
 use super::ty::{Fields, Ty};
-use super::{Issue, IssueKind};
+use super::{Issue, IssueKind, LiteralCall};
 use bpvm_compiler::ast::{Accessor, Binary, Call, Expr, Kind, Link, Span, Step, Unary};
 use bpvm_runtime::Kind as ValueKind;
 use bpvm_vm::Loop;
@@ -19,6 +19,7 @@ pub struct Walk<'p> {
     pub root: &'p Ty,
     pub src: &'p str,
     pub issues: Vec<Issue>,
+    pub calls: Vec<LiteralCall>,
     /// `let` names in scope, innermost last.
     lets: Vec<(String, Ty)>,
     /// The item types of the enclosing predicates, innermost last.
@@ -32,6 +33,7 @@ impl<'p> Walk<'p> {
             root,
             src,
             issues: Vec::new(),
+            calls: Vec::new(),
             lets: Vec::new(),
             items: Vec::new(),
         }
@@ -120,6 +122,21 @@ impl<'p> Walk<'p> {
         match self.root.field(name) {
             Some(t) => t,
             None => {
+                // Another language's word for nil reads a variable of that
+                // name, which nothing provides: nil by accident.
+                let nil = match self.probe.vocabulary() {
+                    bpvm_runtime::Vocabulary::Expr => "nil",
+                    bpvm_runtime::Vocabulary::Bluelink => "none",
+                };
+                if matches!(name, "null" | "nil" | "none" | "None" | "undefined") && name != nil {
+                    self.issue(
+                        IssueKind::UnknownPath,
+                        span,
+                        format!("{name}: no such property (not a literal here: it reads a variable that nothing sets)"),
+                        Some(nil.to_string()),
+                    );
+                    return Ty::Nil;
+                }
                 let known = self.root.field_names();
                 let suggestion = bpvm_runtime::suggest::closest(name, &known).map(str::to_string);
                 self.unknown(name, span, suggestion);
@@ -328,7 +345,7 @@ impl<'p> Walk<'p> {
     /// Runs `src` over every combination of the operands' kinds: an issue
     /// when every one fails, the union of the results otherwise.
     fn apply(&mut self, src: &str, operands: &[Ty], span: Span) -> Ty {
-        if operands.iter().any(|t| *t == Ty::Any) {
+        if operands.contains(&Ty::Any) {
             return Ty::Any;
         }
         let choices: Vec<Vec<Ty>> = operands.iter().map(variants).collect();
@@ -361,6 +378,17 @@ impl<'p> Walk<'p> {
     }
 
     fn call(&mut self, call: &Call, span: Span) -> Ty {
+        if let Some(Expr {
+            kind: Kind::Str(arg),
+            span: at,
+        }) = call.args.first()
+        {
+            self.calls.push(LiteralCall {
+                name: call.name.clone(),
+                arg: arg.clone(),
+                span: *at,
+            });
+        }
         let args: Vec<Ty> = call.args.iter().map(|a| self.expr(a)).collect();
         for (_, _, v) in &call.named {
             self.expr(v);
@@ -368,7 +396,7 @@ impl<'p> Walk<'p> {
         let Some(f) = self.probe.functions().find(&call.name) else {
             return Ty::Any;
         };
-        if !f.pure || !call.named.is_empty() || args.iter().any(|t| *t == Ty::Any) {
+        if !f.pure || !call.named.is_empty() || args.contains(&Ty::Any) {
             return Ty::Any;
         }
         let choices: Vec<Vec<Ty>> = args.iter().map(variants).collect();

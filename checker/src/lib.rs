@@ -63,6 +63,18 @@ pub struct Issue {
     pub suggestion: Option<String>,
 }
 
+/// A call whose first argument is a literal text (`file("x.yaml")`):
+/// a host can check what it names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiteralCall {
+    /// The function's name.
+    pub name: String,
+    /// The first argument.
+    pub arg: String,
+    /// Where the argument is written.
+    pub span: Span,
+}
+
 /// An expression checked: its type and its problems.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Checked {
@@ -70,6 +82,8 @@ pub struct Checked {
     pub ty: Ty,
     /// Its problems, in the order of the walk.
     pub issues: Vec<Issue>,
+    /// Its calls with a literal first argument, in the order of the walk.
+    pub calls: Vec<LiteralCall>,
 }
 
 /// Checks expressions of one dialect; reuse it: what it learnt of the
@@ -96,6 +110,7 @@ impl Checker {
         Ok(Checked {
             ty,
             issues: walk.issues,
+            calls: walk.calls,
         })
     }
 
@@ -111,6 +126,7 @@ impl Checker {
             return Ok(Checked {
                 ty,
                 issues: walk.issues,
+                calls: walk.calls,
             });
         }
         for part in &parts {
@@ -122,6 +138,7 @@ impl Checker {
         Ok(Checked {
             ty: Ty::Str,
             issues: walk.issues,
+            calls: walk.calls,
         })
     }
 }

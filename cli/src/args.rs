@@ -152,6 +152,35 @@ Examples:
         #[arg(long = "path", value_name = "PATH")]
         paths: Vec<String>,
     },
+    /// Find every mistake in templates before anything renders
+    ///
+    /// Checks each Windsor project and Bluelink blueprint under PATHs (a
+    /// project folder, a blueprint file, or folders searched as `bpvm
+    /// batch` searches them) without rendering: every expression against
+    /// the template's schema or declarations for every context at once
+    /// (paths nothing provides, operations the types rule out, conditions
+    /// that are constant or never hold), config blocks nothing reads,
+    /// `dependsOn` names and files that are not there, and context and
+    /// test values the schema refuses. Exits 1 when it finds an error (or
+    /// a warning, with --deny-warnings), 0 otherwise. The rules are listed
+    /// in the README.
+    #[command(after_help = "\
+Examples:
+  bpvm check examples/windsor
+  bpvm check examples --format json
+  bpvm check examples/windsor --format sarif > bpvm.sarif
+  bpvm check examples/windsor --deny-warnings")]
+    Check {
+        /// Projects, blueprints or folders to search (default: the current folder).
+        #[arg(value_name = "PATH", default_value = ".")]
+        paths: Vec<PathBuf>,
+        /// How findings are written.
+        #[arg(long, value_enum, default_value = "human")]
+        format: crate::check::Form,
+        /// Fail on warnings too.
+        #[arg(long)]
+        deny_warnings: bool,
+    },
     /// Render every Windsor context and Bluelink blueprint under PATHs in one run
     ///
     /// Finds every Windsor project (windsor.yaml and contexts/_template/:

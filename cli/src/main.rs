@@ -6,6 +6,7 @@ mod args;
 mod batch;
 mod bench;
 mod bluelink;
+mod check;
 mod explain;
 mod graph;
 mod paint;
@@ -168,6 +169,11 @@ fn main() -> ExitCode {
             format,
             all,
         } => graph::graph(blueprint.as_deref(), target, all, format),
+        Command::Check {
+            paths,
+            format,
+            deny_warnings,
+        } => return status(check::check(&paths, format, deny_warnings)),
         Command::Completions { shell } => shell::completions(shell),
         Command::Man { out } => shell::man(out.as_deref()),
         Command::Test {

@@ -106,7 +106,7 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
-mod discover;
+pub(crate) mod discover;
 mod manifest;
 mod queue;
 mod report;

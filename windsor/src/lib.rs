@@ -13,6 +13,7 @@
 
 mod barriers;
 mod blocks;
+pub mod check;
 mod compose;
 mod config;
 mod configmaps;

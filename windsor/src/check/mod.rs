@@ -1,0 +1,428 @@
+//! `bpvm check` for Windsor templates: every expression of every facet
+//! checked against the template's schema once, for every context at
+//! once — paths nothing provides, operations the types rule out,
+//! conditions that are constant or can never hold, config blocks nothing
+//! reads, `dependsOn` names and files that are not there, and context
+//! values the schema refuses.
+//!
+//! ```
+//! let dir = std::env::temp_dir().join(format!("bpvm-check-doc-{}", std::process::id()));
+//! let template = dir.join("contexts/_template");
+//! std::fs::create_dir_all(template.join("facets")).unwrap();
+//! std::fs::write(dir.join("windsor.yaml"), "version: v1alpha1\n").unwrap();
+//! std::fs::write(template.join("schema.yaml"),
+//!     "type: object\nadditionalProperties: false\nproperties:\n  ha: {type: boolean, default: false}\n").unwrap();
+//! std::fs::write(template.join("facets/ha.yaml"),
+//!     "kind: Facet\nmetadata: {name: ha}\nwhen: ha == 'yes'\n").unwrap();
+//! let found: Vec<String> = bpvm_windsor::check::check(&dir).iter().map(|f| f.to_string()).collect();
+//! assert_eq!(found, [
+//!     "contexts/_template/facets/ha.yaml:3:7: error[type-mismatch]: '==' compares bool with string: always false",
+//! ]);
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+mod depends;
+mod document;
+mod position;
+mod reach;
+mod rules;
+mod schema;
+mod scope;
+mod values;
+
+pub use rules::WINDSOR as RULES;
+
+use super::format::Format;
+use super::host::compiler_for;
+use super::project::{Project, TEMPLATE, files_under};
+use bpvm_checker::rules::INVALID_TEMPLATE;
+use bpvm_checker::{Checker, Finding, Rule, Ty};
+use bpvm_compiler::Compiler;
+use bpvm_runtime::Value;
+use document::{Form, Site};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Every finding about the Windsor project in `dir`, by file, line and
+/// column. A project that does not load gives its load errors (as
+/// `invalid-template`) and nothing else: its expressions are not known.
+pub fn check(dir: &Path) -> Vec<Finding> {
+    let project = match Project::load(dir) {
+        Ok(p) => p,
+        Err(errors) => {
+            return errors
+                .0
+                .into_iter()
+                .map(|e| {
+                    let (line, column) = e.pos.unwrap_or((0, 0));
+                    Finding::new(&INVALID_TEMPLATE, e.file.unwrap_or_default(), e.at, e.message).at(line, column)
+                })
+                .collect();
+        }
+    };
+    let mut run = Run::new(&project);
+    run.files();
+    run.unused_config();
+    run.values();
+    let mut findings = run.findings;
+    findings.sort_by(|a, b| (&a.file, a.line, a.column, a.rule.id).cmp(&(&b.file, b.line, b.column, b.rule.id)));
+    findings.dedup();
+    findings
+}
+
+/// One file of the template, as written.
+struct File {
+    name: String,
+    text: String,
+    doc: Value,
+}
+
+/// One check of a project.
+struct Run<'p> {
+    project: &'p Project,
+    v09: bool,
+    compiler: Compiler,
+    checker: Checker,
+    scope: Ty,
+    /// The first step of every path an expression reads.
+    roots: BTreeSet<String>,
+    findings: Vec<Finding>,
+}
+
+impl<'p> Run<'p> {
+    fn new(project: &'p Project) -> Run<'p> {
+        let v09 = matches!(project.format, Format::V09(_));
+        let compiler = compiler_for(v09);
+        Run {
+            project,
+            v09,
+            compiler,
+            checker: Checker::new(compiler),
+            scope: scope::root(project.schema.as_ref(), &project.facets, v09),
+            roots: BTreeSet::new(),
+            findings: Vec::new(),
+        }
+    }
+
+    /// The base blueprint, then each facet, as written.
+    fn read(&self) -> Vec<File> {
+        let mut names = vec![format!("{TEMPLATE}/blueprint.yaml")];
+        names.extend(self.project.facets.iter().map(|f| f.file.clone()));
+        let root = &self.project.root;
+        names
+            .into_iter()
+            .filter_map(|name| {
+                let text = root.read_string(root.dir(), &name).ok()?;
+                let doc = Value::from_yaml(&text).ok()?;
+                Some(File { name, text, doc })
+            })
+            .collect()
+    }
+
+    fn files(&mut self) {
+        let files = self.read();
+        let mut names = depends::Names::default();
+        let mut deps = Vec::new();
+        for file in &files {
+            for site in document::sites(&file.doc) {
+                self.site(file, &site);
+            }
+            self.reach(file);
+            deps.push(names.add(&file.doc));
+        }
+        for (file, deps) in files.iter().zip(deps) {
+            for d in deps.iter().filter(|d| !names.defines(d)) {
+                let message = format!("{:?} names no {} component of the template", d.name, d.list);
+                let mut f = self.finding(&depends_rule(), file, &d.path, &d.name, (0, 0), message);
+                if let Some(c) = names.closest(d) {
+                    f = f.suggest(format!("{c:?}"));
+                }
+                self.findings.push(f);
+            }
+        }
+    }
+
+    /// A finding of `rule` at `span` of `src`, the value at `path` of `file`.
+    fn finding(
+        &self,
+        rule: &'static Rule,
+        file: &File,
+        path: &str,
+        src: &str,
+        span: (u32, u32),
+        message: String,
+    ) -> Finding {
+        let mut f = Finding::new(rule, &file.name, path, message);
+        if let Some(at) = bpvm_runtime::locate::locate(&file.text, path) {
+            let (line, column, source) = position::refine(&file.text, at, src, span);
+            f = f.at(line, column);
+            f.source = source;
+            f.width = src
+                .get(span.0 as usize..span.1 as usize)
+                .map_or(1, |s| s.chars().count().max(1));
+        }
+        f
+    }
+
+    /// Checks one expression: its issues, the files its calls name, the
+    /// paths it reads.
+    fn site(&mut self, file: &File, site: &Site) {
+        let rewritten = if self.v09 && site.form != Form::Required {
+            super::shorthand::expand(&site.src)
+        } else {
+            None
+        };
+        let src = rewritten.as_deref().unwrap_or(&site.src);
+        let checked = if site.form == Form::Template || src.contains("${") {
+            self.checker.template(src, &self.scope)
+        } else {
+            self.checker.expression(src, &self.scope)
+        };
+        // Compile errors are the loader's; a requirement that is not an
+        // expression is a path Windsor reads as written.
+        let Ok(checked) = checked else { return };
+        // Positions are in the text as written only when nothing was rewritten.
+        let place = |span: (u32, u32)| if rewritten.is_some() { (0, 0) } else { span };
+        for issue in &checked.issues {
+            let mut f = self.finding(
+                issue.kind.rule(),
+                file,
+                &site.path,
+                &site.src,
+                place(issue.span),
+                issue.message.clone(),
+            );
+            if let Some(s) = &issue.suggestion {
+                f = f.suggest(s.clone());
+            }
+            self.findings.push(f);
+        }
+        if site.form == Form::Condition {
+            self.condition_type(file, site, &checked.ty);
+        }
+        for call in &checked.calls {
+            if matches!(call.name.as_str(), "file" | "jsonnet") {
+                self.file_call(file, site, &call.name, &call.arg, place(call.span));
+            }
+        }
+        match site.form {
+            Form::Required => {
+                if let Some(first) = site.src.split('.').next() {
+                    self.roots.insert(first.to_string());
+                }
+            }
+            _ => {
+                let prog = if src.contains("${") {
+                    self.compiler.compile_template(src)
+                } else {
+                    self.compiler.compile(src)
+                };
+                if let Ok(prog) = prog {
+                    self.roots.extend(prog.roots().into_iter().map(str::to_string));
+                }
+            }
+        }
+    }
+
+    /// A condition whose type can never be one Windsor reads as a truth.
+    fn condition_type(&mut self, file: &File, site: &Site, ty: &Ty) {
+        use bpvm_runtime::Kind;
+        let kinds = ty.kinds();
+        if *ty == Ty::Any || kinds.has(Kind::Bool) || kinds.has(Kind::Nil) || kinds.has(Kind::Str) {
+            return;
+        }
+        let message = format!(
+            "a condition must give a bool, got {}",
+            kinds.describe(bpvm_runtime::Vocabulary::Expr)
+        );
+        let span = (0, site.src.len() as u32);
+        let f = self.finding(
+            &bpvm_checker::rules::TYPE_MISMATCH,
+            file,
+            &site.path,
+            &site.src,
+            span,
+            message,
+        );
+        self.findings.push(f);
+    }
+
+    /// `file("x")` or `jsonnet("x")` naming no file (relative to the facet).
+    fn file_call(&mut self, file: &File, site: &Site, name: &str, arg: &str, span: (u32, u32)) {
+        let root = &self.project.root;
+        let dir = Path::new(&file.name).parent().unwrap_or(Path::new(""));
+        let from = root.dir().join(dir);
+        if let Err(e) = root.file(&from, arg) {
+            let message = match e.refusal {
+                bpvm_runtime::root::Refusal::Missing => {
+                    format!(
+                        "{name}({arg:?}) reads {:?}, which is not there",
+                        slashed(&dir.join(arg))
+                    )
+                }
+                _ => format!("{name}() cannot read {e}"),
+            };
+            let f = self.finding(&rules::MISSING_FILE, file, &site.path, &site.src, span, message);
+            self.findings.push(f);
+        }
+    }
+
+    /// Conditions decided over the schema's values: the facet's, then each
+    /// component's and config block's together with the facet's.
+    fn reach(&mut self, file: &File) {
+        let Some(schema) = self.project.schema.as_ref() else {
+            return;
+        };
+        let Some(m) = file.doc.as_map() else { return };
+        let mut reach = reach::Reach::new(schema, self.compiler, self.v09);
+        let when = |m: &bpvm_runtime::Map| match m.get("when") {
+            Some(Value::Str(s)) if !s.trim().is_empty() => Some(s.to_string()),
+            Some(Value::Bool(b)) => Some(b.to_string()),
+            _ => None,
+        };
+        let facet = when(m);
+        if let Some(w) = &facet
+            && let Some(t) = reach.table(&[w])
+        {
+            match t.constant(0) {
+                Some(true) => {
+                    let message =
+                        format!("`{w}` is true for every value the schema allows; the facet needs no condition");
+                    self.push_when(file, "when", w, &rules::CONSTANT_WHEN, message);
+                }
+                Some(false) => {
+                    let message =
+                        format!("`{w}` is false for every value the schema allows: the facet is never included");
+                    self.push_when(file, "when", w, &rules::UNREACHABLE, message);
+                    return;
+                }
+                None => {}
+            }
+        }
+        for list in ["terraform", "kustomize", "config", "flux"] {
+            let Some(Value::List(items)) = m.get(list) else {
+                continue;
+            };
+            for (i, item) in items.iter().enumerate() {
+                let Some(own) = item.as_map().and_then(when) else {
+                    continue;
+                };
+                let path = format!("{list}[{i}].when");
+                let Some(t) = reach.table(&[&own]) else { continue };
+                match t.constant(0) {
+                    Some(true) => {
+                        let message =
+                            format!("`{own}` is true for every value the schema allows; it needs no condition");
+                        self.push_when(file, &path, &own, &rules::CONSTANT_WHEN, message);
+                        continue;
+                    }
+                    Some(false) => {
+                        let message = format!("`{own}` is false for every value the schema allows: never included");
+                        self.push_when(file, &path, &own, &rules::UNREACHABLE, message);
+                        continue;
+                    }
+                    None => {}
+                }
+                if let Some(fw) = &facet
+                    && let Some(both) = reach.table(&[fw, &own])
+                    && !both.all_can_hold()
+                {
+                    let message = format!("`{own}` never holds when the facet's `{fw}` does: never included");
+                    self.push_when(file, &path, &own, &rules::UNREACHABLE, message);
+                }
+            }
+        }
+    }
+
+    fn push_when(&mut self, file: &File, path: &str, src: &str, rule: &'static Rule, message: String) {
+        let f = self.finding(rule, file, path, src, (0, src.len() as u32), message);
+        self.findings.push(f);
+    }
+
+    /// Config blocks that no expression, requirement or Jsonnet file reads.
+    fn unused_config(&mut self) {
+        let jsonnet = self.jsonnet_texts();
+        let mut reported = BTreeSet::new();
+        for facet in &self.project.facets {
+            for (i, block) in facet.config.iter().enumerate() {
+                let first = block.name.split('.').next().unwrap_or(&block.name);
+                if self.roots.contains(first) || jsonnet.iter().any(|t| mentions(t, first)) {
+                    continue;
+                }
+                if !reported.insert((facet.file.clone(), i)) {
+                    continue;
+                }
+                let message = format!("config block {:?} is read by no expression of the template", block.name);
+                let mut f = Finding::new(&rules::UNUSED_CONFIG, &facet.file, format!("config[{i}].name"), message);
+                let root = &self.project.root;
+                if let Ok(text) = root.read_string(root.dir(), &facet.file)
+                    && let Some(at) = bpvm_runtime::locate::locate(&text, &format!("config[{i}].name"))
+                {
+                    let (line, column, source) = position::refine(&text, at, &block.name, (0, block.name.len() as u32));
+                    f = f.at(line, column);
+                    f.source = source;
+                    f.width = block.name.chars().count().max(1);
+                }
+                self.findings.push(f);
+            }
+        }
+    }
+
+    /// The texts of the template's Jsonnet files (they see the whole scope).
+    fn jsonnet_texts(&self) -> Vec<String> {
+        let root = &self.project.root;
+        let mut files = Vec::new();
+        let _ = files_under(root, TEMPLATE, &[".jsonnet", ".libsonnet"], &mut files);
+        files
+            .iter()
+            .filter_map(|f| root.read_string(root.dir(), f).ok())
+            .collect()
+    }
+
+    /// Context values and test cases' values against the schema.
+    fn values(&mut self) {
+        let Some(schema) = self.project.schema.as_ref() else {
+            return;
+        };
+        let root = &self.project.root;
+        let violations = match values::all(root, &self.project.contexts(), schema) {
+            Ok(v) => v,
+            Err(message) => {
+                let file = format!("{TEMPLATE}/schema.yaml");
+                self.findings.push(Finding::new(
+                    &INVALID_TEMPLATE,
+                    file,
+                    "",
+                    format!("the schema is not a JSON Schema: {message}"),
+                ));
+                return;
+            }
+        };
+        let mut texts = super::texts::Texts::new(root);
+        for v in violations {
+            let mut f = Finding::new(&rules::SCHEMA_VIOLATION, &v.file, &v.path, v.message);
+            if let Some((line, column)) = texts.locate(&v.file, &v.path) {
+                f = f.at(line, column);
+            }
+            self.findings.push(f);
+        }
+    }
+}
+
+fn depends_rule() -> &'static Rule {
+    &rules::UNKNOWN_DEPENDENCY
+}
+
+/// Whether `text` has `word` not inside a longer name.
+fn mentions(text: &str, word: &str) -> bool {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(is_name) && !after.is_some_and(is_name)
+    })
+}
+
+fn slashed(p: &Path) -> String {
+    p.to_string_lossy().replace('\\', "/")
+}

@@ -1,0 +1,40 @@
+//! Where in a file an expression's problem is: the line and column of the
+//! YAML value, moved onto the expression's own text when the value is
+//! written on one line.
+
+/// The line and column (from 1) of `span` of `src`, the value whose key
+/// (or list item) is at `at` in `text`; `at` itself when `src` is not
+/// found on that line as written (a block scalar, escapes). Also the
+/// line's text.
+pub fn refine(text: &str, at: (usize, usize), src: &str, span: (u32, u32)) -> (usize, usize, Option<String>) {
+    let (line, col) = at;
+    let Some(line_text) = text.lines().nth(line.saturating_sub(1)) else {
+        return (line, col, None);
+    };
+    let from = line_text
+        .char_indices()
+        .nth(col.saturating_sub(1))
+        .map_or(line_text.len(), |(i, _)| i);
+    let column = match line_text[from..].find(src) {
+        Some(b) if !src.is_empty() => {
+            let start = from + b + span.0 as usize;
+            line_text.get(..start).map_or(col, |s| s.chars().count() + 1)
+        }
+        _ => col,
+    };
+    (line, column, Some(line_text.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::refine;
+
+    #[test]
+    fn a_span_lands_on_its_text_in_plain_and_quoted_values() {
+        let text = "when: provider == 'aws'\nx:\n  y: \"${a.b}\"\n";
+        assert_eq!(refine(text, (1, 1), "provider == 'aws'", (12, 17)).1, 19);
+        assert_eq!(refine(text, (3, 3), "${a.b}", (2, 5)).1, 9);
+        // Not on the line as written: the key's place.
+        assert_eq!(refine(text, (3, 3), "other", (0, 1)).1, 3);
+    }
+}

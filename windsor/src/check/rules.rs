@@ -1,0 +1,55 @@
+//! The rules only Windsor templates have.
+
+use bpvm_checker::{Rule, Severity};
+
+/// A condition with one result for every value the schema allows.
+pub static CONSTANT_WHEN: Rule = Rule {
+    id: "constant-when",
+    severity: Severity::Warning,
+    summary: "A `when` that gives the same result for every value the schema allows (or reads nothing at all).",
+};
+
+/// Something no context can include.
+pub static UNREACHABLE: Rule = Rule {
+    id: "unreachable",
+    severity: Severity::Warning,
+    summary: "A facet, component or config block whose conditions no combination of the schema's values can satisfy.",
+};
+
+/// A config block nothing reads.
+pub static UNUSED_CONFIG: Rule = Rule {
+    id: "unused-config",
+    severity: Severity::Warning,
+    summary: "A config block that no expression, requirement or Jsonnet file of the template reads.",
+};
+
+/// A `dependsOn` naming nothing.
+pub static UNKNOWN_DEPENDENCY: Rule = Rule {
+    id: "unknown-dependency",
+    severity: Severity::Error,
+    summary: "A `dependsOn` naming a component that neither the blueprint nor any facet defines.",
+};
+
+/// A file a call reads that is not there.
+pub static MISSING_FILE: Rule = Rule {
+    id: "missing-file",
+    severity: Severity::Error,
+    summary: "A `file()` or `jsonnet()` call whose path names no file inside the project.",
+};
+
+/// Context values the schema refuses.
+pub static SCHEMA_VIOLATION: Rule = Rule {
+    id: "schema-violation",
+    severity: Severity::Error,
+    summary: "A context's `values.yaml` or a test case's `values` that the template's schema refuses.",
+};
+
+/// The rules Windsor checks add to the shared ones.
+pub static WINDSOR: &[&Rule] = &[
+    &CONSTANT_WHEN,
+    &UNREACHABLE,
+    &UNUSED_CONFIG,
+    &UNKNOWN_DEPENDENCY,
+    &MISSING_FILE,
+    &SCHEMA_VIOLATION,
+];
