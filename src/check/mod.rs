@@ -1,7 +1,9 @@
 //! `bpvm check`: every template's mistakes found before anything renders,
 //! for every context at once.
 
+mod human;
 mod report;
 
 pub use bpvm_checker::{Finding, Rule, Severity};
+pub use human::human;
 pub use report::{Checked, Report};
