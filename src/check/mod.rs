@@ -2,8 +2,10 @@
 //! for every context at once.
 
 mod human;
+mod json;
 mod report;
 
 pub use bpvm_checker::{Finding, Rule, Severity};
 pub use human::human;
+pub use json::json;
 pub use report::{Checked, Report};
