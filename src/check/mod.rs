@@ -4,8 +4,10 @@
 mod human;
 mod json;
 mod report;
+mod sarif;
 
 pub use bpvm_checker::{Finding, Rule, Severity};
 pub use human::human;
 pub use json::json;
 pub use report::{Checked, Report};
+pub use sarif::sarif;
