@@ -1,9 +1,15 @@
 //! `bpvm check`: every template's mistakes found before anything renders,
 //! for every context at once.
 
+mod human;
+mod json;
 mod report;
 mod run;
+mod sarif;
 
 pub use bpvm_checker::{Finding, Rule, Severity};
+pub use human::human;
+pub use json::json;
 pub use report::{Checked, Report};
 pub use run::{check, rules};
+pub use sarif::sarif;
