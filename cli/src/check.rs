@@ -17,11 +17,10 @@ pub enum Form {
 /// with `deny_warnings`).
 pub fn check(paths: &[PathBuf], form: Form, deny_warnings: bool) -> Result<bool, String> {
     let report = bpvm::check::check(paths).map_err(|p| p.to_string())?;
-    let _ = form;
-    for (path, f) in report.findings() {
-        let mut f = f.clone();
-        f.file = path;
-        println!("{f}");
+    match form {
+        Form::Human => anstream::print!("{}", crate::paint::diagnostic(&bpvm::check::human(&report))),
+        Form::Json => print!("{}", bpvm::check::json(&report)),
+        Form::Sarif => print!("{}", bpvm::check::sarif(&report, &bpvm::check::rules())),
     }
     Ok(!report.fails(deny_warnings))
 }

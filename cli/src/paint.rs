@@ -31,6 +31,11 @@ fn diagnostic_line(line: &str) -> String {
         if let Some(rest) = line.strip_prefix(word).filter(|r| r.starts_with(':')) {
             return format!("{}{rest}", styled(style, word));
         }
+        // A finding of `bpvm check`: `file:line:col: error[rule]: …`.
+        if let Some(at) = line.find(&format!(": {word}[")) {
+            let (before, after) = line.split_at(at + 2);
+            return format!("{before}{}{}", styled(style, word), &after[word.len()..]);
+        }
     }
     // A gutter: spaces or a line number, then ` |`.
     let Some(bar) = line.find(" |") else {

@@ -55,7 +55,10 @@ pub fn check(dir: &Path) -> Vec<Finding> {
                 .into_iter()
                 .map(|e| {
                     let (line, column) = e.pos.unwrap_or((0, 0));
-                    Finding::new(&INVALID_TEMPLATE, e.file.unwrap_or_default(), e.at, e.message).at(line, column)
+                    // The first line: a compile error's own excerpt is of
+                    // the expression alone, not of the file.
+                    let message = e.message.lines().next().unwrap_or_default().to_string();
+                    Finding::new(&INVALID_TEMPLATE, e.file.unwrap_or_default(), e.at, message).at(line, column)
                 })
                 .collect();
         }
@@ -86,6 +89,9 @@ struct Run<'p> {
     scope: Ty,
     /// The first step of every path an expression reads.
     roots: BTreeSet<String>,
+    /// Conditions (file, YAML path) with a type or enum finding: what
+    /// they can give is that finding's story, not a second one.
+    faulty: BTreeSet<(String, String)>,
     findings: Vec<Finding>,
 }
 
@@ -100,6 +106,7 @@ impl<'p> Run<'p> {
             checker: Checker::new(compiler),
             scope: scope::root(project.schema.as_ref(), &project.facets, v09),
             roots: BTreeSet::new(),
+            faulty: BTreeSet::new(),
             findings: Vec::new(),
         }
     }
@@ -133,7 +140,7 @@ impl<'p> Run<'p> {
         for (file, deps) in files.iter().zip(deps) {
             for d in deps.iter().filter(|d| !names.defines(d)) {
                 let message = format!("{:?} names no {} component of the template", d.name, d.list);
-                let mut f = self.finding(&depends_rule(), file, &d.path, &d.name, (0, 0), message);
+                let mut f = self.finding(&rules::UNKNOWN_DEPENDENCY, file, &d.path, &d.name, (0, 0), message);
                 if let Some(c) = names.closest(d) {
                     f = f.suggest(format!("{c:?}"));
                 }
@@ -183,6 +190,14 @@ impl<'p> Run<'p> {
         let Ok(checked) = checked else { return };
         // Positions are in the text as written only when nothing was rewritten.
         let place = |span: (u32, u32)| if rewritten.is_some() { (0, 0) } else { span };
+        if site.form == Form::Condition
+            && checked
+                .issues
+                .iter()
+                .any(|i| i.kind != bpvm_checker::IssueKind::UnknownPath)
+        {
+            self.faulty.insert((file.name.clone(), site.path.clone()));
+        }
         for issue in &checked.issues {
             let mut f = self.finding(
                 issue.kind.rule(),
@@ -335,6 +350,9 @@ impl<'p> Run<'p> {
     }
 
     fn push_when(&mut self, file: &File, path: &str, src: &str, rule: &'static Rule, message: String) {
+        if self.faulty.contains(&(file.name.clone(), path.to_string())) {
+            return;
+        }
         let f = self.finding(rule, file, path, src, (0, src.len() as u32), message);
         self.findings.push(f);
     }
@@ -407,10 +425,6 @@ impl<'p> Run<'p> {
             self.findings.push(f);
         }
     }
-}
-
-fn depends_rule() -> &'static Rule {
-    &rules::UNKNOWN_DEPENDENCY
 }
 
 /// Whether `text` has `word` not inside a longer name.

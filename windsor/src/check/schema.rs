@@ -143,7 +143,7 @@ pub fn domain(root: &Value, path: &[&str]) -> Option<Vec<Value>> {
                 None => break,
             }
         }
-        let prop = m.get("properties")?.as_map()?.get(*name)?;
+        let prop = m.get("properties")?.as_map()?.get(name)?;
         s = prop;
         if i + 1 == path.len() {
             break;

@@ -8,8 +8,11 @@ use super::schema;
 use bpvm_checker::{Fields, Ty};
 use bpvm_runtime::Value;
 
+/// A path of the scope and the type of what Windsor puts there.
+type Set = (&'static [&'static str], fn() -> Ty);
+
 /// Values Windsor sets in every context, whatever the schema says.
-const ADDED: &[(&[&str], fn() -> Ty)] = &[
+const ADDED: &[Set] = &[
     (&["context"], || Ty::Str),
     (&["context_path"], || Ty::Str),
     (&["project_root"], || Ty::Str),
@@ -18,7 +21,7 @@ const ADDED: &[(&[&str], fn() -> Ty)] = &[
 
 /// Values Windsor v0.9 derives from others before composing (see
 /// `resolve.rs`).
-const DERIVED: &[(&[&str], fn() -> Ty)] = &[
+const DERIVED: &[Set] = &[
     (&["dev"], || Ty::Bool),
     (&["platform"], || Ty::Str),
     (&["workstation", "runtime"], || Ty::Str),

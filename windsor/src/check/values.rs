@@ -40,12 +40,23 @@ pub fn check(
     };
     for e in validator.iter_errors(&json) {
         let inner = yaml_path(e.instance_path().as_str());
-        let path = match (at.is_empty(), inner.is_empty()) {
-            (true, _) => inner.clone(),
-            (false, true) => at.to_string(),
-            (false, false) if inner.starts_with('[') => format!("{at}{inner}"),
-            (false, false) => format!("{at}.{inner}"),
-        };
+        // A key the schema does not allow is reported at the key.
+        if let jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } = e.kind() {
+            for key in unexpected {
+                let place = if inner.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{inner}.{key}")
+                };
+                out.push(Violation {
+                    file: file.to_string(),
+                    path: join(at, &place),
+                    message: format!("{place}: the schema allows no property {key:?} here"),
+                });
+            }
+            continue;
+        }
+        let path = join(at, &inner);
         let place = if inner.is_empty() {
             "the values".to_string()
         } else {
@@ -103,6 +114,16 @@ pub fn all(root: &Root, contexts: &[String], schema: &Value) -> Result<Vec<Viola
         }
     }
     Ok(out)
+}
+
+/// `inner` (a YAML path) under `at`.
+fn join(at: &str, inner: &str) -> String {
+    match (at.is_empty(), inner.is_empty()) {
+        (true, _) => inner.to_string(),
+        (false, true) => at.to_string(),
+        (false, false) if inner.starts_with('[') => format!("{at}{inner}"),
+        (false, false) => format!("{at}.{inner}"),
+    }
 }
 
 /// A JSON pointer (`/cluster/workers/0`) as a YAML path (`cluster.workers[0]`).
