@@ -20,6 +20,8 @@ pub struct Walk<'p> {
     pub src: &'p str,
     pub issues: Vec<Issue>,
     pub calls: Vec<LiteralCall>,
+    /// The names of the scope read, in first-read order.
+    pub roots: Vec<String>,
     /// `let` names in scope, innermost last.
     lets: Vec<(String, Ty)>,
     /// The item types of the enclosing predicates, innermost last.
@@ -34,6 +36,7 @@ impl<'p> Walk<'p> {
             src,
             issues: Vec::new(),
             calls: Vec::new(),
+            roots: Vec::new(),
             lets: Vec::new(),
             items: Vec::new(),
         }
@@ -118,6 +121,9 @@ impl<'p> Walk<'p> {
     fn name(&mut self, name: &str, span: Span) -> Ty {
         if let Some((_, t)) = self.lets.iter().rev().find(|(n, _)| n == name) {
             return t.clone();
+        }
+        if !self.roots.iter().any(|r| r == name) {
+            self.roots.push(name.to_string());
         }
         match self.root.field(name) {
             Some(t) => t,

@@ -84,6 +84,9 @@ pub struct Checked {
     pub issues: Vec<Issue>,
     /// Its calls with a literal first argument, in the order of the walk.
     pub calls: Vec<LiteralCall>,
+    /// The names of the scope it reads (`cluster` of `cluster.enabled`),
+    /// each once, in the order first read.
+    pub roots: Vec<String>,
 }
 
 /// Checks expressions of one dialect; reuse it: what it learnt of the
@@ -111,6 +114,7 @@ impl Checker {
             ty,
             issues: walk.issues,
             calls: walk.calls,
+            roots: walk.roots,
         })
     }
 
@@ -127,6 +131,7 @@ impl Checker {
                 ty,
                 issues: walk.issues,
                 calls: walk.calls,
+                roots: walk.roots,
             });
         }
         for part in &parts {
@@ -139,6 +144,7 @@ impl Checker {
             ty: Ty::Str,
             issues: walk.issues,
             calls: walk.calls,
+            roots: walk.roots,
         })
     }
 }

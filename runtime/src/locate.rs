@@ -110,8 +110,36 @@ fn tree(text: &str) -> Option<Node> {
 /// assert_eq!(locate(doc, "flux[9]"), Some((2, 1)));
 /// ```
 pub fn locate(text: &str, path: &str) -> Option<(usize, usize)> {
-    let root = tree(text)?;
-    let mut at = &root;
+    Located::new(text)?.find(path)
+}
+
+/// A document read once for finding many paths in it (each [`locate`]
+/// reads the whole text again).
+///
+/// ```
+/// use bpvm_runtime::locate::Located;
+/// let doc = Located::new("a:\n  b: 1\nc: [x, y]\n").unwrap();
+/// assert_eq!(doc.find("a.b"), Some((2, 3)));
+/// assert_eq!(doc.find("c[1]"), Some((3, 8)));
+/// ```
+pub struct Located {
+    root: Node,
+}
+
+impl Located {
+    /// The document `text`; `None` when it is not YAML the locator reads.
+    pub fn new(text: &str) -> Option<Located> {
+        tree(text).map(|root| Located { root })
+    }
+
+    /// [`locate`] in this document.
+    pub fn find(&self, path: &str) -> Option<(usize, usize)> {
+        find(&self.root, path)
+    }
+}
+
+fn find(root: &Node, path: &str) -> Option<(usize, usize)> {
+    let mut at = root;
     let mut found = None;
     for step in path.split('.').filter(|s| !s.is_empty()) {
         let (key, items) = match step.find('[') {

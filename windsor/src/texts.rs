@@ -7,8 +7,8 @@ use bpvm_runtime::root::Root;
 /// in it is asked for.
 pub(crate) struct Texts<'r> {
     root: &'r Root,
-    /// By file: its text, or `None` when it could not be read.
-    read: Vec<(String, Option<String>)>,
+    /// By file: its document, or `None` when it could not be read.
+    read: Vec<(String, Option<bpvm_runtime::locate::Located>)>,
 }
 
 impl<'r> Texts<'r> {
@@ -21,11 +21,15 @@ impl<'r> Texts<'r> {
         let i = match self.read.iter().position(|(f, _)| f == file) {
             Some(i) => i,
             None => {
-                let text = self.root.read_string(self.root.dir(), file).ok();
-                self.read.push((file.to_string(), text));
+                let doc = self
+                    .root
+                    .read_string(self.root.dir(), file)
+                    .ok()
+                    .and_then(|text| bpvm_runtime::locate::Located::new(&text));
+                self.read.push((file.to_string(), doc));
                 self.read.len() - 1
             }
         };
-        bpvm_runtime::locate::locate(self.read[i].1.as_deref()?, path)
+        self.read[i].1.as_ref()?.find(path)
     }
 }

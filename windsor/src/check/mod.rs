@@ -39,6 +39,7 @@ use bpvm_checker::rules::INVALID_TEMPLATE;
 use bpvm_checker::{Checker, Finding, Rule, Ty};
 use bpvm_compiler::Compiler;
 use bpvm_runtime::Value;
+use bpvm_runtime::locate::Located;
 use document::{Form, Site};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -63,11 +64,16 @@ pub fn check(dir: &Path) -> Vec<Finding> {
                 .collect();
         }
     };
-    let mut run = Run::new(&project);
-    run.files();
-    run.unused_config();
-    run.values();
-    let mut findings = run.findings;
+    // The values are checked on a second thread: reading every test file
+    // costs as much as the rest of the check.
+    let (mut findings, values) = std::thread::scope(|s| {
+        let values = s.spawn(|| values(&project));
+        let mut run = Run::new(&project);
+        run.files();
+        run.unused_config();
+        (run.findings, values.join())
+    });
+    findings.extend(values.unwrap_or_default());
     findings.sort_by(|a, b| (&a.file, a.line, a.column, a.rule.id).cmp(&(&b.file, b.line, b.column, b.rule.id)));
     findings.dedup();
     findings
@@ -78,6 +84,8 @@ struct File {
     name: String,
     text: String,
     doc: Value,
+    /// Where its paths are, read at the first finding.
+    located: std::cell::OnceCell<Option<Located>>,
 }
 
 /// One check of a project.
@@ -121,7 +129,12 @@ impl<'p> Run<'p> {
             .filter_map(|name| {
                 let text = root.read_string(root.dir(), &name).ok()?;
                 let doc = Value::from_yaml(&text).ok()?;
-                Some(File { name, text, doc })
+                Some(File {
+                    name,
+                    text,
+                    doc,
+                    located: std::cell::OnceCell::new(),
+                })
             })
             .collect()
     }
@@ -160,7 +173,8 @@ impl<'p> Run<'p> {
         message: String,
     ) -> Finding {
         let mut f = Finding::new(rule, &file.name, path, message);
-        if let Some(at) = bpvm_runtime::locate::locate(&file.text, path) {
+        let located = file.located.get_or_init(|| Located::new(&file.text));
+        if let Some(at) = located.as_ref().and_then(|d| d.find(path)) {
             let (line, column, source) = position::refine(&file.text, at, src, span);
             f = f.at(line, column);
             f.source = source;
@@ -220,23 +234,7 @@ impl<'p> Run<'p> {
                 self.file_call(file, site, &call.name, &call.arg, place(call.span));
             }
         }
-        match site.form {
-            Form::Required => {
-                if let Some(first) = site.src.split('.').next() {
-                    self.roots.insert(first.to_string());
-                }
-            }
-            _ => {
-                let prog = if src.contains("${") {
-                    self.compiler.compile_template(src)
-                } else {
-                    self.compiler.compile(src)
-                };
-                if let Ok(prog) = prog {
-                    self.roots.extend(prog.roots().into_iter().map(str::to_string));
-                }
-            }
-        }
+        self.roots.extend(checked.roots);
     }
 
     /// A condition whose type can never be one Windsor reads as a truth.
@@ -396,35 +394,34 @@ impl<'p> Run<'p> {
             .filter_map(|f| root.read_string(root.dir(), f).ok())
             .collect()
     }
+}
 
-    /// Context values and test cases' values against the schema.
-    fn values(&mut self) {
-        let Some(schema) = self.project.schema.as_ref() else {
-            return;
-        };
-        let root = &self.project.root;
-        let violations = match values::all(root, &self.project.contexts(), schema) {
-            Ok(v) => v,
-            Err(message) => {
-                let file = format!("{TEMPLATE}/schema.yaml");
-                self.findings.push(Finding::new(
-                    &INVALID_TEMPLATE,
-                    file,
-                    "",
-                    format!("the schema is not a JSON Schema: {message}"),
-                ));
-                return;
-            }
-        };
-        let mut texts = super::texts::Texts::new(root);
-        for v in violations {
-            let mut f = Finding::new(&rules::SCHEMA_VIOLATION, &v.file, &v.path, v.message);
-            if let Some((line, column)) = texts.locate(&v.file, &v.path) {
-                f = f.at(line, column);
-            }
-            self.findings.push(f);
+/// Context values and test cases' values against the schema.
+fn values(project: &Project) -> Vec<Finding> {
+    let Some(schema) = project.schema.as_ref() else {
+        return Vec::new();
+    };
+    let root = &project.root;
+    let violations = match values::all(root, &project.contexts(), schema) {
+        Ok(v) => v,
+        Err(message) => {
+            let file = format!("{TEMPLATE}/schema.yaml");
+            let message = format!("the schema is not a JSON Schema: {message}");
+            return vec![Finding::new(&INVALID_TEMPLATE, file, "", message)];
         }
-    }
+    };
+    let mut texts = super::texts::Texts::new(root);
+    violations
+        .into_iter()
+        .map(|v| {
+            let at = texts.locate(&v.file, &v.path);
+            let f = Finding::new(&rules::SCHEMA_VIOLATION, v.file, v.path, v.message);
+            match at {
+                Some((line, column)) => f.at(line, column),
+                None => f,
+            }
+        })
+        .collect()
 }
 
 /// Whether `text` has `word` not inside a longer name.
