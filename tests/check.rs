@@ -2,6 +2,9 @@
 //! is one rule's cases — the files of a template, and exactly the findings
 //! it must give (`file:line:column: severity[rule]: message`).
 
+#[path = "support/shared.rs"]
+mod shared;
+
 use bpvm_runtime::Value;
 use std::path::Path;
 
@@ -83,4 +86,52 @@ fn every_rule_finds_what_its_cases_say() {
 
 fn field<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
     v.as_map()?.get(key)
+}
+
+/// The corpus templates' findings are exactly those listed in
+/// `tests/check/corpus/<template>.txt` (each is explained in the README's
+/// "bpvm check" section): a change to what the checker finds on real
+/// templates is seen, and reviewed, here.
+#[test]
+fn the_corpus_templates_give_the_findings_listed() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in ["windsor-core-aae5e79e", "windsor-core-v0.7.0"] {
+        let dir = repo.join("../shared/corpus").join(name);
+        if !shared::present(&dir) {
+            return;
+        }
+        let listed = std::fs::read_to_string(repo.join(format!("tests/check/corpus/{name}.txt"))).unwrap();
+        let report = bpvm::check::check(&[&dir]).unwrap();
+        let got: Vec<String> = report.templates[0].findings.iter().map(|f| f.to_string()).collect();
+        let listed: Vec<&str> = listed.lines().collect();
+        assert_eq!(got, listed, "{name}");
+        assert_eq!(
+            report.count(bpvm::check::Severity::Error),
+            listed.iter().filter(|l| l.contains(": error[")).count()
+        );
+    }
+}
+
+/// What ships is clean: the examples have no finding at all.
+#[test]
+fn the_shipped_examples_have_no_findings() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let report = bpvm::check::check(&[&examples]).unwrap();
+    assert!(
+        report.templates.len() >= 2,
+        "{:?}",
+        report.templates.iter().map(|t| &t.folder).collect::<Vec<_>>()
+    );
+    let found: Vec<String> = report.findings().map(|(path, f)| format!("{path}: {f}")).collect();
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// Every rule is in the README's table, with its severity and summary.
+#[test]
+fn the_readme_lists_every_rule() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    for rule in bpvm::check::rules() {
+        let row = format!("| `{}` | {} | {} |", rule.id, rule.severity.name(), rule.summary);
+        assert!(readme.contains(&row), "the README has no row\n{row}");
+    }
 }

@@ -16,7 +16,10 @@ pub enum Form {
 /// Checks `paths`: whether the run passes (no errors; no warnings either
 /// with `deny_warnings`).
 pub fn check(paths: &[PathBuf], form: Form, deny_warnings: bool) -> Result<bool, String> {
-    let report = bpvm::check::check(paths).map_err(|p| p.to_string())?;
+    let report = bpvm::check::check(paths).map_err(|problems| {
+        let lines: Vec<String> = problems.0.iter().map(|p| format!("error: {p}")).collect();
+        lines.join("\n")
+    })?;
     match form {
         Form::Human => anstream::print!("{}", crate::paint::diagnostic(&bpvm::check::human(&report))),
         Form::Json => print!("{}", bpvm::check::json(&report)),

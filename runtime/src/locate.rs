@@ -98,6 +98,47 @@ fn tree(text: &str) -> Option<Node> {
     root
 }
 
+/// The steps of a path: each key (a `"quoted"` one may hold dots and
+/// brackets) and the `[item]`s after it.
+fn steps(path: &str) -> Vec<(String, Option<&str>)> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        rest = rest.strip_prefix('.').unwrap_or(rest);
+        let (key, after) = match rest.strip_prefix('"') {
+            Some(quoted) => {
+                let mut key = String::new();
+                let mut chars = quoted.char_indices();
+                let mut end = quoted.len();
+                while let Some((i, ch)) = chars.next() {
+                    match ch {
+                        '\\' => {
+                            if let Some((_, next)) = chars.next() {
+                                key.push(next);
+                            }
+                        }
+                        '"' => {
+                            end = i + 1;
+                            break;
+                        }
+                        c => key.push(c),
+                    }
+                }
+                (key, &quoted[end..])
+            }
+            None => {
+                let end = rest.find(['.', '[']).unwrap_or(rest.len());
+                (rest[..end].to_string(), &rest[end..])
+            }
+        };
+        let items_end = after.find('.').unwrap_or(after.len());
+        let items = (items_end > 0).then(|| &after[..items_end]);
+        out.push((key, items));
+        rest = &after[items_end..];
+    }
+    out
+}
+
 /// The line and column (from 1) of what `path` names in the YAML
 /// document `text`: a key where the path ends at a mapping entry, an item
 /// where it ends at a list item; as far as the path can be followed.
@@ -141,14 +182,10 @@ impl Located {
 fn find(root: &Node, path: &str) -> Option<(usize, usize)> {
     let mut at = root;
     let mut found = None;
-    for step in path.split('.').filter(|s| !s.is_empty()) {
-        let (key, items) = match step.find('[') {
-            Some(i) => (&step[..i], Some(&step[i..])),
-            None => (step, None),
-        };
+    for (key, items) in steps(path) {
         if !key.is_empty() {
             let Kind::Map(entries) = &at.kind else { return found };
-            let Some((_, l, c, v)) = entries.iter().find(|(k, ..)| k == key) else {
+            let Some((_, l, c, v)) = entries.iter().find(|(k, ..)| *k == key) else {
                 return found;
             };
             found = Some((*l, *c));
@@ -190,5 +227,9 @@ mod tests {
         assert_eq!(locate(doc, "config[talos].nothing"), Some((3, 5)));
         assert_eq!(locate(doc, "nothing"), None);
         assert_eq!(locate("a: [", "a"), None);
+        // A quoted key holds dots.
+        let doc = "config:\n  user.hostname: x\n  a: {\"b.c\": [1, 2]}\n";
+        assert_eq!(locate(doc, "config.\"user.hostname\""), Some((2, 3)));
+        assert_eq!(locate(doc, "config.a.\"b.c\"[1]"), Some((3, 18)));
     }
 }

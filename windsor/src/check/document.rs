@@ -58,10 +58,16 @@ fn walk(v: &Value, path: String, data: bool, depth: usize, out: &mut Vec<Site>) 
         Value::Map(m) => {
             for (k, x) in m.iter() {
                 let key = k.as_str();
-                let at = if path.is_empty() {
-                    key.to_string()
+                // A key with dots or brackets is quoted, so the path reads back.
+                let step = if key.contains(['.', '[', ']', '"']) {
+                    format!("{key:?}")
                 } else {
-                    format!("{path}.{key}")
+                    key.to_string()
+                };
+                let at = if path.is_empty() {
+                    step
+                } else {
+                    format!("{path}.{step}")
                 };
                 match (key, x) {
                     ("when", Value::Str(s)) if !data && !s.trim().is_empty() => out.push(Site {
