@@ -48,35 +48,38 @@ use std::path::Path;
 /// column. A project that does not load gives its load errors (as
 /// `invalid-template`) and nothing else: its expressions are not known.
 pub fn check(dir: &Path) -> Vec<Finding> {
+    // Test cases' values are read beside the loading, and checked beside
+    // the rest: reading them costs as much as loading the template.
+    let folder = dir.to_path_buf();
+    let tests = std::thread::spawn(move || {
+        bpvm_runtime::root::Root::new(&folder, "project")
+            .map(|root| values::tests(&root))
+            .unwrap_or_default()
+    });
     let project = match Project::load(dir) {
         Ok(p) => p,
-        Err(errors) => {
-            return errors
-                .0
-                .into_iter()
-                .map(|e| {
-                    let (line, column) = e.pos.unwrap_or((0, 0));
-                    // The first line: a compile error's own excerpt is of
-                    // the expression alone, not of the file.
-                    let message = e.message.lines().next().unwrap_or_default().to_string();
-                    Finding::new(&INVALID_TEMPLATE, e.file.unwrap_or_default(), e.at, message).at(line, column)
-                })
-                .collect();
-        }
+        Err(errors) => return errors.0.into_iter().map(invalid).collect(),
     };
-    // The values are checked on a second thread: reading every test file
-    // costs as much as the rest of the check.
-    let (mut findings, values) = std::thread::scope(|s| {
-        let values = s.spawn(|| values(&project));
+    let mut findings = std::thread::scope(|s| {
+        let values = s.spawn(|| values(&project, tests.join().unwrap_or_default()));
         let mut run = Run::new(&project);
         run.files();
         run.unused_config();
-        (run.findings, values.join())
+        let mut findings = run.findings;
+        findings.extend(values.join().unwrap_or_default());
+        findings
     });
-    findings.extend(values.unwrap_or_default());
     findings.sort_by(|a, b| (&a.file, a.line, a.column, a.rule.id).cmp(&(&b.file, b.line, b.column, b.rule.id)));
     findings.dedup();
     findings
+}
+
+/// A load error as a finding: its first line (a compile error's own
+/// excerpt is of the expression alone, not of the file).
+fn invalid(e: super::error::Error) -> Finding {
+    let (line, column) = e.pos.unwrap_or((0, 0));
+    let message = e.message.lines().next().unwrap_or_default().to_string();
+    Finding::new(&INVALID_TEMPLATE, e.file.unwrap_or_default(), e.at, message).at(line, column)
 }
 
 /// One file of the template, as written.
@@ -397,20 +400,26 @@ impl<'p> Run<'p> {
 }
 
 /// Context values and test cases' values against the schema.
-fn values(project: &Project) -> Vec<Finding> {
+fn values(project: &Project, tests: Vec<values::Given>) -> Vec<Finding> {
     let Some(schema) = project.schema.as_ref() else {
         return Vec::new();
     };
-    let root = &project.root;
-    let violations = match values::all(root, &project.contexts(), schema) {
-        Ok(v) => v,
+    let checker = match values::Checker::new(schema) {
+        Ok(c) => c,
         Err(message) => {
             let file = format!("{TEMPLATE}/schema.yaml");
             let message = format!("the schema is not a JSON Schema: {message}");
             return vec![Finding::new(&INVALID_TEMPLATE, file, "", message)];
         }
     };
-    let mut texts = super::texts::Texts::new(root);
+    let mut violations = Vec::new();
+    for given in values::contexts(&project.root, &project.contexts())
+        .iter()
+        .chain(&tests)
+    {
+        checker.check(given, &mut violations);
+    }
+    let mut texts = super::texts::Texts::new(&project.root);
     violations
         .into_iter()
         .map(|v| {

@@ -2,7 +2,6 @@
 //! `values.yaml` and each test case's `values`, as a render would see
 //! them (over the schema's defaults).
 
-use super::super::merge::deep_merge;
 use super::super::project::{TEMPLATE, files_under};
 use super::super::scope::schema_defaults;
 use bpvm_runtime::Value;
@@ -24,70 +23,42 @@ pub fn validator(schema: &Value) -> Result<jsonschema::Validator, String> {
     jsonschema::validator_for(&json).map_err(|e| e.to_string())
 }
 
-/// Every violation of `values` (found at YAML path `at` of `file`).
-pub fn check(
-    validator: &jsonschema::Validator,
-    schema: &Value,
-    values: &Value,
-    file: &str,
-    at: &str,
-    out: &mut Vec<Violation>,
-) {
-    let mut effective = schema_defaults(schema);
-    deep_merge(&mut effective, values.clone());
-    let Ok(json) = serde_json::from_str::<serde_json::Value>(&effective.to_json()) else {
-        return;
-    };
-    for e in validator.iter_errors(&json) {
-        let inner = yaml_path(e.instance_path().as_str());
-        // A key the schema does not allow is reported at the key.
-        if let jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } = e.kind() {
-            for key in unexpected {
-                let place = if inner.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{inner}.{key}")
-                };
-                out.push(Violation {
-                    file: file.to_string(),
-                    path: join(at, &place),
-                    message: format!("{place}: the schema allows no property {key:?} here"),
-                });
-            }
-            continue;
-        }
-        let path = join(at, &inner);
-        let place = if inner.is_empty() {
-            "the values".to_string()
-        } else {
-            inner
-        };
-        out.push(Violation {
-            file: file.to_string(),
-            path,
-            message: format!("{place}: {e}"),
-        });
-    }
+/// Values to check: where they are, and what they are.
+pub struct Given {
+    /// The file, relative to the project.
+    pub file: String,
+    /// Their YAML path in it (empty: the whole file).
+    pub at: String,
+    /// The values.
+    pub values: Value,
 }
 
-/// Every context's `values.yaml`, and every test case's `values`.
-pub fn all(root: &Root, contexts: &[String], schema: &Value) -> Result<Vec<Violation>, String> {
-    let validator = validator(schema)?;
-    let mut out = Vec::new();
-    for name in contexts {
-        let file = format!("contexts/{name}/values.yaml");
-        if let Ok(Some(v)) = super::super::project::read_yaml(root, &file) {
-            check(&validator, schema, &v, &file, "", &mut out);
-        }
-    }
+/// Each context's `values.yaml`.
+pub fn contexts(root: &Root, contexts: &[String]) -> Vec<Given> {
+    contexts
+        .iter()
+        .filter_map(|name| {
+            let file = format!("contexts/{name}/values.yaml");
+            let values = super::super::project::read_yaml(root, &file).ok()??;
+            Some(Given {
+                file,
+                at: String::new(),
+                values,
+            })
+        })
+        .collect()
+}
+
+/// Each test case's `values` (the runner's own keys left out).
+pub fn tests(root: &Root) -> Vec<Given> {
     let mut files = Vec::new();
-    files_under(
+    let _ = files_under(
         root,
         &format!("{TEMPLATE}/tests"),
         &[".test.yaml", ".test.yml"],
         &mut files,
-    )
-    .map_err(|e| e.to_string())?;
+    );
+    let mut out = Vec::new();
     for file in files {
         let Ok(Some(doc)) = super::super::project::read_yaml(root, &file) else {
             continue;
@@ -99,21 +70,91 @@ pub fn all(root: &Root, contexts: &[String], schema: &Value) -> Result<Vec<Viola
             let Some(Value::Map(values)) = case.as_map().and_then(|m| m.get("values")) else {
                 continue;
             };
-            // The runner's own keys, not context values.
             let mut values = values.clone();
             values.remove("_testName");
             values.remove("context");
-            check(
-                &validator,
-                schema,
-                &Value::Map(values),
-                &file,
-                &format!("cases[{i}].values"),
-                &mut out,
-            );
+            out.push(Given {
+                file: file.clone(),
+                at: format!("cases[{i}].values"),
+                values: Value::Map(values),
+            });
         }
     }
-    Ok(out)
+    out
+}
+
+/// A schema ready to check values with: the validator and the schema's
+/// defaults, both made once.
+pub struct Checker {
+    validator: jsonschema::Validator,
+    defaults: serde_json::Value,
+}
+
+impl Checker {
+    /// The checker of `schema`, or why it is not a JSON Schema.
+    pub fn new(schema: &Value) -> Result<Checker, String> {
+        Ok(Checker {
+            validator: validator(schema)?,
+            defaults: serde_json::to_value(schema_defaults(schema)).map_err(|e| e.to_string())?,
+        })
+    }
+
+    /// Every violation of `given`, as a render would see the values: over
+    /// the schema's defaults.
+    pub fn check(&self, given: &Given, out: &mut Vec<Violation>) {
+        let Ok(values) = serde_json::to_value(&given.values) else {
+            return;
+        };
+        let mut effective = self.defaults.clone();
+        merge(&mut effective, values);
+        for e in self.validator.iter_errors(&effective) {
+            let inner = yaml_path(e.instance_path().as_str());
+            // A key the schema does not allow is reported at the key.
+            if let jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } = e.kind() {
+                for key in unexpected {
+                    let place = if inner.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{inner}.{key}")
+                    };
+                    out.push(Violation {
+                        file: given.file.clone(),
+                        path: join(&given.at, &place),
+                        message: format!("{place}: the schema allows no property {key:?} here"),
+                    });
+                }
+                continue;
+            }
+            let place = if inner.is_empty() {
+                "the values".to_string()
+            } else {
+                inner.clone()
+            };
+            out.push(Violation {
+                file: given.file.clone(),
+                path: join(&given.at, &inner),
+                message: format!("{place}: {e}"),
+            });
+        }
+    }
+}
+
+/// Deep merge as Windsor merges a context over the schema's defaults:
+/// maps key by key, the given value wins anything else.
+fn merge(base: &mut serde_json::Value, given: serde_json::Value) {
+    match (base, given) {
+        (serde_json::Value::Object(b), serde_json::Value::Object(g)) => {
+            for (k, v) in g {
+                match b.get_mut(&k) {
+                    Some(slot) => merge(slot, v),
+                    None => {
+                        b.insert(k, v);
+                    }
+                }
+            }
+        }
+        (slot, g) => *slot = g,
+    }
 }
 
 /// `inner` (a YAML path) under `at`.
@@ -170,5 +211,18 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].path, "cases[0].values.ha");
         assert_eq!(out[0].message, "ha: \"yes\" is not of type \"boolean\"");
+        // An unknown key is reported at the key.
+        let schema =
+            Value::from_yaml("type: object\nadditionalProperties: false\nproperties: {ha: {type: boolean}}\n").unwrap();
+        let mut out = Vec::new();
+        Checker::new(&schema).unwrap().check(&given, &mut out);
+        let found: Vec<(&str, &str)> = out.iter().map(|v| (v.path.as_str(), v.message.as_str())).collect();
+        assert_eq!(
+            found[1],
+            (
+                "cases[0].values.other",
+                "other: the schema allows no property \"other\" here"
+            )
+        );
     }
 }
