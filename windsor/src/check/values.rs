@@ -198,16 +198,13 @@ mod tests {
     #[test]
     fn a_violation_names_its_place() {
         let schema = Value::from_yaml("type: object\nproperties: {ha: {type: boolean, default: false}}\n").unwrap();
-        let v = validator(&schema).unwrap();
+        let given = Given {
+            file: "f.yaml".into(),
+            at: "cases[0].values".into(),
+            values: Value::from_yaml("ha: 'yes'\nother: 1").unwrap(),
+        };
         let mut out = Vec::new();
-        check(
-            &v,
-            &schema,
-            &Value::from_yaml("ha: 'yes'").unwrap(),
-            "f.yaml",
-            "cases[0].values",
-            &mut out,
-        );
+        Checker::new(&schema).unwrap().check(&given, &mut out);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].path, "cases[0].values.ha");
         assert_eq!(out[0].message, "ha: \"yes\" is not of type \"boolean\"");
