@@ -8,27 +8,42 @@ use bpvm_runtime::{Map, Value};
 /// How deep `$ref`s and nested schemas are followed.
 const DEPTH: usize = 32;
 
+/// How many schemas one type is read from, at most: `$ref`s that refer
+/// to each other more than once would otherwise multiply without end.
+const BUDGET: usize = 20_000;
+
 /// The type of values `schema` describes (`root`: the whole document,
 /// which `$ref`s point into).
 pub fn ty(root: &Value, schema: &Value) -> Ty {
-    ty_at(root, schema, 0)
+    let budget = std::cell::Cell::new(BUDGET);
+    ty_at(&Reader { root, budget: &budget }, schema, 0)
 }
 
-fn ty_at(root: &Value, schema: &Value, depth: usize) -> Ty {
+/// What reading a schema needs besides the schema.
+struct Reader<'v> {
+    /// The whole document, which `$ref`s point into.
+    root: &'v Value,
+    /// Schemas still to be read before everything else is `Any`.
+    budget: &'v std::cell::Cell<usize>,
+}
+
+fn ty_at(r: &Reader<'_>, schema: &Value, depth: usize) -> Ty {
     let Some(s) = schema.as_map() else {
         return Ty::Any;
     };
-    if depth > DEPTH {
+    if depth > DEPTH || r.budget.get() == 0 {
         return Ty::Any;
     }
+    r.budget.set(r.budget.get() - 1);
+    let root = r.root;
     if let Some(target) = reference(root, s) {
-        return ty_at(root, target, depth + 1);
+        return ty_at(r, target, depth + 1);
     }
     for key in ["anyOf", "oneOf"] {
         if let Some(Value::List(options)) = s.get(key) {
             return options
                 .iter()
-                .map(|o| ty_at(root, o, depth + 1))
+                .map(|o| ty_at(r, o, depth + 1))
                 .reduce(Ty::or)
                 .unwrap_or(Ty::Any);
         }
@@ -46,7 +61,7 @@ fn ty_at(root: &Value, schema: &Value, depth: usize) -> Ty {
         Some(Value::Str(t)) => vec![t],
         Some(Value::List(ts)) => ts.iter().filter_map(Value::as_str).collect(),
         _ if s.contains_key("properties") || s.contains_key("additionalProperties") => vec!["object"],
-        _ => return all_of(root, s, Ty::Any, depth),
+        _ => return all_of(r, s, Ty::Any, depth),
     };
     let t = types
         .into_iter()
@@ -56,22 +71,22 @@ fn ty_at(root: &Value, schema: &Value, depth: usize) -> Ty {
             "number" => Ty::Int.or(Ty::Float),
             "boolean" => Ty::Bool,
             "null" => Ty::Nil,
-            "array" => Ty::List(Box::new(s.get("items").map_or(Ty::Any, |i| ty_at(root, i, depth + 1)))),
-            "object" => Ty::map(fields(root, s, depth)),
+            "array" => Ty::List(Box::new(s.get("items").map_or(Ty::Any, |i| ty_at(r, i, depth + 1)))),
+            "object" => Ty::map(fields(r, s, depth)),
             _ => Ty::Any,
         })
         .reduce(Ty::or)
         .unwrap_or(Ty::Any);
-    all_of(root, s, t, depth)
+    all_of(r, s, t, depth)
 }
 
 /// `t` with the properties an `allOf`'s parts declare added (its `if`s
 /// and `then`s constrain values, not which paths exist).
-fn all_of(root: &Value, s: &Map, t: Ty, depth: usize) -> Ty {
+fn all_of(r: &Reader<'_>, s: &Map, t: Ty, depth: usize) -> Ty {
     let Some(Value::List(parts)) = s.get("allOf") else {
         return t;
     };
-    parts.iter().fold(t, |t, p| match (t, ty_at(root, p, depth + 1)) {
+    parts.iter().fold(t, |t, p| match (t, ty_at(r, p, depth + 1)) {
         (Ty::Map(mut a), Ty::Map(b)) => {
             for (k, v) in b.known {
                 a.known.entry(k).or_insert(v);
@@ -83,21 +98,21 @@ fn all_of(root: &Value, s: &Map, t: Ty, depth: usize) -> Ty {
     })
 }
 
-fn fields(root: &Value, s: &Map, depth: usize) -> Fields {
+fn fields(r: &Reader<'_>, s: &Map, depth: usize) -> Fields {
     let known = s
         .get("properties")
         .and_then(Value::as_map)
         .map(|props| {
             props
                 .iter()
-                .map(|(k, v)| (k.as_str().to_string(), ty_at(root, v, depth + 1)))
+                .map(|(k, v)| (k.as_str().to_string(), ty_at(r, v, depth + 1)))
                 .collect()
         })
         .unwrap_or_default();
     // JSON Schema allows other properties unless it says otherwise.
     let rest = match s.get("additionalProperties") {
         Some(Value::Bool(false)) => None,
-        Some(extra @ Value::Map(_)) => Some(ty_at(root, extra, depth + 1)),
+        Some(extra @ Value::Map(_)) => Some(ty_at(r, extra, depth + 1)),
         _ => Some(Ty::Any),
     };
     let rest = if s.contains_key("patternProperties") {
@@ -197,6 +212,16 @@ mod tests {
         assert_eq!(f.known["b"], Ty::Int.or(Ty::Bool));
         assert_eq!(f.known["c"].field("anything"), Some(Ty::Int));
         assert_eq!(f.known["d"], Ty::Enum(vec!["x".into(), "y".into()]));
+    }
+
+    #[test]
+    fn refs_to_each_other_end() {
+        let s = schema(
+            "$defs:\n  n: {type: object, properties: {a: {$ref: '#/$defs/n'}, b: {$ref: '#/$defs/n'}, c: {$ref: '#/$defs/n'}}}\n\
+             $ref: '#/$defs/n'\n",
+        );
+        let t = ty(&s, &s);
+        assert!(matches!(t, Ty::Map(_)));
     }
 
     #[test]
