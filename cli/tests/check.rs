@@ -59,6 +59,15 @@ fn warnings_pass_unless_denied_and_errors_fail() {
         text(&out.stdout)
     );
     assert_eq!(check(&["infra", "--deny-warnings"], dir.path()).status.code(), Some(1));
+    // Found when its folder is searched, though it has no context to
+    // render (as a template repository has none).
+    let out = check(&["--deny-warnings"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).starts_with("infra/contexts/_template/facets/ha.yaml:3:7: warning[unknown-path]"),
+        "{}",
+        text(&out.stdout)
+    );
 
     project(dir.path(), "ha == 'yes'");
     let out = check(&["infra", "--format", "json"], dir.path());

@@ -70,6 +70,10 @@ pub struct Discovery {
     pub targets: Vec<Target>,
     /// What went wrong, in the order met.
     pub problems: Vec<Problem>,
+    /// Every Windsor project found, whether or not it has contexts (a
+    /// template repository may have none: nothing to render, but a
+    /// template to check), in the order found.
+    pub projects: Vec<PathBuf>,
 }
 
 impl Discovery {
@@ -181,7 +185,7 @@ pub fn discover_except(paths: &[impl AsRef<Path>], except: &[impl AsRef<Path>]) 
     let except: Arc<Vec<PathBuf>> = Arc::new(except.iter().filter_map(|p| p.as_ref().canonicalize().ok()).collect());
     let mut found = Discovery::default();
     for path in paths {
-        let (mut targets, mut problems) = discover_in(path.as_ref(), &except);
+        let (mut targets, mut problems) = discover_in(path.as_ref(), &except, &mut found.projects);
         targets.sort_by(|a, b| a.id.cmp(&b.id));
         found.targets.append(&mut targets);
         found.problems.append(&mut problems);
@@ -224,7 +228,7 @@ fn describe(t: &Target) -> String {
 }
 
 /// The targets under one folder, unsorted, and the problems met.
-fn discover_in(base: &Path, except: &Arc<Vec<PathBuf>>) -> (Vec<Target>, Vec<Problem>) {
+fn discover_in(base: &Path, except: &Arc<Vec<PathBuf>>, projects: &mut Vec<PathBuf>) -> (Vec<Target>, Vec<Problem>) {
     let mut problems = Vec::new();
     let shown = base.display().to_string();
     let root = match Root::new(base, "batch folder") {
@@ -235,9 +239,10 @@ fn discover_in(base: &Path, except: &Arc<Vec<PathBuf>>) -> (Vec<Target>, Vec<Pro
     let targets = if base.join(MANIFEST).exists() {
         manifest::read(&root, base, &mut problems)
     } else if is_project(base) {
+        projects.push(base.to_path_buf());
         project_targets(base, "", &mut problems)
     } else {
-        walk(&root, base, except, &mut problems)
+        walk(&root, base, except, &mut problems, projects)
     };
     (targets, problems)
 }
@@ -283,7 +288,13 @@ pub(crate) fn project_targets(base: &Path, rel: &str, problems: &mut Vec<Problem
 
 /// Discovery proper: every Windsor project and Bluelink blueprint under
 /// `base` that `.gitignore` does not hide.
-fn walk(root: &Root, base: &Path, except: &Arc<Vec<PathBuf>>, problems: &mut Vec<Problem>) -> Vec<Target> {
+fn walk(
+    root: &Root,
+    base: &Path,
+    except: &Arc<Vec<PathBuf>>,
+    problems: &mut Vec<Problem>,
+    found_projects: &mut Vec<PathBuf>,
+) -> Vec<Target> {
     let projects: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
     let found = Arc::clone(&projects);
     let except = Arc::clone(except);
@@ -348,6 +359,7 @@ fn walk(root: &Root, base: &Path, except: &Arc<Vec<PathBuf>>, problems: &mut Vec
     for dir in projects {
         let rel = slashed(dir.strip_prefix(base).unwrap_or(&dir));
         targets.extend(project_targets(base, &rel, problems));
+        found_projects.push(dir);
     }
     // Every blueprint, with what it includes.
     let mut blueprints: Vec<(&str, &str, PathBuf)> = Vec::new();

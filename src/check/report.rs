@@ -29,10 +29,13 @@ impl Report {
     pub fn findings(&self) -> impl Iterator<Item = (String, &Finding)> {
         self.templates.iter().flat_map(|t| {
             t.findings.iter().map(move |f| {
-                let path = if t.folder.as_os_str().is_empty() || t.folder == std::path::Path::new(".") {
+                // `./infra` (a folder searched from `.`) is written `infra`.
+                let folder = t.folder.to_string_lossy();
+                let folder = folder.trim_start_matches("./").trim_end_matches('/');
+                let path = if folder.is_empty() || folder == "." {
                     f.file.clone()
                 } else {
-                    format!("{}/{}", t.folder.to_string_lossy().trim_end_matches('/'), f.file)
+                    format!("{folder}/{}", f.file)
                 };
                 (path, f)
             })

@@ -52,6 +52,9 @@ pub fn check(paths: &[impl AsRef<Path>]) -> Result<Report, Problems<batch::Probl
         }
         let found = batch::discover(&[path]);
         problems.extend(found.problems);
+        for p in found.projects {
+            push(&mut templates, Template::Windsor(p));
+        }
         for t in found.targets {
             match t.kind {
                 Kind::Windsor { .. } => push(&mut templates, Template::Windsor(t.template)),
