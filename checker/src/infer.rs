@@ -353,7 +353,11 @@ impl<'p> Walk<'p> {
         match (result, first_error) {
             (Some(t), _) => t,
             (None, Some(m)) => {
-                self.issue(IssueKind::Mismatch, span, m, None);
+                // The VM quotes the operation it ran; the template's own
+                // text is what the reader knows.
+                let ran = format!("(in '{}')", bpvm_runtime::excerpt::clip(src));
+                let written = format!("(in '{}')", bpvm_runtime::excerpt::clip(self.text(span)));
+                self.issue(IssueKind::Mismatch, span, m.replace(&ran, &written), None);
                 Ty::Any
             }
             (None, None) => Ty::Any,

@@ -125,3 +125,39 @@ impl Checker {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bpvm_compiler::Dialect;
+
+    fn bluelink_scope() -> Ty {
+        let child = Ty::map(Fields::closed([("name", Ty::Str), ("tags", Ty::any_map())]));
+        let children = Ty::map(Fields::closed([("net", child)]));
+        Ty::map(Fields::closed([("children", children), ("resources", Ty::any_map())]))
+    }
+
+    #[test]
+    fn a_bluelink_field_of_a_string_is_judged_as_a_render_would() {
+        let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
+        let found = checker
+            .template("${children.net.name.first}", &bluelink_scope())
+            .unwrap();
+        assert_eq!(found.issues.len(), 1);
+        assert_eq!(found.issues[0].kind, IssueKind::Mismatch);
+        assert_eq!(
+            found.issues[0].message,
+            "cannot read 'first' of a string (in 'children.net.name.first')"
+        );
+        assert_eq!(found.issues[0].span, (2, 25));
+    }
+
+    #[test]
+    fn a_bluelink_field_of_a_map_of_unknown_fields_is_allowed() {
+        let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
+        let found = checker
+            .template("${children.net.tags.owner}", &bluelink_scope())
+            .unwrap();
+        assert_eq!(found.issues, Vec::new());
+    }
+}

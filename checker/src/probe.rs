@@ -4,7 +4,7 @@
 //! the language's rules to drift from the first.
 
 use super::ty::{Fields, Ty};
-use bpvm_compiler::Compiler;
+use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::{Builtin, Ctx, Environment, Map, Val, Value};
 use bpvm_vm::Vm;
 use std::collections::HashMap;
@@ -115,6 +115,13 @@ impl Probe {
         let mut scope = Map::new();
         for (name, v) in ["x", "y"].into_iter().zip(values) {
             scope.insert(name, v);
+        }
+        // A bare name in a Bluelink substitution is a resource: there `x`
+        // reads `resources.x`.
+        if self.compiler.dialect() == Dialect::Bluelink {
+            let mut root = Map::new();
+            root.insert("resources", Value::Map(scope));
+            scope = root;
         }
         let outcome = match (self.compiler.compile(src), Environment::from_value(Value::Map(scope))) {
             (Ok(prog), Ok(env)) => bpvm_vm::eval(&mut self.vm, &prog, &env)
