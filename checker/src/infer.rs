@@ -328,7 +328,7 @@ impl<'p> Walk<'p> {
     /// Runs `src` over every combination of the operands' kinds: an issue
     /// when every one fails, the union of the results otherwise.
     fn apply(&mut self, src: &str, operands: &[Ty], span: Span) -> Ty {
-        if operands.iter().any(|t| *t == Ty::Any) {
+        if operands.contains(&Ty::Any) {
             return Ty::Any;
         }
         let choices: Vec<Vec<Ty>> = operands.iter().map(variants).collect();
@@ -372,7 +372,7 @@ impl<'p> Walk<'p> {
         let Some(f) = self.probe.functions().find(&call.name) else {
             return Ty::Any;
         };
-        if !f.pure || !call.named.is_empty() || args.iter().any(|t| *t == Ty::Any) {
+        if !f.pure || !call.named.is_empty() || args.contains(&Ty::Any) {
             return Ty::Any;
         }
         let choices: Vec<Vec<Ty>> = args.iter().map(variants).collect();
