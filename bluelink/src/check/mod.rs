@@ -1,0 +1,110 @@
+//! `bpvm check` for Bluelink blueprints: the mistakes a blueprint's
+//! declarations already show, found without rendering — what the loader
+//! refuses, substitutions that read what nothing declares or use it as
+//! what it is not, and children read at exports or given variables they
+//! do not declare.
+//!
+//! ```
+//! use bpvm_bluelink::check::check;
+//! let dir = tempfile::tempdir().unwrap();
+//! let text = "version: 2023-04-20\nvariables:\n  debug: {type: boolean}\n\
+//!             resources:\n  fn:\n    type: aws/lambda/function\n    spec:\n      size: ${len(variables.debug)}\n";
+//! std::fs::write(dir.path().join("blueprint.yaml"), text).unwrap();
+//! let found = check(&dir.path().join("blueprint.yaml"), "blueprint.yaml");
+//! assert_eq!(
+//!     found[0].to_string(),
+//!     "blueprint.yaml:8:15: error[type-mismatch]: len() argument 1 must be a string, an array or an object, got boolean"
+//! );
+//! ```
+
+mod children;
+mod place;
+mod rules;
+mod scope;
+mod subs;
+
+pub use rules::{RULES, UNKNOWN_CHILD_VARIABLE, UNKNOWN_EXPORT};
+
+use crate::blueprint::Blueprint;
+use crate::{Error, load};
+use bpvm_checker::Finding;
+use bpvm_checker::rules::INVALID_TEMPLATE;
+use bpvm_runtime::root::Root;
+use children::Child;
+use place::Lines;
+use std::path::Path;
+
+/// Checks the blueprint at `path`; `file` names it in findings (relative
+/// to the blueprint's folder). A blueprint the loader refuses gives one
+/// `invalid-template` finding per problem, and nothing else: what it
+/// declares cannot be relied on. Findings are in the order of the text.
+pub fn check(path: &Path, file: &str) -> Vec<Finding> {
+    let text = read(path);
+    let lines = Lines::new(&text);
+    let bp = match load::load(path, file) {
+        Ok(bp) => bp,
+        Err(errors) => return errors.0.iter().map(|e| invalid(e, &text)).collect(),
+    };
+    let children = children::children(&bp);
+    let scope = scope::scope(&bp, &children);
+    let mut out = subs::check_subs(&bp, file, &lines, &scope, &children);
+    out.extend(child_variables(&bp, file, &lines, &children));
+    out.sort_by_key(|f| (f.line, f.column));
+    out
+}
+
+/// The blueprint's text as the loader reads it (empty when it cannot be
+/// read: the loader says why).
+fn read(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let dir = abs.parent().unwrap_or(Path::new("/"));
+    Root::new(dir, "blueprint folder")
+        .and_then(|root| {
+            root.read_string(root.dir(), &abs.to_string_lossy())
+                .map_err(|e| std::io::Error::other(e.to_string()))
+        })
+        .unwrap_or_default()
+}
+
+/// A loader's problem as a finding; one without a position is placed at
+/// its path when the text has it.
+fn invalid(e: &Error, text: &str) -> Finding {
+    let mut f = Finding::new(&INVALID_TEMPLATE, &e.file, &e.path, &e.message);
+    let (line, column) = match e.at.line {
+        0 if !e.path.is_empty() => bpvm_runtime::locate::locate(text, &e.path).unwrap_or((0, 0)),
+        0 => (0, 0),
+        line => (line as usize, e.at.col as usize),
+    };
+    f.line = line;
+    f.column = column;
+    f.source = Lines::new(text).get(line).map(str::to_string);
+    f
+}
+
+/// Each variable an include passes that its child does not declare (a
+/// render refuses it).
+fn child_variables(bp: &Blueprint, file: &str, lines: &Lines<'_>, children: &[Option<Child>]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (inc, child) in bp.includes.iter().zip(children) {
+        let Some(child) = child else { continue };
+        let declared: Vec<&str> = child.variables.iter().map(String::as_str).collect();
+        for (name, at) in &inc.variable_keys {
+            if declared.contains(&name.as_str()) {
+                continue;
+            }
+            let path = format!("include.{}.variables.{name}", inc.name);
+            let message = format!("{} has no variable {name:?}", child.file);
+            let mut f = Finding::new(&UNKNOWN_CHILD_VARIABLE, file, path, message);
+            if let Some(s) = bpvm_runtime::suggest::closest(name, &declared) {
+                f = f.suggest(s);
+            }
+            let place = lines.at(*at);
+            f.line = place.line;
+            f.column = place.column;
+            f.width = name.chars().count().max(1);
+            f.source = place.source;
+            out.push(f);
+        }
+    }
+    out
+}
