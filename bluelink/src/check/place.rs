@@ -1,6 +1,7 @@
 //! Where a finding points in the blueprint's text: at the part of a
-//! string a substitution's issue is about, when the string is written on
-//! one line as it reads (so the offset is sure), else at the string.
+//! string a substitution's issue is about, when the string up to there is
+//! written on one line as it reads (so the offset is sure), else at the
+//! string.
 
 use crate::Pos;
 use bpvm_compiler::ast::Span;
@@ -39,7 +40,8 @@ impl<'t> Lines<'t> {
 
     /// The place of `span` of the string `written`, whose value starts at
     /// `at`: inside it when the line, from `at`, holds `written` as it is
-    /// (plain, or right after an opening quote); else `at` itself.
+    /// up to the span's end (plain, or right after an opening quote); else
+    /// `at` itself.
     pub fn inside(&self, at: Pos, written: &str, span: Span) -> Place {
         let mut place = self.at(at);
         let (Some(line), Some(before), Some(part)) = (
@@ -59,7 +61,10 @@ impl<'t> Lines<'t> {
         };
         let rest = &line[start..];
         let quote = usize::from(rest.starts_with(['"', '\'']));
-        if written.contains('\n') || !rest[quote..].starts_with(written) {
+        // Up to the part's end, the string must be on this line as it
+        // reads: what follows may be escaped or folded.
+        let upto = &written[..span.1 as usize];
+        if upto.contains('\n') || !rest[quote..].starts_with(upto) {
             return place;
         }
         place.column += quote + before.chars().count();
@@ -83,6 +88,14 @@ mod tests {
     }
 
     #[test]
+    fn a_string_escaped_after_the_part_points_inside() {
+        let text = "c: \"${join(values.d, \\\",\\\")}\"\n";
+        let lines = Lines::new(text);
+        let p = lines.inside(Pos { line: 1, col: 4 }, "${join(values.d, \",\")}", (7, 15));
+        assert_eq!((p.line, p.column, p.width), (1, 12, 8));
+    }
+
+    #[test]
     fn a_quoted_string_points_inside_after_its_quote() {
         let lines = Lines::new(TEXT);
         let p = lines.inside(Pos { line: 3, col: 6 }, "${len(values.d)}", (2, 15));
@@ -95,6 +108,9 @@ mod tests {
         // Read as `it's`, written `it''s`: the offset cannot be trusted.
         let p = lines.inside(Pos { line: 4, col: 6 }, "it's ${values.f}", (7, 15));
         assert_eq!((p.line, p.column, p.width), (4, 6, 1));
+        // Folded onto the next line before the part.
+        let p = lines.inside(Pos { line: 2, col: 6 }, "x-${values.b} ${values.c}", (16, 24));
+        assert_eq!((p.line, p.column, p.width), (2, 6, 1));
         // A position past the end of the text.
         let p = lines.inside(Pos { line: 9, col: 1 }, "${values.f}", (2, 10));
         assert_eq!((p.line, p.column, p.source), (9, 1, None));
