@@ -372,7 +372,9 @@ impl<'p> Walk<'p> {
         let Some(f) = self.probe.functions().find(&call.name) else {
             return Ty::Any;
         };
-        if !f.pure || !call.named.is_empty() || args.contains(&Ty::Any) {
+        // A wrong number of arguments is the compiler's to report; a
+        // builtin is only ever run with one it accepts.
+        if !f.pure || !call.named.is_empty() || !f.accepts(args.len()) || args.contains(&Ty::Any) {
             return Ty::Any;
         }
         let choices: Vec<Vec<Ty>> = args.iter().map(variants).collect();

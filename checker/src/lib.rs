@@ -153,6 +153,31 @@ mod tests {
     }
 
     #[test]
+    fn a_call_with_a_wrong_number_of_arguments_is_left_to_the_compiler() {
+        let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
+        let found = checker.expression("first()", &bluelink_scope()).unwrap();
+        assert_eq!(found.issues, Vec::new());
+    }
+
+    #[test]
+    fn a_function_value_is_passed_to_a_higher_order_function() {
+        let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
+        let scope = Ty::map(Fields::closed([(
+            "values",
+            Ty::map(Fields::closed([("hosts", Ty::List(Box::new(Ty::Str)))])),
+        )]));
+        let found = checker
+            .expression(r#"map(values.hosts, trimprefix_g("http://"))"#, &scope)
+            .unwrap();
+        assert_eq!(found.issues, Vec::new());
+        let found = checker.expression(r#"map(values.hosts, "http://")"#, &scope).unwrap();
+        assert_eq!(
+            found.issues[0].message,
+            "map() argument 2 must be a function, got string"
+        );
+    }
+
+    #[test]
     fn a_bluelink_field_of_a_map_of_unknown_fields_is_allowed() {
         let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
         let found = checker
