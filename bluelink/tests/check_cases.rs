@@ -6,9 +6,12 @@
 //! nothing.
 //!
 //! Also: the blueprints the repository ships, and every blueprint the
-//! render cases (`tests/blueprints/`) render, have no findings.
+//! render cases (`tests/blueprints/`) render, have no findings; and no
+//! expression the dialect's cases evaluate has an issue.
 
 use bpvm_bluelink::check::{RULES, check};
+use bpvm_checker::{Checker, Fields, Ty};
+use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -199,5 +202,64 @@ fn every_blueprint_the_render_cases_render_has_no_findings() {
         }
     }
     assert!(checked > 100, "only {checked} render cases found");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The type of a value an expression case's environment holds: exactly
+/// what it is (its mappings' keys are all it has).
+fn type_of(v: &Value) -> Ty {
+    match v {
+        Value::Null => Ty::Nil,
+        Value::Bool(_) => Ty::Bool,
+        Value::Int(_) => Ty::Int,
+        Value::Float(_) => Ty::Float,
+        Value::Str(_) | Value::Bytes(_) => Ty::Str,
+        Value::List(items) => Ty::List(Box::new(items.iter().map(type_of).reduce(Ty::or).unwrap_or(Ty::Any))),
+        Value::Map(m) => Ty::map(Fields {
+            known: m.iter().map(|(k, v)| (k.as_str().to_string(), type_of(v))).collect(),
+            rest: None,
+        }),
+    }
+}
+
+/// The expression cases of the Bluelink dialect (`tests/cases/bluelink`
+/// of the workspace) that evaluate without an error: checked against the
+/// types of their environments, none has an issue — what a render does
+/// the checker does not refuse.
+#[test]
+fn every_expression_that_evaluates_checks_clean() {
+    let root = manifest().join("../tests/cases/bluelink");
+    let mut files = yaml_files(&root);
+    files.extend(yaml_files(&root.join("reference/functions")));
+    files.extend(yaml_files(&root.join("reference/substitutions")));
+    let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
+    let (mut checked, mut failures) = (0, Vec::new());
+    for file in files {
+        let doc = Value::from_yaml(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let Some(doc) = doc.as_map() else { continue };
+        let envs = doc.get("envs").and_then(Value::as_map);
+        let Some(Value::List(cases)) = doc.get("cases") else {
+            continue;
+        };
+        for case in cases.iter().filter_map(Value::as_map) {
+            let (Some(expr), Some(_)) = (case.get("expr").and_then(Value::as_str), case.get("result")) else {
+                continue;
+            };
+            let scope = match (case.get("env").and_then(Value::as_str), envs) {
+                (Some(name), Some(envs)) => envs.get(name).map_or(Ty::Any, type_of),
+                _ => Ty::map(Fields::default()),
+            };
+            checked += 1;
+            match checker.expression(expr, &scope) {
+                Ok(found) if found.issues.is_empty() => {}
+                Ok(found) => {
+                    let messages: Vec<&str> = found.issues.iter().map(|i| i.message.as_str()).collect();
+                    failures.push(format!("{}: {expr}: {messages:?}", file.display()));
+                }
+                Err(d) => failures.push(format!("{}: {expr}: {}", file.display(), d.message)),
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} expression cases found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
