@@ -4,24 +4,14 @@
 //! what it is not, and children read at exports or given variables they
 //! do not declare.
 //!
-//! ```
-//! use bpvm_bluelink::check::check;
-//! let dir = tempfile::tempdir().unwrap();
-//! let text = "version: 2023-04-20\nvariables:\n  debug: {type: boolean}\n\
-//!             resources:\n  fn:\n    type: aws/lambda/function\n    spec:\n      size: ${len(variables.debug)}\n";
-//! std::fs::write(dir.path().join("blueprint.yaml"), text).unwrap();
-//! let found = check(&dir.path().join("blueprint.yaml"), "blueprint.yaml");
-//! assert_eq!(
-//!     found[0].to_string(),
-//!     "blueprint.yaml:8:15: error[type-mismatch]: len() argument 1 must be a string, an array or an object, got boolean"
-//! );
-//! ```
+//! The rules are [`RULES`]; [`check`] applies them to one blueprint.
 
 mod children;
 mod place;
 mod rules;
 mod scope;
 mod subs;
+mod undefined;
 
 pub use rules::{RULES, UNKNOWN_CHILD_VARIABLE, UNKNOWN_EXPORT};
 
@@ -38,12 +28,28 @@ use std::path::Path;
 /// to the blueprint's folder). A blueprint the loader refuses gives one
 /// `invalid-template` finding per problem, and nothing else: what it
 /// declares cannot be relied on. Findings are in the order of the text.
+///
+/// ```
+/// use bpvm_bluelink::check::check;
+/// let dir = tempfile::tempdir().unwrap();
+/// let text = "version: 2023-04-20\nvariables:\n  debug: {type: boolean}\n\
+///             resources:\n  fn:\n    type: aws/lambda/function\n    spec:\n      size: ${len(variables.debug)}\n";
+/// std::fs::write(dir.path().join("blueprint.yaml"), text).unwrap();
+/// let found = check(&dir.path().join("blueprint.yaml"), "blueprint.yaml");
+/// assert_eq!(
+///     found[0].to_string(),
+///     "blueprint.yaml:8:15: error[type-mismatch]: len() argument 1 must be a string, an array or an object, got boolean"
+/// );
+/// ```
 pub fn check(path: &Path, file: &str) -> Vec<Finding> {
     let text = read(path);
     let lines = Lines::new(&text);
     let bp = match load::load(path, file) {
         Ok(bp) => bp,
-        Err(errors) => return errors.0.iter().map(|e| invalid(e, &text)).collect(),
+        Err(errors) => {
+            let names = undefined::Names::of(&text);
+            return errors.0.iter().map(|e| invalid(e, &text, &names)).collect();
+        }
     };
     let children = children::children(&bp);
     let scope = scope::scope(&bp, &children);
@@ -67,9 +73,11 @@ fn read(path: &Path) -> String {
 }
 
 /// A loader's problem as a finding; one without a position is placed at
-/// its path when the text has it.
-fn invalid(e: &Error, text: &str) -> Finding {
+/// its path when the text has it, and a name it says is not defined comes
+/// with the closest one `names` has.
+fn invalid(e: &Error, text: &str, names: &undefined::Names) -> Finding {
     let mut f = Finding::new(&INVALID_TEMPLATE, &e.file, &e.path, &e.message);
+    f.suggestion = names.suggest(&e.message);
     let (line, column) = match e.at.line {
         0 if !e.path.is_empty() => bpvm_runtime::locate::locate(text, &e.path).unwrap_or((0, 0)),
         0 => (0, 0),

@@ -6,6 +6,12 @@ use bpvm_checker::{Rule, Severity};
 
 /// A `children.<name>.<export>` reference to an export the child
 /// blueprint does not declare.
+///
+/// ```
+/// use bpvm_bluelink::check::UNKNOWN_EXPORT;
+/// use bpvm_checker::Severity;
+/// assert_eq!((UNKNOWN_EXPORT.id, UNKNOWN_EXPORT.severity), ("unknown-export", Severity::Error));
+/// ```
 pub static UNKNOWN_EXPORT: Rule = Rule {
     id: "unknown-export",
     severity: Severity::Error,
@@ -13,6 +19,11 @@ pub static UNKNOWN_EXPORT: Rule = Rule {
 };
 
 /// An include passing a variable the child blueprint does not declare.
+///
+/// ```
+/// use bpvm_bluelink::check::UNKNOWN_CHILD_VARIABLE;
+/// assert_eq!(UNKNOWN_CHILD_VARIABLE.id, "unknown-child-variable");
+/// ```
 pub static UNKNOWN_CHILD_VARIABLE: Rule = Rule {
     id: "unknown-child-variable",
     severity: Severity::Error,
