@@ -15,8 +15,8 @@ pub(super) struct Child {
     pub file: String,
     /// Its exports and their declared types, in document order.
     pub exports: Vec<(String, Type)>,
-    /// The names of its variables, in document order.
-    pub variables: Vec<String>,
+    /// Its variables, in document order, and whether each has a default.
+    pub variables: Vec<(String, bool)>,
 }
 
 /// Each include's child, in order: `None` when its path is not a literal,
@@ -47,6 +47,10 @@ fn child(root: &Root, inc: &Include) -> Option<Child> {
     Some(Child {
         file,
         exports: bp.exports.iter().map(|x| (x.name.clone(), x.ty)).collect(),
-        variables: bp.variables.iter().map(|v| v.name.clone()).collect(),
+        variables: bp
+            .variables
+            .iter()
+            .map(|v| (v.name.clone(), v.default.is_some()))
+            .collect(),
     })
 }

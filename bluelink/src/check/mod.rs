@@ -12,15 +12,14 @@ mod rules;
 mod scope;
 mod subs;
 mod undefined;
+mod variables;
 
-pub use rules::{RULES, UNKNOWN_CHILD_VARIABLE, UNKNOWN_EXPORT};
+pub use rules::{MISSING_CHILD_VARIABLE, RULES, UNKNOWN_CHILD_VARIABLE, UNKNOWN_EXPORT};
 
-use crate::blueprint::Blueprint;
 use crate::{Error, load};
 use bpvm_checker::Finding;
 use bpvm_checker::rules::INVALID_TEMPLATE;
 use bpvm_runtime::root::Root;
-use children::Child;
 use place::Lines;
 use std::path::Path;
 
@@ -54,7 +53,7 @@ pub fn check(path: &Path, file: &str) -> Vec<Finding> {
     let children = children::children(&bp);
     let scope = scope::scope(&bp, &children);
     let mut out = subs::check_subs(&bp, file, &lines, &scope, &children);
-    out.extend(child_variables(&bp, file, &lines, &children));
+    out.extend(variables::child_variables(&bp, file, &lines, &children));
     out.sort_by_key(|f| (f.line, f.column));
     out
 }
@@ -87,32 +86,4 @@ fn invalid(e: &Error, text: &str, names: &undefined::Names) -> Finding {
     f.column = column;
     f.source = Lines::new(text).get(line).map(str::to_string);
     f
-}
-
-/// Each variable an include passes that its child does not declare (a
-/// render refuses it).
-fn child_variables(bp: &Blueprint, file: &str, lines: &Lines<'_>, children: &[Option<Child>]) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for (inc, child) in bp.includes.iter().zip(children) {
-        let Some(child) = child else { continue };
-        let declared: Vec<&str> = child.variables.iter().map(String::as_str).collect();
-        for (name, at) in &inc.variable_keys {
-            if declared.contains(&name.as_str()) {
-                continue;
-            }
-            let path = format!("include.{}.variables.{name}", inc.name);
-            let message = format!("{} has no variable {name:?}", child.file);
-            let mut f = Finding::new(&UNKNOWN_CHILD_VARIABLE, file, path, message);
-            if let Some(s) = bpvm_runtime::suggest::closest(name, &declared) {
-                f = f.suggest(s);
-            }
-            let place = lines.at(*at);
-            f.line = place.line;
-            f.column = place.column;
-            f.width = name.chars().count().max(1);
-            f.source = place.source;
-            out.push(f);
-        }
-    }
-    out
 }

@@ -30,6 +30,19 @@ pub static UNKNOWN_CHILD_VARIABLE: Rule = Rule {
     summary: "An include passes a variable the child blueprint does not declare.",
 };
 
+/// An include that does not pass a variable the child blueprint
+/// declares without a default.
+///
+/// ```
+/// use bpvm_bluelink::check::MISSING_CHILD_VARIABLE;
+/// assert_eq!(MISSING_CHILD_VARIABLE.id, "missing-child-variable");
+/// ```
+pub static MISSING_CHILD_VARIABLE: Rule = Rule {
+    id: "missing-child-variable",
+    severity: Severity::Error,
+    summary: "An include does not pass a variable the child blueprint declares without a default.",
+};
+
 /// Every rule a Bluelink check reports, shared ones first.
 ///
 /// ```
@@ -43,4 +56,5 @@ pub static RULES: &[&Rule] = &[
     &TYPE_MISMATCH,
     &UNKNOWN_EXPORT,
     &UNKNOWN_CHILD_VARIABLE,
+    &MISSING_CHILD_VARIABLE,
 ];
