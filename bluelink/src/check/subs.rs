@@ -8,8 +8,10 @@ use super::rules::UNKNOWN_EXPORT;
 use crate::blueprint::Blueprint;
 use crate::sub::{Ref, Sub};
 use bpvm_checker::rules::INVALID_TEMPLATE;
-use bpvm_checker::{Checker, Finding, Issue, IssueKind, Ty};
+use bpvm_checker::{Checked, Checker, Finding, Issue, IssueKind, Ty};
 use bpvm_compiler::{Compiler, Dialect};
+use bpvm_runtime::Diagnostic;
+use std::collections::HashMap;
 
 /// What the substitutions of `bp` (named `file`, its text in `lines`)
 /// get wrong, read against `scope`.
@@ -23,14 +25,23 @@ pub(super) fn check_subs(
     let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
     // An export's `field` is a bare reference, not a string with `${..}`.
     let fields: Vec<*const Sub> = bp.exports.iter().map(|x| &x.field as *const Sub).collect();
+    // A text written in many places is checked once: the scope is the
+    // same everywhere.
+    let mut seen: HashMap<(&str, bool), Result<Checked, Diagnostic>> = HashMap::new();
     let mut out = Vec::new();
     for sub in bp.subs() {
         let text = sub.text();
-        let checked = if fields.contains(&(sub as *const Sub)) {
-            checker.expression(text, scope)
-        } else {
-            checker.template(text, scope)
-        };
+        let bare = fields.contains(&(sub as *const Sub));
+        let checked = seen
+            .entry((text, bare))
+            .or_insert_with(|| {
+                if bare {
+                    checker.expression(text, scope)
+                } else {
+                    checker.template(text, scope)
+                }
+            })
+            .clone();
         match checked {
             Ok(c) => {
                 for issue in c.issues {
