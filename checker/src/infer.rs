@@ -153,6 +153,13 @@ impl<'p> Walk<'p> {
                     let index = self.expr(i);
                     match &i.kind {
                         Kind::Str(key) => self.member(t, key, span, &mut path),
+                        // A literal index keeps the path (`subnets[0].cidr`).
+                        Kind::Int(n) => {
+                            if let Some(p) = path.as_mut() {
+                                p.push_str(&format!("[{n}]"));
+                            }
+                            self.index(t, index, span)
+                        }
                         _ => {
                             path = None;
                             self.index(t, index, span)

@@ -178,6 +178,16 @@ mod tests {
     }
 
     #[test]
+    fn a_field_after_a_literal_index_is_suggested_with_its_path() {
+        let subnet = Ty::map(Fields::closed([("cidr", Ty::Str)]));
+        let scope = Ty::map(Fields::closed([("subnets", Ty::List(Box::new(subnet)))]));
+        let mut checker = Checker::new(Compiler::new(Dialect::Windsor));
+        let found = checker.expression("subnets[0].cdir", &scope).unwrap();
+        assert_eq!(found.issues[0].message, "subnets[0].cdir: no such property");
+        assert_eq!(found.issues[0].suggestion.as_deref(), Some("subnets[0].cidr"));
+    }
+
+    #[test]
     fn a_bluelink_field_of_a_map_of_unknown_fields_is_allowed() {
         let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
         let found = checker
