@@ -11,7 +11,7 @@ use bpvm_checker::rules::INVALID_TEMPLATE;
 use bpvm_checker::{Checked, Checker, Finding, Issue, IssueKind, Ty};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::Diagnostic;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What the substitutions of `bp` (named `file`, its text in `lines`)
 /// get wrong, read against `scope`.
@@ -24,7 +24,7 @@ pub(super) fn check_subs(
 ) -> Vec<Finding> {
     let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
     // An export's `field` is a bare reference, not a string with `${..}`.
-    let fields: Vec<*const Sub> = bp.exports.iter().map(|x| &x.field as *const Sub).collect();
+    let fields: HashSet<*const Sub> = bp.exports.iter().map(|x| &x.field as *const Sub).collect();
     // A text written in many places is checked once: the scope is the
     // same everywhere.
     let mut seen: HashMap<(&str, bool), Result<Checked, Diagnostic>> = HashMap::new();
