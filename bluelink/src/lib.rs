@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod blueprint;
+pub mod check;
 mod distinct;
 mod error;
 pub mod explain;

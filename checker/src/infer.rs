@@ -176,6 +176,13 @@ impl<'p> Walk<'p> {
                     let index = self.expr(i);
                     match &i.kind {
                         Kind::Str(key) => self.member(t, key, span, &mut path),
+                        // A literal index keeps the path (`subnets[0].cidr`).
+                        Kind::Int(n) => {
+                            if let Some(p) = path.as_mut() {
+                                p.push_str(&format!("[{n}]"));
+                            }
+                            self.index(t, index, span)
+                        }
                         _ => {
                             path = None;
                             self.index(t, index, span)
@@ -376,7 +383,11 @@ impl<'p> Walk<'p> {
         match (result, first_error) {
             (Some(t), _) => t,
             (None, Some(m)) => {
-                self.issue(IssueKind::Mismatch, span, m, None);
+                // The VM quotes the operation it ran; the template's own
+                // text is what the reader knows.
+                let ran = format!("(in '{}')", bpvm_runtime::excerpt::clip(src));
+                let written = format!("(in '{}')", bpvm_runtime::excerpt::clip(self.text(span)));
+                self.issue(IssueKind::Mismatch, span, m.replace(&ran, &written), None);
                 Ty::Any
             }
             (None, None) => Ty::Any,
@@ -402,7 +413,9 @@ impl<'p> Walk<'p> {
         let Some(f) = self.probe.functions().find(&call.name) else {
             return Ty::Any;
         };
-        if !f.pure || !call.named.is_empty() || args.contains(&Ty::Any) {
+        // A wrong number of arguments is the compiler's to report; a
+        // builtin is only ever run with one it accepts.
+        if !f.pure || !call.named.is_empty() || !f.accepts(args.len()) || args.contains(&Ty::Any) {
             return Ty::Any;
         }
         let choices: Vec<Vec<Ty>> = args.iter().map(variants).collect();

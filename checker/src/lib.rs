@@ -148,3 +148,74 @@ impl Checker {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bpvm_compiler::Dialect;
+
+    fn bluelink_scope() -> Ty {
+        let child = Ty::map(Fields::closed([("name", Ty::Str), ("tags", Ty::any_map())]));
+        let children = Ty::map(Fields::closed([("net", child)]));
+        Ty::map(Fields::closed([("children", children), ("resources", Ty::any_map())]))
+    }
+
+    #[test]
+    fn a_bluelink_field_of_a_string_is_judged_as_a_render_would() {
+        let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
+        let found = checker
+            .template("${children.net.name.first}", &bluelink_scope())
+            .unwrap();
+        assert_eq!(found.issues.len(), 1);
+        assert_eq!(found.issues[0].kind, IssueKind::Mismatch);
+        assert_eq!(
+            found.issues[0].message,
+            "cannot read 'first' of a string (in 'children.net.name.first')"
+        );
+        assert_eq!(found.issues[0].span, (2, 25));
+    }
+
+    #[test]
+    fn a_call_with_a_wrong_number_of_arguments_is_left_to_the_compiler() {
+        let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
+        let found = checker.expression("first()", &bluelink_scope()).unwrap();
+        assert_eq!(found.issues, Vec::new());
+    }
+
+    #[test]
+    fn a_function_value_is_passed_to_a_higher_order_function() {
+        let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
+        let scope = Ty::map(Fields::closed([(
+            "values",
+            Ty::map(Fields::closed([("hosts", Ty::List(Box::new(Ty::Str)))])),
+        )]));
+        let found = checker
+            .expression(r#"map(values.hosts, trimprefix_g("http://"))"#, &scope)
+            .unwrap();
+        assert_eq!(found.issues, Vec::new());
+        let found = checker.expression(r#"map(values.hosts, "http://")"#, &scope).unwrap();
+        assert_eq!(
+            found.issues[0].message,
+            "map() argument 2 must be a function, got string"
+        );
+    }
+
+    #[test]
+    fn a_field_after_a_literal_index_is_suggested_with_its_path() {
+        let subnet = Ty::map(Fields::closed([("cidr", Ty::Str)]));
+        let scope = Ty::map(Fields::closed([("subnets", Ty::List(Box::new(subnet)))]));
+        let mut checker = Checker::new(Compiler::new(Dialect::Windsor));
+        let found = checker.expression("subnets[0].cdir", &scope).unwrap();
+        assert_eq!(found.issues[0].message, "subnets[0].cdir: no such property");
+        assert_eq!(found.issues[0].suggestion.as_deref(), Some("subnets[0].cidr"));
+    }
+
+    #[test]
+    fn a_bluelink_field_of_a_map_of_unknown_fields_is_allowed() {
+        let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
+        let found = checker
+            .template("${children.net.tags.owner}", &bluelink_scope())
+            .unwrap();
+        assert_eq!(found.issues, Vec::new());
+    }
+}

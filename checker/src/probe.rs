@@ -4,7 +4,7 @@
 //! the language's rules to drift from the first.
 
 use super::ty::{Fields, Ty};
-use bpvm_compiler::Compiler;
+use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::{Builtin, Ctx, Environment, Map, Val, Value};
 use bpvm_vm::Vm;
 use std::collections::HashMap;
@@ -116,6 +116,13 @@ impl Probe {
         for (name, v) in ["x", "y"].into_iter().zip(values) {
             scope.insert(name, v);
         }
+        // A bare name in a Bluelink substitution is a resource: there `x`
+        // reads `resources.x`.
+        if self.compiler.dialect() == Dialect::Bluelink {
+            let mut root = Map::new();
+            root.insert("resources", Value::Map(scope));
+            scope = root;
+        }
         let outcome = match (self.compiler.compile(src), Environment::from_value(Value::Map(scope))) {
             (Ok(prog), Ok(env)) => bpvm_vm::eval(&mut self.vm, &prog, &env)
                 .map(|v| type_of(&v))
@@ -139,6 +146,9 @@ impl Probe {
         let mut ctx = Ctx::new(&arena, &());
         let vals: Vec<Val<'_>> = values.iter().map(|v| ctx.import(v)).collect();
         let outcome = match (f.f)(&mut ctx, &vals) {
+            // A function value (`trimprefix_g("x")`) has no type of its
+            // own: whatever takes it is not judged.
+            Ok(Val::Func(_)) => Ok(Ty::Any),
             Ok(v) => Ok(type_of(&v.to_value())),
             // Only a message about kinds is about types: a sample may also
             // be refused for its value (`"a"` is no CIDR), which says

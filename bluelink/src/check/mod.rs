@@ -1,0 +1,89 @@
+//! `bpvm check` for Bluelink blueprints: the mistakes a blueprint's
+//! declarations already show, found without rendering — what the loader
+//! refuses, substitutions that read what nothing declares or use it as
+//! what it is not, and children read at exports or given variables they
+//! do not declare.
+//!
+//! The rules are [`RULES`]; [`check`] applies them to one blueprint.
+
+mod children;
+mod place;
+mod rules;
+mod scope;
+mod subs;
+mod undefined;
+mod variables;
+
+pub use rules::{MISSING_CHILD_VARIABLE, RULES, UNKNOWN_CHILD_VARIABLE, UNKNOWN_EXPORT};
+
+use crate::{Error, load};
+use bpvm_checker::Finding;
+use bpvm_checker::rules::INVALID_TEMPLATE;
+use bpvm_runtime::root::Root;
+use place::Lines;
+use std::path::Path;
+
+/// Checks the blueprint at `path`; `file` names it in findings (relative
+/// to the blueprint's folder). A blueprint the loader refuses gives one
+/// `invalid-template` finding per problem, and nothing else: what it
+/// declares cannot be relied on. Findings are in the order of the text.
+///
+/// ```
+/// use bpvm_bluelink::check::check;
+/// let dir = tempfile::tempdir().unwrap();
+/// let text = "version: 2023-04-20\nvariables:\n  debug: {type: boolean}\n\
+///             resources:\n  fn:\n    type: aws/lambda/function\n    spec:\n      size: ${len(variables.debug)}\n";
+/// std::fs::write(dir.path().join("blueprint.yaml"), text).unwrap();
+/// let found = check(&dir.path().join("blueprint.yaml"), "blueprint.yaml");
+/// assert_eq!(
+///     found[0].to_string(),
+///     "blueprint.yaml:8:15: error[type-mismatch]: len() argument 1 must be a string, an array or an object, got boolean"
+/// );
+/// ```
+pub fn check(path: &Path, file: &str) -> Vec<Finding> {
+    let text = read(path);
+    let lines = Lines::new(&text);
+    let bp = match load::load(path, file) {
+        Ok(bp) => bp,
+        Err(errors) => {
+            let names = undefined::Names::of(&text);
+            return errors.0.iter().map(|e| invalid(e, &text, &names)).collect();
+        }
+    };
+    let children = children::children(&bp);
+    let scope = scope::scope(&bp, &children);
+    let mut out = subs::check_subs(&bp, file, &lines, &scope, &children);
+    out.extend(variables::child_variables(&bp, file, &lines, &children));
+    out.sort_by_key(|f| (f.line, f.column));
+    out
+}
+
+/// The blueprint's text as the loader reads it (empty when it cannot be
+/// read: the loader says why).
+fn read(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let dir = abs.parent().unwrap_or(Path::new("/"));
+    Root::new(dir, "blueprint folder")
+        .and_then(|root| {
+            root.read_string(root.dir(), &abs.to_string_lossy())
+                .map_err(|e| std::io::Error::other(e.to_string()))
+        })
+        .unwrap_or_default()
+}
+
+/// A loader's problem as a finding; one without a position is placed at
+/// its path when the text has it, and a name it says is not defined comes
+/// with the closest one `names` has.
+fn invalid(e: &Error, text: &str, names: &undefined::Names) -> Finding {
+    let mut f = Finding::new(&INVALID_TEMPLATE, &e.file, &e.path, &e.message);
+    f.suggestion = names.suggest(&e.message);
+    let (line, column) = match e.at.line {
+        0 if !e.path.is_empty() => bpvm_runtime::locate::locate(text, &e.path).unwrap_or((0, 0)),
+        0 => (0, 0),
+        line => (line as usize, e.at.col as usize),
+    };
+    f.line = line;
+    f.column = column;
+    f.source = Lines::new(text).get(line).map(str::to_string);
+    f
+}
