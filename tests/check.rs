@@ -76,6 +76,14 @@ fn every_rule_finds_what_its_cases_say() {
         }
     }
     assert!(count > 0, "no cases found");
+    for rule in bpvm::check::rules() {
+        let file = |language: &str| root.join(language).join(format!("{}.yaml", rule.id));
+        assert!(
+            file("windsor").is_file() || file("bluelink").is_file(),
+            "rule {} has no cases",
+            rule.id
+        );
+    }
     assert!(
         failures.is_empty(),
         "{} of {count} cases failed:\n{}",

@@ -15,7 +15,11 @@ use std::path::{Path, PathBuf};
 /// ```
 pub fn rules() -> Vec<&'static Rule> {
     let mut out: Vec<&'static Rule> = Vec::new();
-    for set in [bpvm_checker::rules::SHARED, bpvm_windsor::check::RULES] {
+    for set in [
+        bpvm_checker::rules::SHARED,
+        bpvm_windsor::check::RULES,
+        bpvm_bluelink::check::RULES,
+    ] {
         for r in set {
             if !out.iter().any(|o| o.id == r.id) {
                 out.push(r);
@@ -25,14 +29,18 @@ pub fn rules() -> Vec<&'static Rule> {
     out
 }
 
-/// What a check covers: a Windsor project folder, else a folder searched
-/// as `bpvm batch` searches it (each project and blueprint found once,
-/// whatever its contexts or variable sets).
+/// A template a check covers: a Windsor project folder, or a Bluelink
+/// blueprint file.
+#[derive(PartialEq)]
 enum Template {
     Windsor(PathBuf),
+    Bluelink(PathBuf),
 }
 
-/// Checks every template under `paths`. A path that cannot be searched
+/// Checks every template under `paths`: a Windsor project, a Bluelink
+/// blueprint, or a folder searched as `bpvm batch` searches one (each
+/// project and blueprint once, whatever its contexts or variable sets;
+/// a project without contexts too). A path that cannot be searched
 /// is a problem; templates that do not load are findings
 /// (`invalid-template`), so one run reports every template's mistakes.
 ///
@@ -50,6 +58,10 @@ pub fn check(paths: &[impl AsRef<Path>]) -> Result<Report, Problems<batch::Probl
             push(&mut templates, Template::Windsor(path.to_path_buf()));
             continue;
         }
+        if path.is_file() {
+            push(&mut templates, Template::Bluelink(path.to_path_buf()));
+            continue;
+        }
         let found = batch::discover(&[path]);
         problems.extend(found.problems);
         for p in found.projects {
@@ -58,7 +70,7 @@ pub fn check(paths: &[impl AsRef<Path>]) -> Result<Report, Problems<batch::Probl
         for t in found.targets {
             match t.kind {
                 Kind::Windsor { .. } => push(&mut templates, Template::Windsor(t.template)),
-                Kind::Bluelink { .. } => {}
+                Kind::Bluelink { .. } => push(&mut templates, Template::Bluelink(t.template)),
             }
         }
     }
@@ -73,16 +85,24 @@ pub fn check(paths: &[impl AsRef<Path>]) -> Result<Report, Problems<batch::Probl
                 findings: bpvm_windsor::check::check(&dir),
                 folder: dir,
             },
+            Template::Bluelink(file) => {
+                let name = file
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                Checked {
+                    language: "bluelink",
+                    findings: bpvm_bluelink::check::check(&file, &name),
+                    folder: file.parent().map(Path::to_path_buf).unwrap_or_default(),
+                }
+            }
         })
         .collect();
     Ok(Report { templates })
 }
 
 fn push(templates: &mut Vec<Template>, t: Template) {
-    let same = |a: &Template, b: &Template| match (a, b) {
-        (Template::Windsor(x), Template::Windsor(y)) => x == y,
-    };
-    if !templates.iter().any(|o| same(o, &t)) {
+    if !templates.contains(&t) {
         templates.push(t);
     }
 }

@@ -15,7 +15,7 @@ use bpvm_checker::{Rule, Severity};
 pub static UNKNOWN_EXPORT: Rule = Rule {
     id: "unknown-export",
     severity: Severity::Error,
-    summary: "A children.<name>.<export> reference to an export the child blueprint does not declare.",
+    summary: "A `children.<name>.<export>` reference to an export the child blueprint does not declare.",
 };
 
 /// An include passing a variable the child blueprint does not declare.
