@@ -2,7 +2,7 @@
 //! literals and what the dialect's operations give; an issue wherever a
 //! path leads nowhere or an operation cannot apply to what it is given.
 
-use super::probe::{Probe, variants};
+use super::probe::{Outcome, Probe, variants};
 use super::ty::{Fields, Ty};
 use super::{Issue, IssueKind, LiteralCall};
 use bpvm_compiler::ast::{Accessor, Binary, Call, Expr, Kind, Link, Span, Step, Unary};
@@ -358,31 +358,9 @@ impl<'p> Walk<'p> {
     /// Runs `src` over every combination of the operands' kinds: an issue
     /// when every one fails, the union of the results otherwise.
     fn apply(&mut self, src: &str, operands: &[Ty], span: Span) -> Ty {
-        if operands.contains(&Ty::Any) {
-            return Ty::Any;
-        }
-        let choices: Vec<Vec<Ty>> = operands.iter().map(variants).collect();
-        let combinations: usize = choices.iter().map(Vec::len).product();
-        if combinations == 0 {
-            return Ty::Any;
-        }
-        if combinations > MAX_COMBINATIONS {
-            return Ty::Any;
-        }
-        let mut result: Option<Ty> = None;
-        let mut first_error = None;
-        for combo in product(&choices) {
-            let refs: Vec<&Ty> = combo.iter().collect();
-            match self.probe.run(src, &refs) {
-                Ok(t) => result = Some(result.map_or(t.clone(), |r| r.or(t))),
-                Err(m) => {
-                    first_error.get_or_insert(m);
-                }
-            }
-        }
-        match (result, first_error) {
-            (Some(t), _) => t,
-            (None, Some(m)) => {
+        match self.judge(operands, |probe, combo| probe.run(src, combo)) {
+            Ok(t) => t,
+            Err(m) => {
                 // The VM quotes the operation it ran; the template's own
                 // text is what the reader knows.
                 let ran = format!("(in '{}')", bpvm_runtime::excerpt::clip(src));
@@ -390,7 +368,36 @@ impl<'p> Walk<'p> {
                 self.issue(IssueKind::Mismatch, span, m.replace(&ran, &written), None);
                 Ty::Any
             }
-            (None, None) => Ty::Any,
+        }
+    }
+
+    /// Runs an operation on every combination of its operands' kinds: the
+    /// union of the results, or the first message when every one fails
+    /// (`Any` when an operand is unknown or the combinations too many).
+    fn judge(&mut self, operands: &[Ty], mut run: impl FnMut(&mut Probe, &[&Ty]) -> Outcome) -> Result<Ty, String> {
+        if operands.contains(&Ty::Any) {
+            return Ok(Ty::Any);
+        }
+        let choices: Vec<Vec<Ty>> = operands.iter().map(variants).collect();
+        let combinations: usize = choices.iter().map(Vec::len).product();
+        if combinations == 0 || combinations > MAX_COMBINATIONS {
+            return Ok(Ty::Any);
+        }
+        let mut result: Option<Ty> = None;
+        let mut first_error = None;
+        for combo in product(&choices) {
+            let refs: Vec<&Ty> = combo.iter().collect();
+            match run(self.probe, &refs) {
+                Ok(t) => result = Some(result.map_or(t.clone(), |r| r.or(t))),
+                Err(m) => {
+                    first_error.get_or_insert(m);
+                }
+            }
+        }
+        match (result, first_error) {
+            (Some(t), _) => Ok(t),
+            (None, Some(m)) => Err(m),
+            (None, None) => Ok(Ty::Any),
         }
     }
 
@@ -415,32 +422,15 @@ impl<'p> Walk<'p> {
         };
         // A wrong number of arguments is the compiler's to report; a
         // builtin is only ever run with one it accepts.
-        if !f.pure || !call.named.is_empty() || !f.accepts(args.len()) || args.contains(&Ty::Any) {
+        if !f.pure || !call.named.is_empty() || !f.accepts(args.len()) {
             return Ty::Any;
         }
-        let choices: Vec<Vec<Ty>> = args.iter().map(variants).collect();
-        let combinations: usize = choices.iter().map(Vec::len).product();
-        if combinations == 0 || combinations > MAX_COMBINATIONS {
-            return Ty::Any;
-        }
-        let mut result: Option<Ty> = None;
-        let mut first_error = None;
-        for combo in product(&choices) {
-            let refs: Vec<&Ty> = combo.iter().collect();
-            match self.probe.call(f, &refs) {
-                Ok(t) => result = Some(result.map_or(t.clone(), |r| r.or(t))),
-                Err(m) => {
-                    first_error.get_or_insert(m);
-                }
-            }
-        }
-        match (result, first_error) {
-            (Some(t), _) => t,
-            (None, Some(m)) => {
+        match self.judge(&args, |probe, combo| probe.call(f, combo)) {
+            Ok(t) => t,
+            Err(m) => {
                 self.issue(IssueKind::Mismatch, span, m, None);
                 Ty::Any
             }
-            (None, None) => Ty::Any,
         }
     }
 

@@ -31,7 +31,7 @@ pub mod rules;
 mod ty;
 
 pub use finding::{Finding, Rule, Severity};
-pub use ty::{Fields, Kinds, Ty};
+pub use ty::{Fields, Keys, Kinds, Ty};
 
 use bpvm_compiler::Compiler;
 use bpvm_compiler::ast::Span;

@@ -3,7 +3,7 @@
 //! value of each kind, so its verdicts are the VM's — no second copy of
 //! the language's rules to drift from the first.
 
-use super::ty::{Fields, Ty};
+use super::ty::{Keys, Ty};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::{Builtin, Ctx, Environment, Map, Val, Value};
 use bpvm_vm::Vm;
@@ -52,21 +52,10 @@ fn sample_at(ty: &Ty, depth: usize) -> Value {
     }
 }
 
-/// The type of a value the VM gave back.
+/// The type of a value the VM gave back (a map has at least its keys:
+/// another sample could give more).
 pub fn type_of(v: &Value) -> Ty {
-    match v {
-        Value::Null => Ty::Nil,
-        Value::Bool(_) => Ty::Bool,
-        Value::Int(_) => Ty::Int,
-        Value::Float(_) => Ty::Float,
-        Value::Str(_) => Ty::Str,
-        Value::List(items) => Ty::List(Box::new(items.iter().map(type_of).reduce(Ty::or).unwrap_or(Ty::Any))),
-        Value::Map(m) => Ty::map(Fields {
-            known: m.iter().map(|(k, v)| (k.as_str().to_string(), type_of(v))).collect(),
-            rest: Some(Ty::Any),
-        }),
-        _ => Ty::Any,
-    }
+    Ty::of(v, Keys::AtLeast)
 }
 
 /// The types of `ty` one kind at a time (a union split; nil left out:

@@ -126,7 +126,48 @@ impl Fields {
     }
 }
 
+/// Which keys a map type of a value has (see [`Ty::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keys {
+    /// Exactly its keys: a value written out (a config block, a literal).
+    Exact,
+    /// At least its keys: a value computed from a sample.
+    AtLeast,
+}
+
 impl Ty {
+    /// The type of `v`: its kind, a list's items' types, a map's keys.
+    ///
+    /// ```
+    /// use bpvm_checker::{Keys, Ty};
+    /// let v = bpvm_runtime::Value::from_yaml("{a: 1, b: [x]}").unwrap();
+    /// let t = Ty::of(&v, Keys::Exact);
+    /// assert_eq!(t.field("a"), Some(Ty::Int));
+    /// assert_eq!(t.field("b"), Some(Ty::List(Box::new(Ty::Str))));
+    /// assert_eq!(t.field("c"), None);
+    /// assert_eq!(Ty::of(&v, Keys::AtLeast).field("c"), Some(Ty::Any));
+    /// ```
+    pub fn of(v: &bpvm_runtime::Value, keys: Keys) -> Ty {
+        use bpvm_runtime::Value;
+        match v {
+            Value::Null => Ty::Nil,
+            Value::Bool(_) => Ty::Bool,
+            Value::Int(_) => Ty::Int,
+            Value::Float(_) => Ty::Float,
+            Value::Str(_) | Value::Bytes(_) => Ty::Str,
+            Value::List(items) => Ty::List(Box::new(
+                items.iter().map(|x| Ty::of(x, keys)).reduce(Ty::or).unwrap_or(Ty::Any),
+            )),
+            Value::Map(m) => Ty::map(Fields {
+                known: m
+                    .iter()
+                    .map(|(k, v)| (k.as_str().to_string(), Ty::of(v, keys)))
+                    .collect(),
+                rest: (keys == Keys::AtLeast).then_some(Ty::Any),
+            }),
+        }
+    }
+
     /// A map type of `fields`.
     pub fn map(fields: Fields) -> Ty {
         Ty::Map(Box::new(fields))

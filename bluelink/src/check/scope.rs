@@ -6,8 +6,7 @@
 use super::children::Child;
 use crate::blueprint::{Blueprint, DataSource, Type, ValueDef, VarType};
 use crate::sub::Tree;
-use bpvm_checker::{Fields, Ty};
-use bpvm_runtime::Value;
+use bpvm_checker::{Fields, Keys, Ty};
 
 /// The type of the environment the blueprint's substitutions run in;
 /// `children` are the includes, in order, as far as they were read.
@@ -76,7 +75,7 @@ fn value(v: &ValueDef) -> Ty {
 /// The type of a value as written: its mappings' keys are all it has.
 fn shape(t: &Tree) -> Ty {
     match t {
-        Tree::Lit(v) => literal(v),
+        Tree::Lit(v) => Ty::of(v, Keys::Exact),
         Tree::Sub(_) => Ty::Any,
         Tree::List(items) => Ty::List(Box::new(items.iter().map(shape).reduce(Ty::or).unwrap_or(Ty::Any))),
         Tree::Map(entries) => Ty::map(Fields {
@@ -84,21 +83,6 @@ fn shape(t: &Tree) -> Ty {
                 .iter()
                 .map(|(k, t)| (k.as_str().to_string(), shape(t)))
                 .collect(),
-            rest: None,
-        }),
-    }
-}
-
-fn literal(v: &Value) -> Ty {
-    match v {
-        Value::Null => Ty::Nil,
-        Value::Bool(_) => Ty::Bool,
-        Value::Int(_) => Ty::Int,
-        Value::Float(_) => Ty::Float,
-        Value::Str(_) | Value::Bytes(_) => Ty::Str,
-        Value::List(items) => Ty::List(Box::new(items.iter().map(literal).reduce(Ty::or).unwrap_or(Ty::Any))),
-        Value::Map(m) => Ty::map(Fields {
-            known: m.iter().map(|(k, v)| (k.as_str().to_string(), literal(v))).collect(),
             rest: None,
         }),
     }

@@ -5,7 +5,7 @@
 use super::super::facet::Facet;
 use super::super::tmpl::Tmpl;
 use super::schema;
-use bpvm_checker::{Fields, Ty};
+use bpvm_checker::{Fields, Keys, Ty};
 use bpvm_runtime::Value;
 
 /// A path of the scope and the type of what Windsor puts there.
@@ -74,30 +74,13 @@ pub fn root(schema: Option<&Value>, facets: &[Facet], v09: bool) -> Ty {
 /// The type of a config block's value.
 fn body(t: &Tmpl) -> Ty {
     match t {
-        Tmpl::Lit(v) => literal(v),
+        Tmpl::Lit(v) => Ty::of(v, Keys::Exact),
         Tmpl::Text { .. } => Ty::Any,
         Tmpl::List(items) => Ty::List(Box::new(items.iter().map(body).reduce(Ty::or).unwrap_or(Ty::Any))),
         Tmpl::Map(entries) => Ty::map(Fields {
             known: entries.iter().map(|(k, t)| (k.to_string(), body(t))).collect(),
             rest: None,
         }),
-    }
-}
-
-/// The type of a value written out: maps have exactly their keys.
-fn literal(v: &Value) -> Ty {
-    match v {
-        Value::Null => Ty::Nil,
-        Value::Bool(_) => Ty::Bool,
-        Value::Int(_) => Ty::Int,
-        Value::Float(_) => Ty::Float,
-        Value::Str(_) => Ty::Str,
-        Value::List(items) => Ty::List(Box::new(items.iter().map(literal).reduce(Ty::or).unwrap_or(Ty::Any))),
-        Value::Map(m) => Ty::map(Fields {
-            known: m.iter().map(|(k, v)| (k.as_str().to_string(), literal(v))).collect(),
-            rest: None,
-        }),
-        _ => Ty::Any,
     }
 }
 
