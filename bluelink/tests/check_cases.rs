@@ -6,7 +6,7 @@
 //! Windsor rules' by the workspace's `tests/check.rs`.)
 
 use bpvm_bluelink::check::check;
-use bpvm_checker::{Checker, Fields, Ty};
+use bpvm_checker::{Checker, Fields, Keys, Ty};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -104,23 +104,6 @@ fn every_blueprint_the_render_cases_render_has_no_findings() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The type of a value an expression case's environment holds: exactly
-/// what it is (its mappings' keys are all it has).
-fn type_of(v: &Value) -> Ty {
-    match v {
-        Value::Null => Ty::Nil,
-        Value::Bool(_) => Ty::Bool,
-        Value::Int(_) => Ty::Int,
-        Value::Float(_) => Ty::Float,
-        Value::Str(_) | Value::Bytes(_) => Ty::Str,
-        Value::List(items) => Ty::List(Box::new(items.iter().map(type_of).reduce(Ty::or).unwrap_or(Ty::Any))),
-        Value::Map(m) => Ty::map(Fields {
-            known: m.iter().map(|(k, v)| (k.as_str().to_string(), type_of(v))).collect(),
-            rest: None,
-        }),
-    }
-}
-
 /// The expression cases of the Bluelink dialect (`tests/cases/bluelink`
 /// of the workspace) that evaluate without an error: checked against the
 /// types of their environments, none has an issue — what a render does
@@ -145,7 +128,7 @@ fn every_expression_that_evaluates_checks_clean() {
                 continue;
             };
             let scope = match (case.get("env").and_then(Value::as_str), envs) {
-                (Some(name), Some(envs)) => envs.get(name).map_or(Ty::Any, type_of),
+                (Some(name), Some(envs)) => envs.get(name).map_or(Ty::Any, |v| Ty::of(v, Keys::Exact)),
                 _ => Ty::map(Fields::default()),
             };
             checked += 1;
