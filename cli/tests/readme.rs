@@ -48,5 +48,5 @@ fn the_first_session_prints_what_the_readme_shows() {
         assert_eq!(String::from_utf8_lossy(&out.stdout), shown, "`{command}`");
         ran += 1;
     }
-    assert_eq!(ran, 5);
+    assert_eq!(ran, 6);
 }

@@ -156,7 +156,8 @@ impl<'p> Run<'p> {
         for (file, deps) in files.iter().zip(deps) {
             for d in deps.iter().filter(|d| !names.defines(d)) {
                 let message = format!("{:?} names no {} component of the template", d.name, d.list);
-                let mut f = self.finding(&rules::UNKNOWN_DEPENDENCY, file, &d.path, &d.name, (0, 0), message);
+                let span = (0, d.name.len() as u32);
+                let mut f = self.finding(&rules::UNKNOWN_DEPENDENCY, file, &d.path, &d.name, span, message);
                 if let Some(c) = names.closest(d) {
                     f = f.suggest(format!("{c:?}"));
                 }
