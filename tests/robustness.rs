@@ -310,6 +310,16 @@ fn random_facets_never_panic_body() {
     let facets = dir.join("contexts/_template/facets");
     std::fs::create_dir_all(&facets).unwrap();
     std::fs::write(dir.join("windsor.yaml"), "version: v1alpha1\n").unwrap();
+    // A schema, so that `bpvm check` has types, enums and defaults to
+    // reason with on every random facet.
+    std::fs::write(
+        dir.join("contexts/_template/schema.yaml"),
+        "type: object\nadditionalProperties: false\nproperties:\n  a: {type: integer, enum: [1, 2]}\n  \
+         b: {type: object, additionalProperties: false, properties: {c: {type: integer}}}\n  \
+         x: {type: object, properties: {y: {type: array, items: {type: integer}}}}\n  \
+         p: {type: string, enum: [aws, azure], default: aws}\n  t: {type: boolean}\n",
+    )
+    .unwrap();
     let mut rng = Rng(0xface_7000_0000_0001);
     let mut rendered = 0;
     for round in 0..1500 {
@@ -323,6 +333,9 @@ fn random_facets_never_panic_body() {
             text = facet_value(&mut rng, 4);
         }
         std::fs::write(facets.join("f.yaml"), &text).unwrap();
+        for f in bpvm::windsor::check::check(&dir) {
+            assert!(!f.message.is_empty(), "{f:?}");
+        }
         let Ok(project) = Project::load(&dir) else { continue };
         let values = Value::from_yaml("{a: 1, b: {c: 2}, x: {y: [1]}}").unwrap();
         let ctx = scope::context(&project, "t", scope::Values::Given(values), true).unwrap();
@@ -440,6 +453,8 @@ fn random_blueprints_never_panic_body() {
         datasources: Value::from_yaml("{network: {vpc: v, subnets: [s]}, aws/vpc: [{vpcId: v, tags: {a: b}}]}").ok(),
         ..render::Options::default()
     };
+    let scratch = tempfile::tempdir().unwrap();
+    let checked = scratch.path().join("fuzz.yaml");
     let (mut loaded, mut rendered) = (0, 0);
     for _ in 0..3000 {
         let mut text = seeds[rng.below(seeds.len())].clone();
@@ -459,6 +474,12 @@ fn random_blueprints_never_panic_body() {
                 _ => text.insert_str(at, rng.pick(BITS)),
             }
         }
+        if rng.below(4) == 0 {
+            std::fs::write(&checked, &text).unwrap();
+            for f in bpvm::bluelink::check::check(&checked, "fuzz.yaml") {
+                assert!(!f.message.is_empty(), "{f:?}");
+            }
+        }
         if let Ok(bp) = load::parse(&text, "fuzz.yaml", std::path::Path::new("/nonexistent/fuzz.yaml")) {
             loaded += 1;
             if render::render(&bp, &opts).is_ok() {
@@ -470,4 +491,56 @@ fn random_blueprints_never_panic_body() {
         loaded > 100 && rendered > 20,
         "{loaded} loaded, {rendered} rendered: the mutations should leave many blueprints usable"
     );
+}
+
+#[test]
+fn random_expressions_check_without_panicking() {
+    on_small_stack(random_expressions_check_without_panicking_body);
+}
+
+/// The checker runs builtins and operators on samples of every type an
+/// operand can have: over random expressions and scopes of every kind it
+/// never panics, and every issue it reports has a message and a span
+/// inside the expression.
+fn random_expressions_check_without_panicking_body() {
+    use bpvm::checker::{Checker, Fields, Keys, Ty};
+    let value = Value::from_yaml("n: 4\ns: x\nt: true\nm: {k: a, n: 2}\nl: [1, 2]\nf: 2.5").unwrap();
+    let mut scope = Ty::of(&value, Keys::Exact);
+    if let Ty::Map(fields) = &mut scope {
+        fields
+            .known
+            .insert("e".into(), Ty::Enum(vec!["aws".into(), "azure".into()]));
+        fields.known.insert("u".into(), Ty::Int.or(Ty::Str).or(Ty::Nil));
+        fields.known.insert("o".into(), Ty::map(Fields::default()));
+    }
+    let mut rng = Rng(0xc4ec_c4ec_0000_0001);
+    let mut checkers = [
+        Checker::new(Compiler::new(Dialect::Windsor)),
+        Checker::new(Compiler::new(Dialect::Bluelink)),
+    ];
+    let mut issues = 0;
+    for round in 0..6_000 {
+        let src = match round % 3 {
+            0 => soup(&mut rng),
+            _ => expression(&mut rng, 4)
+                .replace('m', rng.pick(&["m", "e", "u", "o", "l"]))
+                .replace('n', rng.pick(&["len(n)", "n", "first(l)", "upper(s)"])),
+        };
+        for checker in &mut checkers {
+            for found in [
+                checker.expression(&src, &scope),
+                checker.template(&format!("${{{src}}}"), &scope),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                for issue in found.issues {
+                    assert!(!issue.message.is_empty(), "{src}: {issue:?}");
+                    assert!(issue.span.0 <= issue.span.1, "{src}: {issue:?}");
+                    issues += 1;
+                }
+            }
+        }
+    }
+    assert!(issues > 100, "only {issues} issues: the scopes should give many");
 }
