@@ -143,3 +143,39 @@ fn the_readme_lists_every_rule() {
         assert!(readme.contains(&row), "the README has no row\n{row}");
     }
 }
+
+/// Many templates are checked on every core, and the report keeps the
+/// order they were found in, run after run.
+#[test]
+fn many_templates_report_in_the_order_found() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..12 {
+        let template = dir.path().join(format!("p{i:02}/contexts/_template"));
+        std::fs::create_dir_all(template.join("facets")).unwrap();
+        std::fs::write(dir.path().join(format!("p{i:02}/windsor.yaml")), "version: v1alpha1\n").unwrap();
+        let facet =
+            format!("kind: Facet\nmetadata: {{name: f}}\nterraform:\n  - name: a\n    dependsOn: [missing{i}]\n");
+        std::fs::write(template.join("facets/f.yaml"), facet).unwrap();
+    }
+    let seen: Vec<String> = (0..3)
+        .map(|_| {
+            let report = bpvm::check::check(&[dir.path()]).unwrap();
+            report
+                .findings()
+                .map(|(path, f)| format!("{path}: {}", f.message))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect();
+    assert!(
+        seen[0].lines().count() == 12 && seen.iter().all(|s| *s == seen[0]),
+        "{seen:#?}"
+    );
+    let first = seen[0].lines().next().unwrap();
+    assert!(
+        first.ends_with(
+            "p00/contexts/_template/facets/f.yaml: \"missing0\" names no terraform component of the template"
+        ),
+        "{first}"
+    );
+}

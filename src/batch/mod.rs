@@ -108,7 +108,7 @@
 
 pub(crate) mod discover;
 mod manifest;
-mod queue;
+pub(crate) mod queue;
 mod report;
 mod run;
 mod shard;

@@ -1,10 +1,12 @@
 //! Which templates a check covers, and checking each.
 
 use super::report::{Checked, Report};
-use crate::batch::{self, Kind};
+use crate::batch::{self, Kind, queue};
 use bpvm_checker::Rule;
 use bpvm_runtime::Problems;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// Every rule a check can report, shared ones first, then Windsor's and
 /// Bluelink's, each once.
@@ -50,6 +52,49 @@ enum Template {
 /// assert!(!report.fails(false));
 /// ```
 pub fn check(paths: &[impl AsRef<Path>]) -> Result<Report, Problems<batch::Problem>> {
+    check_with(paths, &|_, _| {})
+}
+
+/// [`check`], the templates checked on every core, calling
+/// `progress(done, total)` as each one's check ends (from any thread).
+/// The report is in the order the templates were found, whatever order
+/// their checks end in.
+///
+/// ```
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// let ended = AtomicUsize::new(0);
+/// let report = bpvm::check::check_with(&["examples"], &|done, total| {
+///     assert!(done <= total);
+///     ended.fetch_add(1, Ordering::Relaxed);
+/// })
+/// .unwrap();
+/// assert_eq!(ended.into_inner(), report.templates.len());
+/// ```
+pub fn check_with(
+    paths: &[impl AsRef<Path>],
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Report, Problems<batch::Problem>> {
+    let templates = templates(paths)?;
+    let total = templates.len();
+    let checked: Mutex<Vec<Option<Checked>>> = Mutex::new(vec![None; total]);
+    let done = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(total.max(1));
+    queue::drain(threads, templates.into_iter().enumerate().collect(), |(i, t)| {
+        let c = one(t);
+        checked.lock().unwrap_or_else(PoisonError::into_inner)[i] = Some(c);
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+        Vec::new()
+    });
+    let templates = checked.into_inner().unwrap_or_else(PoisonError::into_inner);
+    Ok(Report {
+        templates: templates.into_iter().flatten().collect(),
+    })
+}
+
+/// The templates under `paths`, each once, in the order found.
+fn templates(paths: &[impl AsRef<Path>]) -> Result<Vec<Template>, Problems<batch::Problem>> {
     let mut templates: Vec<Template> = Vec::new();
     let mut problems = Vec::new();
     for path in paths {
@@ -74,31 +119,33 @@ pub fn check(paths: &[impl AsRef<Path>]) -> Result<Report, Problems<batch::Probl
             }
         }
     }
-    if !problems.is_empty() {
-        return Err(Problems::new(problems));
+    if problems.is_empty() {
+        Ok(templates)
+    } else {
+        Err(Problems::new(problems))
     }
-    let templates = templates
-        .into_iter()
-        .map(|t| match t {
-            Template::Windsor(dir) => Checked {
-                language: "windsor",
-                findings: bpvm_windsor::check::check(&dir),
-                folder: dir,
-            },
-            Template::Bluelink(file) => {
-                let name = file
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                Checked {
-                    language: "bluelink",
-                    findings: bpvm_bluelink::check::check(&file, &name),
-                    folder: file.parent().map(Path::to_path_buf).unwrap_or_default(),
-                }
+}
+
+/// Checks one template.
+fn one(t: Template) -> Checked {
+    match t {
+        Template::Windsor(dir) => Checked {
+            language: "windsor",
+            findings: bpvm_windsor::check::check(&dir),
+            folder: dir,
+        },
+        Template::Bluelink(file) => {
+            let name = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Checked {
+                language: "bluelink",
+                findings: bpvm_bluelink::check::check(&file, &name),
+                folder: file.parent().map(Path::to_path_buf).unwrap_or_default(),
             }
-        })
-        .collect();
-    Ok(Report { templates })
+        }
+    }
 }
 
 fn push(templates: &mut Vec<Template>, t: Template) {
