@@ -173,7 +173,8 @@ impl<'p> Walk<'p> {
             t = match &step.op {
                 Accessor::Member(key) => self.member(t, key, span, &mut path),
                 Accessor::Index(i) => {
-                    let index = self.expr(i);
+                    // The index is an expression of its own: its paths are checked.
+                    self.expr(i);
                     match &i.kind {
                         Kind::Str(key) => self.member(t, key, span, &mut path),
                         // A literal index keeps the path (`subnets[0].cidr`).
@@ -181,11 +182,11 @@ impl<'p> Walk<'p> {
                             if let Some(p) = path.as_mut() {
                                 p.push_str(&format!("[{n}]"));
                             }
-                            self.index(t, index, span)
+                            self.index(t, span)
                         }
                         _ => {
                             path = None;
-                            self.index(t, index, span)
+                            self.index(t, span)
                         }
                     }
                 }
@@ -238,10 +239,11 @@ impl<'p> Walk<'p> {
         self.apply(&src, &[t], span)
     }
 
-    fn index(&mut self, t: Ty, index: Ty, span: Span) -> Ty {
+    /// An item of `t`; indexing what has no items is judged by the VM
+    /// (the index's own value is not: a sample list is one item long).
+    fn index(&mut self, t: Ty, span: Span) -> Ty {
         let kinds = t.kinds();
         if t == Ty::Any || kinds.has(ValueKind::List) || kinds.has(ValueKind::Map) || kinds.has(ValueKind::Str) {
-            let _ = index;
             return t.item();
         }
         self.apply("x[0]", &[t], span)
@@ -272,7 +274,7 @@ impl<'p> Walk<'p> {
                 }
                 op => {
                     if matches!(op, Binary::In | Binary::NotIn) {
-                        self.membership(&t, lhs_expr, &link.rhs);
+                        self.membership(&t, &link.rhs);
                     }
                     let src = format!("x {}{} y", if link.not { "not " } else { "" }, op.text());
                     self.apply(&src, &[t, rhs], span)
@@ -307,7 +309,7 @@ impl<'p> Walk<'p> {
         }
         let comparable = numbers(lk).any(|a| numbers(rk).any(|b| a == b));
         if !comparable {
-            let vocab = self.probe_vocabulary();
+            let vocab = self.probe.vocabulary();
             let always = if op == Binary::Eq { "false" } else { "true" };
             self.issue(
                 IssueKind::Mismatch,
@@ -324,7 +326,7 @@ impl<'p> Walk<'p> {
     }
 
     /// `x in ['a', 'b']` where `x` is one of a schema's values.
-    fn membership(&mut self, l: &Ty, _le: &Expr, re: &Expr) {
+    fn membership(&mut self, l: &Ty, re: &Expr) {
         if let (Ty::Enum(values), Kind::List(items)) = (l, &re.kind) {
             for item in items {
                 if let Kind::Str(s) = &item.kind {
@@ -349,10 +351,6 @@ impl<'p> Walk<'p> {
             ),
             suggestion,
         );
-    }
-
-    fn probe_vocabulary(&self) -> bpvm_runtime::Vocabulary {
-        self.probe.vocabulary()
     }
 
     /// Runs `src` over every combination of the operands' kinds: an issue
