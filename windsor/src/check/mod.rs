@@ -270,13 +270,16 @@ impl<'p> Run<'p> {
         let dir = Path::new(&file.name).parent().unwrap_or(Path::new(""));
         let from = root.dir().join(dir);
         if let Err(e) = root.file(&from, arg) {
+            use bpvm_runtime::root::Refusal;
             let message = match e.refusal {
-                bpvm_runtime::root::Refusal::Missing => {
-                    format!(
-                        "{name}({arg:?}) reads {:?}, which is not there",
-                        slashed(&dir.join(arg))
-                    )
-                }
+                Refusal::Missing => format!(
+                    "{name}({arg:?}) reads {:?}, which is not there",
+                    slashed(&dir.join(arg))
+                ),
+                // Named relative to the project: the same on every machine.
+                Refusal::Outside(_) => format!(
+                    "{name}({arg:?}) reads outside the project, which a render refuses (files are read only inside it)"
+                ),
                 _ => format!("{name}() cannot read {e}"),
             };
             let f = self.finding(&rules::MISSING_FILE, file, &site.path, &site.src, span, message);
@@ -407,10 +410,14 @@ fn values(project: &Project, tests: Vec<values::Given>) -> Vec<Finding> {
     };
     let checker = match values::Checker::new(schema) {
         Ok(c) => c,
-        Err(message) => {
-            let file = format!("{TEMPLATE}/schema.yaml");
-            let message = format!("the schema is not a JSON Schema: {message}");
-            return vec![Finding::new(&INVALID_TEMPLATE, file, "", message)];
+        Err(v) => {
+            let at = super::texts::Texts::new(&project.root).locate(&v.file, &v.path);
+            let message = format!("not a JSON Schema: {}", v.message);
+            let f = Finding::new(&INVALID_TEMPLATE, v.file, v.path, message);
+            return vec![match at {
+                Some((line, column)) => f.at(line, column),
+                None => f,
+            }];
         }
     };
     let mut violations = Vec::new();

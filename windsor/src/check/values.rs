@@ -18,9 +18,27 @@ pub struct Violation {
 }
 
 /// The schema as a validator, or why it is not one.
-pub fn validator(schema: &Value) -> Result<jsonschema::Validator, String> {
-    let json: serde_json::Value = serde_json::from_str(&schema.to_json()).map_err(|e| e.to_string())?;
-    jsonschema::validator_for(&json).map_err(|e| e.to_string())
+pub fn validator(schema: &Value) -> Result<jsonschema::Validator, Violation> {
+    let file = format!("{TEMPLATE}/schema.yaml");
+    let json = serde_json::to_value(schema).map_err(|e| Violation {
+        file: file.clone(),
+        path: String::new(),
+        message: e.to_string(),
+    })?;
+    jsonschema::validator_for(&json).map_err(|e| {
+        // Where in the schema, as the meta-schema sees it.
+        let path = yaml_path(e.instance_path().as_str());
+        let place = if path.is_empty() {
+            "the schema".to_string()
+        } else {
+            path.clone()
+        };
+        Violation {
+            file,
+            path,
+            message: format!("{place}: {e}"),
+        }
+    })
 }
 
 /// Values to check: where they are, and what they are.
@@ -91,11 +109,11 @@ pub struct Checker {
 }
 
 impl Checker {
-    /// The checker of `schema`, or why it is not a JSON Schema.
-    pub fn new(schema: &Value) -> Result<Checker, String> {
+    /// The checker of `schema`, or where and why it is not a JSON Schema.
+    pub fn new(schema: &Value) -> Result<Checker, Violation> {
         Ok(Checker {
             validator: validator(schema)?,
-            defaults: serde_json::to_value(schema_defaults(schema)).map_err(|e| e.to_string())?,
+            defaults: serde_json::to_value(schema_defaults(schema)).unwrap_or_default(),
         })
     }
 
