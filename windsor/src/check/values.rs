@@ -8,6 +8,7 @@ use bpvm_runtime::Value;
 use bpvm_runtime::root::Root;
 
 /// One violation: the file, the YAML path of the value, the message.
+#[derive(Debug)]
 pub struct Violation {
     /// The file, relative to the project.
     pub file: String,
