@@ -25,15 +25,17 @@ pub(super) fn check_subs(
     let mut checker = Checker::new(Compiler::new(Dialect::Bluelink));
     // An export's `field` is a bare reference, not a string with `${..}`.
     let fields: HashSet<*const Sub> = bp.exports.iter().map(|x| &x.field as *const Sub).collect();
-    // A text written in many places is checked once: the scope is the
-    // same everywhere.
-    let mut seen: HashMap<(&str, bool), Result<Checked, Diagnostic>> = HashMap::new();
+    let items = each_scopes(bp, scope, &mut checker);
+    // A text written in many places is checked once in each scope.
+    let mut seen: HashMap<(&str, bool, Option<&str>), Result<Checked, Diagnostic>> = HashMap::new();
     let mut out = Vec::new();
     for sub in bp.subs() {
         let text = sub.text();
         let bare = fields.contains(&(sub as *const Sub));
+        let resource = resource_of(&sub.path).filter(|r| items.contains_key(r));
+        let scope = resource.and_then(|r| items.get(r)).unwrap_or(scope);
         let checked = seen
-            .entry((text, bare))
+            .entry((text, bare, resource))
             .or_insert_with(|| {
                 if bare {
                     checker.expression(text, scope)
@@ -60,6 +62,34 @@ pub(super) fn check_subs(
         }
     }
     out
+}
+
+/// The scope inside each resource whose `each` gives a list of known
+/// items: `elem` is one of them.
+fn each_scopes<'b>(bp: &'b Blueprint, scope: &Ty, checker: &mut Checker) -> HashMap<&'b str, Ty> {
+    let mut out = HashMap::new();
+    for r in &bp.resources {
+        let Some(each) = &r.each else { continue };
+        let Ok(Checked { ty: Ty::List(item), .. }) = checker.template(each.text(), scope) else {
+            continue;
+        };
+        if *item == Ty::Any {
+            continue;
+        }
+        let mut inside = scope.clone();
+        if let Ty::Map(fields) = &mut inside {
+            fields.known.insert("elem".into(), *item);
+        }
+        out.insert(r.name.as_str(), inside);
+    }
+    out
+}
+
+/// The resource a substitution at `path` is in (`resources.<name>…`).
+fn resource_of(path: &str) -> Option<&str> {
+    let rest = path.strip_prefix("resources.")?;
+    let end = rest.find(['.', '[']).unwrap_or(rest.len());
+    Some(&rest[..end])
 }
 
 fn located(mut f: Finding, place: Place) -> Finding {
