@@ -63,8 +63,8 @@ pub fn check(dir: &Path) -> Vec<Finding> {
     let mut findings = std::thread::scope(|s| {
         let values = s.spawn(|| values(&project, tests.join().unwrap_or_default()));
         let mut run = Run::new(&project);
-        run.files();
-        run.unused_config();
+        let files = run.files();
+        run.unused_config(&files);
         let mut findings = run.findings;
         findings.extend(values.join().unwrap_or_default());
         findings
@@ -142,7 +142,8 @@ impl<'p> Run<'p> {
             .collect()
     }
 
-    fn files(&mut self) {
+    /// Checks every file; they are kept for the checks over all of them.
+    fn files(&mut self) -> Vec<File> {
         let files = self.read();
         let mut names = depends::Names::default();
         let mut deps = Vec::new();
@@ -164,6 +165,7 @@ impl<'p> Run<'p> {
                 self.findings.push(f);
             }
         }
+        files
     }
 
     /// A finding of `rule` at `span` of `src`, the value at `path` of `file`.
@@ -363,29 +365,27 @@ impl<'p> Run<'p> {
     }
 
     /// Config blocks that no expression, requirement or Jsonnet file reads.
-    fn unused_config(&mut self) {
+    fn unused_config(&mut self, files: &[File]) {
         let jsonnet = self.jsonnet_texts();
-        let mut reported = BTreeSet::new();
         for facet in &self.project.facets {
+            let Some(file) = files.iter().find(|f| f.name == facet.file) else {
+                continue;
+            };
             for (i, block) in facet.config.iter().enumerate() {
                 let first = block.name.split('.').next().unwrap_or(&block.name);
                 if self.roots.contains(first) || jsonnet.iter().any(|t| mentions(t, first)) {
                     continue;
                 }
-                if !reported.insert((facet.file.clone(), i)) {
-                    continue;
-                }
                 let message = format!("config block {:?} is read by no expression of the template", block.name);
-                let mut f = Finding::new(&rules::UNUSED_CONFIG, &facet.file, format!("config[{i}].name"), message);
-                let root = &self.project.root;
-                if let Ok(text) = root.read_string(root.dir(), &facet.file)
-                    && let Some(at) = bpvm_runtime::locate::locate(&text, &format!("config[{i}].name"))
-                {
-                    let (line, column, source) = position::refine(&text, at, &block.name, (0, block.name.len() as u32));
-                    f = f.at(line, column);
-                    f.source = source;
-                    f.width = block.name.chars().count().max(1);
-                }
+                let span = (0, block.name.len() as u32);
+                let f = self.finding(
+                    &rules::UNUSED_CONFIG,
+                    file,
+                    &format!("config[{i}].name"),
+                    &block.name,
+                    span,
+                    message,
+                );
                 self.findings.push(f);
             }
         }
