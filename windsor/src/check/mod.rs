@@ -304,22 +304,9 @@ impl<'p> Run<'p> {
         };
         let facet = when(m);
         if let Some(w) = &facet
-            && let Some(t) = reach.table(&[w])
+            && self.constant(&mut reach, file, "when", w, true) == Some(false)
         {
-            match t.constant(0) {
-                Some(true) => {
-                    let message =
-                        format!("`{w}` is true for every value the schema allows; the facet needs no condition");
-                    self.push_when(file, "when", w, &rules::CONSTANT_WHEN, message);
-                }
-                Some(false) => {
-                    let message =
-                        format!("`{w}` is false for every value the schema allows: the facet is never included");
-                    self.push_when(file, "when", w, &rules::UNREACHABLE, message);
-                    return;
-                }
-                None => {}
-            }
+            return;
         }
         for list in ["terraform", "kustomize", "config", "flux"] {
             let Some(Value::List(items)) = m.get(list) else {
@@ -330,20 +317,8 @@ impl<'p> Run<'p> {
                     continue;
                 };
                 let path = format!("{list}[{i}].when");
-                let Some(t) = reach.table(&[&own]) else { continue };
-                match t.constant(0) {
-                    Some(true) => {
-                        let message =
-                            format!("`{own}` is true for every value the schema allows; it needs no condition");
-                        self.push_when(file, &path, &own, &rules::CONSTANT_WHEN, message);
-                        continue;
-                    }
-                    Some(false) => {
-                        let message = format!("`{own}` is false for every value the schema allows: never included");
-                        self.push_when(file, &path, &own, &rules::UNREACHABLE, message);
-                        continue;
-                    }
-                    None => {}
+                if self.constant(&mut reach, file, &path, &own, false).is_some() {
+                    continue;
                 }
                 if let Some(fw) = &facet
                     && let Some(both) = reach.table(&[fw, &own])
@@ -354,6 +329,29 @@ impl<'p> Run<'p> {
                 }
             }
         }
+    }
+
+    /// What the condition `src` at `path` always gives, if it is decided,
+    /// reported as `constant-when` (true) or `unreachable` (false); `facet`
+    /// when it is the facet's own.
+    fn constant(
+        &mut self,
+        reach: &mut reach::Reach<'_>,
+        file: &File,
+        path: &str,
+        src: &str,
+        facet: bool,
+    ) -> Option<bool> {
+        let always = reach.table(&[src])?.constant(0)?;
+        let (rule, message) = match (always, facet) {
+            (true, true) => (&rules::CONSTANT_WHEN, "; the facet needs no condition"),
+            (true, false) => (&rules::CONSTANT_WHEN, "; it needs no condition"),
+            (false, true) => (&rules::UNREACHABLE, ": the facet is never included"),
+            (false, false) => (&rules::UNREACHABLE, ": never included"),
+        };
+        let message = format!("`{src}` is {always} for every value the schema allows{message}");
+        self.push_when(file, path, src, rule, message);
+        Some(always)
     }
 
     fn push_when(&mut self, file: &File, path: &str, src: &str, rule: &'static Rule, message: String) {

@@ -8,6 +8,7 @@ use super::scope::is_set_by_windsor;
 use bpvm_compiler::Compiler;
 use bpvm_runtime::{Environment, Map, Value};
 use bpvm_vm::{Program, Seg, Vm};
+use std::collections::HashMap;
 
 /// At most this many combinations are tried for one question.
 const MAX_COMBINATIONS: usize = 4096;
@@ -18,6 +19,9 @@ pub struct Reach<'s> {
     compiler: Compiler,
     v09: bool,
     vm: Vm,
+    /// Each condition compiled once (a facet's is tried with each of its
+    /// components'); `None` when it cannot be decided at all.
+    compiled: HashMap<String, Option<Program>>,
 }
 
 /// What each condition gave, for every combination tried.
@@ -34,6 +38,7 @@ impl<'s> Reach<'s> {
             compiler,
             v09,
             vm: Vm::new(),
+            compiled: HashMap::new(),
         }
     }
 
@@ -41,19 +46,22 @@ impl<'s> Reach<'s> {
     /// not decidable (a value with no short list of possibilities, a
     /// function that reads the world, too many combinations).
     pub fn table(&mut self, conditions: &[&str]) -> Option<Table> {
-        let mut progs = Vec::with_capacity(conditions.len());
         for src in conditions {
-            let prog = if src.contains("${") {
-                self.compiler.compile_template(src)
-            } else {
-                self.compiler.compile(src)
-            };
-            let prog = prog.ok()?;
-            if prog.funcs.iter().any(|f| !f.pure) {
-                return None;
+            if !self.compiled.contains_key(*src) {
+                let prog = if src.contains("${") {
+                    self.compiler.compile_template(src)
+                } else {
+                    self.compiler.compile(src)
+                };
+                // A function that reads the world decides nothing.
+                let prog = prog.ok().filter(|p| p.funcs.iter().all(|f| f.pure));
+                self.compiled.insert(src.to_string(), prog);
             }
-            progs.push(prog);
         }
+        let progs: Vec<&Program> = conditions
+            .iter()
+            .map(|src| self.compiled.get(*src).and_then(Option::as_ref))
+            .collect::<Option<_>>()?;
         let paths = read(&progs)?;
         let mut domains = Vec::with_capacity(paths.len());
         let mut combinations = 1usize;
@@ -103,7 +111,7 @@ fn truth(v: Value) -> Option<bool> {
 }
 
 /// The paths `progs` read, each once; `None` when one is not all names.
-fn read(progs: &[Program]) -> Option<Vec<Vec<String>>> {
+fn read(progs: &[&Program]) -> Option<Vec<Vec<String>>> {
     let mut out: Vec<Vec<String>> = Vec::new();
     for prog in progs {
         for p in &prog.paths {
