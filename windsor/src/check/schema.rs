@@ -2,7 +2,7 @@
 //! what each path of the scope can hold, and which paths have a finite
 //! set of values (an `enum`, a bool) that a condition can be tried on.
 
-use bpvm_checker::{Fields, Ty};
+use bpvm_checker::{Fields, Keys, Ty};
 use bpvm_runtime::{Map, Value};
 
 /// How deep `$ref`s and nested schemas are followed.
@@ -55,7 +55,11 @@ fn ty_at(r: &Reader<'_>, schema: &Value, depth: usize) -> Ty {
         if values.iter().all(|v| matches!(v, Value::Str(_))) {
             return Ty::Enum(values.iter().filter_map(Value::as_str).map(str::to_string).collect());
         }
-        return values.iter().map(kind_of).reduce(Ty::or).unwrap_or(Ty::Any);
+        return values
+            .iter()
+            .map(|v| Ty::of(v, Keys::AtLeast))
+            .reduce(Ty::or)
+            .unwrap_or(Ty::Any);
     }
     let types: Vec<&str> = match s.get("type") {
         Some(Value::Str(t)) => vec![t],
@@ -133,43 +137,25 @@ fn reference<'v>(root: &'v Value, s: &Map) -> Option<&'v Value> {
         .try_fold(root, |v, p| v.as_map()?.get(&p.replace("~1", "/").replace("~0", "~")))
 }
 
-fn kind_of(v: &Value) -> Ty {
-    match v {
-        Value::Null => Ty::Nil,
-        Value::Bool(_) => Ty::Bool,
-        Value::Int(_) => Ty::Int,
-        Value::Float(_) => Ty::Float,
-        Value::Str(_) => Ty::Str,
-        Value::List(_) => Ty::List(Box::new(Ty::Any)),
-        _ => Ty::any_map(),
-    }
-}
-
-/// Every value the property at `path` (schema property names) can hold,
-/// when that is a short list: its `enum` or `const`, or both bools —
-/// with nil when it has no `default` (it may be left unset).
-pub fn domain(root: &Value, path: &[&str]) -> Option<Vec<Value>> {
-    let mut s = root;
-    for (i, name) in path.iter().enumerate() {
-        let mut m = s.as_map()?;
-        for _ in 0..DEPTH {
-            match reference(root, m) {
-                Some(target) => m = target.as_map()?,
-                None => break,
-            }
-        }
-        let prop = m.get("properties")?.as_map()?.get(name)?;
-        s = prop;
-        if i + 1 == path.len() {
-            break;
-        }
-    }
+/// The schema `s` is, its `$ref`s followed (at most [`DEPTH`] of them).
+fn resolved<'v>(root: &'v Value, s: &'v Value) -> Option<&'v Map> {
     let mut m = s.as_map()?;
     for _ in 0..DEPTH {
         match reference(root, m) {
             Some(target) => m = target.as_map()?,
             None => break,
         }
+    }
+    Some(m)
+}
+
+/// Every value the property at `path` (schema property names) can hold,
+/// when that is a short list: its `enum` or `const`, or both bools —
+/// with nil when it has no `default` (it may be left unset).
+pub fn domain(root: &Value, path: &[&str]) -> Option<Vec<Value>> {
+    let mut m = resolved(root, root)?;
+    for name in path {
+        m = resolved(root, m.get("properties")?.as_map()?.get(name)?)?;
     }
     let mut values: Vec<Value> = if let Some(c) = m.get("const") {
         vec![c.clone()]
