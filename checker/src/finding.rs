@@ -103,6 +103,32 @@ impl Finding {
     pub fn severity(&self) -> Severity {
         self.rule.severity
     }
+
+    /// What is wrong, after where: the message, led by the YAML path
+    /// when the line is not known (it is then the only place given).
+    ///
+    /// ```
+    /// use bpvm_checker::Finding;
+    /// use bpvm_checker::rules::INVALID_TEMPLATE;
+    /// let f = Finding::new(&INVALID_TEMPLATE, "bp.yaml", "resources", "not a mapping");
+    /// assert_eq!(f.statement(), "resources: not a mapping");
+    /// assert_eq!(f.at(3, 1).statement(), "not a mapping");
+    /// ```
+    pub fn statement(&self) -> String {
+        if self.line == 0 && !self.path.is_empty() {
+            format!("{}: {}", self.path, self.message)
+        } else {
+            self.message.clone()
+        }
+    }
+
+    /// [`Finding::statement`] and the suggestion: `…; did you mean x?`.
+    pub fn text(&self) -> String {
+        match &self.suggestion {
+            Some(s) => format!("{}; did you mean {s}?", self.statement()),
+            None => self.statement(),
+        }
+    }
 }
 
 impl fmt::Display for Finding {
@@ -111,14 +137,6 @@ impl fmt::Display for Finding {
         if self.line > 0 {
             write!(f, ":{}:{}", self.line, self.column)?;
         }
-        write!(f, ": {}[{}]: ", self.severity().name(), self.rule.id)?;
-        if self.line == 0 && !self.path.is_empty() {
-            write!(f, "{}: ", self.path)?;
-        }
-        write!(f, "{}", self.message)?;
-        if let Some(s) = &self.suggestion {
-            write!(f, "; did you mean {s}?")?;
-        }
-        Ok(())
+        write!(f, ": {}[{}]: {}", self.severity().name(), self.rule.id, self.text())
     }
 }

@@ -61,12 +61,7 @@ fn heading(out: &mut String, file: &str, f: &Finding) {
             let _ = write!(out, ":{}", f.column);
         }
     }
-    let _ = write!(out, ": {}[{}]: ", f.severity().name(), f.rule.id);
-    if f.line == 0 && !f.path.is_empty() {
-        let _ = write!(out, "{}: ", f.path);
-    }
-    out.push_str(&f.message);
-    out.push('\n');
+    let _ = writeln!(out, ": {}[{}]: {}", f.severity().name(), f.rule.id, f.statement());
 }
 
 /// The finding's line under an `N |` gutter, and a caret under its columns

@@ -216,14 +216,7 @@ fn descriptor(rule: &Rule) -> Descriptor<'_> {
 }
 
 fn outcome<'a>(f: &'a Finding, rules: &[&Rule], uri: Uri, fingerprint: String) -> Outcome<'a> {
-    let mut text = String::new();
-    if f.line == 0 && !f.path.is_empty() {
-        let _ = write!(text, "{}: ", f.path);
-    }
-    text.push_str(&f.message);
-    if let Some(s) = &f.suggestion {
-        let _ = write!(text, "; did you mean {s}?");
-    }
+    let text = f.text();
     let region = (f.line > 0).then(|| Region {
         start_line: f.line,
         start_column: (f.column > 0).then_some(f.column),
