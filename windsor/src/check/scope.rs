@@ -36,8 +36,11 @@ const DERIVED: &[Set] = &[
 /// Whether the value at `path` is one Windsor sets or derives (its values
 /// are not the schema's alone).
 pub fn is_set_by_windsor(path: &[&str], v09: bool) -> bool {
-    let table = if v09 { [ADDED, DERIVED].concat() } else { ADDED.to_vec() };
-    table.iter().any(|(p, _)| path.starts_with(p) || p.starts_with(path))
+    let derived: &[Set] = if v09 { DERIVED } else { &[] };
+    ADDED
+        .iter()
+        .chain(derived)
+        .any(|(p, _)| path.starts_with(p) || p.starts_with(path))
 }
 
 /// The scope's type: `Any` when the template has no schema (nothing is
