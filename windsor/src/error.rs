@@ -33,7 +33,7 @@ impl Error {
 /// once, through the project's root), for messages in the
 /// `file:line:column: path: message` form.
 pub fn locate(root: &bpvm_runtime::root::Root, errors: &mut Errors) {
-    let mut texts = super::texts::Texts::new(root);
+    let mut texts = crate::texts::Texts::new(root);
     for e in errors.0.iter_mut().filter(|e| e.pos.is_none() && !e.at.is_empty()) {
         if let Some(file) = &e.file {
             e.pos = texts.locate(file, &e.at);

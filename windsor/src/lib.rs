@@ -8,50 +8,50 @@
 //! let out = render::render(&project, "local", ctx, &render::Options::default()).unwrap();
 //! print!("{}", bpvm_windsor::output::to_yaml(&out.blueprint));
 //! ```
+//!
+//! The crate's rooms, each importing only those listed before it:
+//!
+//! - `error`, `texts`, `format`, `fields`, `kind`: leaves — diagnostics,
+//!   which rules a template follows, Windsor's field tables, the component
+//!   kinds and fold strategies.
+//! - `host`: the functions a renderer adds to the dialect (files, YAML,
+//!   Jsonnet, terraform outputs).
+//! - `blueprint`: component lists as data — merging, identities, the
+//!   dependency graph and its order.
+//! - `template`: values with `${…}` compiled once, conditions, the path
+//!   table, secret shorthands.
+//! - `flux`: Windsor v0.9's flux systems — parsed, evaluated, folded and
+//!   compiled to kustomizations.
+//! - `load`: a project's files read into facets, checked and compiled.
+//! - `context`: which context, and the values a render evaluates against.
+//! - `render`: one render — the seed rules (`render::seed`) or Windsor
+//!   v0.9's (`render::v09`) — and its output.
+//! - `test`, `explain`, `check`: what is built on renders and on loading:
+//!   the template's test suites, where a value came from, static checks.
 
 #![warn(missing_docs)]
 
-mod barriers;
-mod blocks;
+mod blueprint;
 pub mod check;
-mod compose;
-mod config;
-mod configmaps;
-mod contributions;
-pub mod current;
-mod cycles;
-mod deps;
+mod context;
 mod error;
-mod expect;
 pub mod explain;
-mod facet;
 mod fields;
 mod flux;
-mod fold;
 mod format;
 mod host;
-mod jsonnet;
-mod lists;
-mod merge;
-mod numbering;
-mod order;
-pub mod output;
-mod project;
-mod prune;
+mod kind;
+mod load;
 pub mod render;
-mod requires;
-mod resolve;
-mod rounds;
-pub mod scope;
-mod sensitive;
-pub mod shorthand;
+mod template;
 pub mod test;
 mod texts;
-mod tiers;
-mod tmpl;
 
+pub use context::{current, scope};
 pub use error::{Error, Errors};
-pub use facet::ordinal_from_basename;
 pub use format::Format;
-pub use project::{Project, TEMPLATE};
+pub use load::facet::ordinal_from_basename;
+pub use load::project::{Project, TEMPLATE};
+pub use render::output;
 pub use scope::schema_defaults;
+pub use template::shorthand;

@@ -32,9 +32,9 @@ mod values;
 
 pub use rules::WINDSOR as RULES;
 
-use super::format::Format;
-use super::host::compiler_for;
-use super::project::{Project, TEMPLATE, files_under};
+use crate::format::Format;
+use crate::host::compiler_for;
+use crate::load::project::{Project, TEMPLATE, files_under};
 use bpvm_checker::rules::INVALID_TEMPLATE;
 use bpvm_checker::{Checker, Finding, Rule, Ty};
 use bpvm_compiler::Compiler;
@@ -76,7 +76,7 @@ pub fn check(dir: &Path) -> Vec<Finding> {
 
 /// A load error as a finding: its first line (a compile error's own
 /// excerpt is of the expression alone, not of the file).
-fn invalid(e: super::error::Error) -> Finding {
+fn invalid(e: crate::error::Error) -> Finding {
     let (line, column) = e.pos.unwrap_or((0, 0));
     let message = e.message.lines().next().unwrap_or_default().to_string();
     Finding::new(&INVALID_TEMPLATE, e.file.unwrap_or_default(), e.at, message).at(line, column)
@@ -195,7 +195,7 @@ impl<'p> Run<'p> {
     /// paths it reads.
     fn site(&mut self, file: &File, site: &Site) {
         let rewritten = if self.v09 && site.form != Form::Required {
-            super::shorthand::expand(&site.src)
+            crate::template::shorthand::expand(&site.src)
         } else {
             None
         };
@@ -409,7 +409,7 @@ fn values(project: &Project, tests: Vec<values::Given>) -> Vec<Finding> {
     let checker = match values::Checker::new(schema) {
         Ok(c) => c,
         Err(v) => {
-            let at = super::texts::Texts::new(&project.root).locate(&v.file, &v.path);
+            let at = crate::texts::Texts::new(&project.root).locate(&v.file, &v.path);
             let message = format!("not a JSON Schema: {}", v.message);
             let f = Finding::new(&INVALID_TEMPLATE, v.file, v.path, message);
             return vec![match at {
@@ -425,7 +425,7 @@ fn values(project: &Project, tests: Vec<values::Given>) -> Vec<Finding> {
     {
         checker.check(given, &mut violations);
     }
-    let mut texts = super::texts::Texts::new(&project.root);
+    let mut texts = crate::texts::Texts::new(&project.root);
     violations
         .into_iter()
         .map(|v| {

@@ -2,9 +2,9 @@
 //! schema's properties, the values Windsor adds to every context, and
 //! the config blocks the facets define.
 
-use super::super::facet::Facet;
-use super::super::tmpl::Tmpl;
 use super::schema;
+use crate::load::facet::Facet;
+use crate::template::tmpl::Tmpl;
 use bpvm_checker::{Fields, Keys, Ty};
 use bpvm_runtime::Value;
 

@@ -2,8 +2,8 @@
 //! `values.yaml` and each test case's `values`, as a render would see
 //! them (over the schema's defaults).
 
-use super::super::project::{TEMPLATE, files_under};
-use super::super::scope::schema_defaults;
+use crate::context::scope::schema_defaults;
+use crate::load::project::{TEMPLATE, files_under};
 use bpvm_runtime::Value;
 use bpvm_runtime::root::Root;
 
@@ -58,7 +58,7 @@ pub fn contexts(root: &Root, contexts: &[String]) -> Vec<Given> {
         .iter()
         .filter_map(|name| {
             let file = format!("contexts/{name}/values.yaml");
-            let values = super::super::project::read_yaml(root, &file).ok()??;
+            let values = crate::load::project::read_yaml(root, &file).ok()??;
             Some(Given {
                 file,
                 at: String::new(),
@@ -79,7 +79,7 @@ pub fn tests(root: &Root) -> Vec<Given> {
     );
     let mut out = Vec::new();
     for file in files {
-        let Ok(Some(doc)) = super::super::project::read_yaml(root, &file) else {
+        let Ok(Some(doc)) = crate::load::project::read_yaml(root, &file) else {
             continue;
         };
         let Some(Value::List(cases)) = doc.as_map().and_then(|m| m.get("cases")) else {

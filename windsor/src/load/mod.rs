@@ -1,0 +1,9 @@
+//! A project on disk read into what renders reuse: `windsor.yaml`, the
+//! base blueprint, every facet parsed, checked and compiled, their
+//! requirements, and which schema properties are sensitive. Imports the
+//! leaves, `host`, `template` and `flux`.
+
+pub(crate) mod facet;
+pub(crate) mod project;
+pub(crate) mod requires;
+pub(crate) mod sensitive;

@@ -1,0 +1,269 @@
+//! A Windsor project on disk: `windsor.yaml`, the template in
+//! `contexts/_template/` and one folder per context. Loading reads and
+//! compiles everything once; renders reuse it.
+
+use crate::error::{Error, Errors};
+use crate::format::Format;
+use crate::load::facet::{self, Facet};
+use bpvm_runtime::root::Root;
+use bpvm_runtime::{PathTable, Value};
+use foldhash::HashMap;
+use std::path::Path;
+
+/// A loaded project.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The project folder: every file the project makes bpvm read is
+    /// read through it, and must be inside it (D8).
+    pub root: Root,
+    /// `windsor.yaml` (empty when absent).
+    pub windsor: Value,
+    /// `contexts/_template/blueprint.yaml`, the base the facets fold into.
+    pub blueprint: Value,
+    /// The base blueprint's components, compiled.
+    pub base: Vec<facet::Part>,
+    /// `contexts/_template/schema.yaml`, when there is one.
+    pub schema: Option<Value>,
+    /// The facets (and legacy features), by ordinal, then name.
+    pub facets: Vec<Facet>,
+    /// The rules the template is rendered by (W10).
+    pub format: Format,
+    /// The schema's sensitive properties (v0.9: never substitutions).
+    pub sensitive: crate::load::sensitive::Sensitive,
+    /// The paths the project's expressions read, numbered: a render binds
+    /// its scope to them.
+    pub paths: PathTable,
+}
+
+/// The folder of the template, relative to the project.
+pub const TEMPLATE: &str = "contexts/_template";
+
+/// Reads a YAML file of the project; a missing file is `None`.
+pub fn read_yaml(root: &Root, rel: &str) -> Result<Option<Value>, Error> {
+    let text = match root.read_string(root.dir(), rel) {
+        Ok(t) => t,
+        Err(e) if e.is_missing() => return Ok(None),
+        Err(e) => return Err(Error::new(Some(rel), "", format!("cannot read: {e}"))),
+    };
+    Value::from_yaml(&text)
+        .map(Some)
+        .map_err(|e| Error::new(Some(rel), "", format!("invalid YAML: {e}")))
+}
+
+/// The files under folder `rel` of the project whose names end in one of
+/// `suffixes`, in name order, nested folders included. Linked folders are
+/// not entered (a link cycle would never end); linked files are listed
+/// and later read through the root, which refuses one that leads outside.
+pub fn files_under(root: &Root, rel: &str, suffixes: &[&str], out: &mut Vec<String>) -> Result<(), Error> {
+    let entries = match std::fs::read_dir(root.dir().join(rel)) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::new(Some(rel), "", format!("cannot list: {e}"))),
+    };
+    let mut names: Vec<(String, bool)> = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        names.push((name, entry.file_type().is_ok_and(|t| t.is_dir())));
+    }
+    names.sort();
+    for (name, is_dir) in names {
+        let child = format!("{rel}/{name}");
+        if is_dir {
+            files_under(root, &child, suffixes, out)?;
+        } else if suffixes.iter().any(|s| name.ends_with(s)) {
+            out.push(child);
+        }
+    }
+    Ok(())
+}
+
+impl Project {
+    /// Loads and compiles the project in `root`, by the rules its
+    /// `metadata.yaml` selects (W10). Every problem found is reported,
+    /// each with its file and YAML path.
+    pub fn load(root: &Path) -> Result<Project, Errors> {
+        Project::load_as(root, None)
+    }
+
+    /// [`Project::load`], by the rules of `format` when given instead of
+    /// the ones `metadata.yaml` selects.
+    pub fn load_as(root: &Path, format: Option<Format>) -> Result<Project, Errors> {
+        let paths = PathTable::new();
+        crate::template::numbering::while_loading(&paths, || Project::read(root, format, paths.clone()))
+    }
+
+    /// [`Project::load_as`], with every expression's paths numbered in `paths`.
+    fn read(root: &Path, format: Option<Format>, paths: PathTable) -> Result<Project, Errors> {
+        let root = &Root::new(root, "project")
+            .map_err(|e| Error::new(None, "", format!("cannot open project {}: {e}", root.display())))?;
+        // Windsor reads windsor.yaml, else windsor.yml.
+        let config = ["windsor.yaml", "windsor.yml"]
+            .into_iter()
+            .find(|f| root.dir().join(f).exists());
+        let mut missing = Vec::new();
+        if config.is_none() {
+            missing.push("windsor.yaml");
+        }
+        if !root.dir().join(TEMPLATE).is_dir() {
+            missing.push(TEMPLATE);
+        }
+        if !missing.is_empty() {
+            let message = format!(
+                "{} is not a Windsor project: it has no {}",
+                root.dir().display(),
+                missing.join(" and no ")
+            );
+            return Err(Error::new(None, "", message).into());
+        }
+        let mut errors = Vec::new();
+        let mut read = |rel: &str| match read_yaml(root, rel) {
+            Ok(v) => v,
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        };
+        let windsor = read(config.unwrap_or("windsor.yaml")).unwrap_or(Value::Null);
+        let blueprint = read(&format!("{TEMPLATE}/blueprint.yaml")).unwrap_or(Value::Null);
+        let schema = read(&format!("{TEMPLATE}/schema.yaml"));
+        let metadata_file = format!("{TEMPLATE}/metadata.yaml");
+        let metadata = read(&metadata_file);
+        let constraint = metadata
+            .as_ref()
+            .and_then(Value::as_map)
+            .and_then(|m| m.get("cliVersion"))
+            .map(|v| match v {
+                Value::Str(s) => s.to_string(),
+                other => bpvm_runtime::text::to_text(other),
+            });
+        let selected = Format::of(constraint.as_deref()).unwrap_or_else(|why| {
+            errors.push(Error::new(Some(&metadata_file), "cliVersion", why));
+            Format::Seed
+        });
+        let format = format.unwrap_or(selected);
+        let base = match facet::base_parts(
+            &blueprint,
+            &format!("{TEMPLATE}/blueprint.yaml"),
+            matches!(format, Format::V09(_)),
+        ) {
+            Ok(parts) => parts,
+            Err(mut es) => {
+                errors.append(&mut es);
+                Vec::new()
+            }
+        };
+        let mut files = Vec::new();
+        for dir in ["facets", "features"] {
+            if let Err(e) = files_under(root, &format!("{TEMPLATE}/{dir}"), &[".yaml", ".yml"], &mut files) {
+                errors.push(e);
+            }
+        }
+        let mut facets: Vec<Facet> = Vec::new();
+        let mut named: HashMap<String, usize> = HashMap::default();
+        for file in &files {
+            let doc = match read_yaml(root, file) {
+                Ok(Some(doc)) => doc,
+                Ok(None) => continue,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
+            match facet::parse(&doc, file, matches!(format, Format::V09(_))) {
+                Ok(f) => {
+                    match named.get(&f.name) {
+                        Some(&first) => errors.push(Error::new(
+                            Some(file),
+                            "metadata.name",
+                            format!("facet name {:?} is already used by {}", f.name, facets[first].file),
+                        )),
+                        None => {
+                            named.insert(f.name.clone(), facets.len());
+                        }
+                    }
+                    facets.push(f);
+                }
+                Err(mut es) => errors.append(&mut es),
+            }
+        }
+        if !errors.is_empty() {
+            let mut errors = Errors::new(errors);
+            crate::error::locate(root, &mut errors);
+            return Err(errors);
+        }
+        // Ordinal, then name (names are unique, so the order is total).
+        facets.sort_by(|a, b| (a.ordinal, &a.name).cmp(&(b.ordinal, &b.name)));
+        let sensitive = crate::load::sensitive::Sensitive::of(schema.as_ref());
+        Ok(Project {
+            sensitive,
+            root: root.clone(),
+            windsor,
+            blueprint,
+            base,
+            schema,
+            facets,
+            format,
+            paths,
+        })
+    }
+
+    /// The folder of `file` (relative to the project), where the paths a
+    /// facet's functions read start from.
+    pub fn folder_of(&self, file: &str) -> std::path::PathBuf {
+        self.root
+            .dir()
+            .join(file)
+            .parent()
+            .map(|d| d.to_path_buf())
+            .unwrap_or_default()
+    }
+
+    /// The contexts the project defines: its folders under `contexts/`
+    /// (not `_template`) and the names under `contexts:` in
+    /// `windsor.yaml`, sorted.
+    pub fn contexts(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.root.dir().join("contexts"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n != "_template")
+            .collect();
+        let declared = self
+            .windsor
+            .as_map()
+            .and_then(|m| m.get("contexts"))
+            .and_then(Value::as_map);
+        names.extend(
+            declared
+                .into_iter()
+                .flat_map(|m| m.keys())
+                .map(|k| k.as_str().to_string()),
+        );
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// An error naming the contexts that exist, unless `name` is one.
+    pub fn check_context(&self, name: &str) -> Result<(), Error> {
+        let known = self.contexts();
+        if known.iter().any(|n| n == name) {
+            return Ok(());
+        }
+        let listed = if known.is_empty() {
+            "the project has none (add a folder contexts/<name>/)".to_string()
+        } else {
+            format!("the project has: {}", known.join(", "))
+        };
+        Err(Error::new(None, "", format!("no context {name:?}: {listed}")))
+    }
+
+    /// The indices in `facets` of the facets in `some` (each one of them).
+    pub fn indices(&self, some: &[&Facet]) -> Vec<usize> {
+        some.iter()
+            .filter_map(|f| self.facets.iter().position(|g| std::ptr::eq(g, *f)))
+            .collect()
+    }
+}

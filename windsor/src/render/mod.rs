@@ -1,0 +1,62 @@
+//! One render of a context: by the seed rules (`seed`) or Windsor v0.9's
+//! (`v09`), as the project's format says, then the blueprint's document
+//! (`output`). What a render is asked and gives (`outcome`) and how a
+//! component is evaluated (`part`) are shared by both rules; `seed` and
+//! `v09` import them, never this module.
+
+pub(crate) mod outcome;
+pub mod output;
+pub(crate) mod part;
+pub(crate) mod seed;
+pub(crate) mod v09;
+
+pub use outcome::{Excluded, Options, Rendered};
+
+use crate::error::Errors;
+use crate::format::Format;
+use crate::load::project::Project;
+use bpvm_runtime::Value;
+
+/// Renders context `name`, whose values are `ctx` (see [`crate::context::scope`]).
+pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
+    let result = match project.format {
+        Format::V09(_) => v09::render(project, name, ctx, opts),
+        Format::Seed => seed::render(project, name, ctx, opts),
+    };
+    crate::host::jsonnet::collect_garbage();
+    result.map_err(|mut errors| {
+        crate::error::locate(&project.root, &mut errors);
+        errors
+    })
+}
+
+/// Renders context `name` from its files (`contexts/<name>/values.yaml`
+/// and the rest, see [`crate::context::scope::context`]), as `bpvm render
+/// --project` does: with the schema's defaults when `defaults`, and the
+/// values the operator set (without defaults) winning over facet config
+/// by the v0.9 rules. `outputs` are terraform outputs by component (W9).
+///
+/// ```
+/// use bpvm_windsor::{Project, render::render_files};
+/// let dir = std::env::temp_dir().join(format!("bpvm-render-files-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(dir.join("contexts/_template")).unwrap();
+/// std::fs::create_dir_all(dir.join("contexts/dev")).unwrap();
+/// std::fs::write(dir.join("windsor.yaml"), "").unwrap();
+/// std::fs::write(dir.join("contexts/_template/blueprint.yaml"), "kind: Blueprint\nmetadata:\n  name: demo\n").unwrap();
+/// let project = Project::load(&dir).unwrap();
+/// let rendered = render_files(&project, "dev", true, None).unwrap();
+/// assert_eq!(rendered.blueprint.as_map().unwrap().get("kind").unwrap().as_str(), Some("Blueprint"));
+/// assert!(render_files(&project, "prod", true, None).unwrap_err().to_string().contains("prod"));
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn render_files(project: &Project, name: &str, defaults: bool, outputs: Option<Value>) -> Result<Rendered, Errors> {
+    use crate::context::scope::{Values, context};
+    let ctx = context(project, name, Values::Files, defaults)?;
+    let operator = context(project, name, Values::Files, false)?;
+    let opts = Options {
+        outputs,
+        environment: None,
+        operator: Some(operator),
+    };
+    render(project, name, ctx, &opts)
+}

@@ -1,0 +1,78 @@
+//! What a render is asked (`Options`) and what it gives (`Rendered`,
+//! with what a condition kept out), whichever rules render it.
+
+use crate::load::facet::Facet;
+use bpvm_runtime::{Map, Value};
+
+/// How to render.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Terraform outputs by component (W9); without them
+    /// `terraform_output()` stays as written.
+    pub outputs: Option<Value>,
+    /// The variables `env(name)` reads: the process's environment when
+    /// unset; a test case gives its own, so that a test is hermetic.
+    pub environment: Option<Map>,
+    /// The values the operator set, without schema defaults (Windsor
+    /// v0.9: they win over facet config); all of the context when unset.
+    pub operator: Option<Value>,
+}
+
+/// A rendered blueprint, and what decided it.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The blueprint, fields in output order.
+    pub blueprint: Value,
+    /// Which facets and components were included or skipped, and why.
+    pub explain: Vec<String>,
+    /// The components `terraform_output()` read supplied outputs of.
+    pub asked: Vec<String>,
+    /// Components and flux systems a `when` kept out: those of the facets
+    /// left out, then those their own condition left out, each in facet
+    /// order (a component another facet contributes is in the blueprint
+    /// all the same).
+    pub excluded: Vec<Excluded>,
+    /// The facets included, by their index in the project's facets.
+    pub included: Vec<usize>,
+    /// The scope the blueprint's fields were evaluated in: the context's
+    /// values and the config blocks (what `explain` reads them from).
+    pub scope: Map,
+}
+
+/// A component or flux system a `when` kept out of the blueprint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Excluded {
+    /// Its list: `terraform`, `kustomize` or `flux`.
+    pub list: &'static str,
+    /// Its identity there (terraform `name`, else `path`; else `name`).
+    pub id: String,
+    /// The facet that defines it.
+    pub facet: String,
+    /// The facet's file, relative to the project.
+    pub file: String,
+    /// The condition that was false: its own, else its facet's.
+    pub when: String,
+}
+
+impl Excluded {
+    /// Everything facet `f` defines, kept out by condition `when`.
+    pub(crate) fn all_of(f: &Facet, when: &str) -> Vec<Excluded> {
+        let parts = f.parts.iter().map(|p| (p.kind.key(), p.id.clone()));
+        let systems = f.flux.iter().map(|s| ("flux", s.name.clone()));
+        parts
+            .chain(systems)
+            .map(|(list, id)| Excluded::of(f, list, id, when))
+            .collect()
+    }
+
+    /// `id` of `list`, defined by facet `f`, kept out by condition `when`.
+    pub(crate) fn of(f: &Facet, list: &'static str, id: String, when: &str) -> Excluded {
+        Excluded {
+            list,
+            id,
+            facet: f.name.clone(),
+            file: f.file.clone(),
+            when: when.to_string(),
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! A facet's component evaluated into a contribution, and the `--explain`
+//! line of the condition that decided it.
+
+use crate::blueprint::component::{as_texts, string_list};
+use crate::kind::Kind;
+use crate::template::condition::Cond;
+use crate::template::tmpl::{Evaluator, Tmpl};
+use bpvm_runtime::{Map, Value};
+
+/// The `--explain` line of component `at` of facet `facet`, decided by
+/// condition `c`.
+pub(crate) fn decided(at: &str, facet: &str, yes: bool, c: &Cond) -> String {
+    format!(
+        "  {at} of {facet}: {} by `{}`",
+        if yes { "included" } else { "skipped" },
+        c.src
+    )
+}
+
+/// Evaluates a component body and normalises its fields.
+pub(crate) fn evaluate_part(ev: &mut Evaluator, body: &Tmpl, kind: Kind) -> Result<Map, (String, String)> {
+    let v = body.eval(ev).map_err(|e| (e.at, e.diag.to_string()))?;
+    let Value::Map(mut m) = v else {
+        return Err((String::new(), "a component must be a mapping".into()));
+    };
+    for key in ["dependsOn", "components", "cleanup"] {
+        if let Some(v) = m.get(key) {
+            let items = string_list(v);
+            m.insert(key, Value::List(items));
+        }
+    }
+    if kind == Kind::Kustomize
+        && let Some(Value::Map(subs)) = m.get("substitutions")
+    {
+        let texts = as_texts(subs);
+        m.insert("substitutions", Value::Map(texts));
+    }
+    if let Some(v) = m.get("destroy") {
+        let b = match v {
+            Value::Bool(b) => *b,
+            Value::Str(s) if &**s == "true" => true,
+            Value::Str(s) if &**s == "false" => false,
+            other => return Err((".destroy".into(), format!("must be a bool, got {}", describe(other)))),
+        };
+        m.insert("destroy", Value::Bool(b));
+    }
+    if let Some(v) = m.get("parallelism") {
+        let n = match v {
+            Value::Int(n) => *n,
+            Value::Float(f) if f.fract() == 0.0 => *f as i64,
+            Value::Str(s) if s.trim().parse::<i64>().is_ok() => s.trim().parse().unwrap_or_default(),
+            other => {
+                return Err((
+                    ".parallelism".into(),
+                    format!("must be an integer, got {}", describe(other)),
+                ));
+            }
+        };
+        m.insert("parallelism", Value::Int(n));
+    }
+    Ok(m)
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Str(s) => format!("string {s:?}"),
+        other => other.type_name().to_string(),
+    }
+}
