@@ -1,12 +1,9 @@
 //! `bpvm render BLUEPRINT`: a Bluelink blueprint validated and materialised.
 
-use crate::args::BluelinkFlags;
-use crate::windsor::Format;
-use bpvm::Value;
-use bpvm::bluelink::blueprint::Blueprint;
-use bpvm::bluelink::{load, render};
-use bpvm::runtime::Map;
-use std::path::{Path, PathBuf};
+use crate::args::{BluelinkFlags, Format};
+use crate::load;
+use bpvm::bluelink::render;
+use std::path::PathBuf;
 
 /// What `bpvm render BLUEPRINT` was asked.
 pub struct RenderArgs {
@@ -16,80 +13,9 @@ pub struct RenderArgs {
     pub out: Option<PathBuf>,
 }
 
-/// Reads a YAML or JSON data file given by a flag: a mapping of `what`
-/// (an empty file is an empty mapping).
-fn data(flag: &str, path: &Path, what: &str) -> Result<Map, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("error: {flag} {}: cannot read it: {e}", path.display()))?;
-    render::mapping(&text, what).map_err(|e| format!("error: {flag} {}: {e}", path.display()))
-}
-
-/// The folder files must stay inside (B11, D8): `--root`, else the
-/// blueprint's own folder, wherever bpvm runs from.
-fn root(flags: &BluelinkFlags, blueprint: &Path) -> Result<PathBuf, String> {
-    match &flags.root {
-        Some(r) => r
-            .canonicalize()
-            .map_err(|e| format!("error: --root {}: {e}", r.display())),
-        None => Ok(blueprint.parent().map(PathBuf::from).unwrap_or_default()),
-    }
-}
-
-/// The blueprint at `path`, loaded and validated.
-pub fn loaded(path: &Path) -> Result<Blueprint, String> {
-    let name = path.display().to_string();
-    let abs = path
-        .canonicalize()
-        .map_err(|e| format!("error: {name}: cannot read the blueprint: {e}"))?;
-    load::load(&abs, &name).map_err(|e| format!("{e}"))
-}
-
-/// The render options the flags give, for the blueprint `bp`.
-pub fn options(flags: &BluelinkFlags, bp: &Blueprint) -> Result<render::Options, String> {
-    let mut variables = Vec::new();
-    if let Some(path) = &flags.vars_file {
-        for (k, v) in data("--vars", path, "variable names to values")?.iter() {
-            variables.push((k.as_str().to_string(), render::Input::Value(v.clone())));
-        }
-    }
-    for v in &flags.vars {
-        let Some((k, text)) = v.split_once('=') else {
-            return Err(format!("error: --var {v:?}: expected NAME=VALUE"));
-        };
-        variables.push((k.to_string(), render::Input::Text(text.to_string())));
-    }
-    let now = match &flags.now {
-        None => None,
-        Some(t) => Some(
-            chrono::DateTime::parse_from_rfc3339(t)
-                .map_err(|e| format!("error: --now {t:?} is not an RFC 3339 time: {e}"))?
-                .with_timezone(&chrono::Utc),
-        ),
-    };
-    Ok(render::Options {
-        variables,
-        datasources: flags
-            .datasources
-            .as_deref()
-            .map(|p| data("--datasources", p, "data source names (or types) to their data").map(Value::Map))
-            .transpose()?,
-        resource_state: flags
-            .resource_state
-            .as_deref()
-            .map(|p| data("--resource-state", p, "resource names to their deploy-time fields").map(Value::Map))
-            .transpose()?,
-        show_secrets: flags.show_secrets,
-        seed: flags.seed,
-        now,
-        cwd: None,
-        root: Some(root(flags, &bp.path)?),
-        allow_http: flags.allow_http.clone(),
-    })
-}
-
 pub fn render(args: RenderArgs) -> Result<(), String> {
-    let bp = loaded(&args.blueprint)?;
-    let opts = options(&args.flags, &bp)?;
+    let bp = load::bluelink::blueprint(&args.blueprint)?;
+    let opts = load::bluelink::options(&args.flags, &bp)?;
     let rendered = render::render(&bp, &opts).map_err(|e| format!("{e}"))?;
     if !rendered.deferred.is_empty() {
         eprintln!(

@@ -1,6 +1,7 @@
 //! `bpvm explain PATH`: where a value of the rendered blueprint came from.
 
 use crate::args::{BluelinkFlags, WindsorTarget};
+use crate::load;
 use bpvm::Value;
 use bpvm::bluelink::explain as bluelink_explain;
 use bpvm::windsor::explain::{Contribution, Explanation, Found, Read, Role, explain};
@@ -10,8 +11,8 @@ use std::path::Path;
 
 /// `bpvm explain PATH` of a Windsor project's context.
 pub fn windsor(path: &str, target: WindsorTarget) -> Result<(), String> {
-    let project = crate::windsor::load(&target.project, target.rules)?;
-    let name = crate::windsor::context(&project, target.context.as_deref())?.name;
+    let project = load::windsor::project(&target.project, target.rules)?;
+    let name = load::windsor::context(&project, target.context.as_deref())?.name;
     let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
     let why = explain(&project, &rendered, path).map_err(|e| format!("error: {e}"))?;
     anstream::print!("{}", text(&why));
@@ -114,8 +115,8 @@ fn reads(out: &mut String, reads: &[Read]) {
 
 /// `bpvm explain PATH BLUEPRINT`.
 pub fn bluelink(path: &str, blueprint: &Path, flags: &BluelinkFlags) -> Result<(), String> {
-    let bp = crate::bluelink::loaded(blueprint)?;
-    let opts = crate::bluelink::options(flags, &bp)?;
+    let bp = load::bluelink::blueprint(blueprint)?;
+    let opts = load::bluelink::options(flags, &bp)?;
     let rendered = bpvm::bluelink::render::render(&bp, &opts).map_err(|e| format!("{e}"))?;
     let why = bluelink_explain::explain(&bp, &rendered, path).map_err(|e| format!("error: {e}"))?;
     let mut out = match &why.value {

@@ -1,6 +1,7 @@
 //! `bpvm graph`: a blueprint's dependency graph as Mermaid or DOT.
 
 use crate::args::WindsorTarget;
+use crate::load;
 use bpvm::windsor::render::render_files;
 use std::path::Path;
 
@@ -17,10 +18,10 @@ pub enum Drawing {
 /// context (with `all`, what a `when` kept out too).
 pub fn graph(blueprint: Option<&Path>, target: WindsorTarget, all: bool, format: Drawing) -> Result<(), String> {
     let g = match blueprint {
-        Some(path) => bpvm::graph::bluelink(&crate::bluelink::loaded(path)?),
+        Some(path) => bpvm::graph::bluelink(&load::bluelink::blueprint(path)?),
         None => {
-            let project = crate::windsor::load(&target.project, target.rules)?;
-            let name = crate::windsor::context(&project, target.context.as_deref())?.name;
+            let project = load::windsor::project(&target.project, target.rules)?;
+            let name = load::windsor::context(&project, target.context.as_deref())?.name;
             let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
             let excluded = if all { rendered.excluded.as_slice() } else { &[] };
             bpvm::graph::windsor(&rendered.blueprint, excluded)

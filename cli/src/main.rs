@@ -7,18 +7,22 @@ mod batch;
 mod bench;
 mod bluelink;
 mod check;
+mod cli;
+mod exit;
 mod explain;
 mod graph;
+mod load;
 mod paint;
 mod shell;
 mod windsor;
 mod write;
 
-use args::{BatchAction, Cli, Command};
+use args::NEEDS_BLUEPRINT;
 use bpvm::runtime::builtins::effects::Effects;
 use bpvm::runtime::root::Root;
-use bpvm::{Compiler, Dialect, Environment, Program, Vm};
+use bpvm::{Compiler, Dialect, Program, Vm};
 use clap::{CommandFactory, Parser};
+use cli::{BatchAction, Cli, Command};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -55,10 +59,9 @@ fn main() -> ExitCode {
             exprs,
         } => {
             if !(seconds > 0.0 && seconds.is_finite()) {
-                eprintln!("error: --seconds must be a positive number");
-                return ExitCode::from(2);
+                return exit::usage("error: --seconds must be a positive number");
             }
-            load_env(env.as_deref()).and_then(|env| {
+            load::environment(env.as_deref()).and_then(|env| {
                 let reads = if unbound {
                     bench::Reads::Unbound
                 } else {
@@ -69,27 +72,25 @@ fn main() -> ExitCode {
         }
         Command::Render {
             blueprint: Some(blueprint),
-            format,
-            json,
+            output,
             out,
             bluelink,
             ..
         } => bluelink::render(bluelink::RenderArgs {
             blueprint,
             flags: bluelink,
-            format: output(format, json),
+            format: output.chosen(),
             out,
         }),
         Command::Render {
             blueprint: None,
             bluelink,
             ..
-        } if bluelink.any() => return needs_blueprint(),
+        } if bluelink.any() => return exit::usage(NEEDS_BLUEPRINT),
         Command::Render {
             blueprint: None,
             windsor: target,
-            format,
-            json,
+            output,
             out,
             explain,
             no_schema_defaults,
@@ -101,7 +102,7 @@ fn main() -> ExitCode {
             rules: target.rules,
             compile_flux,
             context: target.context,
-            format: output(format, json),
+            format: output.chosen(),
             out,
             explain,
             schema_defaults: !no_schema_defaults,
@@ -115,7 +116,7 @@ fn main() -> ExitCode {
                     out,
                 }),
             ..
-        } => return status(batch::merge(&reports, report_format, out.as_deref())),
+        } => return exit::passed(batch::merge(&reports, report_format, out.as_deref())),
         Command::Batch {
             action: None,
             paths,
@@ -126,11 +127,10 @@ fn main() -> ExitCode {
             report,
             report_format,
             test,
-            format,
-            json,
+            output,
             fail_fast,
         } => {
-            return status(batch::run(batch::Args {
+            return exit::passed(batch::run(batch::Args {
                 paths,
                 out,
                 check,
@@ -139,9 +139,9 @@ fn main() -> ExitCode {
                 report,
                 report_format,
                 test,
-                format: match output(format, json) {
-                    windsor::Format::Yaml => bpvm::batch::Format::Yaml,
-                    windsor::Format::Json => bpvm::batch::Format::Json,
+                format: match output.chosen() {
+                    args::Format::Yaml => bpvm::batch::Format::Yaml,
+                    args::Format::Json => bpvm::batch::Format::Json,
                 },
                 fail_fast,
             }));
@@ -156,7 +156,7 @@ fn main() -> ExitCode {
             blueprint: None,
             bluelink,
             ..
-        } if bluelink.any() => return needs_blueprint(),
+        } if bluelink.any() => return exit::usage(NEEDS_BLUEPRINT),
         Command::Explain {
             path,
             blueprint: None,
@@ -173,7 +173,7 @@ fn main() -> ExitCode {
             paths,
             format,
             deny_warnings,
-        } => return status(check::check(&paths, format, deny_warnings)),
+        } => return exit::passed(check::check(&paths, format, deny_warnings)),
         Command::Completions { shell } => shell::completions(shell),
         Command::Man { out } => shell::man(out.as_deref()),
         Command::Test {
@@ -195,59 +195,7 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         },
     };
-    finish(result)
-}
-
-/// Bluelink's flags without a BLUEPRINT: a usage error (clap drops
-/// `requires` when a conflicting flag such as --project is given).
-fn needs_blueprint() -> ExitCode {
-    eprintln!(
-        "error: --var, --vars, --datasources, --resource-state, --show-secrets, --seed, --now, --root and --allow-http need a BLUEPRINT"
-    );
-    ExitCode::from(2)
-}
-
-/// The output format `-o` names, or JSON for `--json`.
-fn output(format: windsor::Format, json: bool) -> windsor::Format {
-    if json { windsor::Format::Json } else { format }
-}
-
-/// A command that reports its own failures: exit 1 when it found any.
-fn status(result: Result<bool, String>) -> ExitCode {
-    match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
-        Err(e) => finish(Err(e)),
-    }
-}
-
-/// Exit 0, or print the error and exit 1.
-fn finish(result: Result<(), String>) -> ExitCode {
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(mut message) => {
-            if !message.ends_with('\n') {
-                message.push('\n');
-            }
-            anstream::eprint!("{}", paint::diagnostic(&message));
-            ExitCode::from(1)
-        }
-    }
-}
-
-/// Reads `--env`: JSON by extension or content, otherwise YAML.
-pub fn load_env(path: Option<&Path>) -> Result<Environment, String> {
-    let Some(path) = path else {
-        return Ok(Environment::new());
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| format!("error: cannot read {}: {e}", path.display()))?;
-    let is_json = path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
-    let env = if is_json {
-        Environment::from_json(&text)
-    } else {
-        Environment::from_yaml(&text)
-    };
-    env.map_err(|e| format!("error: {}: {e}", path.display()))
+    exit::code(result)
 }
 
 fn compile(compiler: Compiler, src: &str, template: bool) -> Result<Program, String> {
@@ -266,14 +214,7 @@ fn effects(
     root: Option<PathBuf>,
     allow_http: Vec<String>,
 ) -> Result<Effects, String> {
-    let now = match now {
-        None => None,
-        Some(t) => Some(
-            chrono::DateTime::parse_from_rfc3339(t)
-                .map_err(|e| format!("error: --now {t:?} is not an RFC 3339 time: {e}"))?
-                .with_timezone(&chrono::Utc),
-        ),
-    };
+    let now = load::bluelink::now(now)?;
     // `eval` has no blueprint, so its files are read inside --root, else
     // the current folder.
     let root = match root {
@@ -299,7 +240,7 @@ fn eval(
     expr: &str,
     mut fx: Effects,
 ) -> Result<(), String> {
-    let env = load_env(env)?;
+    let env = load::environment(env)?;
     let prog = compile(Compiler::new(dialect), expr, template)?;
     if disasm {
         eprint!("{}", bpvm::disassemble(&prog));

@@ -1,7 +1,7 @@
 //! Shell integration: completion scripts and manual pages, both made from
 //! the command line's own definition, so they never drift from it.
 
-use crate::args::Cli;
+use crate::cli::Cli;
 use clap::CommandFactory;
 use clap_complete::Shell;
 use std::io::Write;

@@ -1,30 +1,10 @@
 //! `bpvm render` and `bpvm test` over a Windsor project.
 
+use crate::args::{Format, Rules};
+use crate::load;
 use bpvm::Value;
-use bpvm::windsor::current::{Current, Source};
-use bpvm::windsor::{Project, output, render, test};
-use std::path::{Path, PathBuf};
-
-/// The output formats of `render`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum Format {
-    /// YAML, as Windsor prints blueprints
-    Yaml,
-    /// JSON with the same keys
-    Json,
-}
-
-/// Which Windsor rules to render by.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum Rules {
-    /// The ones contexts/_template/metadata.yaml's cliVersion selects
-    Auto,
-    /// The seed facet format's (W1–W9)
-    Seed,
-    /// Windsor v0.9's
-    #[value(name = "v0.9")]
-    V09,
-}
+use bpvm::windsor::{output, render, test};
+use std::path::PathBuf;
 
 /// What `bpvm render` was asked.
 pub struct RenderArgs {
@@ -39,51 +19,9 @@ pub struct RenderArgs {
     pub outputs: Option<PathBuf>,
 }
 
-/// Which rules a render applies, and what chose them (W10).
-fn rules(project: &Project, chosen: Rules) -> String {
-    use bpvm::windsor::Format;
-    let what = match &project.format {
-        Format::Seed => "the seed facet format",
-        Format::V09(_) => "Windsor v0.9",
-    };
-    let why = match (chosen, &project.format) {
-        (Rules::Seed | Rules::V09, _) => "chosen by --rules".to_string(),
-        (Rules::Auto, Format::Seed) => "contexts/_template/metadata.yaml has no cliVersion admitting 0.9".to_string(),
-        (Rules::Auto, Format::V09(c)) => format!("contexts/_template/metadata.yaml cliVersion {c:?}"),
-    };
-    format!("rules: {what} ({why})")
-}
-
-/// The context to render: `given`, else the project's current one (an
-/// unknown one is an error naming what chose it).
-pub fn context(project: &Project, given: Option<&str>) -> Result<Current, String> {
-    let windsor_context = std::env::var("WINDSOR_CONTEXT").ok();
-    let current = project
-        .current_context(given, windsor_context.as_deref())
-        .map_err(|e| format!("error: {e}"))?;
-    if current.source != Source::Given {
-        project
-            .check_context(&current.name)
-            .map_err(|e| format!("error: {e} (the context was chosen by {})", current.source))?;
-    }
-    Ok(current)
-}
-
-pub fn load(project: &Path, rules: Rules) -> Result<Project, String> {
-    if !project.is_dir() {
-        return Err(format!("error: {} is not a folder", project.display()));
-    }
-    let format = match rules {
-        Rules::Auto => None,
-        Rules::Seed => Some(bpvm::windsor::Format::Seed),
-        Rules::V09 => Some(bpvm::windsor::Format::V09("--rules v0.9".into())),
-    };
-    Project::load_as(project, format).map_err(|e| format!("error: {e}"))
-}
-
 pub fn render(args: RenderArgs) -> Result<(), String> {
-    let project = load(&args.project, args.rules)?;
-    let current = context(&project, args.context.as_deref())?;
+    let project = load::windsor::project(&args.project, args.rules)?;
+    let current = load::windsor::context(&project, args.context.as_deref())?;
     let name = current.name;
     let outputs = match &args.outputs {
         None => None,
@@ -96,7 +34,7 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
         render::render_files(&project, &name, args.schema_defaults, outputs).map_err(|e| format!("error: {e}"))?;
     if args.explain {
         eprintln!("context: {name} (chosen by {})", current.source);
-        eprintln!("{}", rules(&project, args.rules));
+        eprintln!("{}", load::windsor::rules(&project, args.rules));
         for line in &rendered.explain {
             eprintln!("{line}");
         }
@@ -130,7 +68,7 @@ pub struct TestArgs {
 
 /// Runs the cases; `Ok(false)` when any failed.
 pub fn test(args: TestArgs) -> Result<bool, String> {
-    let project = load(&args.project, args.rules)?;
+    let project = load::windsor::project(&args.project, args.rules)?;
     let cases = test::discover(&project, &args.paths).map_err(|e| format!("error: {e}"))?;
     let chosen: Vec<&test::Case> = cases
         .iter()
@@ -143,7 +81,7 @@ pub fn test(args: TestArgs) -> Result<bool, String> {
         });
     }
     // Which rules the cases run by, on stderr: stdout stays the report.
-    eprintln!("{}", rules(&project, args.rules));
+    eprintln!("{}", load::windsor::rules(&project, args.rules));
     let (mut passed, mut failed) = (0, 0);
     let mut file = "";
     for case in chosen {

@@ -1,9 +1,9 @@
 //! The command line: every subcommand, flag and help text, as clap reads
 //! them. What each command does is in its own module.
 
-use crate::{batch, windsor};
-use bpvm::Dialect;
-use clap::{Parser, Subcommand, ValueEnum};
+use crate::args::{BluelinkFlags, DialectArg, OutputFormat, Rules, WindsorTarget};
+use crate::{batch, check, graph};
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 /// Render infrastructure blueprints: Windsor contexts and Bluelink blueprints.
@@ -36,23 +36,6 @@ Examples:
   bpvm batch examples --out rendered
   bpvm eval --env examples/blueprint.yaml \"cluster.cni.driver == 'cilium'\"";
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum DialectArg {
-    /// expr-lang, as Windsor facets write it
-    Windsor,
-    /// Bluelink `${..}` substitutions
-    Bluelink,
-}
-
-impl From<DialectArg> for Dialect {
-    fn from(d: DialectArg) -> Dialect {
-        match d {
-            DialectArg::Windsor => Dialect::Windsor,
-            DialectArg::Bluelink => Dialect::Bluelink,
-        }
-    }
-}
-
 #[derive(Subcommand)]
 pub enum Command {
     /// Print the blueprint of a Windsor context or of a Bluelink blueprint.
@@ -83,12 +66,8 @@ Examples:
         blueprint: Option<PathBuf>,
         #[command(flatten)]
         windsor: WindsorTarget,
-        /// Output format.
-        #[arg(short = 'o', long = "output", value_enum, default_value = "yaml")]
-        format: windsor::Format,
-        /// The same as `-o json` (as `windsor show blueprint --json`).
-        #[arg(long, conflicts_with = "format")]
-        json: bool,
+        #[command(flatten)]
+        output: OutputFormat,
         /// Write to FILE instead of stdout: atomically, keeping its mode,
         /// and only ever a regular file (a symlink, folder, FIFO or device
         /// there is refused).
@@ -146,7 +125,7 @@ Examples:
         /// Which Windsor rules to test by: the ones the template's
         /// metadata.yaml cliVersion selects, the seed format's, or v0.9's.
         #[arg(long, value_enum, default_value = "auto")]
-        rules: windsor::Rules,
+        rules: Rules,
         /// Only the cases of this test file or folder, relative to the
         /// project (repeatable).
         #[arg(long = "path", value_name = "PATH")]
@@ -176,7 +155,7 @@ Examples:
         paths: Vec<PathBuf>,
         /// How findings are written.
         #[arg(long, value_enum, default_value = "human")]
-        format: crate::check::Form,
+        format: check::Form,
         /// Fail on warnings too.
         #[arg(long)]
         deny_warnings: bool,
@@ -236,12 +215,8 @@ Examples:
         /// Also run every Windsor project's test suites, each case a record.
         #[arg(long)]
         test: bool,
-        /// Output format.
-        #[arg(short = 'o', long = "output", value_enum, default_value = "yaml")]
-        format: windsor::Format,
-        /// The same as `-o json` (as `windsor show blueprint --json`).
-        #[arg(long, conflicts_with = "format")]
-        json: bool,
+        #[command(flatten)]
+        output: OutputFormat,
         /// Start nothing new after the first failure.
         #[arg(long)]
         fail_fast: bool,
@@ -386,7 +361,7 @@ Examples:
         windsor: WindsorTarget,
         /// The drawing's format.
         #[arg(long, value_enum, default_value = "mermaid")]
-        format: crate::graph::Drawing,
+        format: graph::Drawing,
         /// Also draw, dimmed, the components and flux systems a `when` kept out.
         #[arg(long, conflicts_with = "blueprint", help_heading = "Windsor options")]
         all: bool,
@@ -437,115 +412,4 @@ Examples:
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
-}
-
-/// The flags of a Bluelink render (`render BLUEPRINT`, `explain PATH
-/// BLUEPRINT`).
-#[derive(clap::Args)]
-pub struct BluelinkFlags {
-    /// A variable's value, parsed to its declared type (repeatable;
-    /// later wins).
-    #[arg(
-        long = "var",
-        value_name = "NAME=VALUE",
-        requires = "blueprint",
-        help_heading = "Bluelink options"
-    )]
-    pub vars: Vec<String>,
-    /// A YAML or JSON mapping of variable names to values.
-    #[arg(
-        long = "vars",
-        value_name = "FILE",
-        requires = "blueprint",
-        help_heading = "Bluelink options"
-    )]
-    pub vars_file: Option<PathBuf>,
-    /// Data source data: a mapping from data source name to its
-    /// exported fields, or from data source type to a list of candidate
-    /// records (the first that matches the filter is used). Without
-    /// it, data source fields are left as written.
-    #[arg(long, value_name = "FILE", requires = "blueprint", help_heading = "Bluelink options")]
-    pub datasources: Option<PathBuf>,
-    /// Deploy-time resource fields: a mapping from resource name
-    /// (`fn`, `buckets[1]`) to fields read as if they were in its spec.
-    #[arg(long, value_name = "FILE", requires = "blueprint", help_heading = "Bluelink options")]
-    pub resource_state: Option<PathBuf>,
-    /// Print secret variables and values instead of ********.
-    #[arg(long, requires = "blueprint", help_heading = "Bluelink options")]
-    pub show_secrets: bool,
-    /// Pin uuid(): the same N gives the same ids.
-    #[arg(long, value_name = "N", requires = "blueprint", help_heading = "Bluelink options")]
-    pub seed: Option<u64>,
-    /// Pin datetime() to this instant, e.g. 2024-05-06T07:08:09Z.
-    #[arg(
-        long,
-        value_name = "RFC3339",
-        requires = "blueprint",
-        help_heading = "Bluelink options"
-    )]
-    pub now: Option<String>,
-    /// The folder file() and include paths must stay inside (default:
-    /// the current folder when the blueprint is in it, else the
-    /// blueprint's folder).
-    #[arg(long, value_name = "DIR", requires = "blueprint", help_heading = "Bluelink options")]
-    pub root: Option<PathBuf>,
-    /// A host http_resource() may fetch from (repeatable).
-    #[arg(
-        long = "allow-http",
-        value_name = "HOST",
-        requires = "blueprint",
-        help_heading = "Bluelink options"
-    )]
-    pub allow_http: Vec<String>,
-}
-
-impl BluelinkFlags {
-    /// Whether any of them was given.
-    pub fn any(&self) -> bool {
-        !self.vars.is_empty()
-            || self.vars_file.is_some()
-            || self.datasources.is_some()
-            || self.resource_state.is_some()
-            || self.show_secrets
-            || self.seed.is_some()
-            || self.now.is_some()
-            || self.root.is_some()
-            || !self.allow_http.is_empty()
-    }
-}
-
-/// Which Windsor project, context and rules (`render`, `explain` and
-/// `graph` without a BLUEPRINT).
-#[derive(clap::Args)]
-pub struct WindsorTarget {
-    /// The Windsor project folder (the one with windsor.yaml and contexts/).
-    #[arg(
-        long,
-        value_name = "DIR",
-        default_value = ".",
-        conflicts_with = "blueprint",
-        help_heading = "Windsor options"
-    )]
-    pub project: PathBuf,
-    /// The Windsor context; by default the project's current one, as
-    /// Windsor chooses it: .windsor/context (`windsor set context`),
-    /// else $WINDSOR_CONTEXT, else windsor.yaml's `context:`, else
-    /// `local` (--explain says which).
-    #[arg(
-        long,
-        value_name = "NAME",
-        conflicts_with = "blueprint",
-        help_heading = "Windsor options"
-    )]
-    pub context: Option<String>,
-    /// Which Windsor rules to render by: the ones the template's
-    /// metadata.yaml cliVersion selects, the seed format's, or v0.9's.
-    #[arg(
-        long,
-        value_enum,
-        default_value = "auto",
-        conflicts_with = "blueprint",
-        help_heading = "Windsor options"
-    )]
-    pub rules: windsor::Rules,
 }
