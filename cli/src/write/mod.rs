@@ -42,3 +42,14 @@ pub fn atomically(flag: &str, path: &Path, text: &str) -> Result<(), String> {
     written.map_err(|e| fail(format!("cannot write: {e}")))?;
     tmp.persist(path).map_err(|e| fail(format!("cannot write: {e}")))
 }
+
+/// A command's output: on stdout, or with `--out FILE` into FILE, atomically.
+pub fn output(out: Option<&Path>, text: &str) -> Result<(), String> {
+    match out {
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+        Some(path) => atomically("--out", path, text),
+    }
+}

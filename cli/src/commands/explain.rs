@@ -1,16 +1,71 @@
 //! `bpvm explain PATH`: where a value of the rendered blueprint came from.
 
-use crate::args::{BluelinkFlags, WindsorTarget};
-use crate::load;
+use crate::args::{BluelinkFlags, NEEDS_BLUEPRINT, WindsorTarget};
+use crate::{exit, load};
 use bpvm::Value;
 use bpvm::bluelink::explain as bluelink_explain;
 use bpvm::windsor::explain::{Contribution, Explanation, Found, Read, Role, explain};
 use bpvm::windsor::render::render_files;
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Say where a value of a blueprint came from.
+///
+/// Windsor (without BLUEPRINT): the context is rendered as `bpvm
+/// render` does; then every contribution to the value at PATH is
+/// listed in fold order (the base blueprint's, then each facet's by
+/// ordinal): its facet and file with line:column, ordinal and
+/// strategy, its conditions and what they gave, whether it decided the
+/// value (✓), was overridden by a later one (↷) or kept out by a
+/// condition (–), the expression, and what each path the expression
+/// reads held in the render's scope (marked empty, deferred or not
+/// set). PATH is terraform.<id>.inputs.<key>,
+/// kustomize.<name>.substitutions.<key>, kustomize.<name>.components,
+/// flux.<name>.dependsOn, flux.<name>.install.components,
+/// flux.<name>.install.substitutions.<key>,
+/// flux.<name>.resources.<variant>.components or .substitutions.<key>,
+/// substitutions.<key>,
+/// configMaps.values-common.<key>, or a config block's <name>.<key>.
+///
+/// Bluelink (with BLUEPRINT): the blueprint is rendered with the given
+/// flags, and the substitutions written at PATH or under it are listed
+/// with their line:column and what each path they read held (the
+/// variables, values, data source fields, resources and child exports
+/// as rendered). PATH is resources.<name>.spec.<field> (<name>[i] for
+/// an item of `each`), values.<name>, exports.<name>, or any other path
+/// of the blueprint.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  bpvm explain --project examples/windsor terraform.cluster.inputs.endpoint
+  bpvm explain --project examples/windsor kustomize.ingress.components
+  bpvm explain --project examples/windsor cluster_config.cluster_name
+  bpvm explain resources.saveOrderFunction.spec.functionName examples/bluelink/blueprint.yaml \\
+      --vars examples/bluelink/blueprint.vars.yaml")]
+pub struct Args {
+    /// The value's path in the blueprint.
+    #[arg(value_name = "PATH")]
+    path: String,
+    /// A Bluelink blueprint; without it, the Windsor project's context.
+    #[arg(value_name = "BLUEPRINT")]
+    blueprint: Option<PathBuf>,
+    #[command(flatten)]
+    windsor: WindsorTarget,
+    #[command(flatten)]
+    bluelink: BluelinkFlags,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    match &args.blueprint {
+        Some(blueprint) => exit::code(bluelink(&args.path, blueprint, &args.bluelink)),
+        None if args.bluelink.any() => exit::usage(NEEDS_BLUEPRINT),
+        None => exit::code(windsor(&args.path, &args.windsor)),
+    }
+}
 
 /// `bpvm explain PATH` of a Windsor project's context.
-pub fn windsor(path: &str, target: WindsorTarget) -> Result<(), String> {
+fn windsor(path: &str, target: &WindsorTarget) -> Result<(), String> {
     let project = load::windsor::project(&target.project, target.rules)?;
     let name = load::windsor::context(&project, target.context.as_deref())?.name;
     let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
@@ -39,7 +94,7 @@ fn cut(json: String) -> String {
 }
 
 /// The explanation as the command prints it.
-pub fn text(why: &Explanation) -> String {
+fn text(why: &Explanation) -> String {
     let mut out = match &why.value {
         Some(v) => format!("{} = {}\n", why.path, shown(v)),
         None => format!("{} (not set)\n", why.path),
@@ -114,7 +169,7 @@ fn reads(out: &mut String, reads: &[Read]) {
 }
 
 /// `bpvm explain PATH BLUEPRINT`.
-pub fn bluelink(path: &str, blueprint: &Path, flags: &BluelinkFlags) -> Result<(), String> {
+fn bluelink(path: &str, blueprint: &Path, flags: &BluelinkFlags) -> Result<(), String> {
     let bp = load::bluelink::blueprint(blueprint)?;
     let opts = load::bluelink::options(flags, &bp)?;
     let rendered = bpvm::bluelink::render::render(&bp, &opts).map_err(|e| format!("{e}"))?;

@@ -1,43 +1,23 @@
-//! `bpvm batch`: every Windsor context and Bluelink blueprint under some
-//! folders rendered in one run, written, checked or tested.
+//! The batch proper: targets found, sharded, rendered into their sink
+//! (nothing, the output folder, or a comparison with it), tested, reported.
 
-mod output;
-mod progress;
-
+use super::args::Args;
+use super::output::{self, Files, Mode};
+use super::progress::Progress;
+use crate::args::Format as OutputFormat;
 use bpvm::batch::{self, Format, Options, Report, Target};
-use output::{Files, Mode};
-use progress::Progress;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// The formats of `--report`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum ReportFormat {
-    /// One record per target and test case, which merge-reports reads
-    Json,
-    /// JUnit XML, which CI systems display
-    Junit,
-}
-
-/// What `bpvm batch` was asked.
-pub struct Args {
-    pub paths: Vec<PathBuf>,
-    pub out: Option<PathBuf>,
-    pub check: bool,
-    pub jobs: Option<usize>,
-    pub shard: Option<(usize, usize)>,
-    pub report: Option<PathBuf>,
-    pub report_format: ReportFormat,
-    pub test: bool,
-    pub format: Format,
-    pub fail_fast: bool,
-}
-
 /// Runs the batch; `Ok(false)` when a target failed or drifted, a test
 /// case failed, or discovery met a problem.
-pub fn run(args: Args) -> Result<bool, String> {
+pub fn render(args: &Args) -> Result<bool, String> {
     let start = Instant::now();
+    let format = match args.output.chosen() {
+        OutputFormat::Yaml => Format::Yaml,
+        OutputFormat::Json => Format::Json,
+    };
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -71,12 +51,12 @@ pub fn run(args: Args) -> Result<bool, String> {
     let progress = Progress::new(targets.len());
     let sink = Files {
         mode,
-        format: args.format,
+        format,
         progress: &progress,
     };
     let options = Options {
-        jobs: args.jobs.unwrap_or(0),
-        format: args.format,
+        jobs: args.jobs.map_or(0, usize::from),
+        format,
         fail_fast: args.fail_fast,
         tests: if args.test { batch::suites(&all) } else { Vec::new() },
         shard: args.shard,
@@ -86,18 +66,14 @@ pub fn run(args: Args) -> Result<bool, String> {
     let report = Report::new(records, args.shard);
     let stale = match &sink.mode {
         Mode::Check(out) => {
-            let produced: BTreeSet<String> = all.iter().map(|t| output::relative(t, args.format)).collect();
+            let produced: BTreeSet<String> = all.iter().map(|t| output::relative(t, format)).collect();
             output::stale(out, &produced, args.shard)
         }
         _ => Vec::new(),
     };
     print_results(&report, &stale, args.out.as_deref());
     if let Some(path) = &args.report {
-        let text = match args.report_format {
-            ReportFormat::Json => report.to_json(),
-            ReportFormat::Junit => report.to_junit(),
-        };
-        crate::write::atomically("--report", path, &text)?;
+        crate::write::atomically("--report", path, &args.report_format.text(&report))?;
     }
     let counts = report.counts();
     let mut summary = format!(
@@ -153,26 +129,6 @@ fn print_results(report: &Report, stale: &[String], out: Option<&Path>) {
         let out = out.map(|o| o.join(file)).unwrap_or_else(|| PathBuf::from(file));
         eprintln!("stale: {}: no target renders it", out.display());
     }
-}
-
-/// `bpvm batch merge-reports`: the shards' JSON reports as one.
-pub fn merge(reports: &[PathBuf], format: ReportFormat, out: Option<&Path>) -> Result<bool, String> {
-    let mut read = Vec::with_capacity(reports.len());
-    for path in reports {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("error: {}: cannot read it: {e}", path.display()))?;
-        read.push(Report::from_json(&text).map_err(|e| format!("error: {}: {e}", path.display()))?);
-    }
-    let merged = Report::merge(&read).map_err(|e| format!("error: {e}"))?;
-    let text = match format {
-        ReportFormat::Json => merged.to_json(),
-        ReportFormat::Junit => merged.to_junit(),
-    };
-    match out {
-        None => print!("{text}"),
-        Some(path) => crate::write::atomically("--out", path, &text)?,
-    }
-    Ok(merged.counts().clean())
 }
 
 /// `path` from the root, without resolving links (the folder may not

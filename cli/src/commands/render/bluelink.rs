@@ -1,21 +1,15 @@
 //! `bpvm render BLUEPRINT`: a Bluelink blueprint validated and materialised.
 
-use crate::args::{BluelinkFlags, Format};
+use super::args::Args;
+use crate::args::Format;
 use crate::load;
 use bpvm::bluelink::render;
-use std::path::PathBuf;
+use std::path::Path;
 
-/// What `bpvm render BLUEPRINT` was asked.
-pub struct RenderArgs {
-    pub blueprint: PathBuf,
-    pub flags: BluelinkFlags,
-    pub format: Format,
-    pub out: Option<PathBuf>,
-}
-
-pub fn render(args: RenderArgs) -> Result<(), String> {
-    let bp = load::bluelink::blueprint(&args.blueprint)?;
-    let opts = load::bluelink::options(&args.flags, &bp)?;
+/// Renders the blueprint at `path` with the flags of `args`.
+pub fn render(path: &Path, args: &Args) -> Result<(), String> {
+    let bp = load::bluelink::blueprint(path)?;
+    let opts = load::bluelink::options(&args.bluelink, &bp)?;
     let rendered = render::render(&bp, &opts).map_err(|e| format!("{e}"))?;
     if !rendered.deferred.is_empty() {
         eprintln!(
@@ -26,15 +20,9 @@ pub fn render(args: RenderArgs) -> Result<(), String> {
             eprintln!("  {}: {}: {}", d.file, d.path, d.reference);
         }
     }
-    let text = match args.format {
+    let text = match args.output.chosen() {
         Format::Yaml => bpvm::runtime::text::to_yaml(&rendered.document),
         Format::Json => bpvm::runtime::text::to_json(&rendered.document),
     };
-    match &args.out {
-        None => {
-            print!("{text}");
-            Ok(())
-        }
-        Some(path) => crate::write::atomically("--out", path, &text),
-    }
+    crate::write::output(args.out.as_deref(), &text)
 }
