@@ -1,6 +1,8 @@
 //! The one way bpvm puts a file on disk: whatever is at the path, whatever
 //! is planted beside it and however the run ends, the only thing that can
 //! change is the regular file that was asked for.
+//!
+//! A leaf: imports nothing from this crate.
 
 mod destination;
 mod interrupt;

@@ -3,14 +3,17 @@
 //! `bpvm batch merge-reports`, the shards' reports as one.
 //!
 //! `args` is the command line (a leaf); `render` runs the batch through
-//! `output` (where each text goes) and `progress` (the bar); `merge`
-//! reads and merges reports. None imports this file.
+//! `output` (where each text goes) and `progress` (the bar), and
+//! `results` prints what it gave; `merge` reads and merges reports.
+//! None imports this file; they may import the crate's shared modules
+//! (`args`, `paint`, `write`).
 
 mod args;
 mod merge;
 mod output;
 mod progress;
 mod render;
+mod results;
 
 pub use args::Args;
 

@@ -4,8 +4,9 @@
 use super::args::Args;
 use super::output::{self, Files, Mode};
 use super::progress::Progress;
+use super::results;
 use crate::args::Format as OutputFormat;
-use bpvm::batch::{self, Format, Options, Report, Target};
+use bpvm::batch::{self, Discovery, Format, Options, Report, Target};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -18,6 +19,45 @@ pub fn render(args: &Args) -> Result<bool, String> {
         OutputFormat::Yaml => Format::Yaml,
         OutputFormat::Json => Format::Json,
     };
+    let found = discover(args);
+    let all = &found.targets;
+    let sharded: Vec<Target>;
+    let targets: &[Target] = match args.shard {
+        Some((k, n)) => {
+            sharded = batch::shard(all, k, n);
+            &sharded
+        }
+        None => all,
+    };
+    let mode = mode(args)?;
+    let progress = Progress::new(targets.len());
+    let sink = Files {
+        mode,
+        format,
+        progress: &progress,
+    };
+    let options = Options {
+        jobs: args.jobs.map_or(0, usize::from),
+        format,
+        fail_fast: args.fail_fast,
+        tests: if args.test { batch::suites(all) } else { Vec::new() },
+        shard: args.shard,
+    };
+    let records = batch::run(targets, &options, &sink);
+    progress.finish();
+    let report = Report::new(records, args.shard);
+    let stale = stale(&sink.mode, all, format, args.shard);
+    results::print(&report, &stale, args.out.as_deref());
+    if let Some(path) = &args.report {
+        crate::write::atomically("--report", path, &args.report_format.text(&report))?;
+    }
+    eprintln!("{}", results::summary(args, &report, stale.len(), targets.len(), start));
+    Ok(report.counts().clean() && stale.is_empty() && found.problems.is_empty())
+}
+
+/// The targets under the PATHs (the current folder by default), each
+/// problem met on the way printed.
+fn discover(args: &Args) -> Discovery {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -30,16 +70,13 @@ pub fn render(args: &Args) -> Result<bool, String> {
     for problem in &found.problems {
         eprintln!("error: {problem}");
     }
-    let all = found.targets;
-    let sharded: Vec<Target>;
-    let targets: &[Target] = match args.shard {
-        Some((k, n)) => {
-            sharded = batch::shard(&all, k, n);
-            &sharded
-        }
-        None => &all,
-    };
-    let mode = match (&args.out, args.check) {
+    found
+}
+
+/// What is done with each text: `--out` written (the folder made) or,
+/// with `--check`, compared; without `--out`, nothing.
+fn mode(args: &Args) -> Result<Mode, String> {
+    Ok(match (&args.out, args.check) {
         (Some(out), true) => Mode::Check(out.clone()),
         (Some(out), false) => {
             std::fs::create_dir_all(out)
@@ -47,87 +84,18 @@ pub fn render(args: &Args) -> Result<bool, String> {
             Mode::Write(out.clone())
         }
         (None, _) => Mode::Render,
-    };
-    let progress = Progress::new(targets.len());
-    let sink = Files {
-        mode,
-        format,
-        progress: &progress,
-    };
-    let options = Options {
-        jobs: args.jobs.map_or(0, usize::from),
-        format,
-        fail_fast: args.fail_fast,
-        tests: if args.test { batch::suites(&all) } else { Vec::new() },
-        shard: args.shard,
-    };
-    let records = batch::run(targets, &options, &sink);
-    progress.finish();
-    let report = Report::new(records, args.shard);
-    let stale = match &sink.mode {
-        Mode::Check(out) => {
-            let produced: BTreeSet<String> = all.iter().map(|t| output::relative(t, format)).collect();
-            output::stale(out, &produced, args.shard)
-        }
-        _ => Vec::new(),
-    };
-    print_results(&report, &stale, args.out.as_deref());
-    if let Some(path) = &args.report {
-        crate::write::atomically("--report", path, &args.report_format.text(&report))?;
-    }
-    let counts = report.counts();
-    let mut summary = format!(
-        "{} rendered, {} failed in {:.2} s",
-        counts.rendered,
-        counts.failed,
-        start.elapsed().as_secs_f64()
-    );
-    if args.check {
-        summary.push_str(&format!("; {} drifted, {} stale", counts.drifted, stale.len()));
-    }
-    if args.test {
-        summary.push_str(&format!(
-            "; {} test cases, {} failed",
-            counts.tests, counts.tests_failed
-        ));
-    }
-    if targets.len()
-        > report
-            .records
-            .iter()
-            .filter(|r| r.kind != batch::RecordKind::Test)
-            .count()
-    {
-        summary.push_str("; stopped at the first failure (--fail-fast)");
-    }
-    eprintln!("{summary}");
-    Ok(counts.clean() && stale.is_empty() && found.problems.is_empty())
+    })
 }
 
-/// Every failure, drift and stale file, in id order: stdout has the
-/// diffs (a patch), stderr the errors.
-fn print_results(report: &Report, stale: &[String], out: Option<&Path>) {
-    for r in &report.records {
-        match r.status {
-            batch::Status::Ok => {}
-            batch::Status::Drift => {
-                for d in &r.diagnostics {
-                    print!("{d}");
-                }
-            }
-            batch::Status::Failed => {
-                anstream::eprintln!("{} {} ({})", crate::paint::mark(false), r.id, r.kind.name());
-                for d in &r.diagnostics {
-                    for line in crate::paint::diagnostic(d).lines() {
-                        anstream::eprintln!("    {line}");
-                    }
-                }
-            }
+/// With `--check`, the files in the output folder no target of `all`
+/// renders.
+fn stale(mode: &Mode, all: &[Target], format: Format, shard: Option<(usize, usize)>) -> Vec<String> {
+    match mode {
+        Mode::Check(out) => {
+            let produced: BTreeSet<String> = all.iter().map(|t| output::relative(t, format)).collect();
+            output::stale(out, &produced, shard)
         }
-    }
-    for file in stale {
-        let out = out.map(|o| o.join(file)).unwrap_or_else(|| PathBuf::from(file));
-        eprintln!("stale: {}: no target renders it", out.display());
+        _ => Vec::new(),
     }
 }
 
