@@ -2,15 +2,12 @@
 //! formats, deferred references on stderr, exit status, secrets, and that
 //! a failed render never touches an existing output file.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bpvm() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_bpvm"))
-}
+use crate::support::{self, bpvm};
+use std::path::PathBuf;
+use std::process::Output;
 
 fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/bluelink")
+    support::examples().join("bluelink")
 }
 
 fn render_example(extra: &[&str]) -> Output {
@@ -28,9 +25,7 @@ fn render_example(extra: &[&str]) -> Output {
 }
 
 fn scratch(name: &str, blueprint: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpvm-cli-bp-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::scratch_dir(&format!("bp-{name}"));
     std::fs::write(dir.join("blueprint.yaml"), blueprint).unwrap();
     dir
 }

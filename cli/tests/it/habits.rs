@@ -2,17 +2,13 @@
 //! statuses as Windsor's where they mean the same (1 for a failed render
 //! or test), 2 for a usage error.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn examples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples")
-}
+use crate::support;
+use std::process::Output;
 
 fn bpvm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bpvm"))
+    support::bpvm()
         .args(args)
-        .current_dir(examples().join(".."))
+        .current_dir(support::repo())
         .env_remove("WINDSOR_CONTEXT")
         .output()
         .unwrap()

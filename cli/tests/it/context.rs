@@ -2,8 +2,9 @@
 //! order: `.windsor/context`, then `WINDSOR_CONTEXT`, then windsor.yaml's
 //! `context:` (the seed format's), then `local`; `--explain` says which.
 
+use crate::support::bpvm;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// A project with the contexts local, staging and prod, each rendering its
 /// own name into `inputs.name`.
@@ -25,7 +26,7 @@ fn project(windsor_yaml: &str) -> tempfile::TempDir {
 }
 
 fn render(dir: &Path, env: Option<&str>, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bpvm"));
+    let mut cmd = bpvm();
     cmd.args(["render", "--explain", "--project"]).arg(dir).args(args);
     match env {
         Some(v) => cmd.env("WINDSOR_CONTEXT", v),

@@ -2,12 +2,13 @@
 //! CLICOLOR_FORCE, as a terminal would have them), plain otherwise and
 //! whenever NO_COLOR is set; the text is the same either way.
 
-use std::process::{Command, Output};
+use crate::support;
+use std::process::Output;
 
 fn bpvm(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bpvm"));
+    let mut cmd = support::bpvm();
     cmd.args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .current_dir(support::repo())
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .env_remove("CLICOLOR");

@@ -1,16 +1,11 @@
 //! `bpvm render` and `bpvm test` as scripts use them: output, exit status,
 //! and that a failed render never touches an existing output file.
 
+use crate::support::{self, bpvm};
 use std::path::PathBuf;
-use std::process::Command;
-
-fn bpvm() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_bpvm"))
-}
 
 fn project(name: &str, facet: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpvm-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = support::scratch_dir(name);
     std::fs::create_dir_all(dir.join("contexts/_template/facets")).unwrap();
     std::fs::create_dir_all(dir.join("contexts/local")).unwrap();
     std::fs::write(dir.join("windsor.yaml"), "context: local\n").unwrap();
@@ -258,8 +253,7 @@ fn a_render_holds_at_most_four_evaluation_budgets_of_values() {
 
 #[test]
 fn env_files_refuse_a_key_given_twice_whether_json_or_yaml() {
-    let dir = std::env::temp_dir().join(format!("bpvm-cli-dup-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::scratch_dir("dup");
     for (name, text, at) in [
         ("env.json", "{\"a\": 1, \"a\": 2}", "1:12"),
         ("env.yaml", "a: 1\na: 2\n", "2:1"),

@@ -1,12 +1,12 @@
 //! `bpvm bench`: one JSON row per expression, bound or (`--unbound`) not,
 //! and the errors it stops on.
 
-use std::process::Command;
+use crate::support::bpvm;
 
 fn bench(args: &[&str]) -> std::process::Output {
     let env = std::env::temp_dir().join(format!("bpvm-cli-bench-{}.yaml", std::process::id()));
     std::fs::write(&env, "provider: aws\ncluster: {name: prod}\n").unwrap();
-    Command::new(env!("CARGO_BIN_EXE_bpvm"))
+    bpvm()
         .args(["bench", "--seconds", "0.02", "--json", "--env"])
         .arg(&env)
         .args(args)

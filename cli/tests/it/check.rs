@@ -1,11 +1,12 @@
 //! `bpvm check` as a user runs it: exit statuses, the three formats,
 //! `--deny-warnings`, and what a path that cannot be searched says.
 
+use crate::support::{self, bpvm};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn check(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bpvm"))
+    bpvm()
         .arg("check")
         .args(args)
         .current_dir(dir)
@@ -37,10 +38,7 @@ fn project(dir: &Path, when: &str) {
 
 #[test]
 fn a_clean_template_passes() {
-    let out = check(
-        &["examples/windsor"],
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")),
-    );
+    let out = check(&["examples/windsor"], &support::repo());
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "no problems in 1 template\n");
 }

@@ -2,14 +2,14 @@
 //! `tests/graph/` (Mermaid and DOT); components a `when` kept out drawn
 //! dimmed with `--all`; the same text on every run.
 
+use crate::support::{self, bpvm};
 use std::path::Path;
-use std::process::Command;
 
 fn graph(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_bpvm"))
+    let out = bpvm()
         .arg("graph")
         .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .current_dir(support::repo())
         .env_remove("WINDSOR_CONTEXT")
         .output()
         .unwrap();
@@ -90,11 +90,7 @@ fn a_graph_of_a_broken_blueprint_is_its_errors() {
         "version: 2025-11-02\nresources:\n  a: {type: t, spec: {x: '${values.nope}'}}\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_bpvm"))
-        .arg("graph")
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = bpvm().arg("graph").arg(&file).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);

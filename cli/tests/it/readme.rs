@@ -3,13 +3,13 @@
 //! print exactly the lines shown under it (stdout and stderr together).
 //! `cargo` lines are the reader's to run.
 
-use std::path::Path;
+use crate::support;
 use std::process::Command;
 
 /// The commands of the README's "A first session" block, with the output
 /// shown for each.
 fn session() -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
     let section = readme.split("## A first session\n").nth(1).expect("the section");
     let block = section
         .split("```text\n")
@@ -32,13 +32,12 @@ fn session() -> Vec<(String, String)> {
 
 #[test]
 fn the_first_session_prints_what_the_readme_shows() {
-    let bin = Path::new(env!("CARGO_BIN_EXE_bpvm")).parent().unwrap().to_path_buf();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let path = support::path_with_bpvm();
     let mut ran = 0;
     for (command, shown) in session().into_iter().filter(|(c, _)| c.starts_with("bpvm ")) {
         let out = Command::new("bash")
             .args(["-c", &format!("{{ {command}; }} 2>&1")])
-            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .current_dir(support::repo())
             .env("PATH", &path)
             .env_remove("WINDSOR_CONTEXT")
             .env_remove("CLICOLOR_FORCE")

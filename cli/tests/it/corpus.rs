@@ -5,27 +5,11 @@
 //! bytes (D1; `tests/corpus.rs` renders every case twice in-process).
 //! Skipped without the corpus, unless `BPVM_CORPUS=required`.
 
-#[path = "../../tests/support/shared.rs"]
-mod shared;
-
+use crate::shared;
+use crate::support::{self, bpvm};
 use bpvm::Value;
 use bpvm::windsor::{Project, test};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// Copies the files under `from` to `to`.
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
+use std::path::Path;
 
 #[test]
 fn every_case_renders_through_the_command() {
@@ -33,9 +17,8 @@ fn every_case_renders_through_the_command() {
     if !shared::present(&corpus) {
         return;
     }
-    let dir: PathBuf = std::env::temp_dir().join(format!("bpvm-cli-corpus-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    copy(&corpus, &dir);
+    let dir = support::scratch_dir("corpus");
+    support::copy_tree(&corpus, &dir);
     let project = Project::load(&dir).unwrap();
     let cases = test::discover(&project, &[]).unwrap();
     let mut rendered = 0;
@@ -51,7 +34,7 @@ fn every_case_renders_through_the_command() {
             args.extend(["--terraform-outputs", outputs.to_str().unwrap()]);
         }
         let run = || {
-            let mut cmd = Command::new(env!("CARGO_BIN_EXE_bpvm"));
+            let mut cmd = bpvm();
             cmd.args(&args).arg("--project").arg(&dir).env_clear();
             for (k, v) in case.environment().iter() {
                 if let Value::Str(s) = v {

@@ -3,12 +3,13 @@
 //! conditions, what it gave and what its expression read; errors for paths
 //! it does not know.
 
-use std::process::{Command, Output};
+use crate::support::{self, bpvm};
+use std::process::Output;
 
 fn explain(project: &str, path: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bpvm"))
+    bpvm()
         .args(["explain", "--project", project, path])
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .current_dir(support::repo())
         .env_remove("WINDSOR_CONTEXT")
         .output()
         .unwrap()
@@ -135,7 +136,7 @@ fn paths_it_does_not_know_are_errors() {
 }
 
 fn bluelink(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bpvm"))
+    bpvm()
         .arg("explain")
         .args(args)
         .args([
@@ -144,7 +145,7 @@ fn bluelink(args: &[&str]) -> Output {
             "--datasources",
             "examples/bluelink/blueprint.datasources.yaml",
         ])
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .current_dir(support::repo())
         .output()
         .unwrap()
 }
@@ -189,9 +190,9 @@ fn a_bluelink_path_that_is_not_there_is_an_error() {
         String::from_utf8_lossy(&out.stderr),
         "error: \"resources.nope.spec\" is not in the blueprint (resources has no \"nope\", or it has no such field)\n"
     );
-    let flags = Command::new(env!("CARGO_BIN_EXE_bpvm"))
+    let flags = bpvm()
         .args(["explain", "values.prefix", "--var", "a=1"])
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .current_dir(support::repo())
         .output()
         .unwrap();
     assert_eq!(flags.status.code(), Some(2));

@@ -4,12 +4,8 @@
 //! order the helps give them, each exiting 0. Completion scripts for every
 //! shell and the manual pages come from the same definition.
 
-use std::path::Path;
+use crate::support::{self, bpvm};
 use std::process::Command;
-
-fn bpvm() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_bpvm"))
-}
 
 fn stdout(cmd: &mut Command) -> String {
     let out = cmd.output().expect("bpvm runs");
@@ -75,17 +71,8 @@ fn bare_bpvm_prints_the_whole_help_and_succeeds() {
 
 #[test]
 fn every_command_has_examples_and_every_example_runs() {
-    let scratch = tempfile::tempdir().unwrap();
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let copied = Command::new("cp")
-        .arg("-R")
-        .arg(repo.join("examples"))
-        .arg(scratch.path())
-        .status()
-        .unwrap();
-    assert!(copied.success());
-    let bin = Path::new(env!("CARGO_BIN_EXE_bpvm")).parent().unwrap().to_path_buf();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let scratch = support::scratch_examples();
+    let path = support::path_with_bpvm();
     let mut helps = vec![stdout(bpvm().arg("--help"))];
     for command in commands() {
         let help = stdout(bpvm().args([command.as_str(), "--help"]));

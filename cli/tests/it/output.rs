@@ -3,14 +3,13 @@
 //! overwrite anything else or leave a temporary file behind, and a replaced
 //! file keeps its mode.
 
+use crate::support::{self, BPVM};
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-const BPVM: &str = env!("CARGO_BIN_EXE_bpvm");
 
 /// Long enough for a debug build to render the large project below.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -20,7 +19,7 @@ fn scratch() -> tempfile::TempDir {
 }
 
 fn windsor_example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/windsor")
+    support::examples().join("windsor")
 }
 
 /// `program args…` rendering the Windsor example to `out`.
