@@ -1,6 +1,8 @@
 //! The one way bpvm puts a file on disk: whatever is at the path, whatever
 //! is planted beside it and however the run ends, the only thing that can
 //! change is the regular file that was asked for.
+//!
+//! A leaf: imports nothing from this crate.
 
 mod destination;
 mod interrupt;
@@ -41,4 +43,15 @@ pub fn atomically(flag: &str, path: &Path, text: &str) -> Result<(), String> {
     });
     written.map_err(|e| fail(format!("cannot write: {e}")))?;
     tmp.persist(path).map_err(|e| fail(format!("cannot write: {e}")))
+}
+
+/// A command's output: on stdout, or with `--out FILE` into FILE, atomically.
+pub fn output(out: Option<&Path>, text: &str) -> Result<(), String> {
+    match out {
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+        Some(path) => atomically("--out", path, text),
+    }
 }

@@ -1,0 +1,16 @@
+//! Argument groups and values that several commands share: which Windsor
+//! project to render, a Bluelink render's flags, the output format and the
+//! expression language.
+//!
+//! A leaf: it imports nothing from this crate, so that every command and
+//! loader can use it without a cycle.
+
+mod bluelink;
+mod dialect;
+mod output;
+mod windsor;
+
+pub use bluelink::{BluelinkFlags, NEEDS_BLUEPRINT};
+pub use dialect::DialectArg;
+pub use output::{Format, OutputFormat};
+pub use windsor::{Rules, WindsorTarget};

@@ -1,0 +1,116 @@
+//! `bpvm batch`'s command line: the batch's arguments, `merge-reports`'s,
+//! and the report formats. A leaf of the command's folder.
+
+use crate::args::OutputFormat;
+use bpvm::batch::Report;
+use clap::Subcommand;
+use std::path::PathBuf;
+
+/// Render every Windsor context and Bluelink blueprint under PATHs in one run
+///
+/// Finds every Windsor project (windsor.yaml and contexts/_template/:
+/// one target per context folder) and Bluelink blueprint (one target per
+/// <stem>[.<set>].vars.yaml beside it) under each PATH, skipping .git,
+/// target, node_modules, hidden folders and what .gitignore ignores; a
+/// bpvm-batch.yaml in a PATH lists its targets instead. Each template is
+/// loaded once and its targets render in parallel, each exactly as
+/// `bpvm render` prints it (Bluelink files stay inside the PATH, as with
+/// --root PATH). A failed target is reported and the others still render.
+///
+/// Exit status: 0 when every target rendered (and, with --check, matched;
+/// with --test, every case passed), 1 otherwise, 2 on bad usage.
+#[derive(clap::Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "\
+Examples:
+  bpvm batch examples --out rendered
+  bpvm batch examples --out rendered --check
+  bpvm batch examples --test --shard 1/2 --report shard-1.json
+  bpvm batch examples --test --shard 2/2 --report shard-2.json
+  bpvm batch merge-reports shard-*.json --report-format junit --out junit.xml"
+)]
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Option<Action>,
+    /// Folders to search (default: the current one).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Write each target to OUT/<id>.yaml (Windsor: <project>/<context>,
+    /// Bluelink: <folder>/<stem>[@<set>]), atomically; without it nothing
+    /// is written.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Compare with the files in --out instead of writing: print a
+    /// unified diff for each target that differs or is missing, list the
+    /// files no target renders, exit 1 on any drift.
+    #[arg(long, requires = "out")]
+    pub check: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// Only shard K of N (1-based): the N shards are disjoint and together
+    /// the whole batch; a target stays in its shard as others come and go.
+    #[arg(long, value_name = "K/N", value_parser = bpvm::batch::parse_shard)]
+    pub shard: Option<(usize, usize)>,
+    /// Write a report: one record per target and test case.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// The report's format.
+    #[arg(long, value_enum, default_value = "json")]
+    pub report_format: ReportFormat,
+    /// Also run every Windsor project's test suites, each case a record.
+    #[arg(long)]
+    pub test: bool,
+    #[command(flatten)]
+    pub output: OutputFormat,
+    /// Start nothing new after the first failure.
+    #[arg(long)]
+    pub fail_fast: bool,
+}
+
+#[derive(Subcommand)]
+pub enum Action {
+    MergeReports(MergeReports),
+}
+
+/// Combine the JSON reports of a batch's shards into one report.
+///
+/// Each target must be in one report only, and when the reports name
+/// their shards, every shard of the batch must be there.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  bpvm batch examples --shard 1/2 --report shard-1.json
+  bpvm batch examples --shard 2/2 --report shard-2.json
+  bpvm batch merge-reports shard-1.json shard-2.json --report-format junit --out junit.xml")]
+pub struct MergeReports {
+    /// The shards' reports (`bpvm batch --report FILE`).
+    #[arg(value_name = "REPORT", required = true)]
+    pub reports: Vec<PathBuf>,
+    /// The merged report's format.
+    #[arg(long, value_enum, default_value = "json")]
+    pub report_format: ReportFormat,
+    /// Write to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// The formats of `--report`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// One record per target and test case, which merge-reports reads
+    Json,
+    /// JUnit XML, which CI systems display
+    Junit,
+}
+
+impl ReportFormat {
+    /// `report` in this format.
+    pub fn text(self, report: &Report) -> String {
+        match self {
+            ReportFormat::Json => report.to_json(),
+            ReportFormat::Junit => report.to_junit(),
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! `bpvm check`: the report of `bpvm::check`, in the format asked for,
+//! with a progress bar on a terminal while many templates are checked.
+
+use crate::{exit, paint};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Find every mistake in templates before anything renders
+///
+/// Checks each Windsor project and Bluelink blueprint under PATHs (a
+/// project folder, a blueprint file, or folders searched as `bpvm
+/// batch` searches them) without rendering: every expression against
+/// the template's schema or declarations for every context at once
+/// (paths nothing provides, operations the types rule out, conditions
+/// that are constant or never hold), config blocks nothing reads,
+/// `dependsOn` names and files that are not there, and context and
+/// test values the schema refuses. Exits 1 when it finds an error (or
+/// a warning, with --deny-warnings), 0 otherwise. The rules are listed
+/// in the README.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  bpvm check examples/windsor
+  bpvm check examples --format json
+  bpvm check examples/windsor --format sarif > bpvm.sarif
+  bpvm check examples/windsor --deny-warnings")]
+pub struct Args {
+    /// Projects, blueprints or folders to search (default: the current folder).
+    #[arg(value_name = "PATH", default_value = ".")]
+    paths: Vec<PathBuf>,
+    /// How findings are written.
+    #[arg(long, value_enum, default_value = "human")]
+    format: Form,
+    /// Fail on warnings too.
+    #[arg(long)]
+    deny_warnings: bool,
+}
+
+/// How findings are written.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Form {
+    /// For people: file:line:column, the line and a caret.
+    Human,
+    /// One JSON object per finding.
+    Json,
+    /// SARIF 2.1.0, for code review tools.
+    Sarif,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    exit::passed(check(&args.paths, args.format, args.deny_warnings))
+}
+
+/// Checks `paths`: whether the run passes (no errors; no warnings either
+/// with `deny_warnings`).
+fn check(paths: &[PathBuf], form: Form, deny_warnings: bool) -> Result<bool, String> {
+    let bar = progress_bar();
+    let result = bpvm::check::check_with(paths, &|done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    let report = result.map_err(|problems| {
+        let lines: Vec<String> = problems.0.iter().map(|p| format!("error: {p}")).collect();
+        lines.join("\n")
+    })?;
+    match form {
+        Form::Human => anstream::print!("{}", paint::diagnostic(&bpvm::check::human(&report))),
+        Form::Json => print!("{}", bpvm::check::json(&report)),
+        Form::Sarif => print!("{}", bpvm::check::sarif(&report, &bpvm::check::rules())),
+    }
+    Ok(!report.fails(deny_warnings))
+}
+
+/// The templates checked so far, drawn on a terminal only, and cleared
+/// before the report.
+fn progress_bar() -> ProgressBar {
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(None, target);
+    let style = ProgressStyle::with_template("{bar:30} {pos}/{len} templates checked · {elapsed}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}

@@ -1,0 +1,92 @@
+//! The commands, one module each: its arguments (a clap `Args`, whose doc
+//! comment and examples are the command's help) and its `run`, which
+//! gives the exit status. This file holds the command line as a whole and
+//! hands each command its arguments.
+//!
+//! A command imports the crate's shared modules (`args`, `load`, `exit`,
+//! `paint`, `write`, `alloc`) and never another command or this file:
+//! `completions` and `man` are handed the command line's definition.
+
+mod batch;
+mod bench;
+mod check;
+mod completions;
+mod eval;
+mod explain;
+mod graph;
+mod man;
+mod render;
+mod test;
+
+use clap::{CommandFactory, Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Render infrastructure blueprints: Windsor contexts and Bluelink blueprints.
+///
+/// bpvm prints the blueprint of a Windsor project's context (its facets
+/// composed by their `when:` conditions, `${…}` expressions evaluated) or
+/// of a Bluelink blueprint (its `${..}` substitutions resolved), runs a
+/// template's test suites, renders every context and blueprint of a
+/// repository in one run, and evaluates single expressions. Every problem
+/// is reported with its file, YAML path and line:column; nothing is
+/// written when a render fails.
+#[derive(Parser)]
+#[command(
+    name = "bpvm",
+    version,
+    after_help = EXAMPLES,
+    after_long_help = EXAMPLES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The top-level help's examples, each runnable from the repository's root.
+const EXAMPLES: &str = "\
+Examples:
+  bpvm render --project examples/windsor --context local
+  bpvm render examples/bluelink/blueprint.yaml --vars examples/bluelink/blueprint.vars.yaml
+  bpvm test --project examples/windsor
+  bpvm batch examples --out rendered
+  bpvm eval --env examples/blueprint.yaml \"cluster.cni.driver == 'cilium'\"";
+
+#[derive(Subcommand)]
+pub enum Command {
+    Render(render::Args),
+    Test(test::Args),
+    Check(check::Args),
+    Batch(batch::Args),
+    Eval(eval::Args),
+    Bench(bench::Args),
+    Explain(explain::Args),
+    Graph(graph::Args),
+    Completions(completions::Args),
+    Man(man::Args),
+}
+
+impl Command {
+    /// Runs the command: its exit status.
+    pub fn run(self) -> ExitCode {
+        match self {
+            Command::Render(args) => render::run(args),
+            Command::Test(args) => test::run(args),
+            Command::Check(args) => check::run(args),
+            Command::Batch(args) => batch::run(args),
+            Command::Eval(args) => eval::run(args),
+            Command::Bench(args) => bench::run(args),
+            Command::Explain(args) => explain::run(args),
+            Command::Graph(args) => graph::run(args),
+            Command::Completions(args) => completions::run(args, Cli::command()),
+            Command::Man(args) => man::run(args, Cli::command()),
+        }
+    }
+}
+
+/// Bare `bpvm` teaches: the whole help, and success.
+pub fn teach() -> ExitCode {
+    match Cli::command().print_long_help() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(1),
+    }
+}

@@ -1,0 +1,67 @@
+//! `bpvm render`'s arguments. A leaf of the command's folder: the render
+//! of each language reads them.
+
+use crate::args::{BluelinkFlags, OutputFormat, WindsorTarget};
+use std::path::PathBuf;
+
+/// Print the blueprint of a Windsor context or of a Bluelink blueprint.
+///
+/// With BLUEPRINT (YAML or JSON): the whole blueprint is validated
+/// (every problem reported with file:line:column and its path), then
+/// variables, values, data sources, resources (condition, each),
+/// included children, exports and metadata are resolved in dependency
+/// order, and the materialised blueprint is printed. A value only known
+/// at deploy time keeps its ${..} text and is listed on stderr.
+///
+/// Without BLUEPRINT: reads the Windsor project's windsor.yaml, the
+/// template in contexts/_template/ (blueprint.yaml, schema.yaml, facets/
+/// and legacy features/) and the context's values.yaml and
+/// blueprint.yaml, and prints the blueprint of one context.
+///
+/// Nothing is written when the render fails.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  bpvm render --project examples/windsor --context local
+  bpvm render --project examples/windsor -o json --explain
+  bpvm render examples/bluelink/blueprint.yaml --vars examples/bluelink/blueprint.vars.yaml \\
+      --datasources examples/bluelink/blueprint.datasources.yaml --seed 7")]
+pub struct Args {
+    /// A Bluelink blueprint (YAML or JSON); without it, the Windsor
+    /// project is rendered.
+    #[arg(value_name = "BLUEPRINT")]
+    pub blueprint: Option<PathBuf>,
+    #[command(flatten)]
+    pub windsor: WindsorTarget,
+    #[command(flatten)]
+    pub output: OutputFormat,
+    /// Write to FILE instead of stdout: atomically, keeping its mode,
+    /// and only ever a regular file (a symlink, folder, FIFO or device
+    /// there is refused).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Say on stderr which facets and components were included or
+    /// skipped, and the condition that decided (Windsor).
+    #[arg(long, conflicts_with = "blueprint", help_heading = "Windsor options")]
+    pub explain: bool,
+    /// Do not apply the defaults of contexts/_template/schema.yaml (Windsor).
+    #[arg(long, conflicts_with = "blueprint", help_heading = "Windsor options")]
+    pub no_schema_defaults: bool,
+    /// Print the flux systems compiled to the kustomizations Windsor
+    /// applies (`<system>-install`, `<system>-resources[-<variant>]`)
+    /// under `kustomize:`, instead of the `flux:` systems that
+    /// `windsor show blueprint` prints (Windsor v0.9).
+    #[arg(long, conflicts_with = "blueprint", help_heading = "Windsor options")]
+    pub compile_flux: bool,
+    /// A YAML or JSON file of terraform outputs by component; without
+    /// it terraform_output() stays as written (Windsor).
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "blueprint",
+        help_heading = "Windsor options"
+    )]
+    pub terraform_outputs: Option<PathBuf>,
+    #[command(flatten)]
+    pub bluelink: BluelinkFlags,
+}

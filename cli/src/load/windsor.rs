@@ -1,0 +1,49 @@
+//! A Windsor project by the rules asked for, and the context to render.
+
+use crate::args::Rules;
+use bpvm::windsor::Project;
+use bpvm::windsor::current::{Current, Source};
+use std::path::Path;
+
+/// The project in the folder `dir`, read by `rules`.
+pub fn project(dir: &Path, rules: Rules) -> Result<Project, String> {
+    if !dir.is_dir() {
+        return Err(format!("error: {} is not a folder", dir.display()));
+    }
+    let format = match rules {
+        Rules::Auto => None,
+        Rules::Seed => Some(bpvm::windsor::Format::Seed),
+        Rules::V09 => Some(bpvm::windsor::Format::V09("--rules v0.9".into())),
+    };
+    Project::load_as(dir, format).map_err(|e| format!("error: {e}"))
+}
+
+/// The context to render: `given`, else the project's current one (an
+/// unknown one is an error naming what chose it).
+pub fn context(project: &Project, given: Option<&str>) -> Result<Current, String> {
+    let windsor_context = std::env::var("WINDSOR_CONTEXT").ok();
+    let current = project
+        .current_context(given, windsor_context.as_deref())
+        .map_err(|e| format!("error: {e}"))?;
+    if current.source != Source::Given {
+        project
+            .check_context(&current.name)
+            .map_err(|e| format!("error: {e} (the context was chosen by {})", current.source))?;
+    }
+    Ok(current)
+}
+
+/// Which rules a render applies, and what chose them (W10).
+pub fn rules(project: &Project, chosen: Rules) -> String {
+    use bpvm::windsor::Format;
+    let what = match &project.format {
+        Format::Seed => "the seed facet format",
+        Format::V09(_) => "Windsor v0.9",
+    };
+    let why = match (chosen, &project.format) {
+        (Rules::Seed | Rules::V09, _) => "chosen by --rules".to_string(),
+        (Rules::Auto, Format::Seed) => "contexts/_template/metadata.yaml has no cliVersion admitting 0.9".to_string(),
+        (Rules::Auto, Format::V09(c)) => format!("contexts/_template/metadata.yaml cliVersion {c:?}"),
+    };
+    format!("rules: {what} ({why})")
+}

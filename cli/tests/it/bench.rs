@@ -1,0 +1,50 @@
+//! `bpvm bench`: one JSON row per expression, bound or (`--unbound`) not,
+//! and the errors it stops on.
+
+use crate::support::bpvm;
+
+fn bench(args: &[&str]) -> std::process::Output {
+    let env = std::env::temp_dir().join(format!("bpvm-cli-bench-{}.yaml", std::process::id()));
+    std::fs::write(&env, "provider: aws\ncluster: {name: prod}\n").unwrap();
+    bpvm()
+        .args(["bench", "--seconds", "0.02", "--json", "--env"])
+        .arg(&env)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn rows(out: &std::process::Output) -> Vec<serde_json::Value> {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn bound_and_unbound_measure_every_expression_without_allocating() {
+    let exprs = ["provider == 'aws'", "cluster.name + '-' + (region ?? 'eu')"];
+    for unbound in [false, true] {
+        let mut args: Vec<&str> = exprs.to_vec();
+        if unbound {
+            args.insert(0, "--unbound");
+        }
+        let rows = rows(&bench(&args));
+        assert_eq!(rows.len(), 2);
+        for (row, expr) in rows.iter().zip(exprs) {
+            assert_eq!(row["expr"], expr);
+            assert!(row["ns_per_eval"].as_f64().unwrap() > 0.0, "{row}");
+            assert_eq!(row["allocs_per_eval"].as_f64(), Some(0.0), "{row}");
+        }
+    }
+}
+
+#[test]
+fn an_expression_that_fails_stops_the_bench_with_its_error() {
+    let out = bench(&["provider + 1"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error: 1:1: '+' cannot be applied to string and int\n"),
+        "{err}"
+    );
+    assert!(err.contains("1 | provider + 1\n  | ^^^^^^^^^^^^"), "{err}");
+}

@@ -1,0 +1,99 @@
+//! `bpvm check` as a user runs it: exit statuses, the three formats,
+//! `--deny-warnings`, and what a path that cannot be searched says.
+
+use crate::support::{self, bpvm};
+use std::path::Path;
+use std::process::Output;
+
+fn check(args: &[&str], dir: &Path) -> Output {
+    bpvm()
+        .arg("check")
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A project in `dir/infra` whose one facet has `when`.
+fn project(dir: &Path, when: &str) {
+    let template = dir.join("infra/contexts/_template");
+    std::fs::create_dir_all(template.join("facets")).unwrap();
+    std::fs::write(dir.join("infra/windsor.yaml"), "version: v1alpha1\n").unwrap();
+    std::fs::write(
+        template.join("schema.yaml"),
+        "type: object\nadditionalProperties: false\nproperties:\n  ha: {type: boolean, default: false}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        template.join("facets/ha.yaml"),
+        format!("kind: Facet\nmetadata: {{name: ha}}\nwhen: {when}\n"),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_clean_template_passes() {
+    let out = check(&["examples/windsor"], &support::repo());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "no problems in 1 template\n");
+}
+
+#[test]
+fn warnings_pass_unless_denied_and_errors_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path(), "hq == true");
+    let out = check(&["infra"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).starts_with(
+            "infra/contexts/_template/facets/ha.yaml:3:7: warning[unknown-path]: hq: no such property\nhelp: did you mean ha?\n"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(check(&["infra", "--deny-warnings"], dir.path()).status.code(), Some(1));
+    // Found when its folder is searched, though it has no context to
+    // render (as a template repository has none).
+    let out = check(&["--deny-warnings"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).starts_with("infra/contexts/_template/facets/ha.yaml:3:7: warning[unknown-path]"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    project(dir.path(), "ha == 'yes'");
+    let out = check(&["infra", "--format", "json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let findings: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(findings[0]["rule"], "type-mismatch");
+    assert_eq!(findings[0]["file"], "infra/contexts/_template/facets/ha.yaml");
+    assert_eq!(
+        (findings[0]["line"].as_u64(), findings[0]["column"].as_u64()),
+        (Some(3), Some(7))
+    );
+
+    let out = check(&["infra", "--format", "sarif"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    assert_eq!(log["runs"][0]["results"][0]["ruleId"], "type-mismatch");
+}
+
+#[test]
+fn a_path_that_cannot_be_searched_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = check(&["no-such-folder"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "");
+    assert!(
+        text(&out.stderr).starts_with("error: no-such-folder: cannot search: "),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -1,0 +1,24 @@
+//! The `bpvm` command as users and scripts run it, in one test binary: a
+//! module per command or concern, sharing `support` (the built binary,
+//! the repository's folders, scratch folders). Every test runs `bpvm` in
+//! a child process, so none sets anything global in this one.
+
+mod support;
+
+// `../shared` (the corpus beside the repository), as every crate's tests read it.
+#[path = "../../../tests/support/shared.rs"]
+mod shared;
+
+mod bench;
+mod blueprint;
+mod check;
+mod colour;
+mod context;
+mod corpus;
+mod explain;
+mod graph;
+mod habits;
+mod help;
+mod output;
+mod readme;
+mod render;

@@ -1,0 +1,67 @@
+//! What the tests share: the `bpvm` this run built, the repository's
+//! folders, and scratch folders to write projects into.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The `bpvm` binary Cargo built for this test run.
+pub const BPVM: &str = env!("CARGO_BIN_EXE_bpvm");
+
+/// A command running `bpvm`.
+pub fn bpvm() -> Command {
+    Command::new(BPVM)
+}
+
+/// The repository's root: the README and `examples/` are there, and the
+/// examples in the helps run from it.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The shipped `examples/`.
+pub fn examples() -> PathBuf {
+    repo().join("examples")
+}
+
+/// `PATH` with `bpvm`'s folder first, for commands run through bash.
+pub fn path_with_bpvm() -> String {
+    let bin = Path::new(BPVM).parent().unwrap().to_path_buf();
+    format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default())
+}
+
+/// A scratch folder holding a copy of the shipped `examples/` (as
+/// `examples/` in it), removed when dropped.
+pub fn scratch_examples() -> tempfile::TempDir {
+    let scratch = tempfile::tempdir().unwrap();
+    let copied = Command::new("cp")
+        .arg("-R")
+        .arg(examples())
+        .arg(scratch.path())
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    scratch
+}
+
+/// An empty folder `bpvm-cli-<name>-<pid>` in the temporary folder: the
+/// process id keeps runs apart, `name` the tests of one run.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bpvm-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Copies the files under `from` to `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
