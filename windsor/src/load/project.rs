@@ -96,25 +96,7 @@ impl Project {
     fn read(root: &Path, format: Option<Format>, paths: PathTable) -> Result<Project, Errors> {
         let root = &Root::new(root, "project")
             .map_err(|e| Error::new(None, "", format!("cannot open project {}: {e}", root.display())))?;
-        // Windsor reads windsor.yaml, else windsor.yml.
-        let config = ["windsor.yaml", "windsor.yml"]
-            .into_iter()
-            .find(|f| root.dir().join(f).exists());
-        let mut missing = Vec::new();
-        if config.is_none() {
-            missing.push("windsor.yaml");
-        }
-        if !root.dir().join(TEMPLATE).is_dir() {
-            missing.push(TEMPLATE);
-        }
-        if !missing.is_empty() {
-            let message = format!(
-                "{} is not a Windsor project: it has no {}",
-                root.dir().display(),
-                missing.join(" and no ")
-            );
-            return Err(Error::new(None, "", message).into());
-        }
+        let config = project_file(root)?;
         let mut errors = Vec::new();
         let mut read = |rel: &str| match read_yaml(root, rel) {
             Ok(v) => v,
@@ -123,20 +105,12 @@ impl Project {
                 None
             }
         };
-        let windsor = read(config.unwrap_or("windsor.yaml")).unwrap_or(Value::Null);
+        let windsor = read(config).unwrap_or(Value::Null);
         let blueprint = read(&format!("{TEMPLATE}/blueprint.yaml")).unwrap_or(Value::Null);
         let schema = read(&format!("{TEMPLATE}/schema.yaml"));
         let metadata_file = format!("{TEMPLATE}/metadata.yaml");
         let metadata = read(&metadata_file);
-        let constraint = metadata
-            .as_ref()
-            .and_then(Value::as_map)
-            .and_then(|m| m.get("cliVersion"))
-            .map(|v| match v {
-                Value::Str(s) => s.to_string(),
-                other => bpvm_runtime::text::to_text(other),
-            });
-        let selected = Format::of(constraint.as_deref()).unwrap_or_else(|why| {
+        let selected = Format::of(constraint(metadata.as_ref()).as_deref()).unwrap_or_else(|why| {
             errors.push(Error::new(Some(&metadata_file), "cliVersion", why));
             Format::Seed
         });
@@ -152,40 +126,7 @@ impl Project {
                 Vec::new()
             }
         };
-        let mut files = Vec::new();
-        for dir in ["facets", "features"] {
-            if let Err(e) = files_under(root, &format!("{TEMPLATE}/{dir}"), &[".yaml", ".yml"], &mut files) {
-                errors.push(e);
-            }
-        }
-        let mut facets: Vec<Facet> = Vec::new();
-        let mut named: HashMap<String, usize> = HashMap::default();
-        for file in &files {
-            let doc = match read_yaml(root, file) {
-                Ok(Some(doc)) => doc,
-                Ok(None) => continue,
-                Err(e) => {
-                    errors.push(e);
-                    continue;
-                }
-            };
-            match facet::parse(&doc, file, matches!(format, Format::V09(_))) {
-                Ok(f) => {
-                    match named.get(&f.name) {
-                        Some(&first) => errors.push(Error::new(
-                            Some(file),
-                            "metadata.name",
-                            format!("facet name {:?} is already used by {}", f.name, facets[first].file),
-                        )),
-                        None => {
-                            named.insert(f.name.clone(), facets.len());
-                        }
-                    }
-                    facets.push(f);
-                }
-                Err(mut es) => errors.append(&mut es),
-            }
-        }
+        let mut facets = facets(root, matches!(format, Format::V09(_)), &mut errors);
         if !errors.is_empty() {
             let mut errors = Errors::new(errors);
             crate::error::locate(root, &mut errors);
@@ -266,4 +207,80 @@ impl Project {
             .filter_map(|f| self.facets.iter().position(|g| std::ptr::eq(g, *f)))
             .collect()
     }
+}
+
+/// The project's `windsor.yaml` (Windsor reads windsor.yaml, else
+/// windsor.yml); an error when `root` is not a Windsor project.
+fn project_file(root: &Root) -> Result<&'static str, Errors> {
+    let config = ["windsor.yaml", "windsor.yml"]
+        .into_iter()
+        .find(|f| root.dir().join(f).exists());
+    let mut missing = Vec::new();
+    if config.is_none() {
+        missing.push("windsor.yaml");
+    }
+    if !root.dir().join(TEMPLATE).is_dir() {
+        missing.push(TEMPLATE);
+    }
+    if !missing.is_empty() {
+        let message = format!(
+            "{} is not a Windsor project: it has no {}",
+            root.dir().display(),
+            missing.join(" and no ")
+        );
+        return Err(Error::new(None, "", message).into());
+    }
+    Ok(config.unwrap_or("windsor.yaml"))
+}
+
+/// The `cliVersion` constraint of `metadata.yaml`, as text.
+fn constraint(metadata: Option<&Value>) -> Option<String> {
+    metadata
+        .and_then(Value::as_map)
+        .and_then(|m| m.get("cliVersion"))
+        .map(|v| match v {
+            Value::Str(s) => s.to_string(),
+            other => bpvm_runtime::text::to_text(other),
+        })
+}
+
+/// Every facet of the template's `facets/` (and `features/`) folder,
+/// parsed by the v0.9 rules when `v09`; problems go to `errors`, and a
+/// facet name used twice is one.
+fn facets(root: &Root, v09: bool, errors: &mut Vec<Error>) -> Vec<Facet> {
+    let mut files = Vec::new();
+    for dir in ["facets", "features"] {
+        if let Err(e) = files_under(root, &format!("{TEMPLATE}/{dir}"), &[".yaml", ".yml"], &mut files) {
+            errors.push(e);
+        }
+    }
+    let mut facets: Vec<Facet> = Vec::new();
+    let mut named: HashMap<String, usize> = HashMap::default();
+    for file in &files {
+        let doc = match read_yaml(root, file) {
+            Ok(Some(doc)) => doc,
+            Ok(None) => continue,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        match facet::parse(&doc, file, v09) {
+            Ok(f) => {
+                match named.get(&f.name) {
+                    Some(&first) => errors.push(Error::new(
+                        Some(file),
+                        "metadata.name",
+                        format!("facet name {:?} is already used by {}", f.name, facets[first].file),
+                    )),
+                    None => {
+                        named.insert(f.name.clone(), facets.len());
+                    }
+                }
+                facets.push(f);
+            }
+            Err(mut es) => errors.append(&mut es),
+        }
+    }
+    facets
 }
