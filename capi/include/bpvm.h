@@ -55,7 +55,7 @@
 #ifndef BPVM_H
 #define BPVM_H
 
-/* Generated from capi/src by cbindgen; regenerate with BPVM_UPDATE_HEADER=1 cargo test -p bpvm-capi --test header. */
+/* Generated from capi/src by cbindgen; regenerate with BPVM_UPDATE_HEADER=1 cargo test -p bpvm-capi --test it header:: */
 
 /*
  An environment: the mapping expressions read. Opaque to C; made by

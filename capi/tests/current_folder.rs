@@ -1,7 +1,9 @@
 //! `bpvm_eval_json` reads `file()` inside the process's current folder at
 //! the time of the call, also when the folder changes between calls (the
 //! root is kept per thread and made again when `getcwd` names another
-//! folder). Its own test binary: it changes the process's folder.
+//! folder).
+//! Its own test binary: it changes the process's current folder, against
+//! which every other test in the same process would then resolve paths.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 

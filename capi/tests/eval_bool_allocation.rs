@@ -1,4 +1,6 @@
 //! `bpvm_eval_bool` allocates nothing once its thread's VM is warm.
+//! Its own test binary: it installs a counting global allocator, which is
+//! the whole process's, so every test beside it would run on it too.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 

@@ -442,44 +442,11 @@ fn operation_lit(op: Binary, l: Lit, r: Lit) -> Option<Lit> {
 
 #[cfg(test)]
 mod tests {
+    //! What each logic compiles conditions to (which operands are asserted
+    //! to be bools) is checked against golden disassembly in
+    //! tests/golden/logic.txt.
+
     use crate::{Compiler, Dialect, Logic};
-    use bpvm_vm::Op;
-
-    fn code(logic: Logic, src: &str) -> Vec<Op> {
-        Compiler::new(Dialect::Windsor).logic(logic).compile(src).unwrap().code
-    }
-
-    #[test]
-    fn conditions_made_of_comparisons_compile_as_under_w8() {
-        // Nothing to check: comparisons are bools. The fused tests of a
-        // `when`-like condition stay as fast.
-        for src in [
-            "provider == 'aws' && cluster.nodes >= 3",
-            "(a == 'x' || b == 'y') && (n >= 100 || m == 1)",
-            "provider == 'aws' && cluster.nodes >= 3 ? 1 : 2",
-            "(a == 1 || b == 2) && c != 'x' ? 'y' : 'n'",
-            "!(a in ['x', 'y']) ? 1 : 2",
-        ] {
-            let ops = code(Logic::ExprLang, src);
-            assert_eq!(ops, code(Logic::Windsor, src), "{src}");
-            assert!(!ops.contains(&Op::AssertBool), "{src}: {ops:?}");
-        }
-        let ops = code(Logic::ExprLang, "filter(xs, # > 1 && #.a matches 'b')");
-        assert!(!ops.contains(&Op::AssertBool), "{ops:?}");
-    }
-
-    #[test]
-    fn other_operands_are_asserted_before_their_jump() {
-        let ops = code(Logic::ExprLang, "a ? 1 : 2");
-        assert!(
-            matches!(ops[..3], [Op::Load(_), Op::AssertBool, Op::JumpIfFalse(_)]),
-            "{ops:?}"
-        );
-        // The last operand of `&&` is the value as it is.
-        let ops = code(Logic::ExprLang, "a && b");
-        assert_eq!(ops.iter().filter(|op| **op == Op::AssertBool).count(), 1, "{ops:?}");
-        assert!(!code(Logic::Windsor, "!a && b").contains(&Op::AssertBool));
-    }
 
     #[test]
     fn literal_operands_are_rewritten_as_the_optimiser_does() {

@@ -9,8 +9,7 @@
 //! `../shared` is skipped when it is not there, unless
 //! `BPVM_CORPUS=required`.
 
-#[path = "../../tests/support/shared.rs"]
-mod shared;
+use crate::shared;
 
 use bpvm_runtime::yaml_events::{events, scanned};
 use saphyr_parser_bw::{Event, Marker, Parser, Span};

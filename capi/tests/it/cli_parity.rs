@@ -1,15 +1,13 @@
 //! Errors through the C ABI read exactly as the `bpvm` CLI prints them on
 //! stderr.
 
-#![deny(clippy::undocumented_unsafe_blocks)]
-
+use crate::built;
+use crate::c_strings::{c, take};
 use bpvm_capi::*;
-use std::ffi::{CStr, CString, c_char};
+use std::ffi::c_char;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::ptr;
-
-mod built;
 
 /// What the CLI printed on stderr for `args`, failing.
 fn cli_error(cli: &Path, args: &[&str]) -> String {
@@ -18,18 +16,10 @@ fn cli_error(cli: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stderr).expect("UTF-8")
 }
 
-fn c(s: &str) -> CString {
-    CString::new(s).unwrap()
-}
-
 /// An error message handed out, freed, with the newline the CLI adds
 /// when the message has none.
 fn message(err: *mut c_char) -> String {
-    assert!(!err.is_null());
-    // SAFETY: a NUL-terminated string from the library, read before it is freed.
-    let mut text = unsafe { CStr::from_ptr(err) }.to_str().unwrap().to_string();
-    // SAFETY: handed out by the library, freed once.
-    unsafe { bpvm_string_free(err) };
+    let mut text = take(err);
     if !text.ends_with('\n') {
         text.push('\n');
     }
@@ -158,11 +148,7 @@ fn capi_result(rc: i32, out: *mut c_char, err: *mut c_char) -> Result<String, St
     if rc != 0 {
         return Err(message(err));
     }
-    // SAFETY: a NUL-terminated string from the library, read before it is freed.
-    let text = unsafe { CStr::from_ptr(out) }.to_str().unwrap().to_string();
-    // SAFETY: handed out by the library, freed once.
-    unsafe { bpvm_string_free(out) };
-    Ok(text)
+    Ok(take(out))
 }
 
 #[test]

@@ -3,14 +3,9 @@
 //! installed (any leak or memory error fails); also linked with the
 //! shared library and run. Its renders are compared with the CLI's.
 
-#![deny(clippy::undocumented_unsafe_blocks)]
-
+use crate::built::{self, NATIVE_LIBS, profile_dir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-mod built;
-
-use built::profile_dir;
 
 fn capi_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -26,8 +21,7 @@ fn build(work: &Path) -> PathBuf {
     assert!(lib.is_file(), "{} is missing", lib.display());
     let exe = work.join("bpvm-c-test");
     let mut cc = compiler(&exe);
-    cc.arg(&lib)
-        .args(["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"]);
+    cc.arg(&lib).args(NATIVE_LIBS);
     assert!(cc.status().expect("cc runs").success(), "cc failed");
     exe
 }

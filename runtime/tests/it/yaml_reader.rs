@@ -8,10 +8,7 @@
 //! `../shared` is skipped when it is not there, unless
 //! `BPVM_CORPUS=required`.
 
-#[path = "../../tests/support/shared.rs"]
-mod shared;
-
-mod old_yaml;
+use crate::{old_yaml, shared};
 
 use bpvm_runtime::Value;
 use bpvm_runtime::limits::VALUE_DEPTH;

@@ -27,8 +27,11 @@ pub fn profile_dir() -> &'static Path {
     })
 }
 
+/// What `libbpvm_capi.a` needs linked after it (the Rust standard
+/// library's system dependencies), for a C program built against it.
+pub const NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"];
+
 /// The `bpvm` command.
-#[allow(dead_code)]
 pub fn cli() -> PathBuf {
     profile_dir().join("bpvm")
 }

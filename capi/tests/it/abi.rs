@@ -1,24 +1,9 @@
 //! The exported functions called through their C signatures from Rust.
 
-#![deny(clippy::undocumented_unsafe_blocks)]
-
+use crate::c_strings::{c, take};
 use bpvm_capi::*;
-use std::ffi::{CStr, CString, c_char};
+use std::ffi::CStr;
 use std::ptr;
-
-/// A handed-out string's text, freed.
-fn take(s: *mut c_char) -> String {
-    assert!(!s.is_null());
-    // SAFETY: a NUL-terminated string from the library, read before it is freed.
-    let text = unsafe { CStr::from_ptr(s) }.to_str().unwrap().to_string();
-    // SAFETY: handed out by the library, freed once.
-    unsafe { bpvm_string_free(s) };
-    text
-}
-
-fn c(s: &str) -> CString {
-    CString::new(s).unwrap()
-}
 
 fn compile(dialect: &str, source: &str, template: bool) -> Result<*mut bpvm_program, String> {
     let mut err = ptr::null_mut();

@@ -2,12 +2,9 @@
 //! crate's "Use"), compiled with `cc -Werror` against the header and the
 //! static library, and run: each must exit 0 and print what it says.
 
+use crate::built::{NATIVE_LIBS, profile_dir};
 use std::path::Path;
 use std::process::Command;
-
-mod built;
-
-use built::profile_dir;
 
 /// The ```c blocks of the Markdown file at `path`.
 fn c_blocks(path: &Path) -> Vec<String> {
@@ -41,7 +38,7 @@ fn compile_and_run(name: &str, source: &str) -> String {
         .arg("-I")
         .arg(capi.join("include"))
         .arg(profile_dir().join("libbpvm_capi.a"))
-        .args(["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"])
+        .args(NATIVE_LIBS)
         .status()
         .expect("cc runs");
     assert!(status.success(), "{name} does not compile");
