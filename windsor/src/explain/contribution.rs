@@ -7,7 +7,7 @@ use crate::template::tmpl::{Evaluator, Tmpl};
 use crate::texts::Texts;
 use bpvm_vm::reads::reads;
 
-use super::{Contribution, Role};
+use super::explanation::{Contribution, Role};
 
 /// Who made a contribution and how it folds.
 pub(super) struct Origin<'a> {

@@ -2,7 +2,7 @@
 //! `when` is the body; by Windsor v0.9's, `value` is, beside a strategy,
 //! an ordinal and requirements.
 
-use super::Block;
+use super::loaded::Block;
 use super::reader::Reader;
 use crate::kind::Strategy;
 use bpvm_runtime::{Map, Value};

@@ -1,7 +1,7 @@
 //! A facet's terraform components and kustomizations: each item read into
 //! its identity, condition, strategy, ordinal and compiled body.
 
-use super::Part;
+use super::loaded::Part;
 use super::reader::Reader;
 use crate::host::compiler_for;
 use crate::kind::Kind;

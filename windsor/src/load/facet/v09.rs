@@ -1,8 +1,8 @@
 //! What only a Windsor v0.9 facet has: requirements, flux systems, CRD
 //! layers, substitutions, messages and the state backend.
 
+use super::loaded::{Facet, Message};
 use super::reader::Reader;
-use super::{Facet, Message};
 use bpvm_runtime::{Map, Value};
 
 /// Reads the v0.9 fields of `root` into `facet`.
