@@ -9,6 +9,9 @@
 //! A path is read into what it names (`target`), the contributions to it
 //! are found in the project (`sources`), then each is evaluated again in
 //! the render's scope (`contribution`) and the fold decides among them.
+//!
+//! Built on a render: imports `render::outcome`, `load`, `template`,
+//! `host` and the leaves.
 
 mod contribution;
 mod explanation;

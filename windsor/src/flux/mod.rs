@@ -2,6 +2,10 @@
 //! with an `install` tier (controllers) and `resources` variants (what
 //! the controllers serve). A facet's systems are compiled with it; each
 //! render evaluates the included ones and folds same-name systems.
+//!
+//! The types are here; `parse`, `evaluate` and `fold` each import the
+//! leaves, `blueprint` and `template`, never `load` or `render` (a facet
+//! holds systems, a render folds them).
 
 mod evaluate;
 mod fold;

@@ -1,6 +1,8 @@
 //! The functions a renderer adds to the Windsor dialect: files read
 //! relative to the facet (never outside the project), YAML, and terraform
 //! outputs (W9).
+//!
+//! Imports only the leaves: host functions are called from any template.
 
 pub(crate) mod jsonnet;
 

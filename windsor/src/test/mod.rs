@@ -2,6 +2,9 @@
 //! each case a context's values, optional terraform outputs, and what the
 //! rendered blueprint must contain (`expect`, a subset match), must not
 //! contain (`exclude`), or that rendering must fail (`expectError`).
+//!
+//! Built on renders: imports `render`, `context`, `load` and the rooms
+//! before them; `expect` holds the v0.9 runner's checks.
 
 mod expect;
 

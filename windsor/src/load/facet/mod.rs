@@ -3,6 +3,9 @@
 //! one `reader` that collects every problem; its components (`parts`),
 //! config blocks (`config`) and Windsor v0.9's own fields (`v09`) each
 //! have their module.
+//!
+//! Imports the leaves, `host`, `template`, `flux` (a facet's systems) and
+//! `load::requires`; what a facet is (`loaded`) imports nothing above.
 
 mod config;
 mod loaded;

@@ -2,6 +2,9 @@
 //! blocks evaluated in dependency order, component contributions folded
 //! by ordinal and strategy into the base blueprint, the context's own
 //! blueprint overlaid, and the result ordered and checked.
+//!
+//! Imports the shared `render::outcome` and `render::part`, `output`, and
+//! the rooms before `render`; never `v09`.
 
 pub(crate) mod config;
 pub(crate) mod fold;

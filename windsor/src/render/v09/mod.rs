@@ -5,6 +5,9 @@
 //! template's blueprint (`apply`), the context's blueprint overlaid
 //! (`overlay`), empty values pruned (`prune`), the dependency barriers
 //! applied (`barriers`) and the ConfigMaps made (`configmaps`).
+//!
+//! Imports the shared `render::outcome` and `render::part`, `output`, and
+//! the rooms before `render`; never `seed`.
 
 pub(crate) mod apply;
 pub(crate) mod barriers;

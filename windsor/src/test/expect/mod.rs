@@ -6,7 +6,8 @@
 //! `%q` print them.
 //!
 //! Each check has its module; `read` is how they all read the blueprint,
-//! `go_text` how they print values.
+//! `go_text` how they print values. They import only the leaves and
+//! `flux::tiers`: all they read is the composed blueprint.
 
 mod go_text;
 mod matching;
