@@ -1,11 +1,26 @@
-//! A facet's component evaluated into a contribution, and the `--explain`
-//! line of the condition that decided it.
+//! The evaluator a render runs its templates in, a facet's component
+//! evaluated into a contribution, and the `--explain` line of the
+//! condition that decided it.
 
 use crate::blueprint::component::{as_texts, string_list};
+use crate::host::Host;
 use crate::kind::Kind;
+use crate::load::project::{Project, TEMPLATE};
+use crate::render::outcome::Options;
 use crate::template::condition::Cond;
 use crate::template::tmpl::{Evaluator, Tmpl};
 use bpvm_runtime::{Map, Value};
+
+/// The evaluator of a render of `project`: the context's values `ctx`,
+/// the project's files and path table, the options' terraform outputs and
+/// environment.
+pub(crate) fn evaluator(project: &Project, ctx: Value, opts: &Options) -> Evaluator {
+    let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
+    let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
+    host.environment = opts.environment.clone();
+    host.paths = Some(project.paths.clone());
+    Evaluator::new(ctx, host)
+}
 
 /// The `--explain` line of component `at` of facet `facet`, decided by
 /// condition `c`.

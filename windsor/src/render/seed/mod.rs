@@ -13,12 +13,11 @@ use crate::blueprint::component::{as_texts, identity, list_of};
 use crate::blueprint::merge::{merge_component, overlay_substitutions};
 use crate::blueprint::order;
 use crate::error::{Error, Errors};
-use crate::host::Host;
 use crate::kind::Kind;
 use crate::load::facet::Facet;
 use crate::load::project::{Project, TEMPLATE, read_yaml};
 use crate::render::outcome::{Excluded, Options, Rendered};
-use crate::render::part::{decided, evaluate_part};
+use crate::render::part::{decided, evaluate_part, evaluator};
 use crate::template::condition::truth;
 use crate::template::tmpl::Evaluator;
 use bpvm_runtime::{Map, Value};
@@ -27,11 +26,7 @@ use foldhash::HashMap;
 
 /// Renders context `name` by the seed rules.
 pub(crate) fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
-    let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
-    let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
-    host.environment = opts.environment.clone();
-    host.paths = Some(project.paths.clone());
-    let mut ev = Evaluator::new(ctx.clone(), host);
+    let mut ev = evaluator(project, ctx.clone(), opts);
     let mut explain = Vec::new();
     let mut excluded = Vec::new();
 

@@ -20,12 +20,12 @@ pub(crate) mod prune;
 pub(crate) mod rounds;
 
 use crate::error::{Error, Errors};
-use crate::host::Host;
 use crate::kind::Kind;
 use crate::load::facet::Message;
-use crate::load::project::{Project, TEMPLATE, read_yaml};
+use crate::load::project::{Project, read_yaml};
 use crate::render::outcome::{Excluded, Options, Rendered};
 use crate::render::output::composed;
+use crate::render::part::evaluator;
 use crate::template::tmpl::{Evaluator, Outcome};
 use apply::Systems;
 use barriers::Composed;
@@ -43,7 +43,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         Some(v) => v.as_map().cloned().unwrap_or_default(),
         None => ctx.clone(),
     };
-    let mut ev = evaluator(project, &ctx, opts);
+    let mut ev = evaluator(project, Value::Map(ctx.clone()), opts);
     let mut explain = Vec::new();
     let included = rounds::rounds(&mut ev, project, &ctx, &set, &mut explain)?;
     ev.set_scope(Value::Map(included.scope));
@@ -116,16 +116,6 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         included: project.indices(&included.facets),
         scope: ev.take_scope(),
     })
-}
-
-/// The evaluator of a render: the context's values, the project's files
-/// and path table, the options' outputs and environment.
-fn evaluator(project: &Project, ctx: &Map, opts: &Options) -> Evaluator {
-    let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
-    let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
-    host.environment = opts.environment.clone();
-    host.paths = Some(project.paths.clone());
-    Evaluator::new(Value::Map(ctx.clone()), host)
 }
 
 /// The dependency barriers applied, then every dependency and the
