@@ -3,9 +3,7 @@
 //! `tests/check/<language>/`, are tests of the case harness,
 //! `tests/harness/checks.rs`.)
 
-#[path = "support/shared.rs"]
-mod shared;
-
+use crate::support::shared;
 use std::path::Path;
 
 /// The corpus templates' findings are exactly those listed in
