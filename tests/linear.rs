@@ -1,12 +1,16 @@
-//! Bounded work: loading and rendering grow linearly with the input. Each
-//! case is built at size n and 4n and timed at both; linear growth takes
-//! about 4 times as long at 4n, quadratic growth about 16, and a case
-//! fails at 8. Each case also checks its result, so a fast wrong answer
-//! does not pass.
+//! Bounded work: compiling, loading and rendering grow linearly with the
+//! input. Each case is built at size n and 4n and timed at both; linear
+//! growth takes about 4 times as long at 4n, quadratic growth about 16, and
+//! a case fails at 8. Each case also checks its result, so a fast wrong
+//! answer does not pass.
+//!
+//! A binary of its own: it installs the allocator the `bpvm` command uses
+//! for the whole process, and its cases are timed one at a time with no
+//! other test running beside them.
 
-use bpvm::Value;
 use bpvm::bluelink::{Blueprint, load, render as bl_render};
 use bpvm::windsor::{Project, render, scope};
+use bpvm::{Compiler, Dialect, Value};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -204,6 +208,44 @@ fn a_template_value_of_many_parts_compiles_in_linear_time() {
             &text[text.len() - 40..]
         );
     });
+}
+
+/// Expressions of many terms, accessors and template parts.
+#[test]
+fn compile_time_grows_linearly() {
+    let _one_at_a_time = TIMING.lock().unwrap_or_else(|e| e.into_inner());
+    // The best of five rounds, small and large taken in turn, so that a
+    // burst of another process's work does not count.
+    fn timed(compile: impl Fn()) -> Duration {
+        let start = Instant::now();
+        compile();
+        start.elapsed()
+    }
+    let linear = |what: &str, small: &dyn Fn(), large: &dyn Fn()| {
+        let (mut s, mut l) = (Duration::MAX, Duration::MAX);
+        for _ in 0..5 {
+            s = s.min(timed(small));
+            l = l.min(timed(large));
+        }
+        let ratio = l.as_secs_f64() / s.as_secs_f64();
+        assert!(ratio < 8.0, "{what}: {s:?} for N, {l:?} for 4N");
+    };
+    let n = 20_000;
+    let expr = |src: String| move || drop(Compiler::new(Dialect::Windsor).compile(&src).unwrap());
+    for term in ["n", "a.b.c == 'x'", "m[i].k"] {
+        for op in [" + ", " && ", " ?? "] {
+            let chain = |n: usize| vec![term; n].join(op);
+            let (small, large) = (expr(chain(n)), expr(chain(4 * n)));
+            linear(&format!("`{term}{op}…`"), &small, &large);
+        }
+    }
+    let members = |n: usize| expr(format!("a{}", ".b[0]".repeat(n)));
+    linear("`a.b[0].b[0]…`", &members(n), &members(4 * n));
+    let template = |n: usize| {
+        let src = "${n} ".repeat(n);
+        move || drop(Compiler::new(Dialect::Windsor).compile_template(&src).unwrap())
+    };
+    linear("a template of `${n} `", &template(n), &template(4 * n));
 }
 
 #[test]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the path of the SARIF 2.1.0 JSON schema that tests/check_sarif.rs
+# Prints the path of the SARIF 2.1.0 JSON schema that tests/it/check_sarif.rs
 # validates `bpvm check --format sarif` against, fetching it first when it
 # is not there yet. The schema is OASIS's, not ours, so it is not in the
 # repository: npm publishes it in @microsoft/jest-sarif, whose tarball is

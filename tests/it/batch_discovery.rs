@@ -2,15 +2,10 @@
 //! what they are named, in which order, with which files; what
 //! `bpvm-batch.yaml` lists and how its mistakes are reported.
 
+use crate::support::files::write;
 use bpvm::batch::{Discovery, Files, Kind, Target, discover, shard};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
 
 /// A Windsor project at `rel` with `contexts`.
 fn project(root: &Path, rel: &str, config: &str, contexts: &[&str]) {

@@ -1,14 +1,14 @@
-//! Parse-only conformance for the Bluelink `${..}` substitution language:
-//! the syntax tree a host string or an expression parses to, stated as
-//! cases translated from the reference implementation's own tests
-//! (DECISIONS B12). The files are the YAML files under
+//! Parse-only cases of the Bluelink `${..}` substitution language: the
+//! syntax tree a host string or an expression parses to, stated as cases
+//! translated from the reference implementation's own tests (DECISIONS
+//! B12). The files are the YAML files directly under
 //! `tests/cases/bluelink/reference/substitutions/`; their `README.md` says
-//! what was translated and what was left out.
+//! what was translated and what was left out. Each case is the test
+//! `parses::<file>::<case>`.
 //!
 //! A file keeps its cases under `parses:`, not `cases:`: they state how a
-//! substitution parses, not what it renders, so `tests/conformance.rs`
-//! (which walks the same tree and runs every `cases:` list) skips such a
-//! file. Each case has
+//! substitution parses, not what it renders, so the expression cases
+//! (which walk the same tree) skip such a file. Each case has
 //!
 //! - `from`: the reference test it translates, `<file>_test.go: <Test>`
 //!   (`/<case>` for one row of a table test);
@@ -33,16 +33,35 @@
 //!   seed 002/003 or DECISIONS, the case states bpvm's behaviour and this
 //!   field quotes the words that decide it;
 //! - `note` (optional): anything else a reader needs.
+//!
+//! Blessing writes `parsed`, `error` (the whole message) and `at`.
 
 use bpvm::compiler::ast::{Accessor, Expr, Kind, Span};
 use bpvm::compiler::template::{self, Part};
 use bpvm::{Compiler, Diagnostic, Dialect, Value};
+use bpvm_harness::{Case, Difference, Failure, Fix, Suite, pretty};
 use std::path::Path;
+use std::sync::Arc;
 
 const DIR: &str = "tests/cases/bluelink/reference/substitutions";
 
 /// How many cases the folder promises at least.
 const MINIMUM: usize = 30;
+
+pub fn add(suite: &mut Suite) {
+    let run = Arc::new(run);
+    let mut total = 0;
+    for (prefix, path) in suite.files("parses", &Path::new(env!("CARGO_MANIFEST_DIR")).join(DIR), false) {
+        if let Some(file) = suite.file(&prefix, &path) {
+            total += suite.cases(&prefix, &file, "parses", &run);
+        }
+    }
+    suite.check(&format!("parses::has_at_least_{MINIMUM}_cases"), move || {
+        (total >= MINIMUM)
+            .then_some(())
+            .ok_or(format!("only {total} cases; the folder promises {MINIMUM}"))
+    });
+}
 
 /// `src[..at]`'s `line:col` after the end, moved to start at `origin`.
 fn position(src: &str, at: usize, origin: (usize, usize)) -> (usize, usize) {
@@ -57,11 +76,11 @@ fn position(src: &str, at: usize, origin: (usize, usize)) -> (usize, usize) {
     }
 }
 
-fn line_col(text: &str) -> (usize, usize) {
-    let (l, c) = text
+fn line_col(text: &str) -> Result<(usize, usize), String> {
+    let parsed = text
         .split_once(':')
-        .unwrap_or_else(|| panic!("{text:?} is not line:col"));
-    (l.parse().unwrap(), c.parse().unwrap())
+        .and_then(|(l, c)| Some((l.parse().ok()?, c.parse().ok()?)));
+    parsed.ok_or(format!("{text:?} is not line:col"))
 }
 
 /// Every node of `e` with its span and rendering, accessor prefixes and
@@ -142,114 +161,98 @@ fn parse(src: &str, is_template: bool) -> Result<(Value, Vec<Expr>), Diagnostic>
     Ok((Value::List(shown), trees))
 }
 
-#[derive(Default)]
-struct Outcome {
-    passed: usize,
-    seed_wins: usize,
-    failures: Vec<String>,
-}
-
-/// Checks one case; `Err` says how it failed.
-fn check(case: &bpvm::runtime::Map, out: &mut Outcome) -> Result<(), String> {
-    let text = |k: &str| case.get(k).and_then(Value::as_str);
-    let from = text("from").ok_or("no `from`")?;
+fn run(case: &Case) -> Result<(), Failure> {
+    let from = case.text("from").ok_or("no `from`".to_string())?;
     if !from.contains("_test.go: Test") {
-        return Err(format!("`from: {from}` is not `<file>_test.go: <Test>`"));
+        return Err(Failure::problem(format!(
+            "`from: {from}` is not `<file>_test.go: <Test>`"
+        )));
     }
-    if case.get("seed_wins").is_some() {
-        text("seed_wins")
-            .filter(|w| !w.is_empty())
-            .ok_or("`seed_wins` must quote the seed")?;
-        out.seed_wins += 1;
+    if case.get("seed_wins").is_some() && case.text("seed_wins").is_none_or(str::is_empty) {
+        return Err(Failure::problem("`seed_wins` must quote the seed"));
     }
-    let (src, is_template) = match (text("template"), text("expr")) {
+    let (src, is_template) = match (case.text("template"), case.text("expr")) {
         (Some(t), None) => (t, true),
         (None, Some(e)) => (e, false),
-        _ => return Err("needs exactly one of template or expr".into()),
+        _ => return Err(Failure::problem("needs exactly one of template or expr")),
     };
-    let origin = text("origin").map_or((1, 1), line_col);
-    match (parse(src, is_template), case.get("parsed"), text("error")) {
+    let origin = case.text("origin").map_or(Ok((1, 1)), line_col)?;
+    let mut failure = Failure::default();
+    match (parse(src, is_template), case.get("parsed"), case.text("error")) {
         (Ok((got, trees)), Some(want), None) => {
             if got.to_json() != want.to_json() {
-                return Err(format!("parsed to {}, want {}", got.to_json(), want.to_json()));
+                failure.differences.push(Difference::field("parsed", want, &got));
+            } else if let Some(spans) = case.get("spans") {
+                spans_cover(src, origin, &trees, spans, &mut failure)?;
             }
-            let Some(spans) = case.get("spans") else { return Ok(()) };
-            let spans = spans.as_map().ok_or("`spans` is a mapping")?;
-            let mut all = Vec::new();
-            trees.iter().for_each(|t| nodes(t, &mut all));
-            let shown: Vec<(String, &String)> = all
-                .iter()
-                .map(|((s, e), r)| {
-                    let (a, b) = (position(src, *s as usize, origin), position(src, *e as usize, origin));
-                    (format!("{}:{}-{}:{}", a.0, a.1, b.0, b.1), r)
-                })
-                .collect();
-            for (range, want) in spans.iter() {
-                let (range, want) = (range.to_string(), want.as_str().ok_or("a span's node is a string")?);
-                if !shown.iter().any(|(r, s)| *r == range && *s == want) {
-                    let there: Vec<_> = shown.iter().filter(|(_, s)| *s == want).map(|(r, _)| r).collect();
-                    return Err(format!("no node {want} at {range} (it is at {there:?})"));
-                }
-            }
-            Ok(())
         }
         (Err(d), None, Some(want)) => {
-            let src = d.source.clone();
-            let (line, col) = position(&src, d.start, origin);
+            let (line, col) = position(&d.source, d.start, origin);
             if !d.message.contains(want) {
-                return Err(format!("error {:?} does not contain {want:?}", d.message));
+                let fix = Fix::Field("error".into(), Value::from(d.message.as_str()));
+                failure.differences.push(Difference {
+                    what: "error".into(),
+                    expected: want.into(),
+                    actual: d.message.clone(),
+                    fix: Some(fix),
+                });
             }
-            match text("at") {
-                Some(at) if line_col(at) != (line, col) => {
-                    Err(format!("error at {line}:{col}, want {at}: {}", d.message))
+            let at = format!("{line}:{col}");
+            if let Some(want) = case.text("at") {
+                if line_col(want)? != (line, col) {
+                    failure.differences.push(Difference {
+                        what: "at".into(),
+                        expected: want.into(),
+                        actual: at.clone(),
+                        fix: Some(Fix::Field("at".into(), Value::from(at.as_str()))),
+                    });
                 }
-                _ => Ok(()),
             }
         }
-        (Ok((got, _)), None, Some(_)) => Err(format!("parsed to {}, want an error", got.to_json())),
-        (Err(d), Some(want), None) => Err(format!("failed, want {}:\n{d}", want.to_json())),
-        _ => Err("needs exactly one of parsed or error".into()),
+        (Ok((got, _)), None, Some(want)) => failure.differences.push(Difference {
+            what: "error".into(),
+            expected: want.into(),
+            actual: format!("parsed to {}", got.to_json()),
+            fix: None,
+        }),
+        (Err(d), Some(want), None) => failure.differences.push(Difference {
+            what: "parsed".into(),
+            expected: pretty(want),
+            actual: format!("an error:\n{d}"),
+            fix: None,
+        }),
+        _ => failure.problems.push("needs exactly one of parsed or error".into()),
     }
+    failure.result()
 }
 
-#[test]
-fn reference_substitution_parses() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(DIR);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+/// Checks that each `spans` entry is a node of `trees` covering its range.
+fn spans_cover(
+    src: &str,
+    origin: (usize, usize),
+    trees: &[Expr],
+    spans: &Value,
+    failure: &mut Failure,
+) -> Result<(), String> {
+    let spans = spans.as_map().ok_or("`spans` is a mapping")?;
+    let mut all = Vec::new();
+    trees.iter().for_each(|t| nodes(t, &mut all));
+    let shown: Vec<(String, &String)> = all
+        .iter()
+        .map(|((s, e), r)| {
+            let (a, b) = (position(src, *s as usize, origin), position(src, *e as usize, origin));
+            (format!("{}:{}-{}:{}", a.0, a.1, b.0, b.1), r)
+        })
         .collect();
-    files.sort();
-    let mut out = Outcome::default();
-    for path in &files {
-        let doc = Value::from_yaml(&std::fs::read_to_string(path).unwrap())
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let Some(Value::List(cases)) = doc.as_map().and_then(|m| m.get("parses")) else {
-            panic!("{}: no `parses:` list", path.display())
-        };
-        let name = path.file_name().unwrap().to_string_lossy();
-        for (n, case) in cases.iter().enumerate() {
-            let case = case.as_map().expect("a case is a mapping");
-            match check(case, &mut out) {
-                Ok(()) => out.passed += 1,
-                Err(why) => {
-                    let from = case.get("from").and_then(Value::as_str).unwrap_or("?");
-                    out.failures.push(format!("{name}#{} ({from}): {why}", n + 1));
-                }
-            }
+    for (range, want) in spans.iter() {
+        let (range, want) = (range.to_string(), want.as_str().ok_or("a span's node is a string")?);
+        if !shown.iter().any(|(r, s)| *r == range && *s == want) {
+            let there: Vec<_> = shown.iter().filter(|(_, s)| *s == want).map(|(r, _)| r).collect();
+            failure
+                .problems
+                .push(format!("no node {want} at {range} (it is at {there:?})"));
+            return Ok(());
         }
     }
-    let total = out.passed + out.failures.len();
-    assert!(
-        out.failures.is_empty(),
-        "{} of {total} reference substitution cases failed:\n{}",
-        out.failures.len(),
-        out.failures.join("\n")
-    );
-    assert!(total >= MINIMUM, "only {total} cases; the folder promises {MINIMUM}");
-    println!(
-        "{total} reference substitution cases passed ({} where the seed wins)",
-        out.seed_wins
-    );
+    Ok(())
 }

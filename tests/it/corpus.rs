@@ -5,9 +5,7 @@
 //! has nothing to read and says so, unless `BPVM_CORPUS=required` (as CI
 //! sets it), when a missing corpus fails.
 
-#[path = "support/shared.rs"]
-mod shared;
-
+use crate::support::shared;
 use bpvm::Value;
 use bpvm::compiler::template::{Part, split};
 use std::collections::BTreeSet;

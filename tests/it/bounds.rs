@@ -6,21 +6,8 @@
 
 use bpvm::{Compiler, Dialect, Environment, Logic, Value, Vm};
 use std::path::Path;
-use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
-use std::time::{Duration, Instant};
 
 const MILLION: usize = 1_000_000;
-
-/// The test that times compiling runs alone: the others keep the cores busy.
-static CORES: RwLock<()> = RwLock::new(());
-
-fn sharing() -> RwLockReadGuard<'static, ()> {
-    CORES.read().unwrap_or_else(PoisonError::into_inner)
-}
-
-fn alone() -> RwLockWriteGuard<'static, ()> {
-    CORES.write().unwrap_or_else(PoisonError::into_inner)
-}
 
 /// The result of `src` as JSON, or the error's message.
 fn run(dialect: Dialect, src: &str, env: &str) -> Result<String, String> {
@@ -69,7 +56,6 @@ fn on_stack<T: Send + 'static>(kib: usize, f: impl FnOnce() -> T + Send + 'stati
 
 #[test]
 fn a_million_term_sum() {
-    let _cores = sharing();
     // Literals fold to one constant; names are added up by the VM.
     assert_eq!(windsor(&chain("1", "+", MILLION), "{}"), Ok("1000000".into()));
     assert_eq!(windsor(&chain("n", " + ", MILLION), "n: 1"), Ok("1000000".into()));
@@ -81,7 +67,6 @@ fn a_million_term_sum() {
 
 #[test]
 fn a_million_term_when_condition() {
-    let _cores = sharing();
     // A `when:` condition as Windsor facets write them, all true and
     // then false at the very end.
     let env = "{provider: aws, cluster: {nodes: 3}}";
@@ -93,7 +78,6 @@ fn a_million_term_when_condition() {
 
 #[test]
 fn a_million_term_or_chain() {
-    let _cores = sharing();
     let none = chain("n == 2", " || ", MILLION);
     assert_eq!(windsor(&none, "n: 1"), Ok("false".into()));
     assert_eq!(windsor(&format!("{none} || n == 1"), "n: 1"), Ok("true".into()));
@@ -101,7 +85,6 @@ fn a_million_term_or_chain() {
 
 #[test]
 fn a_million_step_member_chain() {
-    let _cores = sharing();
     let src = format!("a{}", ".b".repeat(MILLION));
     // Windsor reads a member of nil as nil.
     assert_eq!(windsor(&src, "a: {b: null}"), Ok("null".into()));
@@ -111,7 +94,6 @@ fn a_million_step_member_chain() {
 
 #[test]
 fn a_million_step_bluelink_reference() {
-    let _cores = sharing();
     let src = format!("${{values.cfg{}}}", ".b".repeat(MILLION));
     let prog = Compiler::new(Dialect::Bluelink).compile_template(&src).unwrap();
     let env = Environment::from_yaml("values: {cfg: {b: {b: 1}}}").unwrap();
@@ -125,7 +107,6 @@ fn a_million_step_bluelink_reference() {
 
 #[test]
 fn a_million_part_template() {
-    let _cores = sharing();
     let src = "${n}-".repeat(MILLION);
     let prog = Compiler::new(Dialect::Windsor).compile_template(&src).unwrap();
     let env = Environment::from_yaml("n: 1").unwrap();
@@ -133,47 +114,10 @@ fn a_million_part_template() {
     assert_eq!(text, Value::Str("1-".repeat(MILLION).into()));
 }
 
-#[test]
-fn compile_time_grows_linearly() {
-    let _cores = alone();
-    // The best of five rounds, small and large taken in turn, so that a
-    // burst of another process's work does not count.
-    fn timed(compile: impl Fn()) -> Duration {
-        let start = Instant::now();
-        compile();
-        start.elapsed()
-    }
-    let linear = |what: &str, small: &dyn Fn(), large: &dyn Fn()| {
-        let (mut s, mut l) = (Duration::MAX, Duration::MAX);
-        for _ in 0..5 {
-            s = s.min(timed(small));
-            l = l.min(timed(large));
-        }
-        let ratio = l.as_secs_f64() / s.as_secs_f64();
-        assert!(ratio < 8.0, "{what}: {s:?} for N, {l:?} for 4N");
-    };
-    let n = 20_000;
-    let expr = |src: String| move || drop(Compiler::new(Dialect::Windsor).compile(&src).unwrap());
-    for term in ["n", "a.b.c == 'x'", "m[i].k"] {
-        for op in [" + ", " && ", " ?? "] {
-            let (small, large) = (expr(chain(term, op, n)), expr(chain(term, op, 4 * n)));
-            linear(&format!("`{term}{op}…`"), &small, &large);
-        }
-    }
-    let members = |n: usize| expr(format!("a{}", ".b[0]".repeat(n)));
-    linear("`a.b[0].b[0]…`", &members(n), &members(4 * n));
-    let template = |n: usize| {
-        let src = "${n} ".repeat(n);
-        move || drop(Compiler::new(Dialect::Windsor).compile_template(&src).unwrap())
-    };
-    linear("a template of `${n} `", &template(n), &template(4 * n));
-}
-
 // ── real nesting ─────────────────────────────────────────────────────
 
 #[test]
 fn deep_parentheses_are_an_error_naming_the_limit() {
-    let _cores = sharing();
     let src = nest("(", "1", ")", 100_000);
     let d = Compiler::new(Dialect::Windsor).compile(&src).unwrap_err();
     // The error shows a window of the line, the caret on the first
@@ -188,7 +132,6 @@ fn deep_parentheses_are_an_error_naming_the_limit() {
 
 #[test]
 fn deep_prefix_operators_are_an_error_naming_the_limit() {
-    let _cores = sharing();
     for op in ["!", "-", "not "] {
         let src = format!("{}x", op.repeat(100_000));
         let d = Compiler::new(Dialect::Windsor).compile(&src).unwrap_err();
@@ -203,7 +146,6 @@ fn deep_prefix_operators_are_an_error_naming_the_limit() {
 
 #[test]
 fn deep_bluelink_substitutions_are_an_error_naming_the_limit() {
-    let _cores = sharing();
     for (open, close) in [("[", "]"), ("trim(", ")")] {
         let src = format!("${{{}}}", nest(open, "'x'", close, 100_000));
         let d = Compiler::new(Dialect::Bluelink).compile_template(&src).unwrap_err();
@@ -220,7 +162,6 @@ fn deep_bluelink_substitutions_are_an_error_naming_the_limit() {
 /// stack, even in a debug build; one level more is the nesting error.
 #[test]
 fn the_deepest_expressions_allowed_run_on_a_small_stack() {
-    let _cores = sharing();
     let env = "{xs: [0], t: true, n: 1}";
     let windsor = Dialect::Windsor;
     let bluelink = Dialect::Bluelink;
@@ -308,7 +249,6 @@ fn the_deepest_expressions_allowed_run_on_a_small_stack() {
 /// nesting allowed on a 256 KiB stack.
 #[test]
 fn expr_lang_logic_is_bounded_too() {
-    let _cores = sharing();
     let env = "{provider: aws, cluster: {nodes: 3}, t: true, xs: [1]}";
     let all = chain("provider == 'aws' && cluster.nodes >= 3", " && ", MILLION / 2);
     assert_eq!(expr_lang(&all, env), Ok("true".into()));
@@ -353,7 +293,6 @@ fn expr_lang_logic_is_bounded_too() {
 
 #[test]
 fn function_values_calling_each_other_are_bounded() {
-    let _cores = sharing();
     // A reduce that composes a function per item: calling the result
     // would recurse once per item.
     let fs = chain("to_upper", ", ", 100_000);
@@ -366,7 +305,6 @@ fn function_values_calling_each_other_are_bounded() {
 
 #[test]
 fn accumulators_cannot_nest_past_the_limit() {
-    let _cores = sharing();
     let xs = chain("1", ", ", 100_000);
     let limit = "builds a value nested too deeply (more than 64 levels)";
     assert_eq!(
@@ -398,7 +336,6 @@ fn accumulators_cannot_nest_past_the_limit() {
 
 #[test]
 fn deep_yaml_and_json_are_an_error_naming_the_limit_and_where() {
-    let _cores = sharing();
     // Reading YAML takes much stack per level in a debug build; the
     // deepest document allowed needs more than a test thread's 2 MiB.
     let text = nest("[", "1", "]", 100_000);
@@ -418,7 +355,6 @@ fn deep_yaml_and_json_are_an_error_naming_the_limit_and_where() {
 
 #[test]
 fn a_deep_blueprint_is_an_error_naming_the_limit() {
-    let _cores = sharing();
     let text = format!(
         "version: 2023-04-20\nresources:\n  r:\n    type: t/r\n    spec: {}\n",
         nest("[", "1", "]", 100_000)
@@ -442,7 +378,6 @@ fn a_deep_blueprint_is_an_error_naming_the_limit() {
 
 #[test]
 fn reference_chains_are_bounded() {
-    let _cores = sharing();
     // Each value reads the next: resolving the first waits on them all
     // (a thousand levels took 8 MiB of stack).
     let mut text = String::from("version: 2023-04-20\nvalues:\n");
@@ -465,7 +400,6 @@ fn reference_chains_are_bounded() {
 
 #[test]
 fn includes_are_bounded() {
-    let _cores = sharing();
     use bpvm::bluelink::{load, render};
     let dir = std::env::temp_dir().join(format!("bpvm-bounds-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -5,6 +5,7 @@
 //! The batch is run as users run it, through the `bpvm` binary, and held
 //! to what `bpvm render` prints for each target.
 
+use crate::support::files::write;
 use bpvm::batch::{Record, RecordKind, Report, Status};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -16,7 +17,7 @@ fn bpvm() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {
         let exe = std::env::current_exe().unwrap();
-        // target/<profile>/deps/batch-… → target/<profile>/bpvm
+        // target/<profile>/deps/it-… → target/<profile>/bpvm
         let profile_dir = exe.parent().unwrap().parent().unwrap();
         let release = profile_dir.file_name().is_some_and(|n| n == "release");
         let mut build = Command::new(env!("CARGO"));
@@ -36,12 +37,6 @@ fn run(args: &[&str], cwd: &Path) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 fn copy_tree(from: &Path, to: &Path) {

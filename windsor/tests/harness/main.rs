@@ -1,0 +1,110 @@
+//! Windsor rendering, table-driven: each case in `tests/projects/*.yaml`
+//! is a small project (facet files, other template files, values) and
+//! either what it renders to or an `error` the render (or load) must
+//! fail with (a substring of the error's text). Each case is the test
+//! `projects::<file>::<case>` (`bpvm-harness` names them, prints a diff
+//! when one fails and, under `BPVM_BLESS=1`, writes what they gave back
+//! into their files).
+//!
+//! A binary of its own: its tests are made at run time from the case
+//! files, so it has `harness = false` (Cargo.toml) and its own `main`.
+//!
+//! A case's keys:
+//! * `name`: its label;
+//! * `facets`: file name → text, written to `contexts/_template/facets/`;
+//! * `files`: other template files, path (under `contexts/_template/`) →
+//!   text; a v0.9 case needs `metadata.yaml: "cliVersion: '>=0.9.0'\n"`;
+//! * `user`: the text of `contexts/test/blueprint.yaml`;
+//! * `values`: the context's values (over the defaults of a `schema.yaml`
+//!   given in `files`, if any); none when absent;
+//! * `operator`: the values the operator set (`render::Options.operator`),
+//!   which by the v0.9 rules win over facet config; all of the context
+//!   when absent;
+//! * `terraformOutputs`, `env`: as a Windsor test case's;
+//! * the expectations, each compared to the rendered blueprint's key of
+//!   that name by exact JSON equality — lists item by item, mappings key
+//!   by key, both in order (the output's field order is part of what is
+//!   checked) — where an absent key reads as `null`, so
+//!   `crds: null` says there is none: `terraform`, `kustomize`,
+//!   `configMaps`, `flux`, `crds`, `backend`, `substitutions`, `sources`,
+//!   `messages`.
+//!
+//! A file may have a top-level `files:` map: the default template files
+//! of each of its cases, merged under the case's own `files:` (a case's
+//! file of the same name wins).
+//!
+//! Blessing writes the expectations a case has, and `error` (the whole
+//! message).
+
+mod project;
+
+use bpvm_harness::{Case, Difference, Failure, Fix, Suite};
+use bpvm_runtime::Value;
+use std::path::Path;
+use std::sync::Arc;
+
+/// What a case's blueprint is compared on.
+const EXPECTED: &[&str] = &[
+    "terraform",
+    "kustomize",
+    "configMaps",
+    "flux",
+    "crds",
+    "backend",
+    "substitutions",
+    "sources",
+    "messages",
+];
+
+fn main() {
+    let mut suite = Suite::new();
+    let run = Arc::new(run);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/projects");
+    for (prefix, path) in suite.files("projects", &root, false) {
+        if let Some(file) = suite.file(&prefix, &path) {
+            suite.cases(&prefix, &file, "cases", &run);
+        }
+    }
+    suite.run()
+}
+
+fn run(case: &Case) -> Result<(), Failure> {
+    let defaults = case.file.get("files").and_then(Value::as_map);
+    let fields = project::with_defaults(&case.fields, defaults);
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let mut failure = Failure::default();
+    let mut differs = |what: &str, expected: String, actual: String, fix: Option<Fix>| {
+        failure.differences.push(Difference {
+            what: what.into(),
+            expected,
+            actual,
+            fix,
+        })
+    };
+    match (project::render(dir.path(), &fields), case.get("error")) {
+        (Err(e), Some(Value::Str(want))) if e.contains(&**want) => {}
+        (Err(e), Some(Value::Str(want))) => {
+            let fix = Fix::Field("error".into(), Value::from(e.as_str()));
+            differs("error", want.to_string(), e, Some(fix));
+        }
+        (Err(e), _) => differs("the render", "a blueprint".into(), format!("failed: {e}"), None),
+        (Ok(_), Some(want)) => differs(
+            "error",
+            want.to_json(),
+            "rendered, but an error was expected".into(),
+            None,
+        ),
+        (Ok(bp), None) => {
+            for key in EXPECTED {
+                let Some(want) = case.get(key) else { continue };
+                let got = bp.as_map().and_then(|m| m.get(key)).cloned().unwrap_or(Value::Null);
+                // JSON equality: lists in order, mappings in the same key
+                // order (the order is the output's, R-11.3).
+                if got.to_json() != want.to_json() {
+                    failure.differences.push(Difference::field(key, want, &got));
+                }
+            }
+        }
+    }
+    failure.result()
+}

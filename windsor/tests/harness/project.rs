@@ -1,0 +1,65 @@
+//! A case's project written to a folder, and rendered.
+
+use bpvm_runtime::{Map, Value};
+use bpvm_windsor::{Project, render, scope};
+use std::path::Path;
+
+/// `case` with the file's default `files` under its own.
+pub fn with_defaults(case: &Map, defaults: Option<&Map>) -> Map {
+    let Some(defaults) = defaults else {
+        return case.clone();
+    };
+    let mut files = defaults.clone();
+    if let Some(own) = case.get("files").and_then(Value::as_map) {
+        for (k, v) in own.iter() {
+            files.insert(k.clone(), v.clone());
+        }
+    }
+    let mut case = case.clone();
+    case.insert("files", Value::Map(files));
+    case
+}
+
+fn write_project(dir: &Path, case: &Map) -> Result<(), String> {
+    let template = dir.join("contexts/_template");
+    let write = |path: &Path, text: &str| {
+        std::fs::create_dir_all(path.parent().unwrap()).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| e.to_string())
+    };
+    write(&dir.join("windsor.yaml"), "version: v1alpha1\n")?;
+    std::fs::create_dir_all(template.join("facets")).map_err(|e| e.to_string())?;
+    for (key, folder) in [("facets", template.join("facets")), ("files", template.clone())] {
+        let Some(files) = case.get(key).and_then(Value::as_map) else {
+            continue;
+        };
+        for (name, text) in files.iter() {
+            let text = text.as_str().ok_or(format!("{} is text", name.as_str()))?;
+            write(&folder.join(name.as_str()), text)?;
+        }
+    }
+    if let Some(user) = case.get("user") {
+        let user = user.as_str().ok_or("user is text")?;
+        write(&dir.join("contexts/test/blueprint.yaml"), user)?;
+    }
+    Ok(())
+}
+
+/// The blueprint the case's project renders in `dir`, or the error of its
+/// load or render.
+pub fn render(dir: &Path, case: &Map) -> Result<Value, String> {
+    write_project(dir, case)?;
+    let project = Project::load(dir).map_err(|e| e.to_string())?;
+    let values = match case.get("values") {
+        None | Some(Value::Null) => Value::Map(Map::new()),
+        Some(v) => v.clone(),
+    };
+    let ctx = scope::context(&project, "test", scope::Values::Given(values), true).map_err(|e| e.to_string())?;
+    let opts = render::Options {
+        outputs: case.get("terraformOutputs").cloned(),
+        environment: case.get("env").and_then(Value::as_map).cloned(),
+        operator: case.get("operator").cloned(),
+    };
+    render::render(&project, "test", ctx, &opts)
+        .map(|r| r.blueprint)
+        .map_err(|e| e.to_string())
+}
