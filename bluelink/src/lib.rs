@@ -17,7 +17,6 @@ mod error;
 pub mod explain;
 pub mod filter;
 mod key_table;
-mod keys;
 pub mod load;
 pub mod node;
 mod output;
