@@ -19,7 +19,6 @@ pub mod filter;
 mod key_table;
 pub mod load;
 pub mod node;
-mod output;
 mod reads;
 pub mod render;
 pub mod resolved;

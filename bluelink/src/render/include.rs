@@ -1,6 +1,7 @@
 //! Included children: the path resolved and checked, the child loaded and
 //! rendered with the variables passed to it, its exports read back.
 
+use super::results::ChildOut;
 use super::{Failed, Input, Resolved, Resolver};
 use crate::load;
 use crate::sub::Def;
@@ -8,15 +9,6 @@ use bpvm_runtime::limits::INCLUDE_DEPTH;
 use bpvm_runtime::root::Refusal;
 use bpvm_runtime::{Map, Value};
 use std::path::PathBuf;
-
-/// An include as rendered.
-pub(crate) struct ChildOut {
-    pub path: Resolved,
-    pub variables: Option<Resolved>,
-    pub metadata: Option<Resolved>,
-    pub description: Option<Resolved>,
-    pub exports: Vec<(String, Resolved)>,
-}
 
 impl Resolver<'_> {
     pub(super) fn child(&mut self, i: usize) -> Result<(), Failed> {

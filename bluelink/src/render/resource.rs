@@ -1,33 +1,12 @@
 //! Resources: `condition`, `each`, what `resources.<name>` reads, and
 //! links from label selectors.
 
+use super::results::{Instance, ResourceOut};
 use super::{Failed, Resolved, Resolver, describe_value};
 use crate::blueprint::{Condition, Reads, Resource};
 use crate::error::Pos;
 use crate::sub::{Def, Tree};
 use bpvm_runtime::{Map, Value};
-
-/// One resource of a template (or the resource itself).
-pub(crate) struct Instance {
-    pub name: String,
-    pub spec: Resolved,
-    pub display_name: Option<Resolved>,
-    pub annotations: Option<Resolved>,
-    pub custom: Option<Resolved>,
-    pub description: Option<Resolved>,
-    pub links: Vec<String>,
-}
-
-/// A resource after its condition and `each`.
-pub(crate) enum ResourceOut {
-    /// Its condition is false.
-    Absent,
-    /// Created; `condition` is kept when it is only known at deploy time.
-    Present {
-        instances: Vec<Instance>,
-        condition_deferred: bool,
-    },
-}
 
 impl<'b> Resolver<'b> {
     pub(super) fn resource(&mut self, i: usize) -> Result<(), Failed> {
