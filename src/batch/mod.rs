@@ -107,7 +107,6 @@
 //! ```
 
 pub(crate) mod discover;
-mod manifest;
 pub(crate) mod queue;
 mod report;
 mod run;
