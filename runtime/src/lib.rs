@@ -31,10 +31,9 @@ pub mod suggest;
 pub mod text;
 mod val;
 mod value;
-mod yaml;
-pub mod yaml_events;
 
 pub use diag::Diagnostic;
+pub use document::events as yaml_events;
 pub use env::Environment;
 pub use func::{Builtin, Ctx, Failure, FnError, FuncVal, Library, NativeFn};
 pub use key::{Key, hash_key};
