@@ -6,10 +6,10 @@ use super::place::{At, Built, Error, at_byte, too_deep_words};
 use super::scalar::{key_text, scalar, scalar_key};
 use super::tag::TagKind;
 use super::words;
-use crate::excerpt;
+use crate::bounds::limits::VALUE_DEPTH;
 use crate::key::Key;
-use crate::limits::VALUE_DEPTH;
 use crate::map::Map;
+use crate::report::excerpt;
 use crate::value::Value;
 use saphyr_parser_bw::{Event, Marker, ScalarStyle, ScanError, Span, Tag};
 

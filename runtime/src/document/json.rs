@@ -2,9 +2,9 @@
 //! [`VALUE_DEPTH`] levels, no key given twice.
 
 use super::place::TOO_DEEP;
-use crate::excerpt;
-use crate::limits::VALUE_DEPTH;
+use crate::bounds::limits::VALUE_DEPTH;
 use crate::map::Map;
+use crate::report::excerpt;
 use crate::value::Value;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;

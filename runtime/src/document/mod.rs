@@ -15,7 +15,7 @@
 //! where and what went wrong. These import the value model and the
 //! limits, never the environment or the builtins.
 //!
-//! [`VALUE_DEPTH`]: crate::limits::VALUE_DEPTH
+//! [`VALUE_DEPTH`]: crate::bounds::limits::VALUE_DEPTH
 
 mod build;
 pub mod events;

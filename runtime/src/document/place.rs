@@ -1,6 +1,6 @@
 //! Where a YAML reader's error is, and the error itself. A leaf.
 
-use crate::limits::VALUE_DEPTH;
+use crate::bounds::limits::VALUE_DEPTH;
 use saphyr_parser_bw::Marker;
 
 /// What a reader is told when a document goes past [`VALUE_DEPTH`].

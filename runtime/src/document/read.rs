@@ -66,7 +66,7 @@ fn too_deep(line: u64, column: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::VALUE_DEPTH;
+    use crate::bounds::limits::VALUE_DEPTH;
 
     fn nested(n: usize) -> String {
         format!("{}1{}", "[".repeat(n), "]".repeat(n))

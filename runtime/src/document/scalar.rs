@@ -3,8 +3,8 @@
 
 use super::place::{At, Built, Error};
 use super::tag::TagKind;
-use crate::excerpt;
 use crate::key::Key;
+use crate::report::excerpt;
 use crate::value::Value;
 use saphyr_parser_bw::ScalarStyle;
 

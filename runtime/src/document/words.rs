@@ -1,7 +1,7 @@
 //! The parser's errors in bpvm's words, placed where the trouble is.
 
 use super::place::{At, at_byte, too_deep};
-use crate::limits::VALUE_DEPTH;
+use crate::bounds::limits::VALUE_DEPTH;
 use saphyr_parser_bw::{Marker, ScanError};
 
 /// The parser's error in bpvm's words; `last_end` is where the last
