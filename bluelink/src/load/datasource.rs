@@ -2,6 +2,7 @@
 
 use super::{FIELD_TYPES, Loader, join, namespaced};
 use crate::blueprint::{DataField, DataSource, Filter, Operator, Type};
+use crate::filter::search_value;
 use crate::node::{Entry, Kind, Node};
 use crate::sub::Tree;
 use bpvm_runtime::Value;
@@ -242,15 +243,5 @@ impl Loader {
             search: search?,
             at: v.at,
         })
-    }
-}
-
-/// True when `v` can be a filter's search: a primitive or an array of
-/// primitives (seed 002, dataSourceFilterDefinition).
-pub(crate) fn search_value(v: &Value) -> bool {
-    match v {
-        Value::List(items) => items.iter().all(|x| !matches!(x, Value::List(_) | Value::Map(_))),
-        Value::Map(_) => false,
-        _ => true,
     }
 }

@@ -5,7 +5,7 @@ use super::results::DataOut;
 use super::{Failed, Resolved, Resolver, describe_value, primitive};
 use crate::blueprint::{DataSource, Type};
 use crate::filter;
-use crate::load::search_value;
+use crate::filter::search_value;
 use crate::sub::{Def, Tree};
 use bpvm_runtime::{Map, Value};
 

@@ -2,6 +2,11 @@
 //! order (what a definition's substitutions reference is resolved first),
 //! `condition` and `each` applied, children rendered, exports read.
 //!
+//! The resolver is one type, `Resolver`, whose rendering of each kind of
+//! definition lives in a file here (variables, data sources, resources,
+//! includes); `results` (what was resolved) is a leaf that `output` writes
+//! out. It imports the blueprint model and the loader (to load children).
+//!
 //! A value that is only known at deploy time (a resource field that is in
 //! neither the spec nor the resource state) keeps its `${..}` text, and so
 //! does everything computed from it; the render lists each one.
