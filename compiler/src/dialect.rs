@@ -1,5 +1,5 @@
 //! Which language an expression is in, and what its logic operators make
-//! of operands that are not bools: the two choices a [`Compiler`](crate::Compiler)
+//! of operands that are not bools: the two choices a `Compiler`
 //! is made with. A leaf: the code generator and the folder read these.
 
 /// The expression language.
