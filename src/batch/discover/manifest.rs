@@ -1,5 +1,5 @@
 //! `bpvm-batch.yaml`: a folder's targets listed instead of discovered
-//! (its shape is in the [module documentation](crate::batch)).
+//! (its shape is in the documentation of the batch module).
 
 use super::layout::{MANIFEST, Role, contexts, extension, is_project, role};
 use super::problem::Problem;
