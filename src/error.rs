@@ -1,8 +1,9 @@
 //! One error type for a host of the library: which phase failed, and for
 //! each problem the file, the YAML path and the line:column it is at.
 
-use crate::Diagnostic;
-use crate::{bluelink, windsor};
+use bpvm_bluelink as bluelink;
+use bpvm_runtime::Diagnostic;
+use bpvm_windsor as windsor;
 use std::fmt;
 
 /// Why a call into bpvm failed. Each variant keeps the phase's own error

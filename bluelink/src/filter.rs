@@ -8,6 +8,16 @@
 use super::blueprint::{Operator, type_name};
 use bpvm_runtime::Value;
 
+/// True when `v` can be a filter's search: a primitive or an array of
+/// primitives (seed 002, dataSourceFilterDefinition).
+pub(crate) fn search_value(v: &Value) -> bool {
+    match v {
+        Value::List(items) => items.iter().all(|x| !matches!(x, Value::List(_) | Value::Map(_))),
+        Value::Map(_) => false,
+        _ => true,
+    }
+}
+
 /// The value at a dot path in a record (`tags.env`, `subnets[0].zone`;
 /// `[]` is `[0]`).
 ///

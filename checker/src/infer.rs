@@ -2,9 +2,9 @@
 //! literals and what the dialect's operations give; an issue wherever a
 //! path leads nowhere or an operation cannot apply to what it is given.
 
+use super::issue::{Issue, IssueKind, LiteralCall};
 use super::probe::{Outcome, Probe, variants};
 use super::ty::{Fields, Ty};
-use super::{Issue, IssueKind, LiteralCall};
 use bpvm_compiler::ast::{Accessor, Binary, Call, Expr, Kind, Link, Span, Step, Unary};
 use bpvm_runtime::Kind as ValueKind;
 use bpvm_vm::Loop;

@@ -26,54 +26,18 @@
 
 mod finding;
 mod infer;
+mod issue;
 mod probe;
 pub mod rules;
 mod ty;
 
 pub use finding::{Finding, Rule, Severity};
+pub use issue::{Issue, IssueKind, LiteralCall};
 pub use ty::{Fields, Keys, Kinds, Ty};
 
 use bpvm_compiler::Compiler;
-use bpvm_compiler::ast::Span;
 use bpvm_compiler::template::{Part, split, whole};
 use bpvm_runtime::Diagnostic;
-
-/// What kind of problem an [`Issue`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IssueKind {
-    /// A path no type of the scope provides.
-    UnknownPath,
-    /// An operation its operands' types rule out, or a comparison that
-    /// cannot hold.
-    Mismatch,
-    /// A comparison with a text the schema's `enum` does not allow.
-    NotInEnum,
-}
-
-/// A problem in one expression.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Issue {
-    /// What kind.
-    pub kind: IssueKind,
-    /// Where, in the source checked.
-    pub span: Span,
-    /// What is wrong.
-    pub message: String,
-    /// What was probably meant.
-    pub suggestion: Option<String>,
-}
-
-/// A call whose first argument is a literal text (`file("x.yaml")`):
-/// a host can check what it names.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LiteralCall {
-    /// The function's name.
-    pub name: String,
-    /// The first argument.
-    pub arg: String,
-    /// Where the argument is written.
-    pub span: Span,
-}
 
 /// An expression checked: its type and its problems.
 #[derive(Debug, Clone, PartialEq)]

@@ -262,15 +262,6 @@ impl Expr {
 
     fn write_sexpr(&self, out: &mut String) {
         use std::fmt::Write;
-        let list = |out: &mut String, head: &str, items: &[&Expr]| {
-            out.push('(');
-            out.push_str(head);
-            for item in items {
-                out.push(' ');
-                item.write_sexpr(out);
-            }
-            out.push(')');
-        };
         match &self.kind {
             Kind::Nil => out.push_str("nil"),
             Kind::Bool(b) => write!(out, "{b}").unwrap(),
@@ -278,61 +269,18 @@ impl Expr {
             Kind::Float(f) => write!(out, "{f:?}").unwrap(),
             Kind::Str(s) => write!(out, "{s:?}").unwrap(),
             Kind::Ident(name) => out.push_str(name),
-            Kind::Access(base, steps) => {
-                out.push_str("(get ");
-                base.write_sexpr(out);
-                for step in steps {
-                    out.push(' ');
-                    match &step.op {
-                        Accessor::Member(name) if is_plain_name(name) => write!(out, ".{name}").unwrap(),
-                        Accessor::Member(name) => write!(out, ".{name:?}").unwrap(),
-                        Accessor::Index(i) => {
-                            out.push('[');
-                            i.write_sexpr(out);
-                            out.push(']');
-                        }
-                        Accessor::Slice(from, to) => {
-                            out.push('[');
-                            if let Some(from) = from {
-                                from.write_sexpr(out);
-                            }
-                            out.push(':');
-                            if let Some(to) = to {
-                                to.write_sexpr(out);
-                            }
-                            out.push(']');
-                        }
-                    }
-                }
-                out.push(')');
-            }
+            Kind::Access(base, steps) => write_access(out, base, steps),
             Kind::Unary(op, x) => {
                 let head = match op {
                     Unary::Not => "!",
                     Unary::Neg => "-",
                     Unary::Plus => "+",
                 };
-                list(out, head, &[x]);
+                write_list(out, head, &[x]);
             }
-            Kind::Chain(first, links) => {
-                // Left to right: every link's `(op ` first, innermost last.
-                for link in links.iter().rev() {
-                    out.push('(');
-                    if link.not {
-                        out.push_str("not ");
-                    }
-                    out.push_str(link.op.text());
-                    out.push(' ');
-                }
-                first.write_sexpr(out);
-                for link in links {
-                    out.push(' ');
-                    link.rhs.write_sexpr(out);
-                    out.push(')');
-                }
-            }
-            Kind::Ternary(c, a, b) => list(out, "?:", &[c, a, b]),
-            Kind::List(items) => list(out, "list", &items.iter().collect::<Vec<_>>()),
+            Kind::Chain(first, links) => write_chain(out, first, links),
+            Kind::Ternary(c, a, b) => write_list(out, "?:", &[c, a, b]),
+            Kind::List(items) => write_list(out, "list", &items.iter().collect::<Vec<_>>()),
             Kind::Map(pairs) => {
                 out.push_str("(map");
                 for (k, v) in pairs {
@@ -344,30 +292,95 @@ impl Expr {
                 }
                 out.push(')');
             }
-            Kind::Call(call) => {
-                write!(out, "(call {}", call.name).unwrap();
-                for arg in &call.args {
-                    out.push(' ');
-                    arg.write_sexpr(out);
-                }
-                for (name, _, arg) in &call.named {
-                    write!(out, " {name}=").unwrap();
-                    arg.write_sexpr(out);
-                }
-                out.push(')');
-            }
+            Kind::Call(call) => write_call(out, call),
             Kind::Predicate(l, args, body) => {
                 let mut items: Vec<&Expr> = args.iter().collect();
                 items.push(body);
-                list(out, &format!("{l:?}"), &items);
+                write_list(out, &format!("{l:?}"), &items);
             }
             Kind::Item => out.push('#'),
             Kind::ItemIndex => out.push_str("#index"),
             Kind::Acc => out.push_str("#acc"),
-            Kind::Let(name, value, body) => list(out, &format!("let {name}"), &[value, body]),
+            Kind::Let(name, value, body) => write_list(out, &format!("let {name}"), &[value, body]),
             Kind::FuncRef(name) => write!(out, "(fn {name})").unwrap(),
         }
     }
+}
+
+/// `(head item…)`.
+fn write_list(out: &mut String, head: &str, items: &[&Expr]) {
+    out.push('(');
+    out.push_str(head);
+    for item in items {
+        out.push(' ');
+        item.write_sexpr(out);
+    }
+    out.push(')');
+}
+
+/// `(get base .name [index] [from:to]…)`.
+fn write_access(out: &mut String, base: &Expr, steps: &[Step]) {
+    use std::fmt::Write;
+    out.push_str("(get ");
+    base.write_sexpr(out);
+    for step in steps {
+        out.push(' ');
+        match &step.op {
+            Accessor::Member(name) if is_plain_name(name) => write!(out, ".{name}").unwrap(),
+            Accessor::Member(name) => write!(out, ".{name:?}").unwrap(),
+            Accessor::Index(i) => {
+                out.push('[');
+                i.write_sexpr(out);
+                out.push(']');
+            }
+            Accessor::Slice(from, to) => {
+                out.push('[');
+                if let Some(from) = from {
+                    from.write_sexpr(out);
+                }
+                out.push(':');
+                if let Some(to) = to {
+                    to.write_sexpr(out);
+                }
+                out.push(']');
+            }
+        }
+    }
+    out.push(')');
+}
+
+/// A comparison chain, left to right: every link's `(op ` first,
+/// innermost last.
+fn write_chain(out: &mut String, first: &Expr, links: &[Link]) {
+    for link in links.iter().rev() {
+        out.push('(');
+        if link.not {
+            out.push_str("not ");
+        }
+        out.push_str(link.op.text());
+        out.push(' ');
+    }
+    first.write_sexpr(out);
+    for link in links {
+        out.push(' ');
+        link.rhs.write_sexpr(out);
+        out.push(')');
+    }
+}
+
+/// `(call name arg… key=arg…)`.
+fn write_call(out: &mut String, call: &Call) {
+    use std::fmt::Write;
+    write!(out, "(call {}", call.name).unwrap();
+    for arg in &call.args {
+        out.push(' ');
+        arg.write_sexpr(out);
+    }
+    for (name, _, arg) in &call.named {
+        write!(out, " {name}=").unwrap();
+        arg.write_sexpr(out);
+    }
+    out.push(')');
 }
 
 /// Whether `name` is written bare after `.` in [`Expr::sexpr`].
@@ -385,32 +398,5 @@ pub fn access(base: Expr, steps: Vec<Step>) -> Expr {
             let span = (base.span.0, last.end);
             Expr::new(Kind::Access(Box::new(base), steps), span)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::windsor::parse::parse;
-
-    fn sexpr(src: &str) -> String {
-        parse(src, 0, src.len()).unwrap().sexpr()
-    }
-
-    #[test]
-    fn operators_nest_left_to_right() {
-        assert_eq!(sexpr("a + b - c * 2"), "(- (+ a b) (* c 2))");
-        assert_eq!(sexpr("!x || y not contains 'z'"), r#"(|| (! x) (not contains y "z"))"#);
-        assert_eq!(sexpr("2 ** 3 ** 2"), "(** 2 (** 3 2))");
-    }
-
-    #[test]
-    fn every_other_kind_has_a_form() {
-        assert_eq!(
-            sexpr("ok ? {'k': [1, 2.0]} : nil"),
-            r#"(?: ok (map ("k" (list 1 2.0))) nil)"#
-        );
-        assert_eq!(sexpr("filter(xs, # > 1)"), "(Filter xs (> # 1))");
-        assert_eq!(sexpr("a?.b['c.d'][0][1:]"), r#"(get a .b ."c.d" [0] [1:])"#);
-        assert_eq!(sexpr("let n = 1; n + 1"), "(let n 1 (+ n 1))");
     }
 }

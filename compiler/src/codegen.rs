@@ -13,11 +13,11 @@
 //!   or a wrong number of arguments is a compile error at the call.
 
 use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Span, Step, Unary};
+use crate::dialect::{Dialect, Logic};
 use crate::host_line::HostLine;
 use crate::logic::is_test;
 use crate::peephole;
 use crate::table::{Index, constant_hash, path_hash};
-use crate::{Dialect, Logic};
 use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
 

@@ -4,8 +4,8 @@
 //! where its error has a place to point at. Folds of `&&`, `||`, `!` and
 //! `?:` follow the [`Logic`] in force: under expr-lang's, nil is not false.
 
-use crate::Logic;
 use crate::ast::{Accessor, Binary, Expr, Kind, Link, Unary};
+use crate::dialect::Logic;
 use bpvm_runtime::{Val, ops};
 use bumpalo::Bump;
 

@@ -1,8 +1,10 @@
 //! Native functions: their signature, the call context they get, and the
 //! libraries the compiler resolves names against.
 
+use crate::bounds::limits::CALL_DEPTH;
 use crate::kind::{Kind, Vocabulary};
-use crate::limits::CALL_DEPTH;
+// The cycle func ↔ val is forced by the recursive type: functions take
+// and give Vals, and a Val may hold a function.
 use crate::val::Val;
 use bumpalo::Bump;
 use std::any::Any;
@@ -94,9 +96,10 @@ impl<'a> Ctx<'a> {
     }
 
     /// Fails when building `bytes` more would exceed the evaluation's
-    /// memory budget (see [`crate::budget`]); `what` names the builder.
+    /// memory budget (see [`crate::bounds::budget`]); `what` names the builder.
     pub fn reserve(&self, what: &str, bytes: usize) -> Result<(), FnError> {
-        crate::budget::check(self.arena.allocated_bytes(), bytes).map_err(|m| FnError::new(format!("{what} {m}")))
+        crate::bounds::budget::check(self.arena.allocated_bytes(), bytes)
+            .map_err(|m| FnError::new(format!("{what} {m}")))
     }
 
     /// Reserves room for `n` values of a list (see [`Ctx::reserve`]).

@@ -10,37 +10,32 @@
 
 #![warn(missing_docs)]
 
-pub mod budget;
+mod bounds;
 pub mod builtins;
-mod diag;
 mod document;
 mod env;
-pub mod excerpt;
 pub mod func;
 pub mod key;
 mod kind;
-pub mod limits;
-pub mod locate;
 mod map;
-pub mod nesting;
 pub mod ops;
-mod problems;
+mod report;
 pub mod root;
 mod slots;
-pub mod suggest;
 pub mod text;
 mod val;
 mod value;
-mod yaml;
-pub mod yaml_events;
 
-pub use diag::Diagnostic;
+pub use bounds::{budget, limits, nesting};
+pub use document::events as yaml_events;
 pub use env::Environment;
 pub use func::{Builtin, Ctx, Failure, FnError, FuncVal, Library, NativeFn};
 pub use key::{Key, hash_key};
 pub use kind::{Kind, Vocabulary};
 pub use map::{Hint, Map};
-pub use problems::Problems;
+pub use report::diag::Diagnostic;
+pub use report::problems::Problems;
+pub use report::{excerpt, locate, suggest};
 pub use slots::{PathTable, Scope};
 pub use val::{ListRef, MapRef, Val};
 pub use value::Value;

@@ -5,6 +5,8 @@
 //! is always in insertion order (D1).
 
 use crate::key::{Key, hash_key, same_text};
+// The cycle map ↔ value is forced by the recursive type: a map holds
+// values, and a value may be a map.
 use crate::value::Value;
 use std::sync::atomic::{AtomicU32, Ordering};
 

@@ -1,6 +1,8 @@
 //! Operator semantics shared by the VM and the compiler's constant folder,
 //! so a folded expression can never give a different answer than a run one.
 
+// The cycle ops ↔ val is forced by the recursive type: operators work on
+// Vals, and Val equality is `equal` here (lists and maps item by item).
 use crate::val::{ListRef, MapRef, Val};
 use bumpalo::Bump;
 use std::cmp::Ordering;
@@ -77,7 +79,7 @@ pub fn add<'a>(arena: &'a Bump, a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpErr
 pub fn concat<'a>(arena: &'a Bump, x: &str, y: &str) -> Result<&'a str, OpError> {
     // Concatenation in a loop can double a string each time: the
     // evaluation's memory budget stops it (D9).
-    crate::budget::check(arena.allocated_bytes(), x.len() + y.len()).map_err(OpError::Other)?;
+    crate::bounds::budget::check(arena.allocated_bytes(), x.len() + y.len()).map_err(OpError::Other)?;
     let mut s = bumpalo::collections::String::with_capacity_in(x.len() + y.len(), arena);
     s.push_str(x);
     s.push_str(y);
@@ -135,7 +137,7 @@ pub fn range<'a>(arena: &'a Bump, a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpE
         (to as i128 - from as i128 + 1) as u128
     };
     let n = usize::try_from(n).unwrap_or(usize::MAX);
-    crate::budget::check(
+    crate::bounds::budget::check(
         arena.allocated_bytes(),
         n.saturating_mul(std::mem::size_of::<Val<'a>>()),
     )

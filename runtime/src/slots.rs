@@ -1,4 +1,4 @@
-//! Paths bound to slots: an [`Environment`](crate::Environment) remembers
+//! Paths bound to slots: an `Environment` remembers
 //! where each path its programs read leads, so a repeated read is one
 //! indexed load instead of a walk through maps.
 //!

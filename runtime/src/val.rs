@@ -4,6 +4,9 @@
 //! Scalars are held inline, strings and composites are borrowed, so loading
 //! `cluster.cni` from an environment copies two words, never the map.
 
+// The cycle val ↔ func ↔ ops is forced by the recursive type: a Val
+// may hold a function, whose arguments and results are Vals, and Val
+// equality is `ops::equal`, which compares the Vals inside lists and maps.
 use crate::func::FuncVal;
 use crate::key::hash_key;
 use crate::kind::{Kind, Vocabulary};

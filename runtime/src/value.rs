@@ -1,6 +1,8 @@
 //! The document value model shared by YAML and JSON documents, environments
 //! and results: maps keep document order and integers stay integers.
 
+// The cycle value ↔ map is forced by the recursive type: a value may be
+// a map, and a map holds values.
 use crate::map::Map;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 

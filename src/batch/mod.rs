@@ -1,6 +1,11 @@
 //! Batch rendering: every Windsor context and Bluelink blueprint of a
 //! repository as one list of targets, found once, split across machines.
 //!
+//! Here: `discover` (finding targets), `target`, `shard`, `queue` (the worker
+//! pool), `run`, `template` (a loaded template) and `report`. They import
+//! the language crates and each other downwards (`run` uses `template`,
+//! `shard`, `queue`); nothing here imports `check`.
+//!
 //! A **batch** is a list of [`Target`]s. A target is one render: a
 //! Windsor project for one context, or a Bluelink blueprint with one set
 //! of variables. Targets name their template (the project folder or the
@@ -107,7 +112,6 @@
 //! ```
 
 pub(crate) mod discover;
-mod manifest;
 pub(crate) mod queue;
 mod report;
 mod run;

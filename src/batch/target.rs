@@ -30,7 +30,7 @@ pub struct Target {
     /// (Bluelink), relative to [`base`](Target::base), `/`-separated.
     pub id: String,
     /// The folder the target was found under: a PATH given to
-    /// [`discover`](super::discover), which is also the folder of the
+    /// discovery, which is also the folder of the
     /// `bpvm-batch.yaml` that lists it.
     pub base: PathBuf,
     /// The Windsor project folder or the Bluelink blueprint file it

@@ -60,7 +60,8 @@ pub fn json(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{Checked, Finding};
+    use crate::check::report::Checked;
+    use bpvm_checker::Finding;
     use bpvm_checker::rules::{INVALID_TEMPLATE, UNKNOWN_PATH};
 
     #[test]

@@ -1,5 +1,9 @@
 //! `bpvm check`: every template's mistakes found before anything renders,
 //! for every context at once.
+//!
+//! Here: running the checks over a batch's targets and projects (`run`), the
+//! findings' `report`, and its writers (`human`, `json`, `sarif`). It
+//! imports `batch` for discovery and the worker pool.
 
 mod human;
 mod json;

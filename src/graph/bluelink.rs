@@ -2,7 +2,7 @@
 //! and includes, tied by what their substitutions read, by `dependsOn`
 //! and by the links their `linkSelector`s select.
 
-use super::{Graph, Node, State, Tie};
+use super::model::{Graph, Node, State, Tie};
 use crate::Value;
 use crate::bluelink::blueprint::Blueprint;
 use crate::bluelink::sub::{Def, Sub};

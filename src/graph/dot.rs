@@ -2,7 +2,7 @@
 //! excluded nodes dashed and grey (the reason as a tooltip), missing ones
 //! red.
 
-use super::{Graph, State, Tie};
+use super::model::{Graph, State, Tie};
 use std::fmt::Write;
 
 /// A DOT string literal.
@@ -34,4 +34,11 @@ pub fn draw(g: &Graph) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+impl Graph {
+    /// As a Graphviz DOT digraph.
+    pub fn to_dot(&self) -> String {
+        draw(self)
+    }
 }

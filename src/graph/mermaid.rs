@@ -1,7 +1,7 @@
 //! A graph as a Mermaid flowchart, left to right: one subgraph per group,
 //! excluded nodes dimmed and dashed, missing ones red.
 
-use super::{Graph, State, Tie};
+use super::model::{Graph, State, Tie};
 use std::fmt::Write;
 
 /// Mermaid's text for a label: quotes and angle brackets as entities.
@@ -46,4 +46,11 @@ pub fn draw(g: &Graph) -> String {
         out.push_str(&classes);
     }
     out
+}
+
+impl Graph {
+    /// As a Mermaid flowchart.
+    pub fn to_mermaid(&self) -> String {
+        draw(self)
+    }
 }

@@ -1,6 +1,6 @@
 //! The graph of a rendered Windsor blueprint.
 
-use super::{Graph, Node, State, Tie};
+use super::model::{Graph, Node, State, Tie};
 use crate::Value;
 use crate::windsor::render::Excluded;
 

@@ -4,6 +4,9 @@
 //! what it is not, and children read at exports or given variables they
 //! do not declare.
 //!
+//! Each rule's finding lives in a file here; they import the loader and the
+//! blueprint model, never the renderer.
+//!
 //! The rules are [`RULES`]; [`check`] applies them to one blueprint.
 
 mod children;

@@ -2,6 +2,7 @@
 
 use super::{FIELD_TYPES, Loader, join, namespaced};
 use crate::blueprint::{DataField, DataSource, Filter, Operator, Type};
+use crate::filter::search_value;
 use crate::node::{Entry, Kind, Node};
 use crate::sub::Tree;
 use bpvm_runtime::Value;
@@ -18,85 +19,14 @@ impl Loader {
             let p = join(&path, &f.key);
             let v = &f.value;
             match f.key.as_str() {
-                "type" => {
-                    let Some(t) = self.plain_str(v, &p, "the data source type property") else {
-                        continue;
-                    };
-                    if !namespaced(&t, 2, 3) {
-                        self.fail(
-                            v.at,
-                            &p,
-                            format!("{t:?} is not a data source type of the form {{provider}}/{{type}}"),
-                        );
-                    }
-                    ty = Some(t);
-                }
-                "metadata" => {
-                    for m in self.fields(v, &p, &["displayName", "annotations", "custom"], &[]) {
-                        let mp = join(&p, &m.key);
-                        match m.key.as_str() {
-                            "displayName" if m.value.as_str().is_none() => {
-                                let message = format!("a display name is a string, found {}", m.value.describe());
-                                self.fail(m.value.at, &mp, message);
-                            }
-                            "annotations" => self.annotations(&m.value, &mp),
-                            _ => {}
-                        }
-                    }
-                    let t = self.tree(v, &p);
-                    if let Tree::Map(parts) = &t {
-                        for (key, part) in parts {
-                            match key.as_str() {
-                                "displayName" => self.primitive(part, "a display name"),
-                                "annotations" => self.primitive(part, "an annotation"),
-                                _ => {}
-                            }
-                        }
-                    }
-                    metadata = Some(t);
-                }
+                "type" => ty = self.datasource_type(v, &p),
+                "metadata" => metadata = Some(self.datasource_meta(v, &p)),
                 "filter" => filters = self.filters(v, &p),
                 "exports" if v.as_str() == Some("*") => {
                     // Every field of the data (version 2025-11-02).
                     export_all = self.since_2025(v.at, &p, "exports: \"*\" (every field of the data source)");
                 }
-                "exports" => {
-                    let entries = self.named(v, &p);
-                    if v.entries().is_some() && entries.is_empty() {
-                        self.fail(v.at, &p, "a data source exports at least one field");
-                    }
-                    for x in entries {
-                        let xp = join(&p, &x.key);
-                        self.literal(&x.value, &xp, "the data source exports");
-                        let xf = self.fields(&x.value, &xp, &["type", "aliasFor", "description"], &["type"]);
-                        let mut field = DataField {
-                            name: x.key.to_string(),
-                            ty: Type::String,
-                            alias_for: None,
-                            at: x.key_at,
-                        };
-                        for f in xf {
-                            match (f.key.as_str(), f.value.as_str()) {
-                                ("type", _) => {
-                                    let p = join(&xp, "type");
-                                    let what = "a data source field type";
-                                    match self.type_at(&f.value, &p, "the data source exports", what, FIELD_TYPES) {
-                                        Some(ty) => field.ty = ty,
-                                        None => continue,
-                                    }
-                                }
-                                ("aliasFor", Some(a)) => field.alias_for = Some(a.to_string()),
-                                ("aliasFor" | "description", None) => self.fail(
-                                    f.value.at,
-                                    &join(&xp, &f.key),
-                                    format!("expected a string, found {}", f.value.describe()),
-                                ),
-                                _ => {}
-                            }
-                        }
-                        exports.push(field);
-                    }
-                }
+                "exports" => exports = self.exported_fields(v, &p),
                 "description" => description = Some(self.text(v, &p, "a description")),
                 _ => {}
             }
@@ -115,6 +45,88 @@ impl Loader {
             description,
             metadata,
         })
+    }
+
+    /// `type`: `{provider}/{type}`.
+    fn datasource_type(&mut self, v: &Node, p: &str) -> Option<String> {
+        let t = self.plain_str(v, p, "the data source type property")?;
+        if !namespaced(&t, 2, 3) {
+            self.fail(
+                v.at,
+                p,
+                format!("{t:?} is not a data source type of the form {{provider}}/{{type}}"),
+            );
+        }
+        Some(t)
+    }
+
+    /// `metadata`: a display name, annotations and custom fields.
+    fn datasource_meta(&mut self, v: &Node, p: &str) -> Tree {
+        for m in self.fields(v, p, &["displayName", "annotations", "custom"], &[]) {
+            let mp = join(p, &m.key);
+            match m.key.as_str() {
+                "displayName" if m.value.as_str().is_none() => {
+                    let message = format!("a display name is a string, found {}", m.value.describe());
+                    self.fail(m.value.at, &mp, message);
+                }
+                "annotations" => self.annotations(&m.value, &mp),
+                _ => {}
+            }
+        }
+        let t = self.tree(v, p);
+        if let Tree::Map(parts) = &t {
+            for (key, part) in parts {
+                match key.as_str() {
+                    "displayName" => self.primitive(part, "a display name"),
+                    "annotations" => self.primitive(part, "an annotation"),
+                    _ => {}
+                }
+            }
+        }
+        t
+    }
+
+    /// `exports`: the fields of the data, by name.
+    fn exported_fields(&mut self, v: &Node, p: &str) -> Vec<DataField> {
+        let entries = self.named(v, p);
+        if v.entries().is_some() && entries.is_empty() {
+            self.fail(v.at, p, "a data source exports at least one field");
+        }
+        entries
+            .iter()
+            .map(|x| self.exported_field(x, &join(p, &x.key)))
+            .collect()
+    }
+
+    /// One exported field, at `xp`: its type, and the field it reads.
+    fn exported_field(&mut self, x: &Entry, xp: &str) -> DataField {
+        self.literal(&x.value, xp, "the data source exports");
+        let xf = self.fields(&x.value, xp, &["type", "aliasFor", "description"], &["type"]);
+        let mut field = DataField {
+            name: x.key.to_string(),
+            ty: Type::String,
+            alias_for: None,
+            at: x.key_at,
+        };
+        for f in xf {
+            match (f.key.as_str(), f.value.as_str()) {
+                ("type", _) => {
+                    let p = join(xp, "type");
+                    let what = "a data source field type";
+                    if let Some(ty) = self.type_at(&f.value, &p, "the data source exports", what, FIELD_TYPES) {
+                        field.ty = ty;
+                    }
+                }
+                ("aliasFor", Some(a)) => field.alias_for = Some(a.to_string()),
+                ("aliasFor" | "description", None) => self.fail(
+                    f.value.at,
+                    &join(xp, &f.key),
+                    format!("expected a string, found {}", f.value.describe()),
+                ),
+                _ => {}
+            }
+        }
+        field
     }
 
     /// Annotation values are primitives (seed 002); what substitutions
@@ -231,15 +243,5 @@ impl Loader {
             search: search?,
             at: v.at,
         })
-    }
-}
-
-/// True when `v` can be a filter's search: a primitive or an array of
-/// primitives (seed 002, dataSourceFilterDefinition).
-pub(crate) fn search_value(v: &Value) -> bool {
-    match v {
-        Value::List(items) => items.iter().all(|x| !matches!(x, Value::List(_) | Value::Map(_))),
-        Value::Map(_) => false,
-        _ => true,
     }
 }

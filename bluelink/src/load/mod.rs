@@ -1,14 +1,18 @@
 //! Reading a blueprint document into a [`Blueprint`]: the whole document
 //! is validated before anything is evaluated, and every problem is
 //! reported at once with its file, line:column and path.
+//!
+//! The loader is one type, `Loader`, whose reading of each section lives in a
+//! file of its own here (variables, definitions, data sources, resources,
+//! accessors). It imports the document tree (`node`), the blueprint model
+//! (`blueprint`, `sub`) and `render`'s wording of a value; never the
+//! renderer itself.
 
 mod accessors;
 mod datasource;
 mod definitions;
 mod resource;
 mod variables;
-
-pub(crate) use datasource::search_value;
 
 use super::blueprint::{Blueprint, Index, Type};
 use super::distinct::Distinct;

@@ -5,7 +5,7 @@ use super::{Loader, join, namespaced};
 use crate::blueprint::{Condition, Resource, ResourceMeta};
 use crate::distinct::Distinct;
 use crate::node::{Entry, Kind, Node};
-use crate::sub::{Def, Ref, Tree, has_substitution};
+use crate::sub::{Def, Ref, Sub, Tree, has_substitution};
 use bpvm_runtime::Value;
 
 impl Loader {
@@ -43,121 +43,53 @@ impl Loader {
         };
         let before = self.errors.len();
         for f in fields {
-            let p = join(&path, &f.key);
-            let v = &f.value;
-            match f.key.as_str() {
-                "type" => {
-                    if let Some(t) = self.plain_str(v, &p, "the resource type property") {
-                        if !namespaced(&t, 2, 3) {
-                            let message = format!(
-                                "{t:?} is not a resource type of the form {{provider}}/{{service}}/{{resourceType}} or {{provider}}/{{resourceType}}"
-                            );
-                            self.fail(v.at, &p, message);
-                        }
-                        r.ty = t;
-                    }
-                }
-                "description" => r.description = Some(self.text(v, &p, "a description")),
-                "metadata" => r.metadata = self.resource_meta(v, &p),
-                "dependsOn" => {
-                    self.literal(v, &p, "the dependencies (dependsOn) property");
-                    let names: Vec<&Node> = match &v.kind {
-                        Kind::List(items) => items.iter().collect(),
-                        _ => vec![v],
-                    };
-                    for n in names {
-                        match n.as_str() {
-                            Some(name) if has_substitution(name) => {}
-                            Some(name) if name == e.key.as_str() => {
-                                self.fail(n.at, &p, "a resource cannot depend on itself")
-                            }
-                            Some(name) if self.names.resources.contains_key(name) => {
-                                r.depends_on.push(name.to_string())
-                            }
-                            Some(name) => self.fail(n.at, &p, format!("resources.{name} is not defined")),
-                            None => self.fail(n.at, &p, "expected a resource name or an array of resource names"),
-                        }
-                    }
-                }
-                "condition" => r.condition = self.condition(v, &p),
-                "each" => {
-                    let whole = v.as_str().and_then(|s| {
-                        let parts = bpvm_compiler::template::split(s).ok()?;
-                        bpvm_compiler::template::whole(&parts)
-                    });
-                    if whole.is_none() {
-                        self.fail(v.at, &p, "each is one ${..} substitution that yields an array");
-                        continue;
-                    }
-                    // `each` itself runs outside the elements.
-                    self.in_each = false;
-                    r.each = match &v.kind {
-                        Kind::Scalar(Value::Str(s)) => self.sub(s, v.at, p.clone()),
-                        _ => None,
-                    };
-                    self.in_each = true;
-                    if let Some(each) = &r.each
-                        && let Some(got) = super::constant(&each.prog)
-                        && !matches!(got, Value::List(_))
-                    {
-                        let message = format!("each must yield an array, got {}", crate::render::describe_value(&got));
-                        self.fail(v.at, &p, message);
-                    }
-                    if let Some(each) = &r.each
-                        && let Some(bad) = each
-                            .refs()
-                            .into_iter()
-                            .find(|x| matches!(x, Ref::Resource(_) | Ref::Child(..)))
-                    {
-                        let message = format!(
-                            "each cannot depend on {}: it must be known before resources are created",
-                            bad.describe()
-                        );
-                        self.fail(v.at, &p, message);
-                    }
-                }
-                "linkSelector" => {
-                    self.literal(v, &p, "the linkSelector property");
-                    for s in self.fields(v, &p, &["byLabel", "exclude"], &["byLabel"]) {
-                        let sp = join(&p, &s.key);
-                        if s.key.as_str() == "byLabel" {
-                            r.selector = self.labels(&s.value, &sp);
-                        } else if self.since_2025(s.key_at, &sp, "linkSelector.exclude") {
-                            r.exclude = self.exclude(&s.value, &sp);
-                        }
-                    }
-                }
-                "removalPolicy" => {
-                    if !self.since_2025(f.key_at, &p, "removalPolicy") {
-                        continue;
-                    }
-                    // A static literal: what happens to the resource when it
-                    // leaves the blueprint.
-                    if v.as_str().is_some_and(has_substitution) {
-                        let message = "removalPolicy is a static literal, \"delete\" or \"retain\": substitutions are not allowed here";
-                        self.fail(v.at, &p, message);
-                        continue;
-                    }
-                    match self.plain_str(v, &p, "the removalPolicy property") {
-                        Some(policy) if REMOVAL_POLICIES.contains(&policy.as_str()) => {}
-                        Some(policy) => {
-                            let message = format!("removalPolicy is \"delete\" or \"retain\", not {policy:?}");
-                            self.fail(v.at, &p, message);
-                        }
-                        None => {}
-                    }
-                }
-                "spec" => {
-                    if v.entries().is_none() {
-                        self.fail(v.at, &p, format!("expected a mapping, found {}", v.describe()));
-                    }
-                    r.spec = self.tree(v, &p);
-                }
-                _ => {}
-            }
+            self.resource_field(&mut r, f, &path);
         }
         self.in_each = false;
-        // What it depends on: what its substitutions read, and dependsOn.
+        self.resource_depends(&mut r);
+        (self.errors.len() == before).then_some(r)
+    }
+
+    /// One field of the resource `r`, at `path`.
+    fn resource_field(&mut self, r: &mut Resource, f: &Entry, path: &str) {
+        let p = join(path, &f.key);
+        let v = &f.value;
+        match f.key.as_str() {
+            "type" => {
+                if let Some(t) = self.resource_type(v, &p) {
+                    r.ty = t;
+                }
+            }
+            "description" => r.description = Some(self.text(v, &p, "a description")),
+            "metadata" => r.metadata = self.resource_meta(v, &p),
+            "dependsOn" => self.depends_on(r, v, &p),
+            "condition" => r.condition = self.condition(v, &p),
+            "each" => r.each = self.each(v, &p),
+            "linkSelector" => {
+                self.literal(v, &p, "the linkSelector property");
+                for s in self.fields(v, &p, &["byLabel", "exclude"], &["byLabel"]) {
+                    let sp = join(&p, &s.key);
+                    if s.key.as_str() == "byLabel" {
+                        r.selector = self.labels(&s.value, &sp);
+                    } else if self.since_2025(s.key_at, &sp, "linkSelector.exclude") {
+                        r.exclude = self.exclude(&s.value, &sp);
+                    }
+                }
+            }
+            "removalPolicy" => self.removal_policy(f, &p),
+            "spec" => {
+                if v.entries().is_none() {
+                    self.fail(v.at, &p, format!("expected a mapping, found {}", v.describe()));
+                }
+                r.spec = self.tree(v, &p);
+            }
+            _ => {}
+        }
+    }
+
+    /// What `r` depends on (what its substitutions read, and dependsOn),
+    /// and its labels as a value for `resources.<name>`.
+    fn resource_depends(&self, r: &mut Resource) {
         let mut defs = Distinct::new();
         let named = r
             .depends_on
@@ -172,7 +104,99 @@ impl Loader {
             labels.insert(k.as_str(), Value::Str(v.as_str().into()));
         }
         r.labels = Value::Map(labels);
-        (self.errors.len() == before).then_some(r)
+    }
+
+    /// `type`: `{provider}/{service}/{resourceType}` or `{provider}/{resourceType}`.
+    fn resource_type(&mut self, v: &Node, p: &str) -> Option<String> {
+        let t = self.plain_str(v, p, "the resource type property")?;
+        if !namespaced(&t, 2, 3) {
+            let message = format!(
+                "{t:?} is not a resource type of the form {{provider}}/{{service}}/{{resourceType}} or {{provider}}/{{resourceType}}"
+            );
+            self.fail(v.at, p, message);
+        }
+        Some(t)
+    }
+
+    /// `dependsOn`: one resource of this blueprint or a list of them.
+    fn depends_on(&mut self, r: &mut Resource, v: &Node, p: &str) {
+        self.literal(v, p, "the dependencies (dependsOn) property");
+        let names: Vec<&Node> = match &v.kind {
+            Kind::List(items) => items.iter().collect(),
+            _ => vec![v],
+        };
+        for n in names {
+            match n.as_str() {
+                Some(name) if has_substitution(name) => {}
+                Some(name) if name == r.name => self.fail(n.at, p, "a resource cannot depend on itself"),
+                Some(name) if self.names.resources.contains_key(name) => r.depends_on.push(name.to_string()),
+                Some(name) => self.fail(n.at, p, format!("resources.{name} is not defined")),
+                None => self.fail(n.at, p, "expected a resource name or an array of resource names"),
+            }
+        }
+    }
+
+    /// `each`: one substitution that yields an array, known before any
+    /// resource is created.
+    fn each(&mut self, v: &Node, p: &str) -> Option<Sub> {
+        let whole = v.as_str().and_then(|s| {
+            let parts = bpvm_compiler::template::split(s).ok()?;
+            bpvm_compiler::template::whole(&parts)
+        });
+        if whole.is_none() {
+            self.fail(v.at, p, "each is one ${..} substitution that yields an array");
+            return None;
+        }
+        // `each` itself runs outside the elements.
+        self.in_each = false;
+        let each = match &v.kind {
+            Kind::Scalar(Value::Str(s)) => self.sub(s, v.at, p.to_string()),
+            _ => None,
+        };
+        self.in_each = true;
+        if let Some(each) = &each
+            && let Some(got) = super::constant(&each.prog)
+            && !matches!(got, Value::List(_))
+        {
+            let message = format!("each must yield an array, got {}", crate::render::describe_value(&got));
+            self.fail(v.at, p, message);
+        }
+        if let Some(each) = &each
+            && let Some(bad) = each
+                .refs()
+                .into_iter()
+                .find(|x| matches!(x, Ref::Resource(_) | Ref::Child(..)))
+        {
+            let message = format!(
+                "each cannot depend on {}: it must be known before resources are created",
+                bad.describe()
+            );
+            self.fail(v.at, p, message);
+        }
+        each
+    }
+
+    /// `removalPolicy` (from 2025-11-02): the static literal "delete" or
+    /// "retain", what happens to the resource when it leaves the blueprint.
+    fn removal_policy(&mut self, f: &Entry, p: &str) {
+        let v = &f.value;
+        if !self.since_2025(f.key_at, p, "removalPolicy") {
+            return;
+        }
+        if v.as_str().is_some_and(has_substitution) {
+            let message =
+                "removalPolicy is a static literal, \"delete\" or \"retain\": substitutions are not allowed here";
+            self.fail(v.at, p, message);
+            return;
+        }
+        match self.plain_str(v, p, "the removalPolicy property") {
+            Some(policy) if REMOVAL_POLICIES.contains(&policy.as_str()) => {}
+            Some(policy) => {
+                let message = format!("removalPolicy is \"delete\" or \"retain\", not {policy:?}");
+                self.fail(v.at, p, message);
+            }
+            None => {}
+        }
     }
 
     /// `linkSelector.exclude`: names of resources of this blueprint, one

@@ -1,22 +1,13 @@
 //! Data sources: fields given by name, or the first candidate record of
 //! the data source's type that matches all its filters.
 
+use super::results::DataOut;
 use super::{Failed, Resolved, Resolver, describe_value, primitive};
 use crate::blueprint::{DataSource, Type};
 use crate::filter;
-use crate::load::search_value;
+use crate::filter::search_value;
 use crate::sub::{Def, Tree};
 use bpvm_runtime::{Map, Value};
-
-/// A data source as rendered.
-pub(crate) struct DataOut {
-    /// The exported fields, when the data is known.
-    pub fields: Option<Vec<(String, Value)>>,
-    /// Each filter's search.
-    pub searches: Vec<Resolved>,
-    pub metadata: Option<Resolved>,
-    pub description: Option<Resolved>,
-}
 
 /// The path of filter `k` in messages (`datasources.d.filter[1]` when
 /// the filters are a list).

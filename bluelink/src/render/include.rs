@@ -1,22 +1,16 @@
 //! Included children: the path resolved and checked, the child loaded and
 //! rendered with the variables passed to it, its exports read back.
 
+use super::results::ChildOut;
 use super::{Failed, Input, Resolved, Resolver};
+use crate::blueprint::{Blueprint, Include};
+use crate::error::Pos;
 use crate::load;
 use crate::sub::Def;
 use bpvm_runtime::limits::INCLUDE_DEPTH;
 use bpvm_runtime::root::Refusal;
 use bpvm_runtime::{Map, Value};
 use std::path::PathBuf;
-
-/// An include as rendered.
-pub(crate) struct ChildOut {
-    pub path: Resolved,
-    pub variables: Option<Resolved>,
-    pub metadata: Option<Resolved>,
-    pub description: Option<Resolved>,
-    pub exports: Vec<(String, Resolved)>,
-}
 
 impl Resolver<'_> {
     pub(super) fn child(&mut self, i: usize) -> Result<(), Failed> {
@@ -39,69 +33,9 @@ impl Resolver<'_> {
                 ));
             }
         };
-        let dir = self.bp.path.parent().map(PathBuf::from).unwrap_or_default();
-        let Some(root) = &self.root else {
-            let message = "cannot read the child blueprint: the blueprint has no folder to read from";
-            return Err(self.fail(at, &format!("{path}.path"), message));
-        };
-        let target = match root.file(&dir, &file) {
-            Ok(t) => t,
-            Err(e) => {
-                let message = match e.refusal {
-                    Refusal::Outside(_) => format!("the child blueprint {e} (B11)"),
-                    _ => format!("cannot read the child blueprint: {e}"),
-                };
-                return Err(self.fail(at, &format!("{path}.path"), message));
-            }
-        };
-        // Files are named relative to the root in messages and output.
-        let name = |p: &std::path::Path| p.strip_prefix(root.dir()).unwrap_or(p).display().to_string();
-        if self.chain.contains(&target) {
-            let mut names: Vec<String> = self.chain.iter().map(|p| name(p)).collect();
-            names.push(name(&target));
-            let message = format!("an include cycle: {}", names.join(" → "));
-            return Err(self.fail(at, &path, message));
-        }
-        if self.chain.len() >= INCLUDE_DEPTH {
-            let message = format!("child blueprints nested too deeply (more than {INCLUDE_DEPTH} levels)");
-            return Err(self.fail(at, &path, message));
-        }
-        let shown = name(&target);
-        let child = match load::load_in(root, &target, &shown) {
-            Ok(bp) => bp,
-            Err(errors) => {
-                self.errors.extend(errors.0);
-                return Err(Failed);
-            }
-        };
-        let mut inputs = Vec::new();
-        if let Some(Resolved::Map(entries)) = &variables {
-            for (k, r) in entries {
-                match r {
-                    Resolved::Known(v, _) => inputs.push((k.to_string(), Input::Value(v.clone()))),
-                    Resolved::Literal(v) => inputs.push((k.to_string(), Input::Value(Value::clone(v)))),
-                    Resolved::Deferred(text) => inputs.push((k.to_string(), Input::Deferred(text.to_string()))),
-                    _ => {}
-                }
-            }
-        }
-        // Seed 002: the names must match the child's variables.
-        let mut unknown = false;
-        for (k, _) in &inputs {
-            if !child.index.variables.contains_key(k) {
-                let key_at = inc
-                    .variable_keys
-                    .iter()
-                    .find(|(key, _)| key == k)
-                    .map_or(at, |&(_, at)| at);
-                let message = format!("{shown} has no variable {k:?}");
-                self.fail(key_at, &format!("{path}.variables.{k}"), message);
-                unknown = true;
-            }
-        }
-        if unknown {
-            return Err(Failed);
-        }
+        let (target, shown, child) = self.child_blueprint(at, &path, &file)?;
+        let inputs = inputs(&variables);
+        self.check_inputs(inc, &path, &child, &inputs, &shown)?;
         let mut chain = self.chain.clone();
         chain.push(target);
         let rendered = match Resolver::new(&child, self.opts, self.root.clone(), &inputs, chain).run() {
@@ -112,18 +46,7 @@ impl Resolver<'_> {
             }
         };
         self.deferrals.extend(rendered.deferred);
-        let mut m = Map::new();
-        for (name, r) in &rendered.exports {
-            if r.is_deferred() {
-                self.deferred_exports.insert((i, name.clone()));
-            } else if let Some(v) = r.known() {
-                m.insert(name.as_str(), v);
-            }
-            if r.is_secret() {
-                self.secret_exports.insert((i, name.clone()));
-                self.secret.set(Def::Child(i), true);
-            }
-        }
+        let m = self.child_exports(i, &rendered.exports);
         self.put("children", inc.name.as_str(), Value::Map(m));
         // An absolute path (`${cwd()}/…`) prints relative to the root, so
         // that the output does not depend on where the project is (D1).
@@ -141,4 +64,106 @@ impl Resolver<'_> {
         });
         Ok(())
     }
+
+    /// The child blueprint at `file` (from the folder of this one), loaded:
+    /// where it is, its name for messages, and the blueprint. Refused
+    /// outside the root, in an include cycle or nested too deeply.
+    fn child_blueprint(&mut self, at: Pos, path: &str, file: &str) -> Result<(PathBuf, String, Blueprint), Failed> {
+        let dir = self.bp.path.parent().map(PathBuf::from).unwrap_or_default();
+        let Some(root) = &self.root else {
+            let message = "cannot read the child blueprint: the blueprint has no folder to read from";
+            return Err(self.fail(at, &format!("{path}.path"), message));
+        };
+        let target = match root.file(&dir, file) {
+            Ok(t) => t,
+            Err(e) => {
+                let message = match e.refusal {
+                    Refusal::Outside(_) => format!("the child blueprint {e} (B11)"),
+                    _ => format!("cannot read the child blueprint: {e}"),
+                };
+                return Err(self.fail(at, &format!("{path}.path"), message));
+            }
+        };
+        // Files are named relative to the root in messages and output.
+        let name = |p: &std::path::Path| p.strip_prefix(root.dir()).unwrap_or(p).display().to_string();
+        if self.chain.contains(&target) {
+            let mut names: Vec<String> = self.chain.iter().map(|p| name(p)).collect();
+            names.push(name(&target));
+            let message = format!("an include cycle: {}", names.join(" → "));
+            return Err(self.fail(at, path, message));
+        }
+        if self.chain.len() >= INCLUDE_DEPTH {
+            let message = format!("child blueprints nested too deeply (more than {INCLUDE_DEPTH} levels)");
+            return Err(self.fail(at, path, message));
+        }
+        let shown = name(&target);
+        match load::load_in(root, &target, &shown) {
+            Ok(bp) => Ok((target, shown, bp)),
+            Err(errors) => {
+                self.errors.extend(errors.0);
+                Err(Failed)
+            }
+        }
+    }
+
+    /// Seed 002: the names of the variables passed must match the child's
+    /// variables.
+    fn check_inputs(
+        &mut self,
+        inc: &Include,
+        path: &str,
+        child: &Blueprint,
+        inputs: &[(String, Input)],
+        shown: &str,
+    ) -> Result<(), Failed> {
+        let mut unknown = false;
+        for (k, _) in inputs {
+            if !child.index.variables.contains_key(k) {
+                let key_at = inc
+                    .variable_keys
+                    .iter()
+                    .find(|(key, _)| key == k)
+                    .map_or(inc.at, |&(_, at)| at);
+                let message = format!("{shown} has no variable {k:?}");
+                self.fail(key_at, &format!("{path}.variables.{k}"), message);
+                unknown = true;
+            }
+        }
+        if unknown { Err(Failed) } else { Ok(()) }
+    }
+
+    /// The known exports of child `i`, for `include.<name>` to read; the
+    /// deferred and secret ones noted.
+    fn child_exports(&mut self, i: usize, exports: &[(String, Resolved)]) -> Map {
+        let mut m = Map::new();
+        for (name, r) in exports {
+            if r.is_deferred() {
+                self.deferred_exports.insert((i, name.clone()));
+            } else if let Some(v) = r.known() {
+                m.insert(name.as_str(), v);
+            }
+            if r.is_secret() {
+                self.secret_exports.insert((i, name.clone()));
+                self.secret.set(Def::Child(i), true);
+            }
+        }
+        m
+    }
+}
+
+/// The variables passed to a child, as its inputs: known values and
+/// deferred substitutions.
+fn inputs(variables: &Option<Resolved>) -> Vec<(String, Input)> {
+    let mut inputs = Vec::new();
+    if let Some(Resolved::Map(entries)) = variables {
+        for (k, r) in entries {
+            match r {
+                Resolved::Known(v, _) => inputs.push((k.to_string(), Input::Value(v.clone()))),
+                Resolved::Literal(v) => inputs.push((k.to_string(), Input::Value(Value::clone(v)))),
+                Resolved::Deferred(text) => inputs.push((k.to_string(), Input::Deferred(text.to_string()))),
+                _ => {}
+            }
+        }
+    }
+    inputs
 }

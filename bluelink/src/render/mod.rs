@@ -2,30 +2,33 @@
 //! order (what a definition's substitutions reference is resolved first),
 //! `condition` and `each` applied, children rendered, exports read.
 //!
+//! The resolver is one type, `Resolver`, whose rendering of each kind of
+//! definition lives in a file here (variables, data sources, resources,
+//! includes); `results` (what was resolved) is a leaf that `output` writes
+//! out. It imports the blueprint model and the loader (to load children).
+//!
 //! A value that is only known at deploy time (a resource field that is in
 //! neither the spec nor the resource state) keeps its `${..}` text, and so
 //! does everything computed from it; the render lists each one.
 
 mod datasource;
 mod include;
+mod output;
 mod resource;
+mod results;
 mod variables;
 
-pub(super) use datasource::DataOut;
-pub(super) use include::ChildOut;
-pub(super) use resource::{Instance, ResourceOut};
-
-use super::blueprint::{Blueprint, type_name};
-use super::error::{Error, Errors, Pos};
-use super::output;
-use super::resolved::{MASK, Resolved};
-use super::sub::{Def, Ref, Sub, Tree};
+use crate::blueprint::{Blueprint, type_name};
+use crate::error::{Error, Errors, Pos};
+use crate::resolved::{MASK, Resolved};
+use crate::sub::{Def, Ref, Sub, Tree};
 use bpvm_runtime::budget::Tally;
 use bpvm_runtime::builtins::effects::Effects;
 use bpvm_runtime::limits::REFERENCE_DEPTH;
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Environment, Key, Map, Value};
 use bpvm_vm::{Fault, Path, Seg, Vm};
+use results::{ResourceOut, Results};
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -215,19 +218,6 @@ enum Missing {
     Error(String),
     /// What it names failed, and that was reported already.
     Reported,
-}
-
-/// Everything a render resolved, by definition, for the output.
-pub(super) struct Results {
-    pub variables: Vec<Option<Resolved>>,
-    pub values: Vec<Option<Resolved>>,
-    pub value_descriptions: Vec<Option<Resolved>>,
-    pub datasources: Vec<Option<DataOut>>,
-    pub resources: Vec<Option<ResourceOut>>,
-    pub children: Vec<Option<ChildOut>>,
-    pub exports: Vec<Option<Resolved>>,
-    pub export_descriptions: Vec<Option<Resolved>>,
-    pub metadata: Option<Resolved>,
 }
 
 /// The keys of what `resources.<name>` reads, made once per render.

@@ -1,33 +1,12 @@
 //! Resources: `condition`, `each`, what `resources.<name>` reads, and
 //! links from label selectors.
 
+use super::results::{Instance, ResourceOut};
 use super::{Failed, Resolved, Resolver, describe_value};
 use crate::blueprint::{Condition, Reads, Resource};
 use crate::error::Pos;
 use crate::sub::{Def, Tree};
 use bpvm_runtime::{Map, Value};
-
-/// One resource of a template (or the resource itself).
-pub(crate) struct Instance {
-    pub name: String,
-    pub spec: Resolved,
-    pub display_name: Option<Resolved>,
-    pub annotations: Option<Resolved>,
-    pub custom: Option<Resolved>,
-    pub description: Option<Resolved>,
-    pub links: Vec<String>,
-}
-
-/// A resource after its condition and `each`.
-pub(crate) enum ResourceOut {
-    /// Its condition is false.
-    Absent,
-    /// Created; `condition` is kept when it is only known at deploy time.
-    Present {
-        instances: Vec<Instance>,
-        condition_deferred: bool,
-    },
-}
 
 impl<'b> Resolver<'b> {
     pub(super) fn resource(&mut self, i: usize) -> Result<(), Failed> {
@@ -42,89 +21,8 @@ impl<'b> Resolver<'b> {
             self.out.resources[i] = Some(ResourceOut::Absent);
             return Ok(());
         }
-        let path = || format!("resources.{}.each", r.name);
-        let elems = match &r.each {
-            None => None,
-            Some(each) => match self.eval(each)? {
-                Resolved::Known(Value::List(items), _) if !items.is_empty() => Some(items),
-                Resolved::Known(Value::List(_), _) => {
-                    return Err(self.fail(
-                        each.at,
-                        &path(),
-                        "each yields an empty array; at least one item is needed",
-                    ));
-                }
-                Resolved::Known(other, _) => {
-                    let message = format!("each must yield an array, got {}", describe_value(&other));
-                    return Err(self.fail(each.at, &path(), message));
-                }
-                Resolved::Omitted => {
-                    return Err(self.fail(each.at, &path(), "each yields none; it must yield an array"));
-                }
-                _ => {
-                    return Err(self.fail(
-                        each.at,
-                        &path(),
-                        "each depends on a value only known at deploy time; it must be known when rendering",
-                    ));
-                }
-            },
-        };
-        let count = elems.as_ref().map_or(1, Vec::len);
-        let mut instances = Vec::with_capacity(count);
-        let mut ok = true;
-        for k in 0..count {
-            if let Some(items) = &elems {
-                let root = self.env.root_mut();
-                root.insert("elem", items[k].clone());
-                root.insert("i", Value::Int(k as i64));
-            }
-            let name = if elems.is_some() {
-                format!("{}[{k}]", r.name)
-            } else {
-                r.name.clone()
-            };
-            let spec = self.tree(&r.spec);
-            let display_name = self.opt_tree(&r.metadata.display_name);
-            let annotations = self.opt_tree(&r.metadata.annotations);
-            let custom = self.opt_tree(&r.metadata.custom);
-            let description = self.opt_tree(&r.description);
-            let shaped = |me: &mut Self, t: &Option<Tree>, r: &Result<Option<Resolved>, Failed>, what: &str| match r {
-                Ok(r) => me.opt_shaped(t, r, what),
-                Err(_) => Err(Failed),
-            };
-            let shapes = [
-                shaped(self, &r.metadata.display_name, &display_name, "a display name"),
-                shaped(self, &r.metadata.annotations, &annotations, "an annotation"),
-                shaped(self, &r.description, &description, "a description"),
-            ];
-            if shapes.iter().any(Result::is_err) {
-                ok = false;
-                continue;
-            }
-            match (spec, display_name, annotations, custom, description) {
-                (Ok(spec), Ok(display_name), Ok(annotations), Ok(custom), Ok(description)) => {
-                    instances.push(Instance {
-                        name,
-                        spec,
-                        display_name,
-                        annotations,
-                        custom,
-                        description,
-                        links: Vec::new(),
-                    })
-                }
-                _ => ok = false,
-            }
-        }
-        if elems.is_some() {
-            let root = self.env.root_mut();
-            root.remove("elem");
-            root.remove("i");
-        }
-        if !ok {
-            return Err(Failed);
-        }
+        let elems = self.each_items(r)?;
+        let instances = self.instances(r, elems.as_deref())?;
         let objects: Vec<Value> = instances.iter().map(|inst| self.resource_value(r, inst)).collect();
         let value = if elems.is_some() {
             Value::List(objects)
@@ -146,6 +44,97 @@ impl<'b> Resolver<'b> {
             condition_deferred: present.is_none(),
         });
         Ok(())
+    }
+
+    /// The items of `r`'s `each` (`None` without one): a non-empty array
+    /// known when rendering.
+    fn each_items(&mut self, r: &Resource) -> Result<Option<Vec<Value>>, Failed> {
+        let Some(each) = &r.each else {
+            return Ok(None);
+        };
+        let path = || format!("resources.{}.each", r.name);
+        match self.eval(each)? {
+            Resolved::Known(Value::List(items), _) if !items.is_empty() => Ok(Some(items)),
+            Resolved::Known(Value::List(_), _) => Err(self.fail(
+                each.at,
+                &path(),
+                "each yields an empty array; at least one item is needed",
+            )),
+            Resolved::Known(other, _) => {
+                let message = format!("each must yield an array, got {}", describe_value(&other));
+                Err(self.fail(each.at, &path(), message))
+            }
+            Resolved::Omitted => Err(self.fail(each.at, &path(), "each yields none; it must yield an array")),
+            _ => Err(self.fail(
+                each.at,
+                &path(),
+                "each depends on a value only known at deploy time; it must be known when rendering",
+            )),
+        }
+    }
+
+    /// The instances of `r`: one per item of `elems` (each resolved with
+    /// `elem` and `i` set), or the resource itself. Every instance is
+    /// tried, so that a render reports all that fail.
+    fn instances(&mut self, r: &Resource, elems: Option<&[Value]>) -> Result<Vec<Instance>, Failed> {
+        let count = elems.map_or(1, <[Value]>::len);
+        let mut instances = Vec::with_capacity(count);
+        let mut ok = true;
+        for k in 0..count {
+            if let Some(items) = elems {
+                let root = self.env.root_mut();
+                root.insert("elem", items[k].clone());
+                root.insert("i", Value::Int(k as i64));
+            }
+            let name = if elems.is_some() {
+                format!("{}[{k}]", r.name)
+            } else {
+                r.name.clone()
+            };
+            match self.instance(r, name) {
+                Some(inst) => instances.push(inst),
+                None => ok = false,
+            }
+        }
+        if elems.is_some() {
+            let root = self.env.root_mut();
+            root.remove("elem");
+            root.remove("i");
+        }
+        if ok { Ok(instances) } else { Err(Failed) }
+    }
+
+    /// One instance of `r`, named `name`; `None` when a part failed.
+    fn instance(&mut self, r: &Resource, name: String) -> Option<Instance> {
+        let spec = self.tree(&r.spec);
+        let display_name = self.opt_tree(&r.metadata.display_name);
+        let annotations = self.opt_tree(&r.metadata.annotations);
+        let custom = self.opt_tree(&r.metadata.custom);
+        let description = self.opt_tree(&r.description);
+        let shaped = |me: &mut Self, t: &Option<Tree>, r: &Result<Option<Resolved>, Failed>, what: &str| match r {
+            Ok(r) => me.opt_shaped(t, r, what),
+            Err(_) => Err(Failed),
+        };
+        let shapes = [
+            shaped(self, &r.metadata.display_name, &display_name, "a display name"),
+            shaped(self, &r.metadata.annotations, &annotations, "an annotation"),
+            shaped(self, &r.description, &description, "a description"),
+        ];
+        if shapes.iter().any(Result::is_err) {
+            return None;
+        }
+        match (spec, display_name, annotations, custom, description) {
+            (Ok(spec), Ok(display_name), Ok(annotations), Ok(custom), Ok(description)) => Some(Instance {
+                name,
+                spec,
+                display_name,
+                annotations,
+                custom,
+                description,
+                links: Vec::new(),
+            }),
+            _ => None,
+        }
     }
 
     /// What `resources.<name>` reads: the known spec (with the resource

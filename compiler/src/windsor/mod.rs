@@ -1,4 +1,8 @@
 //! The Windsor dialect: expr-lang as Windsor facets write it.
+//!
+//! Here: the lexer and the parser. They import the shared syntax tree
+//! (`ast`), tokens and the cursor over them; nothing of the code
+//! generator.
 
 pub mod lex;
 pub mod parse;

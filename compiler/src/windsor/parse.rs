@@ -631,3 +631,30 @@ impl<'s> Parser<'s> {
         Ok(Expr::new(Kind::Predicate(kind, args, Box::new(body)), span))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    fn sexpr(src: &str) -> String {
+        parse(src, 0, src.len()).unwrap().sexpr()
+    }
+
+    #[test]
+    fn operators_nest_left_to_right() {
+        assert_eq!(sexpr("a + b - c * 2"), "(- (+ a b) (* c 2))");
+        assert_eq!(sexpr("!x || y not contains 'z'"), r#"(|| (! x) (not contains y "z"))"#);
+        assert_eq!(sexpr("2 ** 3 ** 2"), "(** 2 (** 3 2))");
+    }
+
+    #[test]
+    fn every_other_kind_has_a_form() {
+        assert_eq!(
+            sexpr("ok ? {'k': [1, 2.0]} : nil"),
+            r#"(?: ok (map ("k" (list 1 2.0))) nil)"#
+        );
+        assert_eq!(sexpr("filter(xs, # > 1)"), "(Filter xs (> # 1))");
+        assert_eq!(sexpr("a?.b['c.d'][0][1:]"), r#"(get a .b ."c.d" [0] [1:])"#);
+        assert_eq!(sexpr("let n = 1; n + 1"), "(let n 1 (+ n 1))");
+    }
+}

@@ -7,9 +7,9 @@
 //! needs it (B3).
 
 use super::args::{int_at, list_at, str_at, wrong};
+use crate::bounds::limits::VALUE_DEPTH;
+use crate::bounds::nesting::deeper_than;
 use crate::func::{Builtin, Ctx, FnError, FuncVal, VARIADIC};
-use crate::limits::VALUE_DEPTH;
-use crate::nesting::deeper_than;
 use crate::val::{ListRef, Val};
 use bumpalo::collections::Vec as BumpVec;
 use std::cmp::Ordering;

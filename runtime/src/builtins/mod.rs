@@ -1,4 +1,9 @@
 //! The function libraries of the two dialects.
+//!
+//! One file per family of functions (text, numbers, encodings, pointers,
+//! higher-order, effects); `args` reads arguments for all of them. They
+//! import the value model (`val`, `func`, `ops`) and, for the functions
+//! that read files, `root`; never the documents or the environment.
 
 /// A `Builtin` table entry: name, fewest and most arguments, implementation;
 /// `effect` marks a function whose result is not its arguments' alone.

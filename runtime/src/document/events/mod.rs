@@ -17,25 +17,20 @@
 //! carriage returns, anchors, aliases, tags, multi-line plain and quoted
 //! scalars, other block scalar headers, directives, several documents,
 //! explicit keys and the rarer escapes.
+//!
+//! `scanned` (what the scanner yields, how far it reads) and `lines` are
+//! leaves; `scalars` and `block_scalar` read scalars off lines; `flow`
+//! and `block` read collections with them. Nothing here imports the rest
+//! of the runtime.
 
 mod block;
 mod block_scalar;
 mod flow;
 mod lines;
 mod scalars;
+mod scanned;
 
 use saphyr_parser_bw::{Event, Parser, ScanError, Span, StrInput};
-
-/// The events the scanner read, in order.
-type Scanned<'t> = Vec<(Event<'t>, Span)>;
-
-/// How many collections deep the scanner goes; deeper documents are the
-/// parser's (past every reader's own limit in any case).
-const MAX_DEPTH: usize = 60;
-
-/// Longest key the scanner reads, in bytes; the parser stops looking for a
-/// key's `:` 1024 characters on.
-const KEY_LENGTH: usize = 1000;
 
 /// The events of one YAML text, read by the scanner or by the parser.
 pub struct Events<'t>(Source<'t>);

@@ -2,7 +2,7 @@
 //! Past a handful of keys they are found by hash, so a mapping of n keys
 //! is read with n lookups, not n²/2 text comparisons.
 
-use super::node::Entry;
+use super::tree::Entry;
 use bpvm_runtime::Key;
 use std::collections::HashSet;
 
@@ -34,7 +34,7 @@ impl Keys {
 mod tests {
     use super::*;
     use crate::error::Pos;
-    use crate::node::{Kind, Node};
+    use crate::node::tree::{Kind, Node};
     use bpvm_runtime::Value;
 
     fn entry(key: &str) -> Entry {
@@ -64,13 +64,5 @@ mod tests {
             }
             assert!(keys.is_new(&Key::new("other"), &entries));
         }
-    }
-
-    #[test]
-    fn a_late_duplicate_in_a_large_mapping_is_refused_where_it_is() {
-        let mut text: String = (0..50).map(|i| format!("k{i}: {i}\n")).collect();
-        text.push_str("k7: again\n");
-        let e = crate::node::read(&text).unwrap_err();
-        assert_eq!((e.at.line, e.message.as_str()), (51, "duplicate key \"k7\""));
     }
 }

@@ -1,8 +1,10 @@
 //! `bpvm-batch.yaml`: a folder's targets listed instead of discovered
-//! (its shape is in the [module documentation](super)).
+//! (its shape is in the documentation of the batch module).
 
-use super::discover::{MANIFEST, Problem, Role, Siblings, contexts, extension, is_project, role};
-use super::target::{Files, Target, join};
+use super::layout::{MANIFEST, Role, contexts, extension, is_project, role};
+use super::problem::Problem;
+use super::siblings::Siblings;
+use crate::batch::target::{Files, Target, join, stem};
 use bpvm_bluelink::Pos;
 use bpvm_bluelink::node::{self, Entry, Kind, Node};
 use bpvm_runtime::root::Root;
@@ -309,7 +311,7 @@ impl Reader<'_> {
                         Some(k) => format!(" (did you mean {k:?}?)"),
                         None => String::new(),
                     };
-                    let stem = super::target::stem(&name);
+                    let stem = stem(&name);
                     let message = format!(
                         "no variable file for set {set:?} beside {rel}{hint}: expected {stem}.{set}.vars.yaml, or name one with vars"
                     );

@@ -1,14 +1,10 @@
-//! Reading YAML and JSON documents into values, nested no deeper than
-//! [`VALUE_DEPTH`] levels: reading, printing, comparing and dropping a
-//! value all recurse once per level.
+//! [`Value::from_yaml`] and [`Value::from_json`]: a document's text read
+//! into a value, or an error as `line:column: message`.
 
-use crate::excerpt;
-use crate::limits::VALUE_DEPTH;
-use crate::map::Map;
+use super::build::Builder;
+use super::events::events;
+use super::place::{self, TOO_DEEP};
 use crate::value::Value;
-use crate::yaml::{self, TOO_DEEP};
-use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use std::fmt;
 
 impl Value {
     /// Parses one YAML document with YAML 1.2 core-schema scalars: only
@@ -48,7 +44,14 @@ impl Value {
 
 /// [`Value::from_yaml`] with at most `max_nodes` values.
 fn read_yaml(text: &str, max_nodes: usize) -> Result<Value, String> {
-    yaml::read(text, max_nodes)
+    // Byte order marks before the document are no part of it.
+    let text = text.trim_start_matches('\u{feff}');
+    let mut b = Builder::new(text, max_nodes);
+    for next in events(text) {
+        let (event, span) = next.map_err(|e| b.scan_words(&e))?;
+        b.event(event, &span).map_err(|e| e.to_string())?;
+    }
+    Ok(b.finish())
 }
 
 /// How many values one document may hold. Files are at most 64 MiB (the
@@ -57,112 +60,13 @@ fn read_yaml(text: &str, max_nodes: usize) -> Result<Value, String> {
 pub const MAX_NODES: usize = 4 << 20;
 
 fn too_deep(line: u64, column: u64) -> String {
-    yaml::too_deep(line as usize, column as usize)
-}
-
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
-        Nested(0).deserialize(d)
-    }
-}
-
-/// A value inside this many lists and maps.
-#[derive(Clone, Copy)]
-struct Nested(usize);
-
-impl Nested {
-    /// The list or map about to be read, one level down; an error past
-    /// the limit, before the reader goes any deeper.
-    fn inner<E: de::Error>(self) -> Result<Nested, E> {
-        if self.0 >= VALUE_DEPTH {
-            return Err(E::custom(format!("{TOO_DEEP} (more than {VALUE_DEPTH} levels)")));
-        }
-        Ok(Nested(self.0 + 1))
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for Nested {
-    type Value = Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Nested {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a YAML or JSON value")
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        self.deserialize(d)
-    }
-    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
-    }
-    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
-        Ok(Value::Int(i))
-    }
-    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Value, E> {
-        i64::try_from(u).map(Value::Int).or(Ok(Value::Float(u as f64)))
-    }
-    fn visit_i128<E: de::Error>(self, i: i128) -> Result<Value, E> {
-        i64::try_from(i).map(Value::Int).or(Ok(Value::Float(i as f64)))
-    }
-    fn visit_u128<E: de::Error>(self, u: u128) -> Result<Value, E> {
-        i64::try_from(u).map(Value::Int).or(Ok(Value::Float(u as f64)))
-    }
-    fn visit_f64<E>(self, f: f64) -> Result<Value, E> {
-        Ok(Value::Float(f))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::Str(s.into()))
-    }
-    fn visit_string<E>(self, s: String) -> Result<Value, E> {
-        Ok(Value::Str(s.into()))
-    }
-    fn visit_bytes<E>(self, b: &[u8]) -> Result<Value, E> {
-        Ok(Value::Bytes(b.into()))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let inner = self.inner()?;
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element_seed(inner)? {
-            items.push(item);
-        }
-        Ok(Value::List(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let inner = self.inner()?;
-        let mut map = Map::new();
-        while let Some(key) = access.next_key_seed(inner)? {
-            let key = match key {
-                Value::Str(s) => s.to_string(),
-                Value::Null => "null".to_string(),
-                other => crate::text::to_text(&other),
-            };
-            if map.contains_key(key.as_str()) {
-                // As YAML's reader does: the same key twice is a mistake
-                // in JSON too, not "the last one wins".
-                return Err(de::Error::custom(format!("duplicate key {:?}", excerpt::clip(&key))));
-            }
-            let value = access.next_value_seed(inner)?;
-            map.insert(key.as_str(), value);
-        }
-        Ok(Value::Map(map))
-    }
+    place::too_deep(line as usize, column as usize)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bounds::limits::VALUE_DEPTH;
 
     fn nested(n: usize) -> String {
         format!("{}1{}", "[".repeat(n), "]".repeat(n))

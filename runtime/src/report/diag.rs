@@ -1,7 +1,7 @@
 //! Errors that point into an expression: a message, the expression's text,
 //! and the byte span at fault, printed with line:column and a caret.
 
-use crate::excerpt;
+use crate::report::excerpt;
 use std::fmt;
 
 /// A compile or evaluation error located in an expression's source.

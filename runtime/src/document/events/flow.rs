@@ -2,7 +2,7 @@
 
 use super::lines::Line;
 use super::scalars::{Stop, plain, quoted, starts_plain};
-use super::{KEY_LENGTH, MAX_DEPTH, Scanned};
+use super::scanned::{KEY_LENGTH, MAX_DEPTH, Scanned};
 use saphyr_parser_bw::{Event, ScalarStyle};
 
 /// Where a collection being read is.

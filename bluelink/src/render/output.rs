@@ -2,9 +2,9 @@
 //! each definition's resolved value added under `value` (or `exports`),
 //! resources with `condition` and `each` applied.
 
-use super::blueprint::Blueprint;
-use super::render::{ChildOut, DataOut, Instance, ResourceOut, Results};
-use super::resolved::Resolved;
+use super::results::{ChildOut, DataOut, Instance, ResourceOut, Results};
+use crate::blueprint::Blueprint;
+use crate::resolved::Resolved;
 use bpvm_runtime::{Map, Value};
 
 /// Builds the output document. Each resource's results are dropped once

@@ -1,142 +1,15 @@
-//! A blueprint document as written: every value with the line and column
-//! it starts at, mapping entries in document order.
-//!
-//! YAML and JSON are read by one YAML 1.2 parser (JSON is YAML). Tags,
-//! anchors and aliases are refused, as seed 002's Caveats say; so are
-//! duplicate keys and keys that are not scalars.
+//! Reading a blueprint document into its tree. YAML and JSON are read by
+//! one YAML 1.2 parser (JSON is YAML). Tags, anchors and aliases are
+//! refused, as seed 002's Caveats say; so are duplicate keys and keys that
+//! are not scalars.
 
-use super::error::Pos;
-use super::key_table::KeyTable;
 use super::keys::Keys;
+use super::tree::{Entry, KeyText, Kind, Node};
+use crate::error::Pos;
+use crate::key_table::KeyTable;
+use bpvm_runtime::Value;
 use bpvm_runtime::limits::VALUE_DEPTH;
-use bpvm_runtime::{Key, Map, Value};
 use saphyr_parser_bw::{Event, ScalarStyle, Span};
-
-/// A value and where it starts.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Node {
-    /// Where the value starts.
-    pub at: Pos,
-    /// The value.
-    pub kind: Kind,
-}
-
-/// What a [`Node`] holds.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Kind {
-    /// A scalar, typed by the YAML 1.2 core schema (a quoted scalar is
-    /// always text).
-    Scalar(Value),
-    /// A sequence.
-    List(Vec<Node>),
-    /// A mapping, in document order.
-    Map(Vec<Entry>),
-}
-
-/// A mapping entry.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
-    /// The key's text.
-    pub key: KeyText,
-    /// Where the key starts.
-    pub key_at: Pos,
-    /// The value.
-    pub value: Node,
-}
-
-/// A mapping key's text: a [`Key`] shared with every key written alike
-/// (one text, hashed once), read as a `&str`.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct KeyText(Key);
-
-impl KeyText {
-    /// The text.
-    pub fn as_str(&self) -> &str {
-        self.0.as_str()
-    }
-
-    /// The shared key.
-    pub fn key(&self) -> &Key {
-        &self.0
-    }
-}
-
-impl From<&str> for KeyText {
-    fn from(text: &str) -> KeyText {
-        KeyText(Key::new(text))
-    }
-}
-
-impl std::ops::Deref for KeyText {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        self.0.as_str()
-    }
-}
-
-impl std::fmt::Debug for KeyText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl std::fmt::Display for KeyText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Node {
-    /// The text of a string scalar.
-    pub fn as_str(&self) -> Option<&str> {
-        match &self.kind {
-            Kind::Scalar(Value::Str(s)) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// A mapping's entries.
-    pub fn entries(&self) -> Option<&[Entry]> {
-        match &self.kind {
-            Kind::Map(e) => Some(e),
-            _ => None,
-        }
-    }
-
-    /// The entry `key` of a mapping.
-    pub fn get(&self, key: &str) -> Option<&Node> {
-        self.entries()?.iter().find(|e| e.key.as_str() == key).map(|e| &e.value)
-    }
-
-    /// What the node is, for messages: "a string", "a mapping".
-    pub fn describe(&self) -> &'static str {
-        match &self.kind {
-            Kind::Scalar(Value::Null) => "null",
-            Kind::Scalar(Value::Bool(_)) => "a boolean",
-            Kind::Scalar(Value::Int(_)) => "an integer",
-            Kind::Scalar(Value::Float(_)) => "a float",
-            Kind::Scalar(_) => "a string",
-            Kind::List(_) => "an array",
-            Kind::Map(_) => "a mapping",
-        }
-    }
-
-    /// The plain value, positions dropped.
-    pub fn to_value(&self) -> Value {
-        match &self.kind {
-            Kind::Scalar(v) => v.clone(),
-            Kind::List(items) => Value::List(items.iter().map(Node::to_value).collect()),
-            Kind::Map(entries) => {
-                let mut m = Map::new();
-                for e in entries {
-                    m.insert(e.key.key().clone(), e.value.to_value());
-                }
-                Value::Map(m)
-            }
-        }
-    }
-}
 
 /// Why a document could not be read.
 #[derive(Debug, Clone, PartialEq)]
@@ -446,5 +319,13 @@ mod tests {
             assert!(e.message.contains(message), "{text:?}: {e:?}");
             assert_eq!(e.at.line, line, "{text:?}: {e:?}");
         }
+    }
+
+    #[test]
+    fn a_late_duplicate_in_a_large_mapping_is_refused_where_it_is() {
+        let mut text: String = (0..50).map(|i| format!("k{i}: {i}\n")).collect();
+        text.push_str("k7: again\n");
+        let e = read(&text).unwrap_err();
+        assert_eq!((e.at.line, e.message.as_str()), (51, "duplicate key \"k7\""));
     }
 }

@@ -2,9 +2,10 @@
 //! read a line at a time.
 
 use super::block_scalar::{BlockScalar, Fed};
+use super::flow;
 use super::lines::{Line, plain_characters};
 use super::scalars::{Stop, plain, quoted, starts_plain};
-use super::{KEY_LENGTH, MAX_DEPTH, Scanned, flow};
+use super::scanned::{KEY_LENGTH, MAX_DEPTH, Scanned};
 use saphyr_parser_bw::{Event, Marker, ScalarStyle, Span};
 use std::borrow::Cow;
 

@@ -1,0 +1,145 @@
+//! What a file or folder is, told by its name and layout: a manifest, a
+//! Windsor project and its contexts, a blueprint's variable, data source
+//! or resource state file.
+
+use super::problem::Problem;
+use crate::batch::target::{Target, stem};
+use std::path::Path;
+
+/// The file that lists a folder's targets instead of discovery
+/// (see the [module documentation](crate::batch)).
+///
+/// ```
+/// use bpvm::batch::{MANIFEST, discover};
+/// let dir = std::env::temp_dir().join(format!("bpvm-manifest-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("api.yaml"), "version: 2023-04-20\nresources: {}\n").unwrap();
+/// std::fs::write(dir.join("api.prod.vars.yaml"), "replicas: 3\n").unwrap();
+/// std::fs::write(dir.join(MANIFEST), "targets:\n  - bluelink: api.yaml\n    set: prod\n").unwrap();
+/// let ids: Vec<String> = discover(&[&dir]).into_result().unwrap().into_iter().map(|t| t.id).collect();
+/// assert_eq!(ids, ["api@prod"]);
+/// std::fs::write(dir.join(MANIFEST), "targets:\n  - bluelink: api.yaml\n    sett: prod\n").unwrap();
+/// let problems = discover(&[&dir]).problems;
+/// assert!(problems[0].to_string().ends_with("targets[0].sett: unknown key (did you mean \"set\"?); a Bluelink target has: bluelink, vars, set, datasources, resource-state"), "{}", problems[0]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub const MANIFEST: &str = "bpvm-batch.yaml";
+
+/// Folders never searched, whatever `.gitignore` says (hidden folders,
+/// `.git` among them, are not searched either).
+///
+/// ```
+/// use bpvm::batch::{SKIPPED, discover};
+/// let dir = std::env::temp_dir().join(format!("bpvm-skipped-doc-{}", std::process::id()));
+/// for folder in SKIPPED {
+///     std::fs::create_dir_all(dir.join(folder)).unwrap();
+///     std::fs::write(dir.join(folder).join("bp.yaml"), "version: 2023-04-20\nresources: {}\n").unwrap();
+/// }
+/// assert!(discover(&[&dir]).targets.is_empty());
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub const SKIPPED: [&str; 3] = [".git", "target", "node_modules"];
+
+/// The extensions a blueprint (and its variable, data source and
+/// resource state files) may have.
+const EXTENSIONS: [&str; 3] = ["yaml", "yml", "json"];
+
+/// `true` when `dir` is a Windsor project: it has `windsor.yaml` (or
+/// `windsor.yml`) and a folder `contexts/_template/`.
+pub(crate) fn is_project(dir: &Path) -> bool {
+    (dir.join("windsor.yaml").is_file() || dir.join("windsor.yml").is_file()) && dir.join("contexts/_template").is_dir()
+}
+
+/// The names of the context folders of the project at `dir`
+/// (`contexts/<name>/`, not `_template`), sorted.
+pub(super) fn contexts(dir: &Path) -> Result<Vec<String>, String> {
+    let entries = std::fs::read_dir(dir.join("contexts")).map_err(|e| format!("cannot list contexts/: {e}"))?;
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot list contexts/: {e}"))?;
+        if !entry.path().is_dir() {
+            continue;
+        }
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            return Err(format!("contexts/{} is not named in UTF-8", name.to_string_lossy()));
+        };
+        if name != "_template" {
+            names.push(name.to_string());
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// One target per context of the project at `rel` under `base`.
+pub(super) fn project_targets(base: &Path, rel: &str, problems: &mut Vec<Problem>) -> Vec<Target> {
+    match contexts(&base.join(rel)) {
+        Ok(names) => names.iter().map(|c| Target::windsor(base, rel, c)).collect(),
+        Err(message) => {
+            problems.push(Problem::file(base.join(rel).display().to_string(), message));
+            Vec::new()
+        }
+    }
+}
+
+/// What a file beside blueprints is, by its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    /// `<stem>[.<set>].vars.<ext>`.
+    Vars,
+    /// `<stem>.datasources.<ext>`.
+    Datasources,
+    /// `<stem>.resource-state.<ext>`.
+    ResourceState,
+    /// `bpvm-batch.yaml`.
+    Manifest,
+    /// Anything else with a blueprint's extension: read to tell.
+    Candidate,
+}
+
+/// The extension of `name` when it is one a blueprint may have.
+pub(super) fn extension(name: &str) -> Option<&str> {
+    let (_, ext) = name.rsplit_once('.')?;
+    EXTENSIONS.contains(&ext).then_some(ext)
+}
+
+/// What the file `name` (with a blueprint's extension) is.
+pub(super) fn role(name: &str) -> Role {
+    if name == MANIFEST {
+        return Role::Manifest;
+    }
+    let inner = stem(name);
+    for (suffix, role) in [
+        (".vars", Role::Vars),
+        (".datasources", Role::Datasources),
+        (".resource-state", Role::ResourceState),
+    ] {
+        if inner.len() > suffix.len() && inner.ends_with(suffix) {
+            return role;
+        }
+    }
+    Role::Candidate
+}
+
+/// `name` without `.<role>.<ext>`: `orders.prod.vars.yaml` → `orders.prod`.
+pub(super) fn owner(name: &str) -> &str {
+    stem(stem(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_by_name() {
+        assert_eq!(role("orders.yaml"), Role::Candidate);
+        assert_eq!(role("orders.vars.yaml"), Role::Vars);
+        assert_eq!(role("orders.prod.vars.json"), Role::Vars);
+        assert_eq!(role("vars.yaml"), Role::Candidate);
+        assert_eq!(role("orders.datasources.yml"), Role::Datasources);
+        assert_eq!(role("orders.resource-state.yaml"), Role::ResourceState);
+        assert_eq!(role("bpvm-batch.yaml"), Role::Manifest);
+        assert_eq!(owner("orders.prod.vars.yaml"), "orders.prod");
+    }
+}

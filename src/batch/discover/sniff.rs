@@ -1,0 +1,100 @@
+//! Telling a Bluelink blueprint from other YAML and JSON by its version,
+//! and reading what it includes, without loading it.
+
+use bpvm_bluelink::load::VERSIONS;
+use bpvm_bluelink::node;
+
+/// The include paths of `text` when it is a Bluelink blueprint (its
+/// top-level `version` is a Bluelink version); `None` when it is not.
+///
+/// A file that declares a Bluelink version but cannot be parsed is a
+/// blueprint still, so that its render reports why rather than the batch
+/// missing it. Include paths made with substitutions cannot be known
+/// before rendering and are left out.
+pub(super) fn sniff(text: &str) -> Option<Vec<String>> {
+    if !VERSIONS.iter().any(|v| text.contains(v)) {
+        return None;
+    }
+    // Most blueprints include nothing: a top-level `version:` line (a
+    // key at column 0 of a block mapping) then tells without parsing the
+    // whole file, which the render parses again anyway.
+    if !text.contains("include") && text.lines().any(|l| l.starts_with("version:")) {
+        let yes = text.lines().filter_map(|l| l.strip_prefix("version:")).any(is_version);
+        return yes.then(Vec::new);
+    }
+    let Ok(doc) = node::read(text) else {
+        return declares_version(text).then(Vec::new);
+    };
+    let version = doc.get("version").and_then(node::Node::as_str)?;
+    if !VERSIONS.contains(&version) {
+        return None;
+    }
+    let includes = doc
+        .get("include")
+        .and_then(node::Node::entries)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|e| e.value.get("path").and_then(node::Node::as_str))
+        .filter(|p| !p.contains("${"))
+        .map(str::to_string)
+        .collect();
+    Some(includes)
+}
+
+/// `true` when a line of `text` sets `version` to a Bluelink version at
+/// the top level of a YAML document, or anywhere in a JSON one.
+fn declares_version(text: &str) -> bool {
+    text.lines().any(|line| {
+        let json = line.trim_start();
+        let yaml = line
+            .strip_prefix("version:")
+            .or_else(|| line.strip_prefix("\"version\":"))
+            .or_else(|| line.strip_prefix("'version':"));
+        let value = match (yaml, json.strip_prefix("\"version\"")) {
+            (Some(rest), _) => rest,
+            (None, Some(rest)) => match rest.trim_start().strip_prefix(':') {
+                Some(rest) => rest,
+                None => return false,
+            },
+            (None, None) => return false,
+        };
+        is_version(value)
+    })
+}
+
+/// `true` when `value`, the text after `version:` on its line, is a
+/// Bluelink version (quoted or not, with a comment or a JSON comma after).
+fn is_version(value: &str) -> bool {
+    let value = value
+        .split(" #")
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_end_matches(',')
+        .trim();
+    let value = value.trim_matches(|c| c == '"' || c == '\'');
+    VERSIONS.contains(&value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blueprints_are_told_by_their_version() {
+        assert_eq!(sniff("version: 2023-04-20\nresources: {}\n"), Some(vec![]));
+        assert_eq!(sniff("{\"version\": \"2025-11-02\", \"resources\": {}}"), Some(vec![]));
+        assert_eq!(sniff("version: 2024-01-01\nresources: {}\n"), None);
+        assert_eq!(sniff("released: 2023-04-20\n"), None);
+        assert_eq!(sniff("meta:\n  version: 2023-04-20\n"), None);
+        let text = "version: 2023-04-20\ninclude:\n  a: {path: child.yaml}\n  b: {path: '${variables.p}'}\n";
+        assert_eq!(sniff(text), Some(vec!["child.yaml".to_string()]));
+        // Broken, but declaring a version: its render reports why.
+        assert_eq!(sniff("version: 2023-04-20\nresources: [\n"), Some(vec![]));
+        assert_eq!(
+            sniff("{\n  \"version\" : \"2025-11-02\",\n  \"resources\": {\n"),
+            Some(vec![])
+        );
+        assert_eq!(sniff("a: [\n  version: 2023-04-20\n"), None);
+    }
+}
