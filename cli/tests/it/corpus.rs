@@ -2,7 +2,7 @@
 //! windsor-core-v0.7.0`): a context made of each test case's values
 //! renders, with `--compile-flux`, its flux systems compiled to
 //! kustomizations; every tenth is rendered twice and must give the same
-//! bytes (D1; `tests/corpus.rs` renders every case twice in-process).
+//! bytes (D1; `tests/it/corpus.rs` renders every case twice in-process).
 //! Skipped without the corpus, unless `BPVM_CORPUS=required`.
 
 use crate::shared;
