@@ -85,6 +85,17 @@ impl Failure {
         }
     }
 
+    /// Records that `what` expected `expected` and the case gave `actual`;
+    /// `fix` says how blessing makes the file expect it.
+    pub fn differs(&mut self, what: &str, expected: String, actual: String, fix: Option<Fix>) {
+        self.differences.push(Difference {
+            what: what.into(),
+            expected,
+            actual,
+            fix,
+        })
+    }
+
     /// `Ok` when nothing failed.
     pub fn result(self) -> Result<(), Failure> {
         if self.problems.is_empty() && self.differences.is_empty() {

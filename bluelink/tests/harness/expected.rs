@@ -48,14 +48,8 @@ pub fn compare(case: &Case, dir: &Path, got: Rendered) -> Failure {
         Some(Value::List(items)) => Some(items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect()),
         _ => None,
     };
-    let mut differs = |what: &str, expected: String, actual: String, fix: Option<Fix>| {
-        failure.differences.push(Difference {
-            what: what.into(),
-            expected,
-            actual,
-            fix,
-        })
-    };
+    let mut differs =
+        |what: &str, expected: String, actual: String, fix: Option<Fix>| failure.differs(what, expected, actual, fix);
     match (got, expected, errors) {
         (Ok((doc, deferred)), Some((want, stated)), None) => {
             if doc != want {

@@ -133,14 +133,8 @@ fn run(case: &Case, dialect: Dialect) -> Result<(), Failure> {
 /// How `outcome` differs from the case's `result` or `error` and `at`.
 fn expected(case: &Case, outcome: &Outcome) -> Failure {
     let mut failure = Failure::default();
-    let mut differs = |what: &str, expected: String, actual: String, fix: Option<Fix>| {
-        failure.differences.push(Difference {
-            what: what.into(),
-            expected,
-            actual,
-            fix,
-        })
-    };
+    let mut differs =
+        |what: &str, expected: String, actual: String, fix: Option<Fix>| failure.differs(what, expected, actual, fix);
     match (outcome, case.get("result"), case.get("error")) {
         (Ok(got), Some(want), None) if got.to_json() == want.to_json() => {}
         (Ok(got), Some(want), None) => failure.differences.push(Difference::field("result", want, got)),

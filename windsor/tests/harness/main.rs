@@ -73,14 +73,8 @@ fn run(case: &Case) -> Result<(), Failure> {
     let fields = project::with_defaults(&case.fields, defaults);
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let mut failure = Failure::default();
-    let mut differs = |what: &str, expected: String, actual: String, fix: Option<Fix>| {
-        failure.differences.push(Difference {
-            what: what.into(),
-            expected,
-            actual,
-            fix,
-        })
-    };
+    let mut differs =
+        |what: &str, expected: String, actual: String, fix: Option<Fix>| failure.differs(what, expected, actual, fix);
     match (project::render(dir.path(), &fields), case.get("error")) {
         (Err(e), Some(Value::Str(want))) if e.contains(&**want) => {}
         (Err(e), Some(Value::Str(want))) => {
