@@ -18,6 +18,7 @@
 
 mod guard;
 mod paths;
+mod stack;
 mod strings;
 
 pub mod env;

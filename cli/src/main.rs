@@ -23,7 +23,9 @@ use std::process::ExitCode;
 static GLOBAL: alloc::Counting = alloc::Counting;
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    cli.apply_timeout();
+    match cli.command {
         Some(command) => command.run(),
         None => commands::teach(),
     }

@@ -2,6 +2,7 @@
 //! libraries the compiler resolves names against.
 
 use crate::bounds::limits::CALL_DEPTH;
+use crate::bounds::{govern, steps};
 use crate::kind::{Kind, Vocabulary};
 // The cycle func ↔ val is forced by the recursive type: functions take
 // and give Vals, and a Val may hold a function.
@@ -87,24 +88,47 @@ pub struct Ctx<'a> {
     pub host: &'a dyn Any,
     /// How many calls of function values enclose this one.
     calls: u32,
+    /// Calls of function values made so far (the step budget, see
+    /// [`crate::bounds::steps`]).
+    made: u64,
 }
 
 impl<'a> Ctx<'a> {
     /// A context for calls that allocate in `arena` and see `host`.
     pub fn new(arena: &'a Bump, host: &'a dyn Any) -> Ctx<'a> {
-        Ctx { arena, host, calls: 0 }
+        Ctx {
+            arena,
+            host,
+            calls: 0,
+            made: 0,
+        }
     }
 
     /// Fails when building `bytes` more would exceed the evaluation's
     /// memory budget (see [`crate::bounds::budget`]); `what` names the builder.
     pub fn reserve(&self, what: &str, bytes: usize) -> Result<(), FnError> {
-        crate::bounds::budget::check(self.arena.allocated_bytes(), bytes)
+        crate::bounds::budget::check(crate::bounds::budget::held(self.arena), bytes)
             .map_err(|m| FnError::new(format!("{what} {m}")))
     }
 
     /// Reserves room for `n` values of a list (see [`Ctx::reserve`]).
     pub fn reserve_items(&self, what: &str, n: usize) -> Result<(), FnError> {
         self.reserve(what, n.saturating_mul(std::mem::size_of::<Val<'a>>()))
+    }
+
+    /// Copies a host function's result into the arena, within the
+    /// evaluation's memory budget: what a host reads (a file, a YAML
+    /// document, a Jsonnet result) counts like what the evaluation builds.
+    pub fn adopt(&self, what: &str, v: &crate::Value) -> Result<Val<'a>, FnError> {
+        self.reserve(what, crate::bounds::budget::footprint(v))?;
+        Ok(self.import(v))
+    }
+
+    /// Copies a host function's text into the arena, within the
+    /// evaluation's memory budget (see [`Ctx::adopt`]).
+    pub fn adopt_str(&self, what: &str, s: &str) -> Result<Val<'a>, FnError> {
+        self.reserve(what, s.len())?;
+        Ok(self.str(s))
     }
 
     /// Copies `s` into the arena.
@@ -163,10 +187,23 @@ impl<'a> Ctx<'a> {
                 "calls of function values nested too deeply (more than {CALL_DEPTH} levels)"
             )));
         }
+        self.made += 1;
+        if self.made % u64::from(steps::CLOCK_EVERY) == 0 {
+            self.governed()?;
+        }
         self.calls += 1;
         let result = self.apply(f, args);
         self.calls -= 1;
         result
+    }
+
+    /// Fails past the step budget or the render's deadline.
+    #[cold]
+    fn governed(&self) -> Result<(), FnError> {
+        if self.made > steps::budget() {
+            return Err(FnError::new(steps::exceeded()));
+        }
+        govern::on_time().map_err(FnError::new)
     }
 
     fn apply(&mut self, f: &FuncVal<'a>, args: &[Val<'a>]) -> Result<Val<'a>, FnError> {

@@ -79,7 +79,7 @@ pub fn add<'a>(arena: &'a Bump, a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpErr
 pub fn concat<'a>(arena: &'a Bump, x: &str, y: &str) -> Result<&'a str, OpError> {
     // Concatenation in a loop can double a string each time: the
     // evaluation's memory budget stops it (D9).
-    crate::bounds::budget::check(arena.allocated_bytes(), x.len() + y.len()).map_err(OpError::Other)?;
+    crate::bounds::budget::check(crate::bounds::budget::held(arena), x.len() + y.len()).map_err(OpError::Other)?;
     let mut s = bumpalo::collections::String::with_capacity_in(x.len() + y.len(), arena);
     s.push_str(x);
     s.push_str(y);
@@ -138,7 +138,7 @@ pub fn range<'a>(arena: &'a Bump, a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpE
     };
     let n = usize::try_from(n).unwrap_or(usize::MAX);
     crate::bounds::budget::check(
-        arena.allocated_bytes(),
+        crate::bounds::budget::held(arena),
         n.saturating_mul(std::mem::size_of::<Val<'a>>()),
     )
     .map_err(OpError::Other)?;

@@ -56,6 +56,9 @@ pub enum Fault {
     StackOverflow(usize),
     /// A loop built a value nested deeper than this many levels.
     TooDeep(usize),
+    /// The evaluation used up its step budget, or its render ran past its
+    /// deadline: the message says which and how to raise it.
+    Governed(String),
 }
 
 impl Program {
@@ -97,6 +100,7 @@ impl Program {
             Fault::Regex(e) => format!("'matches' has an invalid regular expression: {e}"),
             Fault::StackOverflow(n) => format!("the program needs more than {n} stack slots"),
             Fault::TooDeep(n) => format!("'{what}' builds a value nested too deeply (more than {n} levels)"),
+            Fault::Governed(m) => format!("'{what}': {m}"),
             Fault::ComplexText(got) => {
                 format!("{} cannot be interpolated into a string (from '{from}')", a(name(*got)))
             }

@@ -14,6 +14,7 @@ use bpvm_runtime::limits::VALUE_DEPTH;
 use bpvm_runtime::nesting::deeper_than;
 use bpvm_runtime::ops::{self, OpError};
 use bpvm_runtime::{Ctx, Environment, FuncVal, Kind, ListRef, Map, Scope, Val, Value, text};
+use bpvm_runtime::{govern, steps};
 use bumpalo::Bump;
 use bumpalo::collections::Vec as BumpVec;
 use std::any::Any;
@@ -223,6 +224,9 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
     let mut sp = 0usize;
     let mut loops: BumpVec<'a, Frame<'a>> = BumpVec::new_in(arena);
     let mut ip = 0usize;
+    // Loop turns left before the next look at the budget and the clock.
+    let mut turns = steps::CLOCK_EVERY;
+    let mut taken = 0u64;
 
     macro_rules! push {
         ($v:expr) => {{
@@ -594,6 +598,14 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                     ip = end as usize;
                 } else {
                     f.at += 1;
+                    turns -= 1;
+                    if turns == 0 {
+                        turns = steps::CLOCK_EVERY;
+                        taken += u64::from(steps::CLOCK_EVERY);
+                        if let Err(m) = governed(taken) {
+                            fail!(ip - 1, Fault::Governed(m));
+                        }
+                    }
                 }
             }
             Op::Item => {
@@ -631,6 +643,17 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
             Op::Return => return Ok(if sp == 0 { Val::Nil } else { stack[sp - 1] }),
         }
     }
+}
+
+/// Whether an evaluation that has taken `taken` steps may go on: within
+/// its step budget and its render's deadline.
+#[cold]
+#[inline(never)]
+fn governed(taken: u64) -> Result<(), String> {
+    if taken > steps::budget() {
+        return Err(steps::exceeded());
+    }
+    govern::on_time()
 }
 
 /// The failure of [`Op::AssertBool`], out of the dispatch loop's way.

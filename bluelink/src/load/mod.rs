@@ -83,7 +83,8 @@ pub fn load(path: &Path, file: &str) -> Result<Blueprint, Errors> {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let dir = abs.parent().unwrap_or(Path::new("/"));
     let root = Root::new(dir, "blueprint folder").map_err(|e| refused(format!("cannot read the blueprint: {e}")))?;
-    load_in(&root, &abs, file)
+    // Governed (D10): the blueprint and its documents within one limit.
+    bpvm_runtime::govern::govern(|| load_in(&root, &abs, file))
 }
 
 /// Reads and validates the blueprint at `path`, which must be inside

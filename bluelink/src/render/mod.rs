@@ -150,7 +150,8 @@ pub fn render(bp: &Blueprint, opts: &Options) -> Result<Rendered, Errors> {
         })?),
         None => bp.path.parent().and_then(|d| Root::new(d, "blueprint folder").ok()),
     };
-    Resolver::new(bp, opts, root, &opts.variables, vec![bp.path.clone()]).run()
+    // Governed (D10): within its deadline, its documents within one limit.
+    bpvm_runtime::govern::govern(|| Resolver::new(bp, opts, root, &opts.variables, vec![bp.path.clone()]).run())
 }
 
 /// Something known about each definition, by [`Def`].
@@ -522,7 +523,16 @@ impl<'b> Resolver<'b> {
     // ---- evaluation ------------------------------------------------
 
     fn eval(&mut self, sub: &Sub) -> Result<Resolved, Failed> {
+        self.eval_at(sub, 0)
+    }
+
+    /// [`Resolver::eval`] for a substitution placed `depth` lists and maps
+    /// deep: its value must not nest past the limit with them (D9).
+    fn eval_at(&mut self, sub: &Sub, depth: usize) -> Result<Resolved, Failed> {
         self.ensure_refs([sub])?;
+        if let Err(message) = bpvm_runtime::govern::tick() {
+            return Err(self.fail(sub.at, &sub.path, message));
+        }
         let secret = self.reads_secret(sub);
         let result = self
             .vm
@@ -531,7 +541,7 @@ impl<'b> Resolver<'b> {
         let e = match result {
             Ok(Value::Null) => return Ok(Resolved::Omitted),
             Ok(v) => {
-                if let Err(message) = self.tally.add(&v) {
+                if let Err(message) = self.tally.add_at(&v, depth) {
                     return Err(self.fail(sub.at, &sub.path, message));
                 }
                 return Ok(Resolved::Known(v, secret));
@@ -647,13 +657,20 @@ impl<'b> Resolver<'b> {
     /// Resolves a value with substitutions; every failure inside is
     /// recorded before it fails.
     fn tree(&mut self, t: &Tree) -> Result<Resolved, Failed> {
+        self.tree_at(t, 0)
+    }
+
+    /// [`Resolver::tree`] for a value `depth` lists and maps deep.
+    fn tree_at(&mut self, t: &Tree, depth: usize) -> Result<Resolved, Failed> {
         match t {
             Tree::Lit(v) => Ok(Resolved::Literal(v.clone())),
-            Tree::Sub(s) => self.eval(s),
-            Tree::List(items) => Ok(Resolved::List(self.every(items, |me, t| me.tree(t))?)),
-            Tree::Map(entries) => Ok(Resolved::Map(
-                self.every(entries, |me, (k, t)| Ok((k.clone(), me.tree(t)?)))?,
-            )),
+            Tree::Sub(s) => self.eval_at(s, depth),
+            Tree::List(items) => Ok(Resolved::List(self.every(items, |me, t| me.tree_at(t, depth + 1))?)),
+            Tree::Map(entries) => {
+                Ok(Resolved::Map(self.every(entries, |me, (k, t)| {
+                    Ok((k.clone(), me.tree_at(t, depth + 1)?))
+                })?))
+            }
         }
     }
 

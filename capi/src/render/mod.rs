@@ -33,7 +33,14 @@ pub unsafe extern "C" fn bpvm_render_windsor(
             let dir = text(project_dir, "project_dir")?;
             let context = optional_text(context, "context")?;
             let options = optional_text(options_json, "options_json")?;
-            set_out(out, "out", windsor::render(dir, context, options)?)
+            let (dir, context, options) = (
+                dir.to_string(),
+                context.map(str::to_string),
+                options.map(str::to_string),
+            );
+            let rendered =
+                crate::stack::on_render_stack(move || windsor::render(&dir, context.as_deref(), options.as_deref()))?;
+            set_out(out, "out", rendered)
         })
     }
 }
@@ -58,7 +65,9 @@ pub unsafe extern "C" fn bpvm_render_bluelink(
             need_out(out, "out")?;
             let path = text(blueprint_path, "blueprint_path")?;
             let options = optional_text(options_json, "options_json")?;
-            set_out(out, "out", bluelink::render(path, options)?)
+            let (path, options) = (path.to_string(), options.map(str::to_string));
+            let rendered = crate::stack::on_render_stack(move || bluelink::render(&path, options.as_deref()))?;
+            set_out(out, "out", rendered)
         })
     }
 }

@@ -136,3 +136,57 @@ fn renders_take_options() {
     assert_eq!(rc, 1);
     assert!(take(err).contains("unknown key \"allow_htp\" (did you mean \"allow_http\"?)"));
 }
+
+/// `{a: {a: … inner …}}`, `n` levels.
+fn nest(inner: &str, n: usize) -> String {
+    format!("{}{inner}{}", "{a: ".repeat(n), "}".repeat(n))
+}
+
+/// Renders the Windsor project in `dir` from a thread with a 256 KiB
+/// stack, as C and Go hosts often have: the status and the message.
+fn render_on_a_small_thread(dir: &std::path::Path) -> (i32, String) {
+    let dir = dir.to_str().unwrap().to_string();
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let (mut out, mut err) = (ptr::null_mut(), ptr::null_mut());
+            let project = c(&dir);
+            // SAFETY: NUL-terminated strings and writable outputs.
+            let rc = unsafe { bpvm_render_windsor(project.as_ptr(), ptr::null(), ptr::null(), &mut out, &mut err) };
+            if rc == 0 { (rc, take(out)) } else { (rc, take(err)) }
+        })
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn a_host_thread_with_a_small_stack_renders_and_refuses_deep_values() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/windsor");
+    let (rc, text) = render_on_a_small_thread(std::path::Path::new(examples));
+    assert_eq!(rc, 0, "{text}");
+    assert!(text.starts_with("kind: Blueprint"), "{text}");
+
+    // Config blocks nesting each other 55 levels deeper each time.
+    let dir = tempfile::tempdir().unwrap();
+    let facets = dir.path().join("contexts/_template/facets");
+    std::fs::create_dir_all(&facets).unwrap();
+    std::fs::create_dir_all(dir.path().join("contexts/local")).unwrap();
+    std::fs::write(dir.path().join("windsor.yaml"), "context: local\n").unwrap();
+    let mut text = format!(
+        "kind: Facet\nmetadata: {{name: base}}\nconfig:\n  - name: b0\n    v: {}\n",
+        nest("1", 55)
+    );
+    for k in 1..30 {
+        let inner = format!("'${{b{}.v}}'", k - 1);
+        text.push_str(&format!("  - name: b{k}\n    v: {}\n", nest(&inner, 55)));
+    }
+    text.push_str("terraform: [{path: p, inputs: {x: '${b29.v}'}}]\n");
+    std::fs::write(facets.join("base.yaml"), text).unwrap();
+    let (rc, err) = render_on_a_small_thread(dir.path());
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains("the value nests more than 64 levels of lists and maps"),
+        "{err}"
+    );
+}

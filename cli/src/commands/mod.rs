@@ -40,6 +40,25 @@ use std::process::ExitCode;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+
+    /// Stop a render that runs longer than SECONDS, with an error naming
+    /// this flag [default: 120, or BPVM_TIMEOUT_SECONDS]. Each render is
+    /// timed on its own: a Windsor context (its project loaded with it),
+    /// a Bluelink blueprint, a test case, a batch target.
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    pub timeout: Option<u64>,
+}
+
+impl Cli {
+    /// Makes `--timeout` the deadline of every render this process (and
+    /// any process it starts) runs.
+    pub fn apply_timeout(&self) {
+        if let Some(seconds) = self.timeout {
+            // SAFETY: called first thing in `main`, before any thread is
+            // started, so nothing reads the environment concurrently.
+            unsafe { std::env::set_var(bpvm::runtime::govern::VARIABLE, seconds.to_string()) };
+        }
+    }
 }
 
 /// The top-level help's examples, each runnable from the repository's root.
@@ -68,15 +87,19 @@ pub enum Command {
 impl Command {
     /// Runs the command: its exit status.
     pub fn run(self) -> ExitCode {
+        // A render, explain, graph or eval is governed as one render from
+        // loading to output (D10); test, check and batch govern each of
+        // the renders they run.
+        use bpvm::runtime::govern::govern;
         match self {
-            Command::Render(args) => render::run(args),
+            Command::Render(args) => govern(|| render::run(args)),
             Command::Test(args) => test::run(args),
             Command::Check(args) => check::run(args),
             Command::Batch(args) => batch::run(args),
-            Command::Eval(args) => eval::run(args),
+            Command::Eval(args) => govern(|| eval::run(args)),
             Command::Bench(args) => bench::run(args),
-            Command::Explain(args) => explain::run(args),
-            Command::Graph(args) => graph::run(args),
+            Command::Explain(args) => govern(|| explain::run(args)),
+            Command::Graph(args) => govern(|| graph::run(args)),
             Command::Completions(args) => completions::run(args, Cli::command()),
             Command::Man(args) => man::run(args, Cli::command()),
         }

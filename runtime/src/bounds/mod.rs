@@ -1,10 +1,15 @@
 //! How far an evaluation may go: nesting depths ([`limits`]), the depth
-//! of a value built while evaluating ([`nesting`]) and the memory one
-//! evaluation may use ([`budget`]). They keep any input from exhausting
-//! the stack or the machine.
+//! of a value built while evaluating ([`nesting`]), the memory one
+//! evaluation may use ([`budget`]), the work it may do ([`steps`]), and
+//! what a whole render may use and how long it may run ([`govern`]).
+//! They keep any input from exhausting the stack, the machine or the
+//! clock.
 //!
-//! `limits` is a leaf; `budget` and `nesting` import the value model.
+//! `limits`, `steps` and `govern` are leaves; `budget` and `nesting`
+//! import the value model.
 
 pub mod budget;
+pub mod govern;
 pub mod limits;
 pub mod nesting;
+pub mod steps;

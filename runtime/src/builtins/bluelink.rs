@@ -115,7 +115,7 @@ pub static FUNCTIONS: &[Builtin] = &[
         }
         let s = str_at("jsondecode", a, 0)?;
         let v = crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("jsondecode() invalid JSON: {e}")))?;
-        Ok(c.import(&v))
+        c.adopt("jsondecode()", &v)
     }),
 ];
 
@@ -171,7 +171,7 @@ fn fromjson<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
             Some(found) => {
                 let v = crate::Value::from_json(found)
                     .map_err(|e| FnError::new(format!("fromjson() cannot read the value: {e}")))?;
-                Ok(c.import(&v))
+                c.adopt("fromjson()", &v)
             }
             None => Err(FnError::arg(1, format!("fromjson() found nothing at {written:?}"))),
         }

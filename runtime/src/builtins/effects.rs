@@ -119,7 +119,10 @@ fn file<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         return Err(FnError::arg(0, "file() has no blueprint folder to read from"));
     };
     match root.read(root.dir(), path) {
-        Ok(bytes) => Ok(Val::Bytes(c.arena.alloc_slice_copy(&bytes))),
+        Ok(bytes) => {
+            c.reserve("file()", bytes.len())?;
+            Ok(Val::Bytes(c.arena.alloc_slice_copy(&bytes)))
+        }
         Err(e) => Err(FnError::arg(0, format!("file() path {e}"))),
     }
 }

@@ -420,7 +420,7 @@ fn to_json<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 fn from_json<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let s = str_at("fromJSON", a, 0)?;
     let v = crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("fromJSON() invalid JSON: {e}")))?;
-    Ok(c.import(&v))
+    c.adopt("fromJSON()", &v)
 }
 
 fn to_base64<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {

@@ -69,6 +69,9 @@ pub(super) struct Builder<'t> {
     anchors: Vec<Option<Anchored>>,
     nodes: usize,
     max_nodes: usize,
+    /// `max_nodes` is what the render has left, not the document's own
+    /// limit: say so when it is reached.
+    render_bound: bool,
     /// Where the last event ends.
     last_end: Marker,
     /// The last event started a document.
@@ -76,22 +79,29 @@ pub(super) struct Builder<'t> {
 }
 
 impl<'t> Builder<'t> {
-    /// A builder for one document of `text` holding at most `max_nodes` values.
+    /// A builder for one document of `text` holding at most `max_nodes`
+    /// values, and no more than the governed render it is read in has left
+    /// (see [`crate::bounds::govern`]).
     pub(super) fn new(text: &'t str, max_nodes: usize) -> Builder<'t> {
+        let left = crate::bounds::govern::values_left();
         Builder {
             text,
             stack: Vec::new(),
             root: None,
             anchors: Vec::new(),
             nodes: 0,
-            max_nodes,
+            max_nodes: max_nodes.min(left),
+            render_bound: left < max_nodes,
             last_end: Marker::new(0, 1, 0).with_byte_offset(Some(0)),
             after_document_start: false,
         }
     }
 
-    /// The document read (null when it is empty).
+    /// The document read (null when it is empty), its values counted
+    /// into the render it is read in.
     pub(super) fn finish(self) -> Value {
+        // Within what the render had left: cannot fail.
+        let _ = crate::bounds::govern::add_values(self.nodes);
         self.root.unwrap_or(Value::Null)
     }
 
@@ -382,9 +392,12 @@ impl<'t> Builder<'t> {
             return Err(Error::new(
                 at,
                 format!(
-                    "the document holds more than {} values{}",
-                    self.max_nodes,
-                    if alias {
+                    "{}{}",
+                    match self.render_bound {
+                        true => crate::bounds::govern::too_many_values(),
+                        false => format!("the document holds more than {} values", self.max_nodes),
+                    },
+                    if alias && !self.render_bound {
                         " (an alias counts the values it repeats)"
                     } else {
                         ""

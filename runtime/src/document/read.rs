@@ -30,7 +30,7 @@ impl Value {
     /// assert_eq!(Value::from_json(&deep).unwrap_err(), "1:65: document nested too deeply (more than 64 levels)");
     /// ```
     pub fn from_json(text: &str) -> Result<Value, String> {
-        serde_json::from_str::<Value>(text).map_err(|e| {
+        let v = serde_json::from_str::<Value>(text).map_err(|e| {
             // serde_json ends its messages with " at line L column C".
             let message = e.to_string();
             let message = message.rsplit_once(" at line ").map_or(message.as_str(), |(m, _)| m);
@@ -38,8 +38,27 @@ impl Value {
                 return too_deep(e.line() as u64, e.column() as u64);
             }
             format!("{}:{}: {message}", e.line(), e.column())
-        })
+        })?;
+        // JSON has no aliases: its values are bounded by its text, but
+        // many documents still add up in one render.
+        crate::bounds::govern::add_values(count(&v)).map_err(|m| format!("1:1: {m}"))?;
+        Ok(v)
     }
+}
+
+/// The values in `v`, itself included, counted without recursion.
+fn count(v: &Value) -> usize {
+    let mut n = 0usize;
+    let mut open = vec![v];
+    while let Some(v) = open.pop() {
+        n += 1;
+        match v {
+            Value::List(items) => open.extend(items.iter()),
+            Value::Map(m) => open.extend(m.iter().map(|(_, x)| x)),
+            _ => {}
+        }
+    }
+    n
 }
 
 /// [`Value::from_yaml`] with at most `max_nodes` values.

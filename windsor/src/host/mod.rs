@@ -191,7 +191,7 @@ fn terraform_output<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnErr
         .and_then(|m| m.get(component))
         .and_then(Value::as_map)
         .and_then(|m| m.get(key));
-    Ok(found.map_or(Val::Nil, |v| c.import(v)))
+    found.map_or(Ok(Val::Nil), |v| c.adopt("terraform_output()", v))
 }
 
 impl Host {
@@ -242,8 +242,8 @@ fn env<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let name = text_arg("env", a, 0)?;
     let h = host(c, "env")?;
     match &h.environment {
-        Some(vars) => Ok(vars.get(name).map_or(Val::Nil, |v| c.import(v))),
-        None => Ok(std::env::var(name).map_or(Val::Nil, |v| c.str(&v))),
+        Some(vars) => vars.get(name).map_or(Ok(Val::Nil), |v| c.adopt("env()", v)),
+        None => std::env::var(name).map_or(Ok(Val::Nil), |v| c.adopt_str("env()", &v)),
     }
 }
 
@@ -253,7 +253,7 @@ fn jsonnet<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let full = h.root.file(&h.dir, path).map_err(|e| refused("jsonnet", e))?;
     let mut calls = h.jsonnet_cache.borrow_mut();
     match calls.evaluate(&h.root, &full, h.env.root()) {
-        Ok(v) => Ok(c.import(v)),
+        Ok(v) => c.adopt("jsonnet()", v),
         Err(e) => Err(FnError::new(format!("jsonnet() failed on {path:?}: {e}"))),
     }
 }
@@ -261,7 +261,7 @@ fn jsonnet<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 fn file<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let path = text_arg("file", a, 0)?;
     match read(host(c, "file")?, "file", path)? {
-        Some(t) => Ok(c.str(&t)),
+        Some(t) => c.adopt_str("file()", &t),
         None => Err(FnError::arg(0, format!("file() found no file {path:?}"))),
     }
 }
@@ -298,7 +298,7 @@ fn yaml<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         match read(h, "yaml", arg)? {
             Some(t) => t,
             None if input == Value::Null => match Value::from_yaml(arg) {
-                Ok(v) if !matches!(v, Value::Str(_)) => return Ok(c.import(&v)),
+                Ok(v) if !matches!(v, Value::Str(_)) => return c.adopt("yaml()", &v),
                 _ => return Err(FnError::arg(0, format!("yaml() found no file {arg:?}"))),
             },
             None => arg.to_string(),
@@ -313,19 +313,19 @@ fn yaml<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         Value::List(mut items) if items.len() == 1 && matches!(items[0], Value::Map(_)) => items.remove(0),
         other => other,
     };
-    Ok(c.import(&v))
+    c.adopt("yaml()", &v)
 }
 
 fn yaml_string<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     if a.len() == 1 {
-        return Ok(c.str(&text::to_yaml(&a[0].to_value())));
+        return c.adopt_str("yamlString()", &text::to_yaml(&a[0].to_value()));
     }
     let path = text_arg("yamlString", a, 0)?;
     let h = host(c, "yamlString")?;
     let text = read(h, "yamlString", path)?.unwrap_or_else(|| path.to_string());
     let input = a[1].to_value();
     if input == Value::Null {
-        return Ok(c.str(&text));
+        return c.adopt_str("yamlString()", &text);
     }
-    Ok(c.str(&fill(h, "yamlString", &text, &input)?))
+    c.adopt_str("yamlString()", &fill(h, "yamlString", &text, &input)?)
 }

@@ -89,7 +89,10 @@ impl Project {
     /// the ones `metadata.yaml` selects.
     pub fn load_as(root: &Path, format: Option<Format>) -> Result<Project, Errors> {
         let paths = PathTable::new();
-        crate::template::numbering::while_loading(&paths, || Project::read(root, format, paths.clone()))
+        // Governed like a render (D10): its documents add up to one limit.
+        bpvm_runtime::govern::govern(|| {
+            crate::template::numbering::while_loading(&paths, || Project::read(root, format, paths.clone()))
+        })
     }
 
     /// [`Project::load_as`], with every expression's paths numbered in `paths`.

@@ -23,10 +23,11 @@ use bpvm_runtime::Value;
 
 /// Renders context `name`, whose values are `ctx` (see [`crate::context::scope`]).
 pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
-    let result = match project.format {
+    // Governed (D10): within its deadline, its documents within one limit.
+    let result = bpvm_runtime::govern::govern(|| match project.format {
         Format::V09(_) => v09::render(project, name, ctx, opts),
         Format::Seed => seed::render(project, name, ctx, opts),
-    };
+    });
     crate::host::jsonnet::collect_garbage();
     result.map_err(|mut errors| {
         crate::error::locate(&project.root, &mut errors);

@@ -215,9 +215,15 @@ impl Tmpl {
     /// Evaluates against `ev`'s scope. A `${…}` whose value is deferred
     /// (a terraform output not known yet) keeps its text (W9).
     pub fn eval(&self, ev: &mut Evaluator) -> Result<Value, TmplError> {
+        self.eval_at(ev, 0)
+    }
+
+    /// [`Tmpl::eval`] for a template `depth` lists and maps deep: a value
+    /// placed there must not nest past the limit with them (D9).
+    fn eval_at(&self, ev: &mut Evaluator, depth: usize) -> Result<Value, TmplError> {
         Ok(match self {
             Tmpl::Lit(v) => v.clone(),
-            Tmpl::Text { src, prog } => match ev.run(&prog.prog) {
+            Tmpl::Text { src, prog } => match ev.run_at(&prog.prog, depth) {
                 Ok(v) => v,
                 Err(Outcome::Deferred) => Value::Str(src.clone()),
                 Err(Outcome::Failed(diag)) => {
@@ -230,14 +236,14 @@ impl Tmpl {
             Tmpl::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, t) in items.iter().enumerate() {
-                    out.push(t.eval(ev).map_err(|e| e.under(&format!("[{i}]")))?);
+                    out.push(t.eval_at(ev, depth + 1).map_err(|e| e.under(&format!("[{i}]")))?);
                 }
                 Value::List(out)
             }
             Tmpl::Map(entries) => {
                 let mut out = Map::new();
                 for (k, t) in entries {
-                    out.insert(&**k, t.eval(ev).map_err(|e| e.under(&format!(".{k}")))?);
+                    out.insert(&**k, t.eval_at(ev, depth + 1).map_err(|e| e.under(&format!(".{k}")))?);
                 }
                 Value::Map(out)
             }
@@ -334,12 +340,20 @@ impl Evaluator {
 
     /// Runs one program.
     pub fn run(&mut self, prog: &Program) -> Result<Value, Outcome> {
+        self.run_at(prog, 0)
+    }
+
+    /// Runs one program whose value is placed `depth` lists and maps deep.
+    fn run_at(&mut self, prog: &Program, depth: usize) -> Result<Value, Outcome> {
+        if let Err(m) = bpvm_runtime::govern::tick() {
+            return Err(Outcome::Failed(Diagnostic::new(m, &prog.source, 0, prog.source.len())));
+        }
         match self.vm.run_with(prog, &self.host.env, &self.host) {
             Ok(v) => {
                 let v = v.to_value();
                 let len = prog.source.len();
                 self.tally
-                    .add(&v)
+                    .add_at(&v, depth)
                     .map_err(|m| Outcome::Failed(Diagnostic::new(m, &prog.source, 0, len)))?;
                 Ok(v)
             }
