@@ -726,13 +726,20 @@ impl<'b> Resolver<'b> {
             // An export field is written without `${..}`; a deferred one
             // is shown as the substitution it stands for.
             Resolved::Deferred(text) => Resolved::Deferred(format!("${{{text}}}").into()),
+            Resolved::Known(v, secret) => Resolved::Known(x.ty.text_of_bytes(v), secret),
             r => r,
         };
         if let Resolved::Known(v, _) = &r
             && !x.ty.holds(v)
         {
+            // Bytes declared a string are left here only when not text.
+            let not_text = if matches!(v, Value::Bytes(_)) && x.ty.name() == "string" {
+                " that is not UTF-8 text"
+            } else {
+                ""
+            };
             let message = format!(
-                "the export is declared {} but {} is {}",
+                "the export is declared {} but {} is {}{not_text}",
                 x.ty.name(),
                 x.field.text(),
                 article(type_name(v))
@@ -787,6 +794,9 @@ fn first_missing(root: &Map, path: &Path) -> Option<usize> {
 }
 
 fn article(kind: &str) -> String {
+    if kind == "binary" {
+        return "binary data".into();
+    }
     if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
         format!("an {kind}")
     } else {
