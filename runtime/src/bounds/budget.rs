@@ -72,7 +72,13 @@ impl Tally {
     /// Counts `v`; `Err` with a message when the render would then hold
     /// more than [`render_bytes`].
     pub fn add(&mut self, v: &Value) -> Result<(), String> {
-        self.used = self.used.saturating_add(footprint(v));
+        self.add_bytes(footprint(v))
+    }
+
+    /// Counts `bytes` the render holds besides its values (copies made
+    /// for the output, the output text); `Err` as [`Tally::add`].
+    pub fn add_bytes(&mut self, bytes: usize) -> Result<(), String> {
+        self.used = self.used.saturating_add(bytes);
         if self.used <= render_bytes() {
             return Ok(());
         }
@@ -84,7 +90,12 @@ impl Tally {
 }
 
 /// Roughly what `v` occupies: a slot per value, plus its text.
-fn footprint(v: &Value) -> usize {
+///
+/// ```
+/// use bpvm_runtime::{Value, budget::footprint};
+/// assert!(footprint(&Value::Str("x".repeat(100).into())) > 100);
+/// ```
+pub fn footprint(v: &Value) -> usize {
     const SLOT: usize = std::mem::size_of::<Value>();
     match v {
         Value::Str(s) => SLOT + s.len(),
