@@ -5,7 +5,7 @@
 use bpvm_bluelink::explain::explain;
 use bpvm_bluelink::load;
 use bpvm_bluelink::render::{Input, Options, Rendered, render};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A scratch folder holding `files` (name → text).
 fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
