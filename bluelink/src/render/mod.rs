@@ -404,6 +404,15 @@ impl<'b> Resolver<'b> {
             .zip(&self.out.exports)
             .filter_map(|(x, r)| Some((x.name.clone(), r.clone()?)))
             .collect();
+        // A parent reads only a child's exports: the document is made for
+        // the blueprint that was asked for.
+        if self.chain.len() > 1 {
+            return Ok(Rendered {
+                document: Value::Null,
+                deferred: self.deferrals,
+                exports,
+            });
+        }
         let mask = self.mask();
         let document = output::document(self.bp, &mut self.out, mask);
         // The output text takes about as much as the document (D10).
