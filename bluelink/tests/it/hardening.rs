@@ -196,3 +196,18 @@ fn a_file_included_many_times_renders_each_time() {
     let text = json(dir.path(), "blueprint.yaml", &Options::default()).unwrap();
     assert!(text.contains(r#""spec":{"last":"9"}"#), "{text}");
 }
+
+#[test]
+fn bytes_that_are_not_text_exported_as_a_string_are_named_binary_data() {
+    let dir = folder(&[(
+        "blueprint.yaml",
+        "version: 2023-04-20\nresources:\n  r: {type: t/r, spec: {k: '${file(\"key.bin\")}'}}\n\
+         exports:\n  k: {type: string, field: resources.r.spec.k}\n",
+    )]);
+    std::fs::write(dir.path().join("key.bin"), [0xff, 0xfe, 0x00]).unwrap();
+    let e = json(dir.path(), "blueprint.yaml", &Options::default()).unwrap_err();
+    assert_eq!(
+        e.lines().last().unwrap(),
+        "blueprint.yaml:5:3: exports.k: the export is declared string but resources.r.spec.k is binary data that is not UTF-8 text"
+    );
+}
