@@ -35,9 +35,9 @@ impl<'b> Resolver<'b> {
             None => (None, false),
         };
         // `elem` carries the secret of the list it is an item of (D11).
-        self.elem_secret = secret_items;
+        let outer = std::mem::replace(&mut self.elem_secret, secret_items);
         let instances = self.instances(r, elems.as_deref());
-        self.elem_secret = false;
+        self.elem_secret = outer;
         let instances = instances?;
         let objects: Vec<Value> = instances.iter().map(|inst| self.resource_value(r, inst)).collect();
         if elems.is_some() {
