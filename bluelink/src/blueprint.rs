@@ -130,6 +130,7 @@ impl Type {
     /// assert!(Type::Array.coerce(Value::Str("a".into())).is_err());
     /// ```
     pub fn coerce(self, v: Value) -> Result<Value, Value> {
+        let v = self.text_of_bytes(v);
         let parsed = match (self, &v) {
             (Type::Integer, Value::Str(s)) => s.trim().parse().ok().map(Value::Int),
             (Type::Float, Value::Str(s)) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()).map(Value::Float),
@@ -145,6 +146,28 @@ impl Type {
             Some(p) => Ok(p),
             None if self.holds(&v) => Ok(v),
             None => Err(v),
+        }
+    }
+
+    /// `v` with bytes that are UTF-8 text (what `file()` reads) made a
+    /// string where this type is `string`: the reference writes bytes
+    /// into a field as UTF-8 text, so declaring them a string is right.
+    ///
+    /// ```
+    /// use bpvm_bluelink::blueprint::Type;
+    /// use bpvm_runtime::Value;
+    /// let text = Value::Bytes(b"hello".to_vec().into());
+    /// assert_eq!(Type::String.text_of_bytes(text), Value::Str("hello".into()));
+    /// let binary = Value::Bytes(vec![0xff].into());
+    /// assert_eq!(Type::String.text_of_bytes(binary.clone()), binary);
+    /// ```
+    pub fn text_of_bytes(self, v: Value) -> Value {
+        match (self, v) {
+            (Type::String, Value::Bytes(b)) => match String::from_utf8(b.into_vec()) {
+                Ok(text) => Value::Str(text.into()),
+                Err(e) => Value::Bytes(e.into_bytes().into()),
+            },
+            (_, v) => v,
         }
     }
 
@@ -169,7 +192,8 @@ pub fn type_name(v: &Value) -> &'static str {
         Value::Bool(_) => "boolean",
         Value::Int(_) => "integer",
         Value::Float(_) => "float",
-        Value::Str(_) | Value::Bytes(_) => "string",
+        Value::Str(_) => "string",
+        Value::Bytes(_) => "binary",
         Value::List(_) => "array",
         Value::Map(_) => "object",
     }

@@ -77,6 +77,9 @@ pub fn explain(bp: &Blueprint, rendered: &Rendered, path: &str) -> Result<Explan
         }
         _ => path.to_string(),
     };
+    if value.is_none() {
+        missing_item(&rendered.document, &steps)?;
+    }
     let mut scope = scope(&rendered.document);
     item(bp, &steps, &mut scope);
     let written: Vec<Written> = bp
@@ -190,4 +193,39 @@ fn item(bp: &Blueprint, steps: &[&str], scope: &mut Map) {
     {
         scope.insert("elem", elem.clone());
     }
+}
+
+/// `Err` when `steps` name an item of an `each` (`resources.<name>[i]…`)
+/// that the render did not make: an index past the last item, or on a
+/// resource without `each`, names nothing.
+fn missing_item(document: &Value, steps: &[&str]) -> Result<(), String> {
+    let ["resources", name, ..] = steps else { return Ok(()) };
+    let Some((base, _)) = name.split_once('[') else {
+        return Ok(());
+    };
+    let Some(resources) = document
+        .as_map()
+        .and_then(|m| m.get("resources"))
+        .and_then(Value::as_map)
+    else {
+        return Ok(());
+    };
+    if resources.get(name).is_some() {
+        return Ok(());
+    }
+    let items = resources
+        .iter()
+        .filter(|(k, _)| k.as_str().strip_prefix(base).is_some_and(|rest| rest.starts_with('[')))
+        .count();
+    Err(match items {
+        0 if resources.get(base).is_some() => {
+            format!("resources.{name} is not in the blueprint: resources.{base} has no each, so it has no items")
+        }
+        0 => format!("resources.{name} is not in the blueprint: it renders no resources.{base}"),
+        n => format!(
+            "resources.{name} is not in the blueprint: resources.{base} has {n} item{} (each), {base}[0] to {base}[{}]",
+            if n == 1 { "" } else { "s" },
+            n - 1
+        ),
+    })
 }

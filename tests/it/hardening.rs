@@ -310,11 +310,11 @@ fn bluelink_file_is_rooted_at_the_blueprint_folder() {
         )),
         "{e}"
     );
-    // Paths are relative to the root, and a wider root given explicitly
-    // lets the blueprint read its parent's files.
+    // Paths are relative to the blueprint's folder, and a wider root given
+    // explicitly lets the blueprint read its parent's files.
     let path = blueprint(
         &s,
-        "resources:\n  r: {type: t/r, spec: {x: '${utf8(file(\"outside.txt\"))}'}}\n",
+        "resources:\n  r: {type: t/r, spec: {x: '${utf8(file(\"../outside.txt\"))}'}}\n",
     );
     let got = render_bluelink(&path, Some(&s.0)).unwrap();
     assert!(got.contains(r#""spec":{"x":"SECRET"}"#), "{got}");

@@ -169,3 +169,57 @@ fn reference_returns_error_for_500() {
         "{got:?}"
     );
 }
+
+/// A server on 127.0.0.1 that answers one request with headers promising
+/// `total` bytes, then sends one byte every `every`; returns the port.
+fn trickle(total: usize, every: std::time::Duration) -> u16 {
+    let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        if let Ok((mut stream, _)) = listener.accept() {
+            let mut request = [0u8; 2048];
+            let _ = stream.read(&mut request);
+            let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {total}\r\nConnection: close\r\n\r\n");
+            let _ = stream.write_all(head.as_bytes());
+            for _ in 0..total {
+                std::thread::sleep(every);
+                if stream.write_all(b"x").is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    port
+}
+
+#[test]
+fn a_host_that_trickles_is_given_up_on_at_the_deadline() {
+    // One byte every 100 ms for 10 minutes: every read makes progress, so
+    // only a deadline on the whole fetch ends it.
+    let port = trickle(6000, std::time::Duration::from_millis(100));
+    let prog = Compiler::new(Dialect::Bluelink)
+        .compile(&format!("http_resource(\"http://127.0.0.1:{port}/slow\")"))
+        .unwrap();
+    let fx = Effects {
+        allow_http: vec!["127.0.0.1".into()],
+        http_timeout: Some(std::time::Duration::from_millis(800)),
+        ..Effects::default()
+    };
+    let started = std::time::Instant::now();
+    let got = bpvm::eval_with(&mut Vm::new(), &prog, &Environment::new(), &fx).map_err(|d| d.message);
+    let took = started.elapsed();
+    assert_eq!(
+        got.map(|v| v.to_json()),
+        Err(format!(
+            "http_resource() gave up on \"http://127.0.0.1:{port}/slow\": no whole response within 0.8 s (set BPVM_HTTP_TIMEOUT_SECS to raise the limit)"
+        ))
+    );
+    assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
+}
+
+#[test]
+fn the_default_deadline_is_thirty_seconds() {
+    use bpvm::runtime::builtins::http;
+    assert_eq!(http::DEFAULT_TIMEOUT_SECS, 30);
+    assert!(std::env::var(http::TIMEOUT_VARIABLE).is_ok() || http::timeout().as_secs() == 30);
+}

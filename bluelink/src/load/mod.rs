@@ -868,7 +868,12 @@ pub(crate) fn not_primitive(what: &str, v: &Value) -> String {
     } else {
         "a string, integer, float or boolean"
     };
-    format!("{what} is {takes} (seed 002); the substitution yields an {kind}")
+    let kind = if kind == "binary" {
+        "binary data".to_string()
+    } else {
+        format!("an {kind}")
+    };
+    format!("{what} is {takes} (seed 002); the substitution yields {kind}")
 }
 
 /// True when `text` is a bare reference (no call, no literal).

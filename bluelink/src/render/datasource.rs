@@ -2,7 +2,7 @@
 //! the data source's type that matches all its filters.
 
 use super::results::DataOut;
-use super::{Failed, Resolved, Resolver, describe_value, primitive};
+use super::{Failed, MASK, Resolved, Resolver, describe_value, primitive};
 use crate::blueprint::{DataSource, Type};
 use crate::filter;
 use crate::filter::search_value;
@@ -51,7 +51,10 @@ impl Resolver<'_> {
             (None, Some(Value::List(candidates))) => {
                 match searches.iter().map(Resolved::known).collect::<Option<Vec<Value>>>() {
                     None => None,
-                    Some(s) => Some((self.select(d, &path, candidates, &s)?, true)),
+                    Some(s) => {
+                        let secret: Vec<bool> = searches.iter().map(Resolved::is_secret).collect();
+                        Some((self.select(d, &path, candidates, &s, &secret)?, true))
+                    }
                 }
             }
             (None, Some(other)) => {
@@ -107,6 +110,7 @@ impl Resolver<'_> {
         path: &str,
         candidates: &[Value],
         searches: &[Value],
+        secret: &[bool],
     ) -> Result<Value, Failed> {
         'candidates: for c in candidates {
             for (k, (f, s)) in d.filters.iter().zip(searches).enumerate() {
@@ -125,7 +129,15 @@ impl Resolver<'_> {
             .filters
             .iter()
             .zip(searches)
-            .map(|(f, s)| format!("{} {} {}", f.field, f.operator.text(), describe_value(s)))
+            .zip(secret)
+            .map(|((f, s), &secret)| {
+                let shown = if secret && self.mask() {
+                    MASK.to_string()
+                } else {
+                    describe_value(s)
+                };
+                format!("{} {} {shown}", f.field, f.operator.text())
+            })
             .collect();
         let message = format!("no {} record matches the filter ({})", d.ty, tests.join(" and "));
         let at = d.filters.first().map_or(d.at, |f| f.at);

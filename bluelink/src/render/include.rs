@@ -10,7 +10,9 @@ use crate::sub::Def;
 use bpvm_runtime::limits::INCLUDE_DEPTH;
 use bpvm_runtime::root::Refusal;
 use bpvm_runtime::{Map, Value};
+use std::collections::HashSet;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 impl Resolver<'_> {
     pub(super) fn child(&mut self, i: usize) -> Result<(), Failed> {
@@ -38,7 +40,14 @@ impl Resolver<'_> {
         self.check_inputs(inc, &path, &child, &inputs, &shown)?;
         let mut chain = self.chain.clone();
         chain.push(target);
-        let rendered = match Resolver::new(&child, self.opts, self.root.clone(), &inputs, chain).run() {
+        let counted = self.shared.borrow_mut().count_render();
+        if let Err(message) = counted {
+            return Err(self.fail(at, &path, message));
+        }
+        let shared = Rc::clone(&self.shared);
+        let mut resolver = Resolver::new(&child, self.opts, self.root.clone(), &inputs, chain, shared);
+        resolver.secret_inputs = secret_inputs(&variables);
+        let rendered = match resolver.run() {
             Ok(r) => r,
             Err(errors) => {
                 self.errors.extend(errors.0);
@@ -68,7 +77,7 @@ impl Resolver<'_> {
     /// The child blueprint at `file` (from the folder of this one), loaded:
     /// where it is, its name for messages, and the blueprint. Refused
     /// outside the root, in an include cycle or nested too deeply.
-    fn child_blueprint(&mut self, at: Pos, path: &str, file: &str) -> Result<(PathBuf, String, Blueprint), Failed> {
+    fn child_blueprint(&mut self, at: Pos, path: &str, file: &str) -> Result<(PathBuf, String, Rc<Blueprint>), Failed> {
         let dir = self.bp.path.parent().map(PathBuf::from).unwrap_or_default();
         let Some(root) = &self.root else {
             let message = "cannot read the child blueprint: the blueprint has no folder to read from";
@@ -97,12 +106,26 @@ impl Resolver<'_> {
             return Err(self.fail(at, path, message));
         }
         let shown = name(&target);
-        match load::load_in(root, &target, &shown) {
-            Ok(bp) => Ok((target, shown, bp)),
-            Err(errors) => {
-                self.errors.extend(errors.0);
-                Err(Failed)
+        // Each file is loaded once however often it is included; a file
+        // that failed to load was reported the first time.
+        let known = self.shared.borrow().loaded.get(&target).cloned();
+        let loaded = match known {
+            Some(loaded) => loaded,
+            None => {
+                let loaded = match load::load_in(root, &target, &shown) {
+                    Ok(bp) => Some(Rc::new(bp)),
+                    Err(errors) => {
+                        self.errors.extend(errors.0);
+                        None
+                    }
+                };
+                self.shared.borrow_mut().loaded.insert(target.clone(), loaded.clone());
+                loaded
             }
+        };
+        match loaded {
+            Some(bp) => Ok((target, shown, bp)),
+            None => Err(Failed),
         }
     }
 
@@ -166,4 +189,17 @@ fn inputs(variables: &Option<Resolved>) -> Vec<(String, Input)> {
         }
     }
     inputs
+}
+
+/// The names of the variables passed to a child whose values were
+/// computed from a secret: the child masks them as its own secrets.
+fn secret_inputs(variables: &Option<Resolved>) -> HashSet<String> {
+    match variables {
+        Some(Resolved::Map(entries)) => entries
+            .iter()
+            .filter(|(_, r)| r.is_secret())
+            .map(|(k, _)| k.to_string())
+            .collect(),
+        _ => HashSet::new(),
+    }
 }

@@ -16,21 +16,26 @@ mod include;
 mod output;
 mod resource;
 mod results;
+mod shared;
 mod variables;
+
+pub use shared::{CHILD_RENDERS_VARIABLE, DEFAULT_CHILD_RENDERS, child_renders};
 
 use crate::blueprint::{Blueprint, type_name};
 use crate::error::{Error, Errors, Pos};
 use crate::resolved::{MASK, Resolved};
 use crate::sub::{Def, Ref, Sub, Tree};
-use bpvm_runtime::budget::Tally;
 use bpvm_runtime::builtins::effects::Effects;
 use bpvm_runtime::limits::REFERENCE_DEPTH;
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Environment, Key, Map, Value};
 use bpvm_vm::{Fault, Path, Seg, Vm};
 use results::{ResourceOut, Results};
+use shared::Shared;
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 /// A variable's value as given.
 #[derive(Debug, Clone, PartialEq)]
@@ -150,8 +155,11 @@ pub fn render(bp: &Blueprint, opts: &Options) -> Result<Rendered, Errors> {
         })?),
         None => bp.path.parent().and_then(|d| Root::new(d, "blueprint folder").ok()),
     };
+    let shared = Rc::new(RefCell::new(Shared::default()));
     // Governed (D10): within its deadline, its documents within one limit.
-    bpvm_runtime::govern::govern(|| Resolver::new(bp, opts, root, &opts.variables, vec![bp.path.clone()]).run())
+    bpvm_runtime::govern::govern(|| {
+        Resolver::new(bp, opts, root, &opts.variables, vec![bp.path.clone()], shared).run()
+    })
 }
 
 /// Something known about each definition, by [`Def`].
@@ -238,8 +246,9 @@ struct Resolver<'b> {
     /// The folder files are read inside of (the top blueprint's, for
     /// every child too).
     root: Option<Root>,
-    /// What the render's results hold so far (D9).
-    tally: Tally,
+    /// What the whole render shares with its children: the memory its
+    /// results hold (D9, D10), the child files loaded.
+    shared: Rc<RefCell<Shared>>,
     inputs: &'b [(String, Input)],
     /// The include chain down to this blueprint (for cycles).
     chain: Vec<PathBuf>,
@@ -254,6 +263,10 @@ struct Resolver<'b> {
     /// of its exports).
     secret: PerDef<bool>,
     secret_exports: HashSet<(usize, String)>,
+    /// Variables a parent passed values computed from a secret (D11).
+    secret_inputs: HashSet<String>,
+    /// True while the items of a secret `each` are `elem` (D11).
+    elem_secret: bool,
     /// Definitions only known at deploy time.
     deferred: PerDef<bool>,
     /// Variables whose value was refused (reported once, not at each use).
@@ -269,6 +282,7 @@ impl<'b> Resolver<'b> {
         root: Option<Root>,
         inputs: &'b [(String, Input)],
         chain: Vec<PathBuf>,
+        shared: Rc<RefCell<Shared>>,
     ) -> Resolver<'b> {
         let mut namespaces = Map::new();
         for ns in ["variables", "values", "datasources", "resources", "children"] {
@@ -279,6 +293,9 @@ impl<'b> Resolver<'b> {
             now: opts.now,
             cwd: opts.cwd.clone(),
             root: root.clone(),
+            // Relative paths start from the blueprint's own folder, as
+            // `include` paths do.
+            dir: bp.path.parent().map(PathBuf::from),
             allow_http: opts.allow_http.clone(),
             ..Effects::default()
         };
@@ -294,7 +311,7 @@ impl<'b> Resolver<'b> {
             },
             opts,
             root,
-            tally: Tally::default(),
+            shared,
             inputs,
             chain,
             env: Environment::from_value(Value::Map(namespaces)).unwrap_or_default(),
@@ -306,6 +323,8 @@ impl<'b> Resolver<'b> {
             deferrals: Vec::new(),
             secret: PerDef::new(bp, false),
             secret_exports: HashSet::new(),
+            secret_inputs: HashSet::new(),
+            elem_secret: false,
             deferred: PerDef::new(bp, false),
             failed: PerDef::new(bp, false),
             deferred_exports: HashSet::new(),
@@ -325,6 +344,26 @@ impl<'b> Resolver<'b> {
 
     fn mask(&self) -> bool {
         !self.opts.show_secrets
+    }
+
+    /// Counts `v` as held by the render (D10): `Err` with the message
+    /// once the render would hold more than its budget.
+    fn tally(&self, v: &Value, depth: usize) -> Result<(), String> {
+        self.shared.borrow_mut().tally.add_at(v, depth)
+    }
+
+    /// [`Resolver::tally`] for `bytes` held besides values.
+    fn tally_bytes(&self, bytes: usize) -> Result<(), String> {
+        self.shared.borrow_mut().tally.add_bytes(bytes)
+    }
+
+    /// `v` for a message: masked when it was computed from a secret.
+    fn shown(&self, v: &Value, secret: bool) -> String {
+        if secret && self.mask() {
+            MASK.to_string()
+        } else {
+            describe_value(v)
+        }
     }
 
     fn fail(&mut self, at: Pos, path: &str, message: impl Into<String>) -> Failed {
@@ -356,6 +395,9 @@ impl<'b> Resolver<'b> {
         self.links();
         if !self.errors.is_empty() {
             self.errors.sort_by(|a, b| (&a.file, a.at).cmp(&(&b.file, b.at)));
+            // A child included from several places fails the same way
+            // at each: its problems are reported once.
+            self.errors.dedup();
             return Err(Errors::new(self.errors));
         }
         let exports = self
@@ -365,8 +407,27 @@ impl<'b> Resolver<'b> {
             .zip(&self.out.exports)
             .filter_map(|(x, r)| Some((x.name.clone(), r.clone()?)))
             .collect();
+        // A parent reads only a child's exports: the document is made for
+        // the blueprint that was asked for.
+        if self.chain.len() > 1 {
+            return Ok(Rendered {
+                document: Value::Null,
+                deferred: self.deferrals,
+                exports,
+            });
+        }
         let mask = self.mask();
         let document = output::document(self.bp, &mut self.out, mask);
+        // The output text takes about as much as the document (D10).
+        if let Err(message) = self.tally(&document, 0) {
+            let at = Pos { line: 1, col: 1 };
+            return Err(Errors::new(vec![Error {
+                file: self.bp.file.clone(),
+                at,
+                path: String::new(),
+                message: format!("the rendered document: {message}"),
+            }]));
+        }
         Ok(Rendered {
             document,
             deferred: self.deferrals,
@@ -384,6 +445,9 @@ impl<'b> Resolver<'b> {
 
     /// True when `sub` reads something computed from a secret.
     fn reads_secret(&self, sub: &Sub) -> bool {
+        if self.elem_secret && sub.refs().contains(&Ref::Elem) {
+            return true;
+        }
         // Whether a path reads a secret resource field: looked at once,
         // however many resources the substitution reads.
         let mut resource_field = None;
@@ -541,7 +605,7 @@ impl<'b> Resolver<'b> {
         let e = match result {
             Ok(Value::Null) => return Ok(Resolved::Omitted),
             Ok(v) => {
-                if let Err(message) = self.tally.add_at(&v, depth) {
+                if let Err(message) = self.tally(&v, depth) {
                     return Err(self.fail(sub.at, &sub.path, message));
                 }
                 return Ok(Resolved::Known(v, secret));
@@ -743,13 +807,20 @@ impl<'b> Resolver<'b> {
             // An export field is written without `${..}`; a deferred one
             // is shown as the substitution it stands for.
             Resolved::Deferred(text) => Resolved::Deferred(format!("${{{text}}}").into()),
+            Resolved::Known(v, secret) => Resolved::Known(x.ty.text_of_bytes(v), secret),
             r => r,
         };
         if let Resolved::Known(v, _) = &r
             && !x.ty.holds(v)
         {
+            // Bytes declared a string are left here only when not text.
+            let not_text = if matches!(v, Value::Bytes(_)) && x.ty.name() == "string" {
+                " that is not UTF-8 text"
+            } else {
+                ""
+            };
             let message = format!(
-                "the export is declared {} but {} is {}",
+                "the export is declared {} but {} is {}{not_text}",
                 x.ty.name(),
                 x.field.text(),
                 article(type_name(v))
@@ -804,6 +875,9 @@ fn first_missing(root: &Map, path: &Path) -> Option<usize> {
 }
 
 fn article(kind: &str) -> String {
+    if kind == "binary" {
+        return "binary data".into();
+    }
     if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
         format!("an {kind}")
     } else {

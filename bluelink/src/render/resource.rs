@@ -2,11 +2,19 @@
 //! links from label selectors.
 
 use super::results::{Instance, ResourceOut};
-use super::{Failed, Resolved, Resolver, describe_value};
+use super::{Failed, Resolved, Resolver};
 use crate::blueprint::{Condition, Reads, Resource};
 use crate::error::Pos;
 use crate::sub::{Def, Tree};
+use bpvm_runtime::budget::footprint;
 use bpvm_runtime::{Map, Value};
+
+/// What one item of an `each` holds besides the values its substitutions
+/// give (counted as they are made): the instance and its name, its
+/// resource in the output document and in the output text, and the copy
+/// later substitutions read. Measured with a one-field spec (see the
+/// `each` test in tests/it/hardening.rs), rounded up.
+const INSTANCE_BYTES: usize = 1024;
 
 impl<'b> Resolver<'b> {
     pub(super) fn resource(&mut self, i: usize) -> Result<(), Failed> {
@@ -21,9 +29,25 @@ impl<'b> Resolver<'b> {
             self.out.resources[i] = Some(ResourceOut::Absent);
             return Ok(());
         }
-        let elems = self.each_items(r)?;
-        let instances = self.instances(r, elems.as_deref())?;
+        let (elems, secret_items) = match self.each_items(r)? {
+            Some((items, _)) if self.charge_items(r, items.len()).is_err() => return Err(Failed),
+            Some((items, secret)) => (Some(items), secret),
+            None => (None, false),
+        };
+        // `elem` carries the secret of the list it is an item of (D11).
+        let outer = std::mem::replace(&mut self.elem_secret, secret_items);
+        let instances = self.instances(r, elems.as_deref());
+        self.elem_secret = outer;
+        let instances = instances?;
         let objects: Vec<Value> = instances.iter().map(|inst| self.resource_value(r, inst)).collect();
+        if elems.is_some() {
+            // What later substitutions read of each item is a copy.
+            let copies = objects.iter().fold(0usize, |n, v| n.saturating_add(footprint(v)));
+            if let Err(message) = self.tally_bytes(copies) {
+                let each = r.each.as_ref().map_or(r.at, |e| e.at);
+                return Err(self.fail(each, &format!("resources.{}.each", r.name), message));
+            }
+        }
         let value = if elems.is_some() {
             Value::List(objects)
         } else {
@@ -47,21 +71,21 @@ impl<'b> Resolver<'b> {
     }
 
     /// The items of `r`'s `each` (`None` without one): a non-empty array
-    /// known when rendering.
-    fn each_items(&mut self, r: &Resource) -> Result<Option<Vec<Value>>, Failed> {
+    /// known when rendering, and whether it was computed from a secret.
+    fn each_items(&mut self, r: &Resource) -> Result<Option<(Vec<Value>, bool)>, Failed> {
         let Some(each) = &r.each else {
             return Ok(None);
         };
         let path = || format!("resources.{}.each", r.name);
         match self.eval(each)? {
-            Resolved::Known(Value::List(items), _) if !items.is_empty() => Ok(Some(items)),
+            Resolved::Known(Value::List(items), secret) if !items.is_empty() => Ok(Some((items, secret))),
             Resolved::Known(Value::List(_), _) => Err(self.fail(
                 each.at,
                 &path(),
                 "each yields an empty array; at least one item is needed",
             )),
-            Resolved::Known(other, _) => {
-                let message = format!("each must yield an array, got {}", describe_value(&other));
+            Resolved::Known(other, secret) => {
+                let message = format!("each must yield an array, got {}", self.shown(&other, secret));
                 Err(self.fail(each.at, &path(), message))
             }
             Resolved::Omitted => Err(self.fail(each.at, &path(), "each yields none; it must yield an array")),
@@ -71,6 +95,19 @@ impl<'b> Resolver<'b> {
                 "each depends on a value only known at deploy time; it must be known when rendering",
             )),
         }
+    }
+
+    /// Counts what `count` items of `r`'s `each` will hold before any is
+    /// made, so that an `each` over millions of items fails at once, not
+    /// once the machine's memory is gone (D10).
+    fn charge_items(&mut self, r: &Resource, count: usize) -> Result<(), Failed> {
+        let bytes = count.saturating_mul(INSTANCE_BYTES);
+        let Err(message) = self.tally_bytes(bytes) else {
+            return Ok(());
+        };
+        let each = r.each.as_ref().map_or(r.at, |e| e.at);
+        let message = format!("each yields {count} items: {message}");
+        Err(self.fail(each, &format!("resources.{}.each", r.name), message))
     }
 
     /// The instances of `r`: one per item of `elems` (each resolved with
@@ -195,7 +232,9 @@ impl<'b> Resolver<'b> {
                 Resolved::Omitted => Ok(Some(false)),
                 Resolved::Deferred(_) => Ok(None),
                 other => {
-                    let got = other.known().map_or("a mixed value".into(), |v| describe_value(&v));
+                    let got = other
+                        .known()
+                        .map_or("a mixed value".into(), |v| self.shown(&v, other.is_secret()));
                     let (at, path) = match t {
                         Tree::Sub(s) => (s.at, s.path.clone()),
                         _ => (Pos::default(), String::new()),

@@ -17,9 +17,11 @@ impl Resolver<'_> {
         }
         for (i, var) in self.bp.variables.iter().enumerate() {
             let path = format!("variables.{}", var.name);
+            // A value a parent computed from a secret is one here (D11).
+            let secret = var.secret || self.secret_inputs.contains(&var.name);
             let input = self.inputs.iter().rev().find(|(n, _)| *n == var.name).map(|(_, v)| v);
             let shown = |v: &str| {
-                if var.secret && self.mask() {
+                if secret && self.mask() {
                     MASK.to_string()
                 } else {
                     v.to_string()
@@ -67,7 +69,7 @@ impl Resolver<'_> {
                 let message = format!(
                     "{} is not one of the allowed values: {}",
                     shown(&describe_value(&value)),
-                    if var.secret && self.mask() {
+                    if secret && self.mask() {
                         MASK.to_string()
                     } else {
                         allowed.join(", ")
@@ -77,10 +79,10 @@ impl Resolver<'_> {
                 self.failed.set(Def::Variable(i), true);
                 continue;
             }
-            if var.secret {
+            if secret {
                 self.secret.set(Def::Variable(i), true);
             }
-            self.out.variables[i] = Some(Resolved::Known(value.clone(), var.secret));
+            self.out.variables[i] = Some(Resolved::Known(value.clone(), secret));
             self.put("variables", var.name.as_str(), value);
         }
     }

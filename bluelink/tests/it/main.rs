@@ -2,3 +2,4 @@
 //! binary (linked once). The YAML cases are in `tests/harness`.
 
 mod examples;
+mod hardening;

@@ -190,6 +190,13 @@ fn a_bluelink_path_that_is_not_there_is_an_error() {
         String::from_utf8_lossy(&out.stderr),
         "error: \"resources.nope.spec\" is not in the blueprint (resources has no \"nope\", or it has no such field)\n"
     );
+    // An index past the items of an `each` names nothing either.
+    let past = bluelink(&["resources.queues[9].spec.queueName", "examples/bluelink/blueprint.yaml"]);
+    assert_eq!(past.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&past.stderr),
+        "error: resources.queues[9] is not in the blueprint: resources.queues has 3 items (each), queues[0] to queues[2]\n"
+    );
     let flags = bpvm()
         .args(["explain", "values.prefix", "--var", "a=1"])
         .current_dir(support::repo())

@@ -112,7 +112,13 @@ impl Tally {
                 }
             ));
         }
-        self.used = self.used.saturating_add(m.bytes);
+        self.add_bytes(m.bytes)
+    }
+
+    /// Counts `bytes` the render holds besides its values (copies made
+    /// for the output, the output text); `Err` as [`Tally::add`].
+    pub fn add_bytes(&mut self, bytes: usize) -> Result<(), String> {
+        self.used = self.used.saturating_add(bytes);
         if self.used <= render_bytes() {
             return Ok(());
         }

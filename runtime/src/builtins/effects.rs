@@ -8,6 +8,7 @@
 //! `link()` have nothing to read.
 
 use super::args::{str_at, wrong};
+use super::http;
 use crate::func::{Builtin, Ctx, FnError};
 use crate::root::Root;
 use crate::val::Val;
@@ -15,6 +16,7 @@ use crate::value::Value;
 use chrono::{DateTime, Utc};
 use std::cell::Cell;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The functions with effects.
 pub static FUNCTIONS: &[Builtin] = &[
@@ -52,8 +54,15 @@ pub struct Effects {
     /// The blueprint root: `file()` reads inside it only (and not at all
     /// when unset).
     pub root: Option<Root>,
+    /// The folder a relative `file()` path starts from: the folder of the
+    /// blueprint being rendered, so that a child reads the same files
+    /// included and alone (the root's folder when unset).
+    pub dir: Option<PathBuf>,
     /// Hosts `http_resource()` may fetch from (none by default, B11).
     pub allow_http: Vec<String>,
+    /// How long one `http_resource()` call may take in all, redirects and
+    /// body included ([`http::timeout`] when unset).
+    pub http_timeout: Option<Duration>,
     /// Links by resource names, `links.<a>.<b>` (what `link(a, b)` returns).
     pub links: Value,
     /// How many ids a pinned `uuid()` has given.
@@ -118,7 +127,8 @@ fn file<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let Some(root) = effects(c).and_then(|e| e.root.as_ref()) else {
         return Err(FnError::arg(0, "file() has no blueprint folder to read from"));
     };
-    match root.read(root.dir(), path) {
+    let from = effects(c).and_then(|e| e.dir.as_deref()).unwrap_or(root.dir());
+    match root.read(from, path) {
         Ok(bytes) => {
             c.reserve("file()", bytes.len())?;
             Ok(Val::Bytes(c.arena.alloc_slice_copy(&bytes)))
@@ -127,105 +137,13 @@ fn file<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     }
 }
 
-/// Responses larger than this are refused rather than read into memory.
-const MAX_HTTP_BYTES: u64 = 16 << 20;
-
-/// Redirects followed before a fetch gives up.
-const MAX_REDIRECTS: usize = 10;
-
-/// The host of an `http://` or `https://` URL.
-fn host_of(url: &str) -> Result<&str, FnError> {
-    let Some(rest) = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://")) else {
-        return Err(FnError::arg(
-            0,
-            format!("http_resource() needs an http:// or https:// URL, got {url:?}"),
-        ));
-    };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
-    Ok(match authority.rsplit_once(':') {
-        Some((h, port)) if port.bytes().all(|b| b.is_ascii_digit()) => h,
-        _ => authority,
-    })
-}
-
-/// `location` (a redirect's target) read against the URL it came from.
-fn follow(from: &str, location: &str) -> String {
-    if location.starts_with("http://") || location.starts_with("https://") {
-        return location.to_string();
-    }
-    let scheme_end = from.find("://").map_or(0, |i| i + 3);
-    let scheme = &from[..scheme_end];
-    if let Some(rest) = location.strip_prefix("//") {
-        return format!("{scheme}{rest}");
-    }
-    let path_start = from[scheme_end..]
-        .find(['/', '?', '#'])
-        .map_or(from.len(), |i| scheme_end + i);
-    if location.starts_with('/') {
-        return format!("{}{location}", &from[..path_start]);
-    }
-    let path_end = from[path_start..]
-        .find(['?', '#'])
-        .map_or(from.len(), |i| path_start + i);
-    let dir_end = from[..path_end]
-        .rfind('/')
-        .filter(|&i| i >= path_start)
-        .map_or(path_start, |i| i + 1);
-    let dir = &from[..dir_end];
-    if dir_end == path_start {
-        format!("{dir}/{location}")
-    } else {
-        format!("{dir}{location}")
-    }
-}
-
 fn http_resource<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let first = str_at("http_resource", a, 0)?;
-    // Redirects are followed here, not by the client, so that every
-    // target is held to the allow-list (B11).
-    let agent = ureq::Agent::new_with_config(ureq::Agent::config_builder().max_redirects(0).build());
-    let mut url = first.to_string();
-    for hop in 0..=MAX_REDIRECTS {
-        let host = host_of(&url)?;
-        let allowed = effects(c).is_some_and(|e| e.allow_http.iter().any(|h| h == host));
-        if !allowed {
-            let via = if hop == 0 {
-                String::new()
-            } else {
-                format!(" (redirected from {first:?})")
-            };
-            return Err(FnError::arg(
-                0,
-                format!(
-                    "http_resource() may not fetch from {host:?}{via}; allow the host first (bpvm: --allow-http {host})"
-                ),
-            ));
-        }
-        let mut response = agent
-            .get(&url)
-            .call()
-            .map_err(|e| FnError::new(format!("http_resource() could not fetch {url:?}: {e}")))?;
-        if response.status().is_redirection() {
-            let Some(location) = response.headers().get("location").and_then(|l| l.to_str().ok()) else {
-                return Err(FnError::new(format!(
-                    "http_resource() got a redirect without a location from {url:?}"
-                )));
-            };
-            url = follow(&url, location);
-            continue;
-        }
-        let bytes = response
-            .body_mut()
-            .with_config()
-            .limit(MAX_HTTP_BYTES)
-            .read_to_vec()
-            .map_err(|e| FnError::new(format!("http_resource() could not read {url:?}: {e}")))?;
-        return Ok(Val::Bytes(c.arena.alloc_slice_copy(&bytes)));
-    }
-    Err(FnError::new(format!(
-        "http_resource() followed {MAX_REDIRECTS} redirects from {first:?} without reaching a document"
-    )))
+    let url = str_at("http_resource", a, 0)?;
+    let fx = effects(c);
+    let allowed = fx.map_or(&[][..], |e| e.allow_http.as_slice());
+    let timeout = fx.and_then(|e| e.http_timeout).unwrap_or_else(http::timeout);
+    let bytes = http::fetch(url, allowed, timeout)?;
+    Ok(Val::Bytes(c.arena.alloc_slice_copy(&bytes)))
 }
 
 fn link<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
@@ -242,27 +160,5 @@ fn link<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     match found {
         Some(v) => Ok(c.import(v)),
         None => Err(FnError::new(format!("link() knows no link between {x:?} and {y:?}"))),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{follow, host_of};
-
-    #[test]
-    fn redirect_targets_read_against_their_url() {
-        let from = "https://a.example:8443/x/y/doc.json?q=1";
-        assert_eq!(follow(from, "https://b.example/z"), "https://b.example/z");
-        assert_eq!(follow(from, "//c.example/z"), "https://c.example/z");
-        assert_eq!(follow(from, "/root.json"), "https://a.example:8443/root.json");
-        assert_eq!(follow(from, "next.json"), "https://a.example:8443/x/y/next.json");
-        assert_eq!(follow("http://h", "p"), "http://h/p");
-    }
-
-    #[test]
-    fn the_host_ignores_port_and_user() {
-        assert_eq!(host_of("http://user@127.0.0.2:80/x").ok(), Some("127.0.0.2"));
-        assert_eq!(host_of("https://example.com").ok(), Some("example.com"));
-        assert!(host_of("ftp://x").is_err());
     }
 }

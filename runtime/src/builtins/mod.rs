@@ -37,6 +37,7 @@ pub mod encoding;
 mod extreme;
 mod go_json;
 pub mod higher;
+pub mod http;
 pub mod pointer;
 mod sized;
 pub mod windsor;
