@@ -74,8 +74,9 @@ impl Resolver<'_> {
             let message = "cannot read the child blueprint: the blueprint has no folder to read from";
             return Err(self.fail(at, &format!("{path}.path"), message));
         };
-        let target = match root.file(&dir, file) {
-            Ok(t) => t,
+        // Read now, through the root: what is checked below is what loads.
+        let fetched = match root.fetch(&dir, file) {
+            Ok(f) => f,
             Err(e) => {
                 let message = match e.refusal {
                     Refusal::Outside(_) => format!("the child blueprint {e} (B11)"),
@@ -84,6 +85,7 @@ impl Resolver<'_> {
                 return Err(self.fail(at, &format!("{path}.path"), message));
             }
         };
+        let target = fetched.path.clone();
         // Files are named relative to the root in messages and output.
         let name = |p: &std::path::Path| p.strip_prefix(root.dir()).unwrap_or(p).display().to_string();
         if self.chain.contains(&target) {
@@ -97,7 +99,7 @@ impl Resolver<'_> {
             return Err(self.fail(at, path, message));
         }
         let shown = name(&target);
-        match load::load_in(root, &target, &shown) {
+        match load::load_fetched(fetched, file, &shown) {
             Ok(bp) => Ok((target, shown, bp)),
             Err(errors) => {
                 self.errors.extend(errors.0);
