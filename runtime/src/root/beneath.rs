@@ -68,8 +68,9 @@ fn flags(want: Want) -> OFlags {
     match want {
         Want::Read => base | OFlags::RDONLY | OFlags::NONBLOCK,
         Want::Folder => base | OFlags::RDONLY | OFlags::DIRECTORY,
+        // `openat2` refuses `O_PATH` with any flag but a few (EINVAL).
         #[cfg(any(target_os = "linux", target_os = "android"))]
-        Want::Look => base | OFlags::PATH,
+        Want::Look => OFlags::CLOEXEC | OFlags::PATH,
         #[cfg(not(any(target_os = "linux", target_os = "android")))]
         Want::Look => base | OFlags::RDONLY | OFlags::NONBLOCK,
     }
