@@ -2,13 +2,12 @@
 //! with what it is — a symlink's kind is its target's, looked up through
 //! the root, so a link leading outside or nowhere is said, not skipped.
 
-use super::{AccessError, Root};
+use super::refusal::AccessError;
 use rustix::fs::{Dir, FileType, Stat};
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io;
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
 
 /// What an entry is, symlinks followed inside the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,8 +51,13 @@ pub struct Listing {
     pub entries: Vec<Entry>,
 }
 
-/// The entries of the folder opened as `fd` (at `real`, inside `root`).
-pub(super) fn read(root: &Root, fd: OwnedFd, stat: &Stat, real: &Path) -> io::Result<Listing> {
+/// The entries of the folder opened as `fd`; `look` says what the entry
+/// of a name is when the folder does not (a symlink, say).
+pub(super) fn read(
+    fd: OwnedFd,
+    stat: &Stat,
+    look: impl Fn(&OsStr) -> Result<Kind, AccessError>,
+) -> io::Result<Listing> {
     let id = (stat.st_dev as u64, stat.st_ino as u64);
     let mut entries = Vec::new();
     for entry in Dir::new(fd)? {
@@ -62,24 +66,16 @@ pub(super) fn read(root: &Root, fd: OwnedFd, stat: &Stat, real: &Path) -> io::Re
         if bytes == b"." || bytes == b".." {
             continue;
         }
-        let name = OsString::from(std::ffi::OsStr::from_bytes(bytes));
+        let name = OsString::from(OsStr::from_bytes(bytes));
         let (kind, link) = match entry.file_type() {
             FileType::RegularFile => (Ok(Kind::File), false),
             FileType::Directory => (Ok(Kind::Folder), false),
-            FileType::Symlink => (look(root, real, &name), true),
-            FileType::Unknown => (look(root, real, &name), false),
+            FileType::Symlink => (look(&name), true),
+            FileType::Unknown => (look(&name), false),
             _ => (Ok(Kind::Other), false),
         };
         entries.push(Entry { name, kind, link });
     }
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(Listing { id, entries })
-}
-
-/// What the entry `name` of the folder `real` is, through the root (by
-/// its bytes; named lossily in messages).
-fn look(root: &Root, real: &Path, name: &OsString) -> Result<Kind, AccessError> {
-    let full = real.join(name);
-    let shown = full.strip_prefix(root.dir()).unwrap_or(&full).to_string_lossy();
-    root.kind_os(&full, &shown)
 }

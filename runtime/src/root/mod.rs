@@ -21,20 +21,18 @@
 
 mod beneath;
 mod listing;
+mod refusal;
 
 pub use listing::{Entry, Kind, Listing};
+pub use refusal::{AccessError, MAX_FILE_BYTES, Refusal};
 
 use beneath::{Failure, Opened, Want};
 use rustix::fs::{FileType, Stat};
-use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
-
-/// The largest file a template may make bpvm read: 64 MiB.
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// A folder that files are read from, and never outside of.
 ///
@@ -65,70 +63,6 @@ impl PartialEq for Root {
 }
 
 impl Eq for Root {}
-
-/// Why a file was not read.
-#[derive(Debug)]
-pub enum Refusal {
-    /// Nothing is at the path.
-    Missing,
-    /// The path, as written or through a symlink on it, leads outside the
-    /// root: the path as written, made absolute (never where it leads).
-    Outside(PathBuf),
-    /// The path is not a regular file: what it is instead.
-    NotRegular(&'static str),
-    /// The file is larger than [`MAX_FILE_BYTES`]: its size.
-    TooLarge(u64),
-    /// The file is not UTF-8 text where text was wanted.
-    NotText,
-    /// The operating system refused.
-    Io(io::Error),
-}
-
-/// A file that was not read, with the path as it was written and the rule
-/// that refused it.
-#[derive(Debug)]
-pub struct AccessError {
-    /// The path as the template wrote it.
-    pub path: String,
-    /// The rule that refused it.
-    pub refusal: Refusal,
-    what: &'static str,
-    root: PathBuf,
-}
-
-impl AccessError {
-    /// `true` when nothing is at the path (callers that treat a missing
-    /// file as "use the text itself" need to tell this apart).
-    pub fn is_missing(&self) -> bool {
-        matches!(self.refusal, Refusal::Missing)
-    }
-}
-
-impl fmt::Display for AccessError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = &self.path;
-        match &self.refusal {
-            Refusal::Missing => write!(f, "{path:?}: no such file"),
-            // Where the path leads is not said (D12): the same message
-            // whether anything is there or not.
-            Refusal::Outside(_) => write!(
-                f,
-                "{path:?} is outside the {} {} (files are read only inside it; symlinks are followed while they stay inside)",
-                self.what,
-                self.root.display(),
-            ),
-            Refusal::NotRegular(kind) => write!(f, "{path:?} is {kind}; only regular files are read"),
-            Refusal::TooLarge(n) => write!(
-                f,
-                "{path:?} is {n} bytes, over the limit of {MAX_FILE_BYTES} bytes (64 MiB) for one file"
-            ),
-            Refusal::NotText => write!(f, "{path:?} is not UTF-8 text"),
-            Refusal::Io(e) => write!(f, "{path:?} cannot be read: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for AccessError {}
 
 /// A file read through the root: where it is and its bytes.
 #[derive(Debug)]
@@ -259,7 +193,13 @@ impl Root {
             Err(e) => return Err(e),
         };
         let real = self.dir.join(&opened.real);
-        listing::read(self, opened.fd, &opened.stat, &real)
+        // A symlink's kind is its target's, looked up through the root.
+        let look = |name: &std::ffi::OsStr| {
+            let full = real.join(name);
+            let shown = full.strip_prefix(&self.dir).unwrap_or(&full).to_string_lossy();
+            self.kind_os(&full, &shown)
+        };
+        listing::read(opened.fd, &opened.stat, look)
             .map(Some)
             .map_err(|e| self.refuse(path, Refusal::Io(e)))
     }
