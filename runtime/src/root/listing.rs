@@ -58,6 +58,8 @@ pub(super) fn read(
     stat: &Stat,
     look: impl Fn(&OsStr) -> Result<Kind, AccessError>,
 ) -> io::Result<Listing> {
+    // The fields' widths differ between systems.
+    #[allow(clippy::unnecessary_cast)]
     let id = (stat.st_dev as u64, stat.st_ino as u64);
     let mut entries = Vec::new();
     for entry in Dir::new(fd)? {
