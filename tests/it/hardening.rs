@@ -83,12 +83,11 @@ fn windsor_functions_do_not_follow_symlinks_out_of_the_project() {
     s.link("project/contexts/_template/secret.txt", &s.0.join("outside.txt"));
     let e = error_of(&dir);
     let want = format!(
-        "contexts/_template/facets/base.yaml:3:32: terraform[p].inputs.x: 1:3: file() path \"../secret.txt\" is outside the project {}: it resolves to {}",
+        "contexts/_template/facets/base.yaml:3:32: terraform[p].inputs.x: 1:3: file() path \"../secret.txt\" is outside the project {} (files are read only inside it; symlinks are followed while they stay inside)",
         dir.display(),
-        s.0.join("outside.txt").display()
     );
     assert!(e.contains(&want), "{e}");
-    assert!(!e.contains("SECRET"));
+    assert!(!e.contains("SECRET") && !e.contains("outside.txt"), "{e}");
     for (f, call) in [
         ("yaml", "yaml(\"../secret.txt\")"),
         ("yamlString", "yamlString(\"../secret.txt\", {\"a\": 1})"),
@@ -106,11 +105,11 @@ fn windsor_functions_do_not_follow_symlinks_out_of_the_project() {
 #[test]
 fn windsor_functions_refuse_proc_files_through_a_link() {
     let s = Scratch::new("w-proc");
-    let dir = windsor_project(&s, "{x: '${file(\"env\")}'}");
-    s.link("project/contexts/_template/facets/env", Path::new("/proc/self/environ"));
+    let dir = windsor_project(&s, "{x: '${file(\"../env\")}'}");
+    s.link("project/contexts/_template/env", Path::new("/proc/self/environ"));
     let e = error_of(&dir);
     assert!(
-        e.contains("file() path \"env\" is outside the project") && e.contains("it resolves to /proc/"),
+        e.contains("file() path \"../env\" is outside the project") && !e.contains("/proc/"),
         "{e}"
     );
 }
@@ -231,7 +230,7 @@ fn a_context_folder_that_links_out_of_the_project_is_refused() {
     let e = scope::context(&project, "linked", scope::Values::Files, true).unwrap_err();
     assert!(
         e.to_string().starts_with(&format!(
-            "contexts/linked/values.yaml: cannot read: \"contexts/linked/values.yaml\" is outside the project {}",
+            "contexts/linked/windsor.yaml: cannot read: \"contexts/linked/windsor.yaml\" is outside the project {}",
             dir.display()
         )),
         "{e}"

@@ -18,5 +18,6 @@ mod errors;
 mod hardening;
 mod http_resource;
 mod robustness;
+mod root;
 mod support;
 mod threads;

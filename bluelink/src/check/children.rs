@@ -36,14 +36,15 @@ fn child(root: &Root, inc: &Include) -> Option<Child> {
     let Tree::Lit(Value::Str(path)) = &inc.path else {
         return None;
     };
-    let target = root.file(root.dir(), path).ok()?;
+    let fetched = root.fetch(root.dir(), path).ok()?;
+    let target = fetched.path.clone();
     let file = target
         .strip_prefix(root.dir())
         .unwrap_or(&target)
         .display()
         .to_string()
         .replace('\\', "/");
-    let bp = load::load_in(root, &target, &file).ok()?;
+    let bp = load::load_fetched(fetched, path, &file).ok()?;
     Some(Child {
         file,
         exports: bp.exports.iter().map(|x| (x.name.clone(), x.ty)).collect(),

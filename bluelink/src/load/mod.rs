@@ -21,7 +21,7 @@ use super::key_table::{ByHash, KeyTable};
 use super::node::{Entry, Kind, Node, read_keys};
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs_in};
 use bpvm_compiler::{Compiler, Dialect};
-use bpvm_runtime::root::Root;
+use bpvm_runtime::root::{Fetched, Root};
 use bpvm_runtime::{Key, Map, Value, hash_key};
 use bpvm_vm::{Op, Program, Seg};
 use std::collections::HashMap;
@@ -90,17 +90,30 @@ pub fn load(path: &Path, file: &str) -> Result<Blueprint, Errors> {
 /// Reads and validates the blueprint at `path`, which must be inside
 /// `root` (an included child).
 pub fn load_in(root: &Root, path: &Path, file: &str) -> Result<Blueprint, Errors> {
-    let text = root
-        .read_string(root.dir(), &path.to_string_lossy())
-        .map_err(|e| Error {
-            file: file.to_string(),
-            at: Pos::default(),
-            path: String::new(),
-            message: format!("cannot read the blueprint: {e}"),
-        })?;
-    let real = root
-        .resolve(root.dir(), &path.to_string_lossy())
-        .unwrap_or_else(|_| path.to_path_buf());
+    let refused = |message: String| Error {
+        file: file.to_string(),
+        at: Pos::default(),
+        path: String::new(),
+        message: format!("cannot read the blueprint: {message}"),
+    };
+    // One open through the root gives both the bytes and where they are.
+    let fetched = root
+        .fetch(root.dir(), &path.to_string_lossy())
+        .map_err(|e| Errors::from(refused(e.to_string())))?;
+    load_fetched(fetched, &path.to_string_lossy(), file)
+}
+
+/// Reads and validates a blueprint already read through its root (`path`
+/// as it was written, for messages).
+pub fn load_fetched(fetched: Fetched, path: &str, file: &str) -> Result<Blueprint, Errors> {
+    let refused = |message: String| Error {
+        file: file.to_string(),
+        at: Pos::default(),
+        path: String::new(),
+        message: format!("cannot read the blueprint: {message}"),
+    };
+    let real = fetched.path;
+    let text = String::from_utf8(fetched.bytes).map_err(|_| refused(format!("{path:?} is not UTF-8 text")))?;
     let (doc, keys) = read_doc(&text, file)?;
     // The text is not needed once read (the document holds its strings).
     drop(text);

@@ -83,8 +83,9 @@ impl Resolver<'_> {
             let message = "cannot read the child blueprint: the blueprint has no folder to read from";
             return Err(self.fail(at, &format!("{path}.path"), message));
         };
-        let target = match root.file(&dir, file) {
-            Ok(t) => t,
+        // Read now, through the root: what is checked below is what loads.
+        let fetched = match root.fetch(&dir, file) {
+            Ok(f) => f,
             Err(e) => {
                 let message = match e.refusal {
                     Refusal::Outside(_) => format!("the child blueprint {e} (B11)"),
@@ -93,6 +94,7 @@ impl Resolver<'_> {
                 return Err(self.fail(at, &format!("{path}.path"), message));
             }
         };
+        let target = fetched.path.clone();
         // Files are named relative to the root in messages and output.
         let name = |p: &std::path::Path| p.strip_prefix(root.dir()).unwrap_or(p).display().to_string();
         if self.chain.contains(&target) {
@@ -112,7 +114,7 @@ impl Resolver<'_> {
         let loaded = match known {
             Some(loaded) => loaded,
             None => {
-                let loaded = match load::load_in(root, &target, &shown) {
+                let loaded = match load::load_fetched(fetched, file, &shown) {
                     Ok(bp) => Some(Rc::new(bp)),
                     Err(errors) => {
                         self.errors.extend(errors.0);

@@ -157,9 +157,7 @@ pub fn render(bp: &Blueprint, opts: &Options) -> Result<Rendered, Errors> {
     };
     let shared = Rc::new(RefCell::new(Shared::default()));
     // Governed (D10): within its deadline, its documents within one limit.
-    bpvm_runtime::govern::govern(|| {
-        Resolver::new(bp, opts, root, &opts.variables, vec![bp.path.clone()], shared).run()
-    })
+    bpvm_runtime::govern::govern(|| Resolver::new(bp, opts, root, &opts.variables, vec![bp.path.clone()], shared).run())
 }
 
 /// Something known about each definition, by [`Def`].

@@ -4,6 +4,7 @@
 //! leaves, `host`, `template` and `flux`.
 
 pub(crate) mod facet;
+pub(crate) mod files;
 pub(crate) mod project;
 pub(crate) mod requires;
 pub(crate) mod sensitive;

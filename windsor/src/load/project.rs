@@ -5,7 +5,8 @@
 use crate::error::{Error, Errors};
 use crate::format::Format;
 use crate::load::facet::{self, Facet};
-use bpvm_runtime::root::Root;
+pub use crate::load::files::files_under;
+use bpvm_runtime::root::{Kind, Root};
 use bpvm_runtime::{PathTable, Value};
 use foldhash::HashMap;
 use std::path::Path;
@@ -48,33 +49,6 @@ pub fn read_yaml(root: &Root, rel: &str) -> Result<Option<Value>, Error> {
     Value::from_yaml(&text)
         .map(Some)
         .map_err(|e| Error::new(Some(rel), "", format!("invalid YAML: {e}")))
-}
-
-/// The files under folder `rel` of the project whose names end in one of
-/// `suffixes`, in name order, nested folders included. Linked folders are
-/// not entered (a link cycle would never end); linked files are listed
-/// and later read through the root, which refuses one that leads outside.
-pub fn files_under(root: &Root, rel: &str, suffixes: &[&str], out: &mut Vec<String>) -> Result<(), Error> {
-    let entries = match std::fs::read_dir(root.dir().join(rel)) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::new(Some(rel), "", format!("cannot list: {e}"))),
-    };
-    let mut names: Vec<(String, bool)> = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        names.push((name, entry.file_type().is_ok_and(|t| t.is_dir())));
-    }
-    names.sort();
-    for (name, is_dir) in names {
-        let child = format!("{rel}/{name}");
-        if is_dir {
-            files_under(root, &child, suffixes, out)?;
-        } else if suffixes.iter().any(|s| name.ends_with(s)) {
-            out.push(child);
-        }
-    }
-    Ok(())
 }
 
 impl Project {
@@ -166,12 +140,17 @@ impl Project {
     /// (not `_template`) and the names under `contexts:` in
     /// `windsor.yaml`, sorted.
     pub fn contexts(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(self.root.dir().join("contexts"))
+        // Listed through the root. A link that leads out is listed too, so
+        // that rendering it says why it is refused.
+        let listing = self.root.list(self.root.dir(), "contexts").ok().flatten();
+        let mut names: Vec<String> = listing
             .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|e| e.path().is_dir())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .flat_map(|l| l.entries)
+            .filter(|e| match &e.kind {
+                Ok(kind) => *kind == Kind::Folder,
+                Err(e) => !e.is_missing(),
+            })
+            .map(|e| e.name.to_string_lossy().into_owned())
             .filter(|n| n != "_template")
             .collect();
         let declared = self
@@ -215,14 +194,18 @@ impl Project {
 /// The project's `windsor.yaml` (Windsor reads windsor.yaml, else
 /// windsor.yml); an error when `root` is not a Windsor project.
 fn project_file(root: &Root) -> Result<&'static str, Errors> {
-    let config = ["windsor.yaml", "windsor.yml"]
-        .into_iter()
-        .find(|f| root.dir().join(f).exists());
+    let is = |rel: &str, kind: Option<Kind>| match root.kind(root.dir(), rel) {
+        Ok(k) => kind.is_none_or(|want| k == want),
+        // Anything there but missing (a link out, say) is found, and its
+        // read says why it is refused.
+        Err(e) => !e.is_missing(),
+    };
+    let config = ["windsor.yaml", "windsor.yml"].into_iter().find(|f| is(f, None));
     let mut missing = Vec::new();
     if config.is_none() {
         missing.push("windsor.yaml");
     }
-    if !root.dir().join(TEMPLATE).is_dir() {
+    if !is(TEMPLATE, Some(Kind::Folder)) {
         missing.push(TEMPLATE);
     }
     if !missing.is_empty() {
@@ -262,7 +245,14 @@ fn facets(root: &Root, v09: bool, errors: &mut Vec<Error>) -> Vec<Facet> {
     for file in &files {
         let doc = match read_yaml(root, file) {
             Ok(Some(doc)) => doc,
-            Ok(None) => continue,
+            Ok(None) => {
+                errors.push(Error::new(
+                    Some(file),
+                    "",
+                    "cannot read: it was removed after the facets were listed",
+                ));
+                continue;
+            }
             Err(e) => {
                 errors.push(e);
                 continue;

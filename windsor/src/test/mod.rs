@@ -14,6 +14,7 @@ use crate::load::project::{Project, TEMPLATE, files_under, read_yaml};
 use crate::render::outcome::Options;
 use crate::render::render;
 use bpvm_runtime::Value;
+use bpvm_runtime::root::Kind;
 use bpvm_runtime::{Map, text};
 
 /// One test case.
@@ -46,14 +47,15 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
     } else {
         paths.to_vec()
     };
+    let root = &project.root;
     for rel in &roots {
-        let full = project.root.dir().join(rel);
-        if full.is_dir() {
-            files_under(&project.root, rel, &[".test.yaml"], &mut files)?;
-        } else if full.exists() {
-            files.push(rel.clone());
-        } else {
-            return Err(Error::new(Some(rel), "", "no such test file or folder").into());
+        match root.kind(root.dir(), rel) {
+            Ok(Kind::Folder) => files_under(root, rel, &[".test.yaml"], &mut files)?,
+            Ok(_) => files.push(rel.clone()),
+            Err(e) if e.is_missing() => {
+                return Err(Error::new(Some(rel), "", "no such test file or folder").into());
+            }
+            Err(e) => return Err(Error::new(Some(rel), "", format!("cannot read: {e}")).into()),
         }
     }
     let mut cases = Vec::new();
@@ -61,7 +63,14 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
     for file in &files {
         let doc = match read_yaml(&project.root, file) {
             Ok(Some(d)) => d,
-            Ok(None) => continue,
+            Ok(None) => {
+                errors.push(Error::new(
+                    Some(file),
+                    "",
+                    "cannot read: it was removed after it was listed",
+                ));
+                continue;
+            }
             Err(e) => {
                 errors.push(e);
                 continue;

@@ -1,0 +1,261 @@
+//! The one way bpvm reads a file that a template or blueprint names (D8,
+//! D12).
+//!
+//! A [`Root`] is a folder (a Windsor project, a Bluelink blueprint's
+//! folder) held open: every file is opened beneath that handle by the
+//! kernel (see [`beneath`]), symlinks are followed only while they stay
+//! inside, only regular files are read (a FIFO would block, a device
+//! would never end), and no file larger than [`MAX_FILE_BYTES`] is read.
+//! Facet functions, Jsonnet imports, context folders, blueprint includes
+//! and Bluelink `file()` all go through it, so the rule holds in one place.
+//!
+//! A path is never checked and then opened again: what is read is what
+//! the handle the kernel gave names. A path that leaves the root as
+//! written is refused before anything is looked up, and one that leaves
+//! it through a symlink is refused on the link's text, so whether
+//! something exists outside is never looked at, and the message is the
+//! same either way and never says where the path leads.
+//!
+//! A hard link inside the root to a file outside it is read: the kernel
+//! cannot tell it from the file's other names (it is the same file).
+
+mod beneath;
+mod listing;
+mod refusal;
+
+pub use listing::{Entry, Kind, Listing};
+pub use refusal::{AccessError, MAX_FILE_BYTES, Refusal};
+
+use beneath::{Failure, Opened, Want};
+use rustix::fs::{FileType, Stat};
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+/// A folder that files are read from, and never outside of.
+///
+/// ```
+/// use bpvm_runtime::root::Root;
+/// let dir = std::env::temp_dir().join(format!("bpvm-root-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(dir.join("configs")).unwrap();
+/// std::fs::write(dir.join("configs/a.txt"), "hello").unwrap();
+/// let root = Root::new(&dir, "project").unwrap();
+/// let from = root.dir().join("configs");
+/// assert_eq!(root.read_string(&from, "a.txt").unwrap(), "hello");
+/// let err = root.read_string(&from, "../../outside.txt").unwrap_err();
+/// assert!(err.to_string().contains("outside the project"), "{err}");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+#[derive(Debug, Clone)]
+pub struct Root {
+    dir: PathBuf,
+    what: &'static str,
+    /// The folder, held open: every file is opened beneath it.
+    handle: Arc<OwnedFd>,
+}
+
+impl PartialEq for Root {
+    fn eq(&self, other: &Root) -> bool {
+        self.dir == other.dir && self.what == other.what
+    }
+}
+
+impl Eq for Root {}
+
+/// A file read through the root: where it is and its bytes.
+#[derive(Debug)]
+pub struct Fetched {
+    /// The file's absolute path inside the root, symlinks resolved.
+    pub path: PathBuf,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl Root {
+    /// The root at `dir` (which must exist and be a folder), held open;
+    /// `what` names it in messages ("project", "blueprint root").
+    pub fn new(dir: &Path, what: &'static str) -> io::Result<Root> {
+        let dir = dir.canonicalize()?;
+        let flags = rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC;
+        let handle = rustix::fs::open(&dir, flags, rustix::fs::Mode::empty())?;
+        Ok(Root {
+            dir,
+            what,
+            handle: Arc::new(handle),
+        })
+    }
+
+    /// The root folder, absolute and with symlinks resolved.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn refuse(&self, path: &str, refusal: Refusal) -> AccessError {
+        AccessError {
+            path: path.to_string(),
+            refusal,
+            what: self.what,
+            root: self.dir.clone(),
+        }
+    }
+
+    /// Opens `path` (relative to the folder `from`, or absolute) beneath
+    /// the root for `want`.
+    fn open(&self, from: &Path, path: &str, want: Want) -> Result<Opened, AccessError> {
+        self.open_os(from, Path::new(path), path, want)
+    }
+
+    /// [`Root::open`] of a path that may not be UTF-8, `shown` in messages.
+    fn open_os(&self, from: &Path, path: &Path, shown: &str, want: Want) -> Result<Opened, AccessError> {
+        // Refused before the file system is asked, so a template cannot
+        // learn which files exist outside the root.
+        let lexical = normalize(&from.join(path));
+        let Ok(rel) = lexical.strip_prefix(&self.dir) else {
+            return Err(self.refuse(shown, Refusal::Outside(lexical)));
+        };
+        beneath::open(self.handle.as_fd(), &self.dir, rel, want).map_err(|failure| {
+            let refusal = match failure {
+                Failure::Missing => Refusal::Missing,
+                Failure::Outside => Refusal::Outside(lexical.clone()),
+                Failure::Os(e) => Refusal::Io(e),
+            };
+            self.refuse(shown, refusal)
+        })
+    }
+
+    /// `path` (relative to the folder `from`, or absolute) as a real path
+    /// inside the root: symlinks followed, `..` resolved (on the path's
+    /// text, before any symlink is followed).
+    pub fn resolve(&self, from: &Path, path: &str) -> Result<PathBuf, AccessError> {
+        let opened = self.open(from, path, Want::Look)?;
+        Ok(self.dir.join(opened.real))
+    }
+
+    /// What is at `path` (see [`Root::resolve`]), symlinks followed inside
+    /// the root.
+    pub fn kind(&self, from: &Path, path: &str) -> Result<Kind, AccessError> {
+        let opened = self.open(from, path, Want::Look)?;
+        Ok(Kind::of(&opened.stat))
+    }
+
+    /// [`Root::kind`] of a path that may not be UTF-8, `shown` in messages.
+    pub fn kind_os(&self, path: &Path, shown: &str) -> Result<Kind, AccessError> {
+        let opened = self.open_os(&self.dir, path, shown, Want::Look)?;
+        Ok(Kind::of(&opened.stat))
+    }
+
+    /// [`Root::read`] of a path that may not be UTF-8 (a file listed by
+    /// [`Root::list`]), `shown` in messages.
+    pub fn read_os(&self, path: &Path, shown: &str) -> Result<Vec<u8>, AccessError> {
+        let opened = self.open_os(&self.dir, path, shown, Want::Read)?;
+        read_regular(opened.fd, &opened.stat).map_err(|r| self.refuse(shown, r))
+    }
+
+    /// The regular file at `path` (see [`Root::resolve`]), resolved: a name
+    /// for it. To read it, use [`Root::fetch`] or [`Root::read`], which
+    /// open it beneath the root again rather than trusting this path.
+    pub fn file(&self, from: &Path, path: &str) -> Result<PathBuf, AccessError> {
+        let opened = self.open(from, path, Want::Read)?;
+        regular(&opened.stat).map_err(|r| self.refuse(path, r))?;
+        Ok(self.dir.join(opened.real))
+    }
+
+    /// The regular file at `path`, read through one handle: its real path
+    /// and its bytes.
+    pub fn fetch(&self, from: &Path, path: &str) -> Result<Fetched, AccessError> {
+        let opened = self.open(from, path, Want::Read)?;
+        let bytes = read_regular(opened.fd, &opened.stat).map_err(|r| self.refuse(path, r))?;
+        Ok(Fetched {
+            path: self.dir.join(opened.real),
+            bytes,
+        })
+    }
+
+    /// The bytes of the regular file at `path`.
+    pub fn read(&self, from: &Path, path: &str) -> Result<Vec<u8>, AccessError> {
+        let opened = self.open(from, path, Want::Read)?;
+        read_regular(opened.fd, &opened.stat).map_err(|r| self.refuse(path, r))
+    }
+
+    /// The text of the regular file at `path`.
+    pub fn read_string(&self, from: &Path, path: &str) -> Result<String, AccessError> {
+        String::from_utf8(self.read(from, path)?).map_err(|_| self.refuse(path, Refusal::NotText))
+    }
+
+    /// The entries of the folder at `path` (see [`Root::resolve`]), read
+    /// from its handle; `None` when there is no such folder.
+    pub fn list(&self, from: &Path, path: &str) -> Result<Option<Listing>, AccessError> {
+        let opened = match self.open(from, path, Want::Folder) {
+            Ok(o) => o,
+            Err(e) if e.is_missing() => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let real = self.dir.join(&opened.real);
+        // A symlink's kind is its target's, looked up through the root.
+        let look = |name: &std::ffi::OsStr| {
+            let full = real.join(name);
+            let shown = full.strip_prefix(&self.dir).unwrap_or(&full).to_string_lossy();
+            self.kind_os(&full, &shown)
+        };
+        listing::read(opened.fd, &opened.stat, look)
+            .map(Some)
+            .map_err(|e| self.refuse(path, Refusal::Io(e)))
+    }
+}
+
+/// `p` with `.` and `..` steps resolved on its text.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in p.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// What a file that is not a regular file is, for messages.
+fn kind_name(stat: &Stat) -> &'static str {
+    match FileType::from_raw_mode(stat.st_mode) {
+        FileType::Fifo => "a FIFO",
+        FileType::Socket => "a socket",
+        FileType::BlockDevice | FileType::CharacterDevice => "a device",
+        FileType::Directory => "a folder",
+        _ => "not a regular file",
+    }
+}
+
+fn regular(stat: &Stat) -> Result<(), Refusal> {
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+        return Err(Refusal::NotRegular(kind_name(stat)));
+    }
+    let len = stat.st_size as u64;
+    if len > MAX_FILE_BYTES {
+        return Err(Refusal::TooLarge(len));
+    }
+    Ok(())
+}
+
+/// The bytes of the opened file: the handle was checked, not a path.
+fn read_regular(fd: OwnedFd, stat: &Stat) -> Result<Vec<u8>, Refusal> {
+    regular(stat)?;
+    let file = File::from(fd);
+    let mut bytes = Vec::with_capacity(stat.st_size as usize + 1);
+    // A file that grows while it is read still stops at the limit.
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Refusal::Io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(Refusal::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests;
