@@ -62,7 +62,12 @@ pub(crate) fn evaluate_part(ev: &mut Evaluator, body: &Tmpl, kind: Kind) -> Resu
     if let Some(v) = m.get("parallelism") {
         let n = match v {
             Value::Int(n) => *n,
-            Value::Float(f) if f.fract() == 0.0 => *f as i64,
+            Value::Float(f) if f.fract() == 0.0 => bpvm_runtime::builtins::args::in_i64(*f).ok_or_else(|| {
+                (
+                    ".parallelism".to_string(),
+                    format!("must be an integer, got {f:e}, out of the 64-bit integer range"),
+                )
+            })?,
             Value::Str(s) if s.trim().parse::<i64>().is_ok() => s.trim().parse().unwrap_or_default(),
             other => {
                 return Err((
