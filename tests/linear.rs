@@ -501,7 +501,11 @@ fn the_graph_of_a_long_dependency_chain_is_built_in_linear_time() {
         }
         f.push_str("flux:\n");
         for i in 0..n {
-            let after = if i > 0 { format!("[s{}-install]", i - 1) } else { "[]".into() };
+            let after = if i > 0 {
+                format!("[s{}-install]", i - 1)
+            } else {
+                "[]".into()
+            };
             writeln!(f, "  - {{name: s{i}, dependsOn: {after}}}").unwrap();
         }
         Value::from_yaml(&f).unwrap()

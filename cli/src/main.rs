@@ -4,10 +4,11 @@
 //! Data flows one way, downward: `main` parses and dispatches; `commands`
 //! holds one module per command; they use `load` (opening projects,
 //! blueprints and `--env` files), `args` (argument groups several commands
-//! share), `exit`, `paint`, `write` and `alloc`, of which only `load`
+//! share), `exit`, `paint`, `write`, `alloc` and `allow_env`, of which only `load`
 //! (on `args`) and `exit` (on `paint`) import another.
 
 mod alloc;
+mod allow_env;
 mod args;
 mod commands;
 mod exit;
@@ -23,7 +24,9 @@ use std::process::ExitCode;
 static GLOBAL: alloc::Counting = alloc::Counting;
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    allow_env::apply(&cli.allow_env);
+    match cli.command {
         Some(command) => command.run(),
         None => commands::teach(),
     }

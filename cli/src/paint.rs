@@ -31,7 +31,11 @@ pub fn diagnostic(text: &str) -> String {
     for line in text.split_inclusive('\n') {
         let (body, end) = line.strip_suffix('\n').map_or((line, ""), |b| (b, "\n"));
         // A source line under its gutter is already a window of the line.
-        let shown = if gutter(body).is_some() { escaped(body) } else { safe(body) };
+        let shown = if gutter(body).is_some() {
+            escaped(body)
+        } else {
+            safe(body)
+        };
         out.push_str(&diagnostic_line(&shown));
         out.push_str(end);
     }
@@ -59,7 +63,8 @@ pub fn safe(text: &str) -> String {
 pub fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        let reorders = matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        let reorders =
+            matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
         if (c.is_control() && c != '\n' && c != '\t') || reorders {
             let _ = write!(out, "\\u{{{:x}}}", c as u32);
         } else {

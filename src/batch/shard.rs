@@ -71,7 +71,9 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let k: usize = k.trim().parse().map_err(|_| malformed())?;
     let n: usize = n.trim().parse().map_err(|_| malformed())?;
     if n == 0 {
-        return Err(format!("shard {k}/0: N is how many shards there are, at least 1 (like 1/2)"));
+        return Err(format!(
+            "shard {k}/0: N is how many shards there are, at least 1 (like 1/2)"
+        ));
     }
     if k == 0 || k > n {
         return Err(format!(

@@ -40,6 +40,13 @@ use std::process::ExitCode;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Let `env(NAME)` read only the environment variables whose names
+    /// match PATTERN (`*` any run of characters, `?` one), repeated for
+    /// more; joins the comma-separated patterns of $BPVM_ALLOW_ENV. With
+    /// neither, any variable may be read (as Windsor); a refused read is
+    /// an error naming the variable.
+    #[arg(long = "allow-env", value_name = "PATTERN", global = true)]
+    pub allow_env: Vec<String>,
 }
 
 /// The top-level help's examples, each runnable from the repository's root.

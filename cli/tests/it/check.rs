@@ -101,7 +101,10 @@ fn a_path_that_cannot_be_searched_is_an_error() {
 #[test]
 fn a_fifo_is_named_for_what_it_is() {
     let dir = tempfile::tempdir().unwrap();
-    let made = std::process::Command::new("mkfifo").arg(dir.path().join("pipe")).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("pipe"))
+        .status()
+        .unwrap();
     assert!(made.success());
     let out = check(&["pipe"], dir.path());
     assert_eq!(out.status.code(), Some(1));

@@ -62,7 +62,9 @@ fn in_blueprint(project: &Project, context: &str, list: &str, id: &str) -> Optio
 fn names_depends_on(items: &Value, id: &str) -> bool {
     let Value::List(items) = items else { return false };
     items.iter().filter_map(Value::as_map).any(|c: &Map| {
-        let named = ["name", "path"].iter().any(|k| c.get(k).and_then(Value::as_str) == Some(id));
+        let named = ["name", "path"]
+            .iter()
+            .any(|k| c.get(k).and_then(Value::as_str) == Some(id));
         named && c.contains_key("dependsOn")
     })
 }

@@ -18,6 +18,7 @@ pub(crate) fn evaluator(project: &Project, ctx: Value, opts: &Options) -> Evalua
     let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
     let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
     host.environment = opts.environment.clone();
+    host.allow_env = project.allow_env.clone();
     host.paths = Some(project.paths.clone());
     Evaluator::new(ctx, host)
 }

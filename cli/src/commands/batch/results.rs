@@ -30,7 +30,10 @@ pub fn print(report: &Report, stale: &[String], out: Option<&Path>) {
     }
     for file in stale {
         let out = out.map(|o| o.join(file)).unwrap_or_else(|| PathBuf::from(file));
-        eprintln!("{}", paint::safe(&format!("stale: {}: no target renders it", out.display())));
+        eprintln!(
+            "{}",
+            paint::safe(&format!("stale: {}: no target renders it", out.display()))
+        );
     }
 }
 

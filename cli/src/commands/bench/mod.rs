@@ -54,7 +54,9 @@ const MOST_SECONDS: f64 = 3600.0;
 fn seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(s) if s > 0.0 && s <= MOST_SECONDS => Ok(s),
-        _ => Err(format!("expected a number of seconds more than 0 and at most {MOST_SECONDS}")),
+        _ => Err(format!(
+            "expected a number of seconds more than 0 and at most {MOST_SECONDS}"
+        )),
     }
 }
 
