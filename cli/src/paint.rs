@@ -44,19 +44,26 @@ pub fn diagnostic(text: &str) -> String {
 
 /// `text` as it may be shown on a terminal: control characters (but
 /// line breaks and tabs) and the invisible marks that reorder text
-/// escaped as `\u{1b}`, and each word longer than
-/// [`excerpt::WIDTH`] characters (a path, a key) shortened to its two
-/// ends, as the README promises.
+/// escaped as `\u{1b}`, and each word longer than [`LONG_WORD`]
+/// characters (a path, a key) shortened to its two ends, as the README
+/// promises.
 pub fn safe(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for (i, word) in text.split(' ').enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        out.push_str(&escaped(&excerpt::clip(word)));
+        let long = word.char_indices().nth(LONG_WORD).is_some();
+        let shown = if long { excerpt::clip(word) } else { word.into() };
+        out.push_str(&escaped(&shown));
     }
     out
 }
+
+/// The longest word [`safe`] leaves whole: four excerpt widths, so that a
+/// real path (`file:line:column` an editor opens) stays whole and only a
+/// freak one (kilobytes of it) is cut.
+pub const LONG_WORD: usize = 4 * excerpt::WIDTH;
 
 /// `text` with control characters and bidirectional marks escaped (a
 /// report on stdout, whose values people may want whole).

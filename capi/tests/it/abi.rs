@@ -139,20 +139,20 @@ fn renders_take_options() {
 
 #[test]
 fn a_source_over_the_size_limit_is_an_error_not_an_abort() {
-    // 8 MiB of `1+1+…`: compiled, it would need many times that.
-    let source = "1+".repeat(4 << 20) + "1";
+    // 34 MB of `1+1+…`: compiled, it would need many times that.
+    let source = "1+".repeat(17 << 20) + "1";
     let err = compile("windsor", &source, false).unwrap_err();
     assert_eq!(
         err,
         format!(
-            "error: 1:1: the source is {} bytes, over the limit of 1048576 bytes (1024 KiB) for one expression or host string; \
+            "error: 1:1: the source is {} bytes, over the limit of 33554432 bytes (32768 KiB) for one expression or host string; \
              set BPVM_MAX_SOURCE_KIB to raise it\n  |\n1 | {}\n  | ^\n",
             source.len(),
             "1+".repeat(50)
         )
     );
     let err = compile("bluelink", &format!("${{{source}}}"), true).unwrap_err();
-    assert!(err.contains("over the limit of 1048576 bytes"), "{err}");
+    assert!(err.contains("over the limit of 33554432 bytes"), "{err}");
 }
 
 #[test]

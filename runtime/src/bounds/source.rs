@@ -6,9 +6,14 @@
 
 use std::sync::OnceLock;
 
-/// The default limit, in KiB: far past any real expression or templated
-/// value (the longest in the seed corpus is under 4 KiB).
-pub const DEFAULT_KIB: usize = 1024;
+/// The default limit, in KiB (32 MiB): half the largest file a template
+/// may be read from, far past any real expression (the longest in the
+/// seed corpus is under 4 KiB) and past the million-term expressions the
+/// bounds tests compile (21 MB). Compiling is not light: a Windsor
+/// `when` of 30 MB rendered with a peak of 1.7 GB (debug build), so the
+/// memory limit of the process, not this one, is what bounds a render
+/// near it; this one keeps a host's call from asking for gigabytes.
+pub const DEFAULT_KIB: usize = 32 << 10;
 
 /// The environment variable that sets the limit, in KiB.
 pub const VARIABLE: &str = "BPVM_MAX_SOURCE_KIB";
