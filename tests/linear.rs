@@ -488,3 +488,35 @@ fn a_v09_facet_of_many_components_and_flux_systems_renders_in_linear_time() {
         },
     );
 }
+
+#[test]
+fn the_graph_of_a_long_dependency_chain_is_built_in_linear_time() {
+    // Terraform components and flux systems, each depending on the one
+    // before; one dependency of each is named by nothing (drawn missing).
+    let blueprint = |n: usize| {
+        let mut f = String::from("terraform:\n");
+        for i in 0..n {
+            let after = if i > 0 { format!(", c{}", i - 1) } else { String::new() };
+            writeln!(f, "  - {{name: c{i}, path: p{i}, dependsOn: [gone{after}]}}").unwrap();
+        }
+        f.push_str("flux:\n");
+        for i in 0..n {
+            let after = if i > 0 {
+                format!("[s{}-install]", i - 1)
+            } else {
+                "[]".into()
+            };
+            writeln!(f, "  - {{name: s{i}, dependsOn: {after}}}").unwrap();
+        }
+        Value::from_yaml(&f).unwrap()
+    };
+    let draw = |bp: &Value| {
+        let g = bpvm::graph::windsor(bp, &[]);
+        (g.to_mermaid().len(), g)
+    };
+    assert_linear("a graph of a long chain", 5_000, blueprint, draw, |n, (text, g)| {
+        assert_eq!(g.nodes.len(), 2 * n + 1);
+        assert_eq!(g.edges.len(), n + (n - 1) + (n - 1));
+        assert!(text > 0);
+    });
+}

@@ -34,6 +34,9 @@
  *   "rules": "auto" (default) | "seed" | "v0.9"           --rules
  *   "compile_flux": bool                                  --compile-flux
  *   "terraform_outputs": "FILE"                           --terraform-outputs
+ *   "allow_env": ["PATTERN", ...] (or one string)         --allow-env (repeatable;
+ *                      given, even empty, env() reads only the variables
+ *                      these or $BPVM_ALLOW_ENV's patterns match)
  * bpvm_render_bluelink:
  *   "var": ["NAME=VALUE", ...] (or one string)            --var (repeatable)
  *   "vars": "FILE"                                        --vars
@@ -162,6 +165,10 @@ int bpvm_eval_bool(const bpvm_program *p, const bpvm_env *e, int *out, char **er
  Compiles `source` in `dialect` ("windsor" or "bluelink"): a host string
  with `${…}` parts when `template_mode` is non-zero, else a bare
  expression. Returns the program, or NULL with `*err` set.
+
+ A source longer than 1 MiB (`BPVM_MAX_SOURCE_KIB` sets another limit,
+ in KiB) is an error, found before anything in proportion to its length
+ is allocated.
 
  # Safety
  `dialect` and `source` must be NULL or NUL-terminated strings; `err`

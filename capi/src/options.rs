@@ -55,6 +55,12 @@ impl Options {
         format!("error: options_json: {key:?} must be {what}, got {}", got.type_name())
     }
 
+    /// Whether `key` is given (and not null): an empty list given turns
+    /// a list on, where leaving the key out does not.
+    pub fn given(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
     /// A text option.
     pub fn text(&self, key: &str) -> Result<Option<String>, String> {
         match self.get(key) {

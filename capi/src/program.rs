@@ -45,6 +45,10 @@ pub fn compile(dialect_name: &str, source: &str, template: bool) -> Result<Progr
 /// with `${…}` parts when `template_mode` is non-zero, else a bare
 /// expression. Returns the program, or NULL with `*err` set.
 ///
+/// A source longer than 32 MiB (`BPVM_MAX_SOURCE_KIB` sets another limit,
+/// in KiB) is an error, found before anything in proportion to its length
+/// is allocated.
+///
 /// # Safety
 /// `dialect` and `source` must be NULL or NUL-terminated strings; `err`
 /// must be NULL or valid for writing one pointer.

@@ -4,10 +4,11 @@
 //! Data flows one way, downward: `main` parses and dispatches; `commands`
 //! holds one module per command; they use `load` (opening projects,
 //! blueprints and `--env` files), `args` (argument groups several commands
-//! share), `exit`, `paint`, `write` and `alloc`, of which only `load`
+//! share), `exit`, `paint`, `write`, `alloc` and `allow_env`, of which only `load`
 //! (on `args`) and `exit` (on `paint`) import another.
 
 mod alloc;
+mod allow_env;
 mod args;
 mod commands;
 mod exit;
@@ -25,6 +26,7 @@ static GLOBAL: alloc::Counting = alloc::Counting;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     cli.apply_timeout();
+    allow_env::apply(&cli.allow_env);
     match cli.command {
         Some(command) => command.run(),
         None => commands::teach(),

@@ -2,8 +2,16 @@
 //! written through `anstream` (clap's own terminal layer), which drops the
 //! styling when the stream is not a terminal or `NO_COLOR` is set, and
 //! keeps it under `CLICOLOR_FORCE`: the text is the same either way.
+//!
+//! Every message for people passes through [`safe`] first (a diagnostic
+//! through [`diagnostic`], which calls it): file names, keys and values
+//! come from templates, and a control character among them would reach
+//! the terminal as a command (an ESC sequence can recolour, retitle or
+//! hide what follows); a 9 KB path would bury the message.
 
 use anstyle::{AnsiColor, Style};
+use bpvm::runtime::excerpt;
+use std::fmt::Write as _;
 
 const ERROR: Style = AnsiColor::Red.on_default().bold();
 const WARNING: Style = AnsiColor::Yellow.on_default().bold();
@@ -21,9 +29,62 @@ fn styled(style: Style, text: &str) -> String {
 pub fn diagnostic(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 64);
     for line in text.split_inclusive('\n') {
-        out.push_str(&diagnostic_line(line));
+        let (body, end) = line.strip_suffix('\n').map_or((line, ""), |b| (b, "\n"));
+        // A source line under its gutter is already a window of the line.
+        let shown = if gutter(body).is_some() {
+            escaped(body)
+        } else {
+            safe(body)
+        };
+        out.push_str(&diagnostic_line(&shown));
+        out.push_str(end);
     }
     out
+}
+
+/// `text` as it may be shown on a terminal: control characters (but
+/// line breaks and tabs) and the invisible marks that reorder text
+/// escaped as `\u{1b}`, and each word longer than [`LONG_WORD`]
+/// characters (a path, a key) shortened to its two ends, as the README
+/// promises.
+pub fn safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let long = word.char_indices().nth(LONG_WORD).is_some();
+        let shown = if long { excerpt::clip(word) } else { word.into() };
+        out.push_str(&escaped(&shown));
+    }
+    out
+}
+
+/// The longest word [`safe`] leaves whole: four excerpt widths, so that a
+/// real path (`file:line:column` an editor opens) stays whole and only a
+/// freak one (kilobytes of it) is cut.
+pub const LONG_WORD: usize = 4 * excerpt::WIDTH;
+
+/// `text` with control characters and bidirectional marks escaped (a
+/// report on stdout, whose values people may want whole).
+pub fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let reorders =
+            matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if (c.is_control() && c != '\n' && c != '\t') || reorders {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Where the ` |` of a gutter (spaces or a line number, then ` |`) is.
+fn gutter(line: &str) -> Option<usize> {
+    let bar = line.find(" |")?;
+    line[..bar].trim().chars().all(|c| c.is_ascii_digit()).then_some(bar)
 }
 
 fn diagnostic_line(line: &str) -> String {
@@ -37,14 +98,10 @@ fn diagnostic_line(line: &str) -> String {
             return format!("{before}{}{}", styled(style, word), &after[word.len()..]);
         }
     }
-    // A gutter: spaces or a line number, then ` |`.
-    let Some(bar) = line.find(" |") else {
+    let Some(bar) = gutter(line) else {
         return line.to_string();
     };
     let (number, rest) = line.split_at(bar + 2);
-    if !number[..bar].trim().chars().all(|c| c.is_ascii_digit()) {
-        return line.to_string();
-    }
     let carets = rest.trim_end();
     if !carets.is_empty() && carets.trim_start().chars().all(|c| c == '^') {
         let start = rest.len() - rest.trim_start().len();
@@ -58,6 +115,27 @@ fn diagnostic_line(line: &str) -> String {
         );
     }
     format!("{}{rest}", styled(GUTTER, number))
+}
+
+/// The mark of what passed or holds, unstyled.
+pub const PASSED: &str = "✓";
+
+/// `text` with the [`PASSED`] mark that begins a line (after its
+/// indent) green.
+pub fn marked(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_start_matches(' ');
+        match body.strip_prefix(PASSED) {
+            Some(rest) => {
+                out.push_str(&line[..line.len() - body.len()]);
+                out.push_str(&mark(true));
+                out.push_str(rest);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
 }
 
 /// A test case's mark: a green ✓ or a red ✗.

@@ -105,6 +105,7 @@ impl Compiler {
 
     /// Parses `src[start..end]` into a syntax tree (spans are in `src`).
     pub fn parse(&self, src: &str, start: usize, end: usize) -> Result<Expr, Diagnostic> {
+        too_long(src, end.saturating_sub(start))?;
         let mut e = match self.dialect {
             Dialect::Windsor => windsor::parse::parse(src, start, end)?,
             Dialect::Bluelink => bluelink::parse::parse(src, start, end, self.library)?,
@@ -138,6 +139,7 @@ impl Compiler {
     /// assert!(matches!(Vm::new().run(&prog, &env), Ok(Val::Str("v2.2.5"))));
     /// ```
     pub fn compile_template(&self, src: &str) -> Result<Program, Diagnostic> {
+        too_long(src, src.len())?;
         let parts = template::split(src)?;
         let mut g = Gen::new(src, self.dialect, self.library, self.optimize, self.logic);
         if let Some((start, end)) = template::whole(&parts) {
@@ -166,4 +168,18 @@ impl Compiler {
         }
         Ok(g.finish())
     }
+}
+
+/// An error at the start of `src` when `len` bytes of it are more than
+/// one source may have: checked before anything proportional to the
+/// source is allocated (the diagnostic quotes only the start of it).
+fn too_long(src: &str, len: usize) -> Result<(), Diagnostic> {
+    bpvm_runtime::source::check(len).map_err(|why| {
+        let mut cut = src.len().min(bpvm_runtime::excerpt::WIDTH);
+        while !src.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let first = src[..cut].lines().next().unwrap_or("");
+        Diagnostic::new(why, first, 0, 0)
+    })
 }

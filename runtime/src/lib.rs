@@ -26,7 +26,7 @@ pub mod text;
 mod val;
 mod value;
 
-pub use bounds::{budget, govern, limits, nesting, steps};
+pub use bounds::{budget, govern, limits, nesting, source, steps};
 pub use document::events as yaml_events;
 pub use env::Environment;
 pub use func::{Builtin, Ctx, Failure, FnError, FuncVal, Library, NativeFn};

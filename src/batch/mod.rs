@@ -119,7 +119,7 @@ mod shard;
 mod target;
 mod template;
 
-pub use discover::{Discovery, MANIFEST, Problem, SKIPPED, discover, discover_except};
+pub use discover::{Discovery, MANIFEST, Problem, SKIPPED, discover, discover_except, what_is};
 pub use report::{Counts, Record, RecordKind, Report, Status};
 pub use run::{Options, Sink, Suite, Verdict, run, suites};
 pub use shard::{parse_shard, shard, shard_of};

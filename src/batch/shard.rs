@@ -62,6 +62,7 @@ pub fn shard_of(id: &str, n: usize) -> usize {
 /// use bpvm::batch::parse_shard;
 /// assert_eq!(parse_shard("2/7"), Ok((2, 7)));
 /// assert_eq!(parse_shard("0/3").unwrap_err(), "shard 0/3: K is from 1 to N (1-based, like 1/3 … 3/3)");
+/// assert_eq!(parse_shard("0/0").unwrap_err(), "shard 0/0: N is how many shards there are, at least 1 (like 1/2)");
 /// assert!(parse_shard("two").is_err());
 /// ```
 pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
@@ -69,6 +70,11 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let (k, n) = text.trim().split_once('/').ok_or_else(malformed)?;
     let k: usize = k.trim().parse().map_err(|_| malformed())?;
     let n: usize = n.trim().parse().map_err(|_| malformed())?;
+    if n == 0 {
+        return Err(format!(
+            "shard {k}/0: N is how many shards there are, at least 1 (like 1/2)"
+        ));
+    }
     if k == 0 || k > n {
         return Err(format!(
             "shard {k}/{n}: K is from 1 to N (1-based, like 1/{n} … {n}/{n})"

@@ -2,6 +2,7 @@
 //! and includes, tied by what their substitutions read, by `dependsOn`
 //! and by the links their `linkSelector`s select.
 
+use super::builder::Builder;
 use super::model::{Graph, Node, State, Tie};
 use crate::Value;
 use crate::bluelink::blueprint::Blueprint;
@@ -14,7 +15,7 @@ const INCLUDE: &str = "include";
 
 /// The graph of `bp` as loaded (every resource, whatever its `condition`).
 pub fn bluelink(bp: &Blueprint) -> Graph {
-    let mut g = Graph::default();
+    let mut g = Builder::default();
     // Node indices by section, in document order.
     let datasources: Vec<usize> = bp
         .datasources
@@ -43,7 +44,7 @@ pub fn bluelink(bp: &Blueprint) -> Graph {
         Def::Child(i) => children.get(i).copied(),
         Def::Variable(_) => None,
     };
-    let reads = |g: &mut Graph, to: usize, subs: &[&Sub]| {
+    let reads = |g: &mut Builder, to: usize, subs: &[&Sub]| {
         for def in subs.iter().flat_map(|s| s.defs.iter()) {
             if let Some(from) = node_of(def).filter(|f| *f != to) {
                 g.tie(from, to, Tie::Reads);
@@ -88,5 +89,5 @@ pub fn bluelink(bp: &Blueprint) -> Graph {
             }
         }
     }
-    g
+    g.finish()
 }

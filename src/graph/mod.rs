@@ -20,6 +20,7 @@
 //! ```
 
 mod bluelink;
+mod builder;
 mod dot;
 mod mermaid;
 mod model;

@@ -34,7 +34,7 @@ pub enum State {
 }
 
 /// From one node to another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Edge {
     /// The node first in order: the dependency, the thing read, the includer.
     pub from: usize,
@@ -45,7 +45,7 @@ pub struct Edge {
 }
 
 /// What ties two nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Tie {
     /// `to` lists `from` in its `dependsOn`.
     DependsOn,

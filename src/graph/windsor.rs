@@ -1,5 +1,6 @@
 //! The graph of a rendered Windsor blueprint.
 
+use super::builder::Builder;
 use super::model::{Graph, Node, State, Tie};
 use crate::Value;
 use crate::windsor::render::Excluded;
@@ -17,7 +18,7 @@ const LISTS: [(&str, &[&str]); 3] = [
 /// names (a name no entry has is drawn as missing). With `excluded`, the
 /// components a `when` kept out are drawn too, dimmed.
 pub fn windsor(blueprint: &Value, excluded: &[Excluded]) -> Graph {
-    let mut g = Graph::default();
+    let mut g = Builder::default();
     let entries = |list: &str| match blueprint.as_map().and_then(|m| m.get(list)) {
         Some(Value::List(items)) => items.iter().filter_map(Value::as_map).collect(),
         _ => Vec::new(),
@@ -72,14 +73,14 @@ pub fn windsor(blueprint: &Value, excluded: &[Excluded]) -> Graph {
             }
         }
     }
-    g
+    g.finish()
 }
 
 /// The entry of `list` that `dep` names: one of that name, or for a flux
 /// system one of the kustomizations a system compiles to
 /// (`<system>-install`, `<system>-resources`, `<system>-resources-<variant>`).
-fn named(g: &Graph, list: &str, dep: &str) -> Option<usize> {
-    let defined = |name: &str| g.find(list, name).filter(|&i| g.nodes[i].state != State::Missing);
+fn named(g: &Builder, list: &'static str, dep: &str) -> Option<usize> {
+    let defined = |name: &str| g.find(list, name).filter(|&i| g.node(i).state != State::Missing);
     if let Some(i) = defined(dep) {
         return Some(i);
     }

@@ -13,6 +13,7 @@ pub const KEYS: &[&str] = &[
     "rules",
     "compile_flux",
     "terraform_outputs",
+    "allow_env",
 ];
 
 /// The rules `--rules` names.
@@ -27,6 +28,10 @@ pub fn render(dir: &str, context: Option<&str>, options: Option<&str>) -> Result
     let schema_defaults = !options.switch("no_schema_defaults")?;
     let compile_flux = options.switch("compile_flux")?;
     let outputs_file = options.text("terraform_outputs")?;
+    let allow_env = options
+        .given("allow_env")
+        .then(|| options.texts("allow_env"))
+        .transpose()?;
     let dir = Path::new(dir);
     if !dir.is_dir() {
         return Err(format!("error: {} is not a folder", dir.display()));
@@ -36,7 +41,13 @@ pub fn render(dir: &str, context: Option<&str>, options: Option<&str>) -> Result
         "v0.9" => Some(Format::V09("--rules v0.9".into())),
         _ => None,
     };
-    let project = Project::load_as(dir, chosen).map_err(|e| format!("error: {e}"))?;
+    let mut project = Project::load_as(dir, chosen).map_err(|e| format!("error: {e}"))?;
+    if let Some(patterns) = allow_env {
+        // As the CLI's flag: the patterns join BPVM_ALLOW_ENV's.
+        let mut allow = project.allow_env.take().unwrap_or_default();
+        allow.extend(patterns);
+        project.allow_env = Some(allow);
+    }
     let windsor_context = std::env::var("WINDSOR_CONTEXT").ok();
     let name = project
         .current_context(context, windsor_context.as_deref())

@@ -190,3 +190,56 @@ fn a_host_thread_with_a_small_stack_renders_and_refuses_deep_values() {
         "{err}"
     );
 }
+
+#[test]
+fn a_source_over_the_size_limit_is_an_error_not_an_abort() {
+    // 34 MB of `1+1+…`: compiled, it would need many times that.
+    let source = "1+".repeat(17 << 20) + "1";
+    let err = compile("windsor", &source, false).unwrap_err();
+    assert_eq!(
+        err,
+        format!(
+            "error: 1:1: the source is {} bytes, over the limit of 33554432 bytes (32768 KiB) for one expression or host string; \
+             set BPVM_MAX_SOURCE_KIB to raise it\n  |\n1 | {}\n  | ^\n",
+            source.len(),
+            "1+".repeat(50)
+        )
+    );
+    let err = compile("bluelink", &format!("${{{source}}}"), true).unwrap_err();
+    assert!(err.contains("over the limit of 33554432 bytes"), "{err}");
+}
+
+#[test]
+fn env_reads_only_what_allow_env_lets_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let facets = dir.path().join("contexts/_template/facets");
+    std::fs::create_dir_all(&facets).unwrap();
+    std::fs::create_dir_all(dir.path().join("contexts/local")).unwrap();
+    std::fs::write(dir.path().join("windsor.yaml"), "version: v1alpha1\n").unwrap();
+    std::fs::write(
+        facets.join("base.yaml"),
+        "kind: Facet\nmetadata: {name: base}\nterraform:\n  - path: p\n    inputs: {home: '${env(\"HOME\") != nil}'}\n",
+    )
+    .unwrap();
+    let project = c(dir.path().to_str().unwrap());
+    let render = |options: &str| {
+        let (mut out, mut err) = (ptr::null_mut(), ptr::null_mut());
+        let options = c(options);
+        // SAFETY: NUL-terminated strings and writable outputs.
+        let rc = unsafe { bpvm_render_windsor(project.as_ptr(), ptr::null(), options.as_ptr(), &mut out, &mut err) };
+        if rc == 0 { Ok(take(out)) } else { Err(take(err)) }
+    };
+    assert!(render("").unwrap().contains("home: true"));
+    assert!(
+        render(r#"{"allow_env": ["HOM?", "CI_*"]}"#)
+            .unwrap()
+            .contains("home: true")
+    );
+    let refused = render(r#"{"allow_env": []}"#).unwrap_err();
+    assert!(
+        refused.contains(
+            "env(\"HOME\") is refused: the variable is not on an empty allow-list; allow it with --allow-env HOME or in BPVM_ALLOW_ENV"
+        ),
+        "{refused}"
+    );
+}

@@ -47,6 +47,14 @@ pub struct Cli {
     /// a Bluelink blueprint, a test case, a batch target.
     #[arg(long, global = true, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     pub timeout: Option<u64>,
+
+    /// Let `env(NAME)` read only the environment variables whose names
+    /// match PATTERN (`*` any run of characters, `?` one), repeated for
+    /// more; joins the comma-separated patterns of $BPVM_ALLOW_ENV. With
+    /// neither, any variable may be read (as Windsor); a refused read is
+    /// an error naming the variable.
+    #[arg(long = "allow-env", value_name = "PATTERN", global = true)]
+    pub allow_env: Vec<String>,
 }
 
 impl Cli {

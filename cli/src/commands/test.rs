@@ -81,12 +81,12 @@ fn test(args: &Args) -> Result<bool, String> {
 fn run_case(project: &Project, case: &test::Case, schema_defaults: bool) -> bool {
     let diffs = test::run(project, case, schema_defaults);
     let passed = diffs.is_empty();
-    anstream::println!("{} {}", paint::mark(passed), case.name);
+    anstream::println!("{} {}", paint::mark(passed), paint::escaped(&case.name));
     for d in diffs {
-        println!("    {d}");
+        println!("    {}", paint::escaped(&d.to_string()));
     }
     for w in &case.warnings {
-        println!("    warning: {w}");
+        println!("    warning: {}", paint::escaped(w));
     }
     passed
 }

@@ -48,3 +48,18 @@ fn an_expression_that_fails_stops_the_bench_with_its_error() {
     );
     assert!(err.contains("1 | provider + 1\n  | ^^^^^^^^^^^^"), "{err}");
 }
+
+#[test]
+fn seconds_out_of_range_are_a_usage_error_not_a_crash() {
+    for seconds in ["1e300", "inf", "NaN", "0", "3601"] {
+        let out = bpvm().args(["bench", "--seconds", seconds, "1"]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{seconds}: {err}");
+        assert!(
+            err.contains(&format!(
+                "invalid value '{seconds}' for '--seconds <S>': expected a number of seconds more than 0 and at most 3600"
+            )),
+            "{err}"
+        );
+    }
+}

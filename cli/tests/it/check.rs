@@ -97,3 +97,52 @@ fn a_path_that_cannot_be_searched_is_an_error() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_fifo_is_named_for_what_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("pipe"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = check(&["pipe"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "error: pipe: is a FIFO (named pipe), not a folder to search\n"
+    );
+}
+
+#[test]
+fn a_dependency_cycle_is_an_error_at_its_dependson() {
+    let dir = tempfile::tempdir().unwrap();
+    let facets = dir.path().join("contexts/_template/facets");
+    std::fs::create_dir_all(&facets).unwrap();
+    std::fs::create_dir_all(dir.path().join("contexts/local")).unwrap();
+    std::fs::write(dir.path().join("windsor.yaml"), "version: v1alpha1\n").unwrap();
+    std::fs::write(
+        facets.join("base.yaml"),
+        "kind: Facet\nmetadata:\n  name: base\nterraform:\n  - path: a\n    dependsOn: [b]\n  - path: b\n    dependsOn: [a]\n",
+    )
+    .unwrap();
+    let out = check(&["."], dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).starts_with(
+            "contexts/_template/facets/base.yaml:6:17: error[dependency-cycle]: terraform components depend on each other in a cycle: a → b → a\n"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+    let render = crate::support::bpvm()
+        .args(["render", "--project", "."])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(render.status.code(), Some(1));
+    assert_eq!(
+        text(&render.stderr),
+        "error: contexts/_template/facets/base.yaml:6:5: terraform[a].dependsOn: dependency cycle: a → b → a\n"
+    );
+}

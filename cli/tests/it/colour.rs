@@ -62,3 +62,46 @@ fn test_marks_are_green_on_a_terminal() {
         String::from_utf8(bpvm(&args, &[]).stdout).unwrap()
     );
 }
+
+/// A blueprint whose file name holds an ESC sequence (red text, then a
+/// window title), with a syntax error, so the name is in the diagnostic.
+fn hostile_blueprint(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("bad\x1b[31mred\x1b]0;owned\x07.yaml");
+    std::fs::write(&path, "a: 1\nb: [\n").unwrap();
+    path
+}
+
+#[test]
+fn control_characters_from_file_names_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = hostile_blueprint(dir.path());
+    let path = path.to_str().unwrap();
+    for env in [&[("CLICOLOR_FORCE", "1")][..], &[]] {
+        let out = bpvm(&["render", path], env);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let text = plain(&out.stderr);
+        // Only the styling's own sequences are left raw.
+        assert!(!text.contains(['\x1b', '\x07']), "{stderr:?}");
+        assert!(
+            text.contains("bad\\u{1b}[31mred\\u{1b}]0;owned\\u{7}.yaml:2:4: "),
+            "{stderr:?}"
+        );
+        assert_eq!(out.status.code(), Some(1));
+    }
+}
+
+#[test]
+fn a_long_path_in_a_message_is_shown_by_its_two_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut deep = dir.path().to_path_buf();
+    for i in 0..40 {
+        deep.push(format!("folder-{i:02}-{}", "x".repeat(100)));
+    }
+    let missing = deep.join("blueprint.yaml");
+    let out = bpvm(&["render", missing.to_str().unwrap()], &[]);
+    let text = String::from_utf8(out.stderr).unwrap();
+    assert!(text.starts_with("error: "), "{text}");
+    assert!(text.contains("…"), "{text}");
+    assert!(text.contains("/blueprint.yaml: cannot read the blueprint"), "{text}");
+    assert!(text.len() < 400, "{} bytes: {text}", text.len());
+}

@@ -9,6 +9,7 @@ mod support;
 #[path = "../../../tests/support/shared.rs"]
 mod shared;
 
+mod allow_env;
 mod bench;
 mod blueprint;
 mod check;

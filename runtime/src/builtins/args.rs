@@ -26,8 +26,36 @@ pub fn str_at<'a>(f: &str, args: &[Val<'a>], i: usize) -> Result<&'a str, FnErro
 pub fn int_at(f: &str, args: &[Val<'_>], i: usize) -> Result<i64, FnError> {
     match args.get(i).copied().unwrap_or(Val::Nil) {
         Val::Int(n) => Ok(n),
-        Val::Float(x) if x.fract() == 0.0 && x.abs() < 9.2e18 => Ok(x as i64),
+        Val::Float(x) if x.fract() == 0.0 => {
+            in_i64(x).ok_or_else(|| FnError::arg(i, format!("{f}() argument {} {}", i + 1, out_of_i64(x))))
+        }
         other => Err(wrong(f, i, "an integer", other)),
+    }
+}
+
+/// `x` without its fraction as a 64-bit integer, when it is a finite
+/// number in that range (exactly: -2^63 ≤ x < 2^63, so no conversion
+/// saturates).
+///
+/// ```
+/// use bpvm_runtime::builtins::args::in_i64;
+/// assert_eq!(in_i64(-2.9), Some(-2));
+/// assert_eq!(in_i64(9.3e18), None);
+/// assert_eq!(in_i64(f64::NAN), None);
+/// ```
+pub fn in_i64(x: f64) -> Option<i64> {
+    // 2^63, exactly representable; i64::MAX as f64 rounds up to it.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    (x.is_finite() && (-LIMIT..LIMIT).contains(&x.trunc())).then(|| x.trunc() as i64)
+}
+
+/// Why `x` is no 64-bit integer, for a message about it: "is out of the
+/// 64-bit integer range (9.3e18)", or "is not a finite number (NaN)".
+pub fn out_of_i64(x: f64) -> String {
+    if x.is_finite() {
+        format!("is out of the 64-bit integer range (-2^63 to 2^63-1): {x:e}")
+    } else {
+        format!("is not a finite number: {x}")
     }
 }
 

@@ -4,7 +4,7 @@
 //! Functions that take a predicate (`filter`, `map`, `all`, `reduce`, …) are
 //! not here: the compiler turns them into loops in bytecode.
 
-use super::args::{char_offset, index_in, int_at, list_at, map_at, num_at, size, str_at, wrong};
+use super::args::{char_offset, in_i64, index_in, int_at, list_at, map_at, num_at, out_of_i64, size, str_at, wrong};
 use super::extreme::extreme;
 use super::sized;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
@@ -13,6 +13,7 @@ use crate::text;
 use crate::val::Val;
 use base64::Engine as _;
 use std::cmp::Ordering;
+use std::num::IntErrorKind;
 
 /// Every function of the Windsor dialect, by name.
 pub static FUNCTIONS: &[Builtin] = &[
@@ -193,12 +194,16 @@ pub(super) fn abs<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError
 fn int<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     match a[0] {
         Val::Int(i) => Ok(Val::Int(i)),
-        Val::Float(f) if f.is_finite() && f.abs() < 9.2e18 => Ok(Val::Int(f.trunc() as i64)),
-        Val::Str(s) => s
-            .trim()
-            .parse::<i64>()
+        Val::Float(f) => in_i64(f)
             .map(Val::Int)
-            .map_err(|_| FnError::arg(0, format!("int() cannot parse {s:?} as an integer"))),
+            .ok_or_else(|| FnError::arg(0, format!("int() argument 1 {}", out_of_i64(f)))),
+        Val::Str(s) => s.trim().parse::<i64>().map(Val::Int).map_err(|e| {
+            let why = match e.kind() {
+                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => ": it is out of the 64-bit integer range",
+                _ => "",
+            };
+            FnError::arg(0, format!("int() cannot parse {s:?} as an integer{why}"))
+        }),
         v => Err(wrong("int", 0, "a number or a numeric string", v)),
     }
 }

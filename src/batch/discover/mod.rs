@@ -16,7 +16,7 @@ mod walk;
 
 pub(crate) use layout::is_project;
 pub use layout::{MANIFEST, SKIPPED};
-pub use problem::Problem;
+pub use problem::{Problem, what_is};
 
 use super::target::{Kind, Target};
 use bpvm_runtime::Problems;
@@ -157,7 +157,10 @@ fn discover_in(base: &Path, except: &Arc<Vec<PathBuf>>, projects: &mut Vec<PathB
     let shown = base.display().to_string();
     let root = match Root::new(base, "batch folder") {
         Ok(root) if root.dir().is_dir() => root,
-        Ok(_) => return (Vec::new(), vec![Problem::file(shown, "not a folder")]),
+        Ok(_) => {
+            let why = format!("is {}, not a folder to search", problem::what_is(base));
+            return (Vec::new(), vec![Problem::file(shown, why)]);
+        }
         Err(e) => return (Vec::new(), vec![Problem::file(shown, format!("cannot search: {e}"))]),
     };
     let targets = if base.join(MANIFEST).exists() {

@@ -25,6 +25,51 @@ pub struct Problem {
     pub message: String,
 }
 
+/// What kind of thing is at `path`, for a message about something that
+/// is not what was asked for: "a FIFO (named pipe)", "a regular file",
+/// "a symlink to nothing", "not there"….
+///
+/// ```
+/// assert_eq!(bpvm::batch::what_is(std::path::Path::new("Cargo.toml")), "a regular file");
+/// assert_eq!(bpvm::batch::what_is(std::path::Path::new("no/such/file")), "not there");
+/// ```
+pub fn what_is(path: &std::path::Path) -> &'static str {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return "not there";
+    };
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        return match std::fs::metadata(path) {
+            Ok(target) => what_is_type(target.file_type()),
+            Err(_) => "a symlink to nothing",
+        };
+    }
+    what_is_type(kind)
+}
+
+fn what_is_type(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file or folder"
+    }
+}
+
 impl Problem {
     /// A problem with the whole of `file`.
     pub(crate) fn file(file: impl Into<String>, message: impl Into<String>) -> Problem {

@@ -26,6 +26,8 @@ pub struct Dependency {
     pub list: &'static str,
     /// The name.
     pub name: String,
+    /// The component whose `dependsOn` it is in.
+    pub from: String,
 }
 
 const LISTS: [&str; 3] = ["terraform", "kustomize", "flux"];
@@ -48,7 +50,8 @@ impl Names {
                     "terraform" => c.get("name").or_else(|| c.get("path")),
                     _ => c.get("name"),
                 };
-                if let Some(id) = id.and_then(Value::as_str) {
+                let id = id.and_then(Value::as_str);
+                if let Some(id) = id {
                     match list {
                         "terraform" => {
                             self.terraform.insert(id.to_string());
@@ -70,6 +73,7 @@ impl Names {
                                 path: format!("{list}[{i}].dependsOn[{j}]"),
                                 list,
                                 name: n.to_string(),
+                                from: id.unwrap_or_default().to_string(),
                             });
                         }
                     }

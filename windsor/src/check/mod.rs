@@ -21,6 +21,7 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+mod cycles;
 mod depends;
 mod document;
 mod position;
@@ -154,7 +155,7 @@ impl<'p> Run<'p> {
             self.reach(file);
             deps.push(names.add(&file.doc));
         }
-        for (file, deps) in files.iter().zip(deps) {
+        for (file, deps) in files.iter().zip(&deps) {
             for d in deps.iter().filter(|d| !names.defines(d)) {
                 let message = format!("{:?} names no {} component of the template", d.name, d.list);
                 let span = (0, d.name.len() as u32);
@@ -164,6 +165,12 @@ impl<'p> Run<'p> {
                 }
                 self.findings.push(f);
             }
+        }
+        for c in cycles::cycles(&deps) {
+            let file = &files[c.file];
+            let span = (0, c.at.name.len() as u32);
+            let f = self.finding(&rules::DEPENDENCY_CYCLE, file, &c.at.path, &c.at.name, span, c.message);
+            self.findings.push(f);
         }
         files
     }

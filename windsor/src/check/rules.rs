@@ -30,6 +30,13 @@ pub static UNKNOWN_DEPENDENCY: Rule = Rule {
     summary: "A `dependsOn` naming a component that neither the blueprint nor any facet defines.",
 };
 
+/// `dependsOn` chains that lead back to where they start.
+pub static DEPENDENCY_CYCLE: Rule = Rule {
+    id: "dependency-cycle",
+    severity: Severity::Error,
+    summary: "Terraform components or kustomizations whose `dependsOn` lead back to themselves: a render that includes them all fails.",
+};
+
 /// A file a call reads that is not there.
 pub static MISSING_FILE: Rule = Rule {
     id: "missing-file",
@@ -50,6 +57,7 @@ pub static WINDSOR: &[&Rule] = &[
     &UNREACHABLE,
     &UNUSED_CONFIG,
     &UNKNOWN_DEPENDENCY,
+    &DEPENDENCY_CYCLE,
     &MISSING_FILE,
     &SCHEMA_VIOLATION,
 ];

@@ -55,7 +55,8 @@ use target::target;
 /// ```
 pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Explanation, String> {
     let target = target(project, path)?;
-    let host = Host::new(project.root.clone(), project.root.dir().join(TEMPLATE), None);
+    let mut host = Host::new(project.root.clone(), project.root.dir().join(TEMPLATE), None);
+    host.allow_env = project.allow_env.clone();
     let mut ev = Evaluator::new(Value::Map(rendered.scope.clone()), host);
     let base_file = format!("{TEMPLATE}/blueprint.yaml");
     let mut search = Search {

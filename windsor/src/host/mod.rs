@@ -4,6 +4,7 @@
 //!
 //! Imports only the leaves: host functions are called from any template.
 
+pub mod allow;
 pub(crate) mod jsonnet;
 
 use bpvm_compiler::{Compiler, Dialect, Logic};
@@ -31,6 +32,8 @@ pub struct Host {
     pub env: Environment,
     /// The variables `env(name)` reads; the process's when `None`.
     pub environment: Option<Map>,
+    /// The variables `env(name)` may read (any when `None`).
+    pub allow_env: Option<allow::EnvAllow>,
     /// The project's path table: the scope is bound to it, so its
     /// programs read a path by its slot after the first read.
     pub paths: Option<PathTable>,
@@ -204,6 +207,7 @@ impl Host {
             outputs,
             env: Environment::new(),
             environment: None,
+            allow_env: None,
             paths: None,
             jsonnet_cache: RefCell::default(),
             asked: RefCell::default(),
@@ -241,6 +245,9 @@ fn secret<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 fn env<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let name = text_arg("env", a, 0)?;
     let h = host(c, "env")?;
+    if let Some(allow) = h.allow_env.as_ref().filter(|a| !a.allows(name)) {
+        return Err(FnError::arg(0, allow.refusal(name)));
+    }
     match &h.environment {
         Some(vars) => vars.get(name).map_or(Ok(Val::Nil), |v| c.adopt("env()", v)),
         None => std::env::var(name).map_or(Ok(Val::Nil), |v| c.adopt_str("env()", &v)),

@@ -34,6 +34,10 @@ pub struct Project {
     /// The paths the project's expressions read, numbered: a render binds
     /// its scope to them.
     pub paths: PathTable,
+    /// The environment variables `env(name)` may read: any when `None`
+    /// (as Windsor). Loading sets it from `BPVM_ALLOW_ENV`
+    /// ([`crate::host::allow::VARIABLE`]); a host may set its own.
+    pub allow_env: Option<crate::host::allow::EnvAllow>,
 }
 
 /// The folder of the template, relative to the project.
@@ -113,6 +117,7 @@ impl Project {
         facets.sort_by(|a, b| (a.ordinal, &a.name).cmp(&(b.ordinal, &b.name)));
         let sensitive = crate::load::sensitive::Sensitive::of(schema.as_ref());
         Ok(Project {
+            allow_env: crate::host::allow::EnvAllow::from_environment(),
             sensitive,
             root: root.clone(),
             windsor,

@@ -2,12 +2,13 @@
 //! (`v09`), as the project's format says, then the blueprint's document
 //! (`output`). What a render is asked and gives (`outcome`) and how a
 //! component is evaluated (`part`) are shared by both rules; `seed` and
-//! `v09` import them, never this module.
+//! `v09` import them (and `origin`), never this module.
 //!
 //! May import every room before it (leaves, `host`, `blueprint`,
 //! `template`, `flux`, `load`, `context`); nothing below `test`,
 //! `explain` and `check` imports it but through `outcome`.
 
+pub(crate) mod origin;
 pub(crate) mod outcome;
 pub mod output;
 pub(crate) mod part;

@@ -18,6 +18,7 @@ pub(crate) fn evaluator(project: &Project, ctx: Value, opts: &Options) -> Evalua
     let facets_dir = project.root.dir().join(TEMPLATE).join("facets");
     let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
     host.environment = opts.environment.clone();
+    host.allow_env = project.allow_env.clone();
     host.paths = Some(project.paths.clone());
     Evaluator::new(ctx, host)
 }
@@ -62,7 +63,12 @@ pub(crate) fn evaluate_part(ev: &mut Evaluator, body: &Tmpl, kind: Kind) -> Resu
     if let Some(v) = m.get("parallelism") {
         let n = match v {
             Value::Int(n) => *n,
-            Value::Float(f) if f.fract() == 0.0 => *f as i64,
+            Value::Float(f) if f.fract() == 0.0 => bpvm_runtime::builtins::args::in_i64(*f).ok_or_else(|| {
+                (
+                    ".parallelism".to_string(),
+                    format!("must be an integer, got {f:e}, out of the 64-bit integer range"),
+                )
+            })?,
             Value::Str(s) if s.trim().parse::<i64>().is_ok() => s.trim().parse().unwrap_or_default(),
             other => {
                 return Err((

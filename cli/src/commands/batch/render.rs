@@ -68,7 +68,7 @@ fn discover(args: &Args) -> Discovery {
     // blueprints on the next run.
     let found = batch::discover_except(&paths, out.as_slice());
     for problem in &found.problems {
-        eprintln!("error: {problem}");
+        anstream::eprint!("{}", crate::paint::diagnostic(&format!("error: {problem}\n")));
     }
     found
 }

@@ -19,7 +19,7 @@ pub fn print(report: &Report, stale: &[String], out: Option<&Path>) {
                 }
             }
             batch::Status::Failed => {
-                anstream::eprintln!("{} {} ({})", paint::mark(false), r.id, r.kind.name());
+                anstream::eprintln!("{} {} ({})", paint::mark(false), paint::safe(&r.id), r.kind.name());
                 for d in &r.diagnostics {
                     for line in paint::diagnostic(d).lines() {
                         anstream::eprintln!("    {line}");
@@ -30,7 +30,10 @@ pub fn print(report: &Report, stale: &[String], out: Option<&Path>) {
     }
     for file in stale {
         let out = out.map(|o| o.join(file)).unwrap_or_else(|| PathBuf::from(file));
-        eprintln!("stale: {}: no target renders it", out.display());
+        eprintln!(
+            "{}",
+            paint::safe(&format!("stale: {}: no target renders it", out.display()))
+        );
     }
 }
 

@@ -30,8 +30,8 @@ pub struct Args {
     /// A YAML or JSON mapping the expressions read.
     #[arg(long, value_name = "FILE")]
     env: Option<PathBuf>,
-    /// Time spent measuring each expression.
-    #[arg(long, value_name = "S", default_value_t = 1.0)]
+    /// Time spent measuring each expression (more than 0, at most 3600).
+    #[arg(long, value_name = "S", default_value_t = 1.0, value_parser = seconds)]
     seconds: f64,
     /// Print [{"expr":…,"ns_per_eval":…,"compile_us":…,"allocs_per_eval":…}].
     #[arg(long)]
@@ -46,10 +46,21 @@ pub struct Args {
     exprs: Vec<String>,
 }
 
-pub fn run(args: Args) -> ExitCode {
-    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
-        return exit::usage("error: --seconds must be a positive number");
+/// The longest `--seconds`: an hour per expression is past any use, and
+/// a bound keeps every time computed from it representable.
+const MOST_SECONDS: f64 = 3600.0;
+
+/// `--seconds`: a number of seconds, more than 0 and at most an hour.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MOST_SECONDS => Ok(s),
+        _ => Err(format!(
+            "expected a number of seconds more than 0 and at most {MOST_SECONDS}"
+        )),
     }
+}
+
+pub fn run(args: Args) -> ExitCode {
     let reads = if args.unbound { Reads::Unbound } else { Reads::Bound };
     let compiler = Compiler::new(args.dialect.into());
     let measured = load::environment(args.env.as_deref())

@@ -22,6 +22,6 @@ pub fn explain(path: &str, blueprint: &Path, flags: &BluelinkFlags) -> Result<()
         let _ = writeln!(out, "      {}", w.text);
         reads(&mut out, &w.reads);
     }
-    anstream::print!("{out}");
+    anstream::print!("{}", crate::paint::escaped(&out));
     Ok(())
 }

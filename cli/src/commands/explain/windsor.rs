@@ -14,7 +14,7 @@ pub fn explain(path: &str, target: &WindsorTarget) -> Result<(), String> {
     let name = load::windsor::context(&project, target.context.as_deref())?.name;
     let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
     let why = bpvm::windsor::explain::explain(&project, &rendered, path).map_err(|e| format!("error: {e}"))?;
-    anstream::print!("{}", text(&why));
+    anstream::print!("{}", paint::marked(&paint::escaped(&text(&why))));
     Ok(())
 }
 
@@ -46,7 +46,7 @@ fn text(why: &Explanation) -> String {
 
 fn contribution(out: &mut String, c: &Contribution) {
     let (mark, role) = match c.role {
-        Role::Effective => (paint::mark(true), ""),
+        Role::Effective => (paint::PASSED.to_string(), ""),
         Role::Overridden => ("↷".to_string(), "overridden: "),
         Role::Excluded => ("–".to_string(), "excluded: "),
     };

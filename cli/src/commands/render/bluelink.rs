@@ -17,7 +17,8 @@ pub fn render(path: &Path, args: &Args) -> Result<(), String> {
             rendered.deferred.len()
         );
         for d in &rendered.deferred {
-            eprintln!("  {}: {}: {}", d.file, d.path, d.reference);
+            let line = format!("  {}: {}: {}", d.file, d.path, d.reference);
+            eprintln!("{}", crate::paint::safe(&line));
         }
     }
     let text = match args.output.chosen() {

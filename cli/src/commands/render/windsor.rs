@@ -2,7 +2,7 @@
 
 use super::args::Args;
 use crate::args::Format;
-use crate::load;
+use crate::{load, paint};
 use bpvm::Value;
 use bpvm::windsor::{output, render};
 use std::path::Path;
@@ -17,10 +17,11 @@ pub fn render(args: &Args) -> Result<(), String> {
     let rendered =
         render::render_files(&project, &name, !args.no_schema_defaults, outputs).map_err(|e| format!("error: {e}"))?;
     if args.explain {
-        eprintln!("context: {name} (chosen by {})", current.source);
+        let context = format!("context: {name} (chosen by {})", current.source);
+        eprintln!("{}", paint::safe(&context));
         eprintln!("{}", load::windsor::rules(&project, target.rules));
         for line in &rendered.explain {
-            eprintln!("{line}");
+            eprintln!("{}", paint::safe(line));
         }
     }
     let blueprint = if args.compile_flux {

@@ -3,7 +3,7 @@
 //! by ordinal and strategy into the base blueprint, the context's own
 //! blueprint overlaid, and the result ordered and checked.
 //!
-//! Imports the shared `render::outcome` and `render::part`, `output`, and
+//! Imports the shared `render::outcome`, `render::part` and `render::origin`, `output`, and
 //! the rooms before `render`; never `v09`.
 
 pub(crate) mod config;
@@ -57,6 +57,7 @@ pub(crate) fn render(project: &Project, name: &str, ctx: Value, opts: &Options) 
     let mut problems = order::check("terraform", &terraform);
     problems.extend(order::check("kustomize", &kustomize));
     if !problems.is_empty() {
+        crate::render::origin::place(&mut problems, &included, project, name);
         return Err(Errors::new(problems));
     }
     let terraform = order::topological(terraform);

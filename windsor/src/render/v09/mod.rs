@@ -6,7 +6,7 @@
 //! (`overlay`), empty values pruned (`prune`), the dependency barriers
 //! applied (`barriers`) and the ConfigMaps made (`configmaps`).
 //!
-//! Imports the shared `render::outcome` and `render::part`, `output`, and
+//! Imports the shared `render::outcome`, `render::part` and `render::origin`, `output`, and
 //! the rooms before `render`; never `seed`.
 
 pub(crate) mod apply;
@@ -89,7 +89,10 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         crds: collected.crds,
         excluded: left_out.map(rounds::excluded).collect(),
     };
-    barriers(&mut bp, collected.backend.as_deref())?;
+    barriers(&mut bp, collected.backend.as_deref()).map_err(|mut errors| {
+        crate::render::origin::place(&mut errors.0, &included.facets, project, name);
+        errors
+    })?;
 
     let config_maps = configmaps::config_maps(&base, &set, name, &substitutions, &mut bp.kustomize);
     let messages = show(&mut ev, &collected.messages)?;
