@@ -23,6 +23,14 @@ use std::process::ExitCode;
 static GLOBAL: alloc::Counting = alloc::Counting;
 
 fn main() -> ExitCode {
+    if let Err(e) = alloc::limit_from_env() {
+        return exit::usage(&e);
+    }
+    // Jsonnet runs in worker processes of this executable, where its
+    // memory and time can be limited.
+    if let Ok(exe) = std::env::current_exe() {
+        bpvm::windsor::jsonnet::set_runner(bpvm::windsor::jsonnet::Runner::Worker(exe));
+    }
     match Cli::parse().command {
         Some(command) => command.run(),
         None => commands::teach(),

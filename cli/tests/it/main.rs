@@ -16,6 +16,7 @@ mod colour;
 mod context;
 mod corpus;
 mod explain;
+mod governed;
 mod graph;
 mod habits;
 mod help;

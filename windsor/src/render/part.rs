@@ -19,6 +19,7 @@ pub(crate) fn evaluator(project: &Project, ctx: Value, opts: &Options) -> Evalua
     let mut host = Host::new(project.root.clone(), facets_dir, opts.outputs.clone());
     host.environment = opts.environment.clone();
     host.paths = Some(project.paths.clone());
+    host.jsonnet_cache = crate::host::jsonnet::Calls::new(opts.jsonnet.clone()).into();
     Evaluator::new(ctx, host)
 }
 
