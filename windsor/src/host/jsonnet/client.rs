@@ -192,3 +192,72 @@ fn left(deadline: Instant) -> Result<Duration, Broken> {
 fn seconds(d: Duration) -> u64 {
     d.as_secs() + u64::from(d.subsec_nanos() > 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A stand-in worker: a shell script that does `body`.
+    fn fake(name: &str, body: &str) -> (tempfile::TempDir, PathBuf, Root) {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join(name);
+        std::fs::write(&exe, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let root = Root::new(dir.path(), "project").unwrap();
+        (dir, exe, root)
+    }
+
+    fn ask(exe: &Path, root: &Root, within: Duration) -> String {
+        let limits = Limits {
+            memory: 64 << 20,
+            timeout: within,
+        };
+        let file = root.dir().join("main.jsonnet");
+        evaluate(exe, &limits, Instant::now() + within, root, &file, "{}").unwrap_err()
+    }
+
+    #[test]
+    fn a_worker_that_ends_says_which_limit_it_reached() {
+        let (_dir, exe, root) = fake("oom", &format!("exit {OUT_OF_MEMORY}"));
+        assert_eq!(
+            ask(&exe, &root, Duration::from_secs(10)),
+            "Jsonnet needed more than its memory limit of 64 MiB (set BPVM_JSONNET_MEMORY_MIB to raise it)"
+        );
+        let (_dir, exe, root) = fake("cpu", "kill -XCPU $$");
+        assert_eq!(
+            ask(&exe, &root, Duration::from_secs(10)),
+            "Jsonnet ran past the render's CPU time limit of 10 s (raise it with --timeout or BPVM_TIMEOUT_SECONDS)"
+        );
+        let (_dir, exe, root) = fake("crash", "kill -SEGV $$");
+        let e = ask(&exe, &root, Duration::from_secs(10));
+        assert!(
+            e.starts_with("the Jsonnet worker stopped unexpectedly (signal: 11"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_worker_past_the_deadline_is_killed() {
+        let (_dir, exe, root) = fake("slow", "exec sleep 30");
+        let started = Instant::now();
+        assert_eq!(
+            ask(&exe, &root, Duration::from_millis(300)),
+            "Jsonnet ran past the render's time limit of 1 s (raise it with --timeout or BPVM_TIMEOUT_SECONDS)"
+        );
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_worker_that_cannot_start_is_named() {
+        let e = ask(
+            Path::new("/nonexistent/bpvm"),
+            &Root::new(Path::new("/"), "project").unwrap(),
+            Duration::from_secs(1),
+        );
+        assert_eq!(
+            e,
+            "the Jsonnet worker /nonexistent/bpvm cannot start: No such file or directory (os error 2) (it must be a bpvm executable; BPVM_JSONNET_WORKER names it)"
+        );
+    }
+}
