@@ -90,3 +90,52 @@ fn the_worker_reads_imports_inside_the_project_only() {
         "{err}"
     );
 }
+
+#[test]
+fn a_worker_that_died_is_started_again_for_the_next_render() {
+    // Context `a` blows the memory limit and kills the worker; `b`, rendered
+    // after it on the same thread, gets a fresh worker.
+    let main = format!("if std.extVar('context').bomb then (\n{DOUBLING}) else {{ok: 1}}");
+    let dir = project("jsonnet-restart", CALL, &[("bomb.jsonnet", &main)]);
+    for (name, bomb) in [("a", "true"), ("b", "false")] {
+        std::fs::create_dir_all(dir.join("contexts").join(name)).unwrap();
+        super::write(
+            &dir.join("contexts").join(name).join("values.yaml"),
+            &format!("bomb: {bomb}\n"),
+        );
+    }
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = bpvm()
+        .args(["batch", "--jobs", "1", "--out"])
+        .arg(out_dir.path())
+        .arg(&dir)
+        .env("BPVM_JSONNET_MEMORY_MIB", "64")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("Jsonnet needed more than its memory limit of 64 MiB"),
+        "{err}"
+    );
+    let written: Vec<_> = walk(out_dir.path());
+    let b = written
+        .iter()
+        .find(|p| p.to_string_lossy().contains("/b"))
+        .expect("b written");
+    assert!(std::fs::read_to_string(b).unwrap().contains("ok: 1"), "{written:?}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
