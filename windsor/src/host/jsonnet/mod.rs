@@ -27,7 +27,10 @@ mod limits;
 mod worker;
 
 pub use engine::{MAX_DEPTH, MAX_STACK, collect_garbage};
-pub use limits::{Limits, Runner, WORKER_VARIABLE, runner, set_runner};
+pub use limits::{
+    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_SECONDS, Limits, MEMORY_VARIABLE, Runner, TIMEOUT_VARIABLE, WORKER_VARIABLE,
+    runner, set_runner,
+};
 #[cfg(unix)]
 pub use worker::{OUT_OF_MEMORY, WORKER_COMMAND, serve};
 
