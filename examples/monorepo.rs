@@ -260,6 +260,7 @@ fn render_context(project: &Project, name: &str) -> Result<(), String> {
         outputs: None,
         environment: Some(bpvm::runtime::Map::new()),
         operator: Some(operator),
+        ..Default::default()
     };
     render::render(project, name, ctx, &opts).map_err(|e| e.to_string())?;
     Ok(())

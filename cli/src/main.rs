@@ -24,6 +24,14 @@ use std::process::ExitCode;
 static GLOBAL: alloc::Counting = alloc::Counting;
 
 fn main() -> ExitCode {
+    if let Err(e) = alloc::limit_from_env() {
+        return exit::usage(&e);
+    }
+    // Jsonnet runs in worker processes of this executable, where its
+    // memory and time can be limited.
+    if let Ok(exe) = std::env::current_exe() {
+        bpvm::windsor::jsonnet::set_runner(bpvm::windsor::jsonnet::Runner::Worker(exe));
+    }
     let cli = Cli::parse();
     cli.apply_timeout();
     allow_env::apply(&cli.allow_env);

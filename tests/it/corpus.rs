@@ -189,6 +189,7 @@ fn every_v09_corpus_case_renders_the_same_bytes_twice() {
                 outputs: case.outputs().cloned(),
                 operator: Some(case.values().clone()),
                 environment: Some(case.environment().clone()),
+                ..Default::default()
             };
             render::render(&project, "test", ctx, &opts).map(|r| output::to_yaml(&output::compile_flux(&r.blueprint)))
         };

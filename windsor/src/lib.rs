@@ -50,7 +50,7 @@ mod texts;
 pub use context::{current, scope};
 pub use error::{Error, Errors};
 pub use format::Format;
-pub use host::allow;
+pub use host::{allow, jsonnet};
 pub use load::facet::ordinal_from_basename;
 pub use load::project::{Project, TEMPLATE};
 pub use render::output;

@@ -15,6 +15,15 @@ use std::os::raw::{c_char, c_int};
 /// prints it. `options_json` may be NULL. Returns 0, or non-zero with
 /// `*err` set.
 ///
+/// Jsonnet (`jsonnet()` in a facet): a host process cannot be restarted
+/// as `bpvm`, so set the environment variable `BPVM_JSONNET_WORKER` to
+/// the path of a `bpvm` executable (before the first render) and Jsonnet
+/// runs in worker processes of it, under the same memory limit
+/// (`BPVM_JSONNET_MEMORY_MIB`) and time limit (`BPVM_TIMEOUT_SECONDS`) as
+/// `bpvm render`. Without it Jsonnet runs on the calling thread, limited
+/// only in recursion depth and result size: a Jsonnet file can then take
+/// all the host's memory or run without end.
+///
 /// # Safety
 /// The strings must be NULL or NUL-terminated; `out` and `err` must be
 /// NULL or valid for writing one pointer.

@@ -14,6 +14,8 @@ mod completions;
 mod eval;
 mod explain;
 mod graph;
+#[cfg(unix)]
+mod jsonnet_worker;
 mod man;
 mod render;
 mod test;
@@ -90,6 +92,9 @@ pub enum Command {
     Graph(graph::Args),
     Completions(completions::Args),
     Man(man::Args),
+    #[cfg(unix)]
+    #[command(name = "jsonnet-worker", hide = true)]
+    JsonnetWorker(jsonnet_worker::Args),
 }
 
 impl Command {
@@ -110,6 +115,8 @@ impl Command {
             Command::Graph(args) => govern(|| graph::run(args)),
             Command::Completions(args) => completions::run(args, Cli::command()),
             Command::Man(args) => man::run(args, Cli::command()),
+            #[cfg(unix)]
+            Command::JsonnetWorker(args) => jsonnet_worker::run(args),
         }
     }
 }

@@ -17,7 +17,7 @@ mod colour;
 mod context;
 mod corpus;
 mod explain;
-mod governance;
+mod governed;
 mod graph;
 mod habits;
 mod help;

@@ -5,7 +5,7 @@
 //! Imports only the leaves: host functions are called from any template.
 
 pub mod allow;
-pub(crate) mod jsonnet;
+pub mod jsonnet;
 
 use bpvm_compiler::{Compiler, Dialect, Logic};
 use bpvm_runtime::builtins::{cidr, windsor};

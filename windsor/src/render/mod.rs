@@ -63,6 +63,7 @@ pub fn render_files(project: &Project, name: &str, defaults: bool, outputs: Opti
         outputs,
         environment: None,
         operator: Some(operator),
+        ..Default::default()
     };
     render(project, name, ctx, &opts)
 }

@@ -16,6 +16,9 @@ pub struct Options {
     /// The values the operator set, without schema defaults (Windsor
     /// v0.9: they win over facet config); all of the context when unset.
     pub operator: Option<Value>,
+    /// The limits of the render's Jsonnet evaluations (its time limit
+    /// among them); the environment's by default.
+    pub jsonnet: crate::host::jsonnet::Limits,
 }
 
 /// A rendered blueprint, and what decided it.

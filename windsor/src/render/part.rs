@@ -20,6 +20,7 @@ pub(crate) fn evaluator(project: &Project, ctx: Value, opts: &Options) -> Evalua
     host.environment = opts.environment.clone();
     host.allow_env = project.allow_env.clone();
     host.paths = Some(project.paths.clone());
+    host.jsonnet_cache = crate::host::jsonnet::Calls::new(opts.jsonnet.clone()).into();
     Evaluator::new(ctx, host)
 }
 

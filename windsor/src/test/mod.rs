@@ -214,6 +214,7 @@ pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
         outputs: case.outputs.clone(),
         environment: Some(case.environment.clone()),
         operator: Some(case.values.clone()),
+        ..Default::default()
     };
     let result = render(project, "test", ctx, &opts);
     match (result, case.expect_error) {
@@ -244,6 +245,7 @@ fn run_v09(project: &Project, case: &Case) -> Vec<String> {
                 outputs: case.outputs.clone(),
                 environment: Some(case.environment.clone()),
                 operator: Some(case.values.clone()),
+                ..Default::default()
             };
             render(project, "test", ctx, &opts).map_err(|e| format!("composition error: {e}"))
         })

@@ -58,6 +58,7 @@ pub fn render(dir: &Path, case: &Map) -> Result<Value, String> {
         outputs: case.get("terraformOutputs").cloned(),
         environment: case.get("env").and_then(Value::as_map).cloned(),
         operator: case.get("operator").cloned(),
+        ..Default::default()
     };
     render::render(&project, "test", ctx, &opts)
         .map(|r| r.blueprint)

@@ -1,8 +1,9 @@
-//! `jsonnet(path)`: a Jsonnet file evaluated with jrsonnet. It sees the
-//! scope of the expression that calls it as `std.extVar("context")`, and a
-//! helper library as `std.extVar("helpers")`; imports resolve from the
-//! file's folder and, like every file a template reads, must stay inside
-//! the project (D8). Integral numbers come back as integers.
+//! The Jsonnet engine, jrsonnet, in this process: a file evaluated with
+//! the calling scope as `std.extVar("context")` and a helper library as
+//! `std.extVar("helpers")`; imports resolve from the file's folder and,
+//! like every file a template reads, must stay inside the project (D8).
+//! Integral numbers come back as integers. The worker process runs this;
+//! so does a host without a worker.
 
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Map, Value};
@@ -95,6 +96,22 @@ impl Serialize for Numbers<'_> {
     }
 }
 
+/// `scope` as Jsonnet's `context` value.
+pub(crate) fn context(scope: &Map) -> Result<Val, String> {
+    Val::from_serde(Numbers(&Value::Map(scope.clone()))).map_err(|e| e.to_string())
+}
+
+/// `scope` as the JSON text of Jsonnet's `context` value (integers as
+/// Jsonnet numbers), for a worker to read with [`context_from_json`].
+pub(crate) fn context_json(scope: &Map) -> Result<String, String> {
+    serde_json::to_string(&Numbers(&Value::Map(scope.clone()))).map_err(|e| e.to_string())
+}
+
+/// The `context` value written by [`context_json`].
+pub(crate) fn context_from_json(text: &[u8]) -> Result<Val, String> {
+    serde_json::from_slice::<Val>(text).map_err(|e| format!("the scope cannot be read: {e}"))
+}
+
 /// Jsonnet's `import`, `importstr` and `importbin`, read through the
 /// project's [`Root`]: relative to the importing file, inside the project,
 /// regular files only.
@@ -137,48 +154,10 @@ impl ImportResolver for Imports {
     }
 }
 
-/// What a render's `jsonnet()` calls share: the scope they were last
-/// called from as a Jsonnet value (converted once, not once per call) and
-/// the results of the files evaluated against it.
-#[derive(Clone, Default)]
-pub struct Calls {
-    scope: Option<(Map, Val)>,
-    results: Vec<(PathBuf, Value)>,
-}
-
-impl std::fmt::Debug for Calls {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Calls").field("results", &self.results.len()).finish()
-    }
-}
-
-impl Calls {
-    /// The result of the file at `path` (inside `root`) evaluated with
-    /// `scope` as its context: evaluated once per scope and file.
-    pub fn evaluate(&mut self, root: &Root, path: &Path, scope: &Map) -> Result<&Value, String> {
-        if !self.scope.as_ref().is_some_and(|(m, _)| m == scope) {
-            self.results.clear();
-            self.scope = None;
-            let val = Val::from_serde(Numbers(&Value::Map(scope.clone()))).map_err(|e| e.to_string())?;
-            self.scope = Some((scope.clone(), val));
-        }
-        let i = match self.results.iter().position(|(p, _)| p == path) {
-            Some(i) => i,
-            None => {
-                let context = self.scope.as_ref().map(|(_, v)| v.clone()).unwrap_or(Val::Null);
-                let v = evaluate(root, path, context)?;
-                self.results.push((path.to_path_buf(), v));
-                self.results.len() - 1
-            }
-        };
-        Ok(&self.results[i].1)
-    }
-}
-
 /// Evaluates the Jsonnet file at `path` (inside `root`) with `context` as
 /// its context. A panic inside the Jsonnet engine becomes an error, never
 /// a crash.
-fn evaluate(root: &Root, path: &Path, context: Val) -> Result<Value, String> {
+pub(crate) fn evaluate(root: &Root, path: &Path, context: Val) -> Result<Value, String> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(root, path, context))) {
         Ok(result) => result,
         Err(_) => Err("the Jsonnet engine failed on this file".to_string()),
@@ -430,7 +409,7 @@ mod tests {
     }
 
     fn run_once(root: &Root, file: &Path, scope: &Map) -> Result<Value, String> {
-        Calls::default().evaluate(root, file, scope).cloned()
+        evaluate(root, file, context(scope)?)
     }
 
     #[test]
