@@ -63,6 +63,9 @@ pub enum Command {
     Graph(graph::Args),
     Completions(completions::Args),
     Man(man::Args),
+    /// A worker process of `bpvm batch` (started by it, not by hand).
+    #[command(hide = true)]
+    BatchWorker(batch::WorkerArgs),
 }
 
 impl Command {
@@ -79,6 +82,7 @@ impl Command {
             Command::Graph(args) => graph::run(args),
             Command::Completions(args) => completions::run(args, Cli::command()),
             Command::Man(args) => man::run(args, Cli::command()),
+            Command::BatchWorker(args) => batch::work(args),
         }
     }
 }

@@ -9,6 +9,7 @@ mod support;
 #[path = "../../../tests/support/shared.rs"]
 mod shared;
 
+mod batch;
 mod bench;
 mod blueprint;
 mod check;

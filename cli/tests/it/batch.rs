@@ -1,0 +1,187 @@
+//! `bpvm batch` isolates its targets (D10) and never writes over what it
+//! reads (D12): a target that aborts its worker, runs past its deadline
+//! or over its memory limit is that target's failed record, and every
+//! other target still renders.
+
+use crate::support::{bpvm, scratch_dir};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A Bluelink blueprint with one queue named `name`.
+fn good(name: &str) -> String {
+    format!("version: 2023-04-20\nresources:\n  q:\n    type: aws/sqs/queue\n    spec: {{name: {name}}}\n")
+}
+
+/// A blueprint whose `each` list doubles `doublings` times: gigabytes.
+fn exploding(doublings: usize) -> String {
+    let mut s = "\"a,\"".to_string();
+    for _ in 0..doublings {
+        s = format!("replace({s}, \"a,\", \"a,a,\")");
+    }
+    format!(
+        "version: 2023-04-20\nresources:\n  q:\n    type: aws/sqs/queue\n    each: ${{split({s}, \",\")}}\n    spec: {{name: \"${{elem}}\"}}\n"
+    )
+}
+
+/// A blueprint whose values nest, each 55 levels deeper than the one
+/// before, until the render overflows its stack.
+fn overflowing(values: usize) -> String {
+    let mut text = "version: 2025-11-02\nvalues:\n  v0:\n    type: array\n    value: [1]\n".to_string();
+    for i in 1..=values {
+        let open = "[".repeat(55);
+        let close = "]".repeat(55);
+        text.push_str(&format!(
+            "  v{i}:\n    type: array\n    value: {open}\"${{values.v{}}}\"{close}\n",
+            i - 1
+        ));
+    }
+    text.push_str(&format!(
+        "resources:\n  q:\n    type: aws/sqs/queue\n    spec: {{v: \"${{values.v{values}}}\"}}\n"
+    ));
+    text
+}
+
+/// A Windsor project whose facet folds Jsonnet over a range of 3·10⁸:
+/// tens of seconds of work that no budget inside the render stops sooner.
+fn slow_project(root: &Path) {
+    write(root, "slow/windsor.yaml", "version: v1alpha1\n");
+    write(root, "slow/contexts/local/values.yaml", "provider: aws\n");
+    write(
+        root,
+        "slow/contexts/_template/facets/base.yaml",
+        "kind: Facet\nmetadata: {name: base}\nterraform: [{path: p, inputs: {x: '${jsonnet(\"../configs/main.jsonnet\")}'}}]\n",
+    );
+    write(
+        root,
+        "slow/contexts/_template/configs/main.jsonnet",
+        "std.foldl(function(a, b) a + b, std.range(0, 300000000), 0)\n",
+    );
+}
+
+#[test]
+fn a_target_that_aborts_hangs_or_exhausts_memory_fails_alone() {
+    let root = scratch_dir("batch-isolation");
+    let src = root.join("src");
+    write(&src, "a-good.yaml", &good("first"));
+    write(&src, "b-abort.yaml", &overflowing(100));
+    write(&src, "c-memory.yaml", &exploding(22));
+    write(&src, "z-good.yaml", &good("last"));
+    slow_project(&src);
+    let start = Instant::now();
+    let run = bpvm()
+        .args(["batch", "src", "--out", "out", "--report", "report.json", "--jobs", "2"])
+        .args(["--timeout", "10", "--memory-limit", "128"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    // Bounded by the deadline (10 s), not by the slow target's minutes.
+    assert!(took < Duration::from_secs(25), "took {took:?}\n{stderr}");
+    for (id, name) in [("a-good", "first"), ("z-good", "last")] {
+        let text = std::fs::read_to_string(root.join(format!("out/{id}.yaml"))).expect(id);
+        assert!(text.contains(name), "{text}");
+    }
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("report.json")).unwrap()).unwrap();
+    let cause = |id: &str| -> String {
+        let records = report["records"].as_array().unwrap();
+        let record = records
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id}: {report}"));
+        assert_eq!(record["status"], "failed", "{record}");
+        record["diagnostics"][0].as_str().unwrap().to_string()
+    };
+    let abort = cause("b-abort");
+    assert!(
+        abort.starts_with("error: aborted by signal SIGABRT: thread 'main'"),
+        "{abort}"
+    );
+    assert!(abort.ends_with("has overflowed its stack"), "{abort}");
+    let memory = cause("c-memory");
+    // The `each` list is built as the blueprint loads, or as it renders.
+    let limit =
+        "over the memory limit of 128 MiB (set --memory-limit MIB or BPVM_MEMORY_LIMIT_MIB): memory allocation of";
+    assert!(
+        memory.starts_with(&format!("error: {limit}"))
+            || memory.starts_with(&format!("error: loading the template: {limit}")),
+        "{memory}"
+    );
+    assert_eq!(
+        cause("slow/local"),
+        "error: ran past the deadline of 10 s (set --timeout SECONDS or BPVM_TIMEOUT_SECONDS)"
+    );
+    assert!(stderr.contains("2 rendered, 3 failed"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn an_out_folder_that_holds_the_templates_is_refused() {
+    let root = scratch_dir("batch-out-over-source");
+    let source = good("kept");
+    write(&root, "app/bp.yaml", &source);
+    write(&root, "japp/bp.json", &source);
+    for (app, out, format) in [("app", "app", "yaml"), ("japp", "japp", "json"), ("app", ".", "yaml")] {
+        let run = bpvm()
+            .args(["batch", app, "--out", out, "-o", format])
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "error: --out {out}: holds the searched folder {app}; the rendered files could overwrite what the batch reads"
+            )),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(root.join("app/bp.yaml")).unwrap(), source);
+        assert_eq!(std::fs::read_to_string(root.join("japp/bp.json")).unwrap(), source);
+    }
+    // A folder beside the templates is where output goes.
+    let run = bpvm()
+        .args(["batch", "app", "--out", "rendered"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn an_out_folder_with_a_file_the_batch_reads_is_refused() {
+    // A manifest may list a blueprint anywhere under the searched folder,
+    // the output folder too.
+    let root = scratch_dir("batch-out-holds-listed");
+    let source = good("kept");
+    write(&root, "repo/rendered/bp.yaml", &source);
+    write(
+        &root,
+        "repo/bpvm-batch.yaml",
+        "targets:\n  - bluelink: rendered/bp.yaml\n",
+    );
+    let run = bpvm()
+        .args(["batch", ".", "--out", "rendered"])
+        .current_dir(root.join("repo"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("error: --out rendered: holds ./rendered/bp.yaml, which the batch reads"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("repo/rendered/bp.yaml")).unwrap(),
+        source
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
