@@ -40,7 +40,10 @@ fn print_page(cli: &clap::Command) -> Result<(), String> {
 fn write_pages(cli: &clap::Command, dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("error: cannot create {}: {e}", dir.display()))?;
     let mut pages = vec![("bpvm".to_string(), cli.clone())];
-    for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
+    for sub in cli
+        .get_subcommands()
+        .filter(|s| s.get_name() != "help" && !s.is_hide_set())
+    {
         // A command's page is named by its full name, as `man bpvm-render`
         // finds it, and its synopsis reads `bpvm render …`.
         let name = format!("bpvm-{}", sub.get_name());
