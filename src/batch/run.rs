@@ -36,6 +36,9 @@ pub struct Options {
     /// Only the test cases of shard `(K, N)`: the targets are sharded by
     /// the caller, the test cases, found while running, here.
     pub shard: Option<(usize, usize)>,
+    /// Ids of targets and test cases not to run and not to record: a
+    /// batch resumed after a crash skips what it already has.
+    pub skip: std::collections::BTreeSet<String>,
 }
 
 /// A Windsor project whose test suites a batch runs.
@@ -90,6 +93,13 @@ pub trait Sink: Sync {
         Verdict::Ok
     }
 
+    /// A target's render or a test case is about to start (before
+    /// [`Sink::output`] and [`Sink::done`] for it), so that a caller
+    /// watching from outside knows which one hangs or crashes.
+    fn started(&self, id: &str) {
+        let _ = id;
+    }
+
     /// A target or test case is done (for progress).
     fn done(&self, record: &Record) {
         let _ = record;
@@ -111,6 +121,14 @@ impl Sink for () {}
 /// `options.fail_fast`; targets not started after a failure then have
 /// no record. A panic in one target's render is caught and recorded as
 /// its failure.
+///
+/// This runs in the calling process, which isolates targets only from
+/// each other's errors and panics: a target that aborts the process (a
+/// stack overflow, a failed allocation), or that never ends, takes the
+/// batch with it. `bpvm batch` therefore runs each template's targets
+/// in worker processes of its own, with a deadline and a memory limit,
+/// and calls this in each worker; [`Sink::started`] tells the parent
+/// which target a dead worker was rendering.
 ///
 /// ```
 /// use bpvm::batch::{Options, Status, discover, run};
@@ -241,7 +259,7 @@ impl<'a> Batch<'a> {
         let template = match loaded {
             Ok(t) => Arc::new(t),
             Err(e) => {
-                for t in &group.targets {
+                for t in group.targets.iter().filter(|t| !self.options.skip.contains(&t.id)) {
                     self.finish(Record {
                         id: t.id.clone(),
                         kind: kind(t),
@@ -260,6 +278,7 @@ impl<'a> Batch<'a> {
         let mut jobs: Vec<Job<'g>> = group
             .targets
             .iter()
+            .filter(|t| !self.options.skip.contains(&t.id))
             .map(|t| Job::Render(t, Arc::clone(&template)))
             .collect();
         if let Some(suite) = group.suite {
@@ -273,6 +292,7 @@ impl<'a> Batch<'a> {
     }
 
     fn render(&self, target: &Target, template: &Template) {
+        self.sink.started(&target.id);
         let start = Instant::now();
         let (status, diagnostics, notes) = match guarded(|| template.render(target, self.options.format)) {
             Err(e) => (Status::Failed, vec![e], Vec::new()),
@@ -314,10 +334,12 @@ impl<'a> Batch<'a> {
                 project: Arc::clone(project),
             })
             .filter(|t| self.options.shard.is_none_or(|(k, n)| shard_of(&t.id, n) == k))
+            .filter(|t| !self.options.skip.contains(&t.id))
             .collect()
     }
 
     fn test_case(&self, test: TestCase) {
+        self.sink.started(&test.id);
         let start = Instant::now();
         let Template::Windsor(windsor) = &*test.project else {
             return;

@@ -10,6 +10,7 @@
 mod architecture;
 mod batch;
 mod batch_discovery;
+mod batch_hardening;
 mod bounds;
 mod check;
 mod check_sarif;

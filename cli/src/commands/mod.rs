@@ -95,6 +95,9 @@ pub enum Command {
     #[cfg(unix)]
     #[command(name = "jsonnet-worker", hide = true)]
     JsonnetWorker(jsonnet_worker::Args),
+    /// A worker process of `bpvm batch` (started by it, not by hand).
+    #[command(hide = true)]
+    BatchWorker(batch::WorkerArgs),
 }
 
 impl Command {
@@ -117,6 +120,7 @@ impl Command {
             Command::Man(args) => man::run(args, Cli::command()),
             #[cfg(unix)]
             Command::JsonnetWorker(args) => jsonnet_worker::run(args),
+            Command::BatchWorker(args) => batch::work(args),
         }
     }
 }

@@ -21,6 +21,43 @@ use std::path::Path;
 /// is anything but a regular file is refused. A replaced file's mode is
 /// kept. The temporary file is removed on every error and on SIGINT/SIGTERM.
 pub fn atomically(flag: &str, path: &Path, text: &str) -> Result<(), String> {
+    replace(flag, path, text, true)
+}
+
+/// [`atomically`], but not flushed to disk: a command that writes many
+/// files calls [`durable`] once after the last of them instead, so that
+/// a thousand files do not wait for a thousand flushes.
+pub fn atomically_unsynced(flag: &str, path: &Path, text: &str) -> Result<(), String> {
+    replace(flag, path, text, false)
+}
+
+/// Flushes to disk everything written on the file system that holds
+/// `folder` (named by `flag`): after it, files written with
+/// [`atomically_unsynced`] there survive a crash of the machine.
+pub fn durable(flag: &str, folder: &Path) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("error: {flag} {}: cannot flush it to disk: {e}", folder.display());
+    let dir = std::fs::File::open(folder).map_err(fail)?;
+    sync_filesystem(&dir).map_err(fail)
+}
+
+#[cfg(target_os = "linux")]
+fn sync_filesystem(dir: &std::fs::File) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: the descriptor is open for the duration of the call.
+    if unsafe { libc::syncfs(dir.as_raw_fd()) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn sync_filesystem(_: &std::fs::File) -> std::io::Result<()> {
+    // SAFETY: sync takes no arguments and cannot fail.
+    unsafe { libc::sync() };
+    Ok(())
+}
+
+fn replace(flag: &str, path: &Path, text: &str, sync: bool) -> Result<(), String> {
     let fail = |what: String| format!("error: {flag} {}: {what}", path.display());
     let dest = destination::inspect(path).map_err(fail)?;
     let mut builder = tempfile::Builder::new();
@@ -39,7 +76,7 @@ pub fn atomically(flag: &str, path: &Path, text: &str) -> Result<(), String> {
         if let Some(old) = &dest.replaced {
             tmp.file().set_permissions(mode::kept(old))?;
         }
-        tmp.file().sync_all()
+        if sync { tmp.file().sync_all() } else { Ok(()) }
     });
     written.map_err(|e| fail(format!("cannot write: {e}")))?;
     tmp.persist(path).map_err(|e| fail(format!("cannot write: {e}")))

@@ -50,34 +50,58 @@ pub(crate) fn is_project(dir: &Path) -> bool {
     (dir.join("windsor.yaml").is_file() || dir.join("windsor.yml").is_file()) && dir.join("contexts/_template").is_dir()
 }
 
-/// The names of the context folders of the project at `dir`
-/// (`contexts/<name>/`, not `_template`), sorted.
-pub(super) fn contexts(dir: &Path) -> Result<Vec<String>, String> {
+/// The context folders of a project: the names, sorted, and those whose
+/// names are not UTF-8 (shown with `\u{FFFD}` in their place).
+pub(super) struct Contexts {
+    pub(super) names: Vec<String>,
+    pub(super) unnamed: Vec<String>,
+}
+
+/// The context folders of the project at `dir` (`contexts/<name>/`, not
+/// `_template`). A folder whose name is not UTF-8 cannot be a context's
+/// name; it is set apart so that the others still render.
+pub(super) fn contexts(dir: &Path) -> Result<Contexts, String> {
     let entries = std::fs::read_dir(dir.join("contexts")).map_err(|e| format!("cannot list contexts/: {e}"))?;
-    let mut names = Vec::new();
+    let mut found = Contexts {
+        names: Vec::new(),
+        unnamed: Vec::new(),
+    };
     for entry in entries {
         let entry = entry.map_err(|e| format!("cannot list contexts/: {e}"))?;
         if !entry.path().is_dir() {
             continue;
         }
         let name = entry.file_name();
-        let Some(name) = name.to_str() else {
-            return Err(format!("contexts/{} is not named in UTF-8", name.to_string_lossy()));
-        };
-        if name != "_template" {
-            names.push(name.to_string());
+        match name.to_str() {
+            Some("_template") => {}
+            Some(name) => found.names.push(name.to_string()),
+            None => found.unnamed.push(name.to_string_lossy().into_owned()),
         }
     }
-    names.sort();
-    Ok(names)
+    found.names.sort();
+    found.unnamed.sort();
+    Ok(found)
+}
+
+/// What is said of a context folder whose name is not UTF-8.
+pub(super) fn unnamed_context(name: &str) -> String {
+    format!(
+        "contexts/{name} is not named in UTF-8, so it cannot be rendered as a context (rename it); the other contexts render"
+    )
 }
 
 /// One target per context of the project at `rel` under `base`.
 pub(super) fn project_targets(base: &Path, rel: &str, problems: &mut Vec<Problem>) -> Vec<Target> {
-    match contexts(&base.join(rel)) {
-        Ok(names) => names.iter().map(|c| Target::windsor(base, rel, c)).collect(),
+    let dir = base.join(rel);
+    match contexts(&dir) {
+        Ok(found) => {
+            for name in &found.unnamed {
+                problems.push(Problem::file(dir.display().to_string(), unnamed_context(name)));
+            }
+            found.names.iter().map(|c| Target::windsor(base, rel, c)).collect()
+        }
         Err(message) => {
-            problems.push(Problem::file(base.join(rel).display().to_string(), message));
+            problems.push(Problem::file(dir.display().to_string(), message));
             Vec::new()
         }
     }

@@ -1,7 +1,7 @@
 //! `bpvm-batch.yaml`: a folder's targets listed instead of discovered
 //! (its shape is in the documentation of the batch module).
 
-use super::layout::{MANIFEST, Role, contexts, extension, is_project, role};
+use super::layout::{MANIFEST, Role, contexts, extension, is_project, role, unnamed_context};
 use super::problem::Problem;
 use super::siblings::Siblings;
 use crate::batch::target::{Files, Target, join, stem};
@@ -185,7 +185,12 @@ impl Reader<'_> {
             return self.fail(project.at, &at, message);
         }
         let known = match contexts(&dir) {
-            Ok(known) => known,
+            Ok(found) => {
+                for name in &found.unnamed {
+                    self.fail(project.at, &at, unnamed_context(name));
+                }
+                found.names
+            }
             Err(message) => return self.fail(project.at, &at, message),
         };
         let Some(list) = item.get("contexts") else {

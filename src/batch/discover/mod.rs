@@ -7,6 +7,7 @@
 //! `bpvm-batch.yaml` with them. This module only gathers what they find:
 //! none of them imports it.
 
+mod ignores;
 mod layout;
 mod manifest;
 mod problem;

@@ -1,6 +1,7 @@
 //! Discovery proper: the folders under a base searched for Windsor
 //! projects and Bluelink blueprints.
 
+use super::ignores::Ignores;
 use super::layout::{Role, SKIPPED, extension, is_project, project_targets, role};
 use super::problem::Problem;
 use super::siblings::Siblings;
@@ -21,7 +22,10 @@ pub(super) fn walk(
     found_projects: &mut Vec<PathBuf>,
 ) -> Vec<Target> {
     let projects: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
-    let folders = files_by_folder(walker(base, except, Arc::clone(&projects)), base, problems);
+    let ignores = Arc::new(Ignores::new(base, root));
+    let walk = walker(base, except, Arc::clone(&ignores), Arc::clone(&projects));
+    let folders = files_by_folder(walk, base, problems);
+    problems.extend(ignores.take_problems());
     let mut targets = Vec::new();
     let projects = std::mem::take(&mut *projects.lock().unwrap_or_else(PoisonError::into_inner));
     for dir in projects {
@@ -43,23 +47,29 @@ pub(super) fn walk(
 /// The search of `base`: hidden, ignored, skipped and `except` folders
 /// left out; each Windsor project met is pushed to `projects` and not
 /// entered.
-fn walker(base: &Path, except: &Arc<Vec<PathBuf>>, projects: Arc<Mutex<Vec<PathBuf>>>) -> ignore::Walk {
+fn walker(
+    base: &Path,
+    except: &Arc<Vec<PathBuf>>,
+    ignores: Arc<Ignores>,
+    projects: Arc<Mutex<Vec<PathBuf>>>,
+) -> ignore::Walk {
     let except = Arc::clone(except);
     let mut walker = ignore::WalkBuilder::new(base);
     walker
+        // Ignore files are read by `ignores`, under the root's rules; the
+        // global excludes file and `.git/info/exclude` are not read at all:
+        // what only one machine has must not change what a batch is (N
+        // shards on N machines must see the same targets).
+        .standard_filters(false)
         .hidden(true)
-        .parents(true)
-        .ignore(true)
-        .git_ignore(true)
-        .require_git(false)
-        // What only one machine has must not change what a batch is:
-        // N shards on N machines must see the same targets.
-        .git_global(false)
-        .git_exclude(false)
         .follow_links(false)
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry(move |entry| {
-            if !entry.file_type().is_some_and(|t| t.is_dir()) {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            if entry.depth() > 0 && ignores.ignored(entry.path(), is_dir) {
+                return false;
+            }
+            if !is_dir {
                 return true;
             }
             if SKIPPED.iter().any(|s| entry.file_name() == *s) {
@@ -99,7 +109,14 @@ fn files_by_folder(walk: ignore::Walk, base: &Path, problems: &mut Vec<Problem>)
         let Ok(rel) = entry.path().strip_prefix(base) else {
             continue;
         };
-        let Some(name) = rel.file_name().and_then(|n| n.to_str()) else {
+        let Some(name) = rel.to_str().and(rel.file_name()).and_then(|n| n.to_str()) else {
+            // A target's id is its path: a name that is not UTF-8 cannot
+            // be one, and is said rather than passed over in silence.
+            let lossy = entry.path().to_string_lossy();
+            if extension(&lossy).is_some() {
+                let message = "is not named in UTF-8, so it cannot be a target (rename it)";
+                problems.push(Problem::file(lossy.into_owned(), message));
+            }
             continue;
         };
         if extension(name).is_some() {

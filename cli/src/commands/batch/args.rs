@@ -46,7 +46,7 @@ pub struct Args {
     /// files no target renders, exit 1 on any drift.
     #[arg(long, requires = "out")]
     pub check: bool,
-    /// Worker threads (default: one per core).
+    /// Worker processes (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
     /// Only shard K of N (1-based): the N shards are disjoint and together
@@ -67,6 +67,11 @@ pub struct Args {
     /// Start nothing new after the first failure.
     #[arg(long)]
     pub fail_fast: bool,
+    /// Limit each worker process's memory (address space) to MIB: a
+    /// target that needs more fails alone [default: 4096, or
+    /// BPVM_MEMORY_LIMIT_MIB].
+    #[arg(long, value_name = "MIB", value_parser = super::limits::parse_mib)]
+    pub memory_limit: Option<u64>,
 }
 
 #[derive(Subcommand)]

@@ -2,20 +2,32 @@
 //! folders rendered in one run, written, checked or tested; and
 //! `bpvm batch merge-reports`, the shards' reports as one.
 //!
-//! `args` is the command line (a leaf); `render` runs the batch through
-//! `output` (where each text goes) and `progress` (the bar), and
-//! `results` prints what it gave; `merge` reads and merges reports.
+//! `args` is the command line (a leaf, with `limits`: the deadline and
+//! memory limit); `render` runs the batch through `pool` (worker
+//! processes, each a `process`, that run `worker` — the hidden `bpvm
+//! batch-worker` — and speak `wire`; `crash` says why one died),
+//! `guard` (nothing read is written over), `output` (where each text
+//! goes) and `progress` (the bar), and `results` prints what it gave;
+//! `merge` reads and merges reports.
 //! None imports this file; they may import the crate's shared modules
 //! (`args`, `paint`, `write`).
 
 mod args;
+mod crash;
+mod guard;
+mod limits;
 mod merge;
 mod output;
+mod pool;
+mod process;
 mod progress;
 mod render;
 mod results;
+mod wire;
+mod worker;
 
 pub use args::Args;
+pub use worker::{WorkerArgs, work};
 
 use crate::exit;
 use args::Action;

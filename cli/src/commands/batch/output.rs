@@ -1,6 +1,7 @@
 //! Where `bpvm batch` puts each rendered target: a file in the output
 //! folder, or (`--check`) a comparison with the file there.
 
+use super::guard::Read;
 use super::progress::Progress;
 use bpvm::batch::{Format, Output, Record, Sink, Target, Verdict, shard_of};
 use std::collections::BTreeSet;
@@ -22,16 +23,29 @@ pub struct Files<'a> {
     pub mode: Mode,
     pub format: Format,
     pub progress: &'a Progress,
+    /// The files the batch reads, never written over.
+    pub read: Read,
+    /// The output folder's real path (when writing).
+    pub out_real: PathBuf,
 }
 
 impl Sink for Files<'_> {
     fn output(&self, target: &Target, output: &Output) -> Verdict {
         match &self.mode {
             Mode::Render => Verdict::Ok,
-            Mode::Write(out) => match write(out, &relative(target, self.format), &output.text) {
-                Ok(()) => Verdict::Ok,
-                Err(e) => Verdict::Failed(e),
-            },
+            Mode::Write(out) => {
+                let rel = relative(target, self.format);
+                if self.read.contains(&self.out_real.join(&rel)) {
+                    return Verdict::Failed(format!(
+                        "error: --out {}: is a file the batch reads; it is not written over (choose another output folder)",
+                        out.join(&rel).display()
+                    ));
+                }
+                match write(out, &rel, &output.text) {
+                    Ok(()) => Verdict::Ok,
+                    Err(e) => Verdict::Failed(e),
+                }
+            }
             Mode::Check(out) => check(out, &relative(target, self.format), &output.text),
         }
     }
@@ -75,7 +89,8 @@ fn write(out: &Path, rel: &str, text: &str) -> Result<(), String> {
             Err(e) => return Err(format!("error: --out {}: {e}", dir.display())),
         }
     }
-    crate::write::atomically("--out", &path, text)
+    // Flushed to disk once for the whole batch, after the last file.
+    crate::write::atomically_unsynced("--out", &path, text)
 }
 
 /// `text` against `out/rel`: a unified diff when they differ or the file

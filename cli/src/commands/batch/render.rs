@@ -2,12 +2,16 @@
 //! (nothing, the output folder, or a comparison with it), tested, reported.
 
 use super::args::Args;
+use super::guard;
+use super::limits::Limits;
 use super::output::{self, Files, Mode};
+use super::pool::Pool;
 use super::progress::Progress;
 use super::results;
+use super::wire::Job;
 use crate::args::Format as OutputFormat;
-use bpvm::batch::{self, Discovery, Format, Options, Report, Target};
-use std::collections::BTreeSet;
+use bpvm::batch::{self, Discovery, Format, Report, Suite, Target};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -15,36 +19,53 @@ use std::time::Instant;
 /// case failed, or discovery met a problem.
 pub fn render(args: &Args) -> Result<bool, String> {
     let start = Instant::now();
+    let limits = Limits::new(args.memory_limit)?;
     let format = match args.output.chosen() {
         OutputFormat::Yaml => Format::Yaml,
         OutputFormat::Json => Format::Json,
     };
-    let found = discover(args);
+    let paths = paths(args);
+    let found = discover(args, &paths);
     let all = &found.targets;
-    let sharded: Vec<Target>;
-    let targets: &[Target] = match args.shard {
-        Some((k, n)) => {
-            sharded = batch::shard(all, k, n);
-            &sharded
-        }
-        None => all,
+    let targets: Vec<Target> = match args.shard {
+        Some((k, n)) => batch::shard(all, k, n),
+        None => all.clone(),
     };
     let mode = mode(args)?;
+    let (read, out_real) = match &mode {
+        Mode::Write(out) => (guard::check(out, &paths, &found)?, guard::real(out)),
+        _ => (guard::Read::default(), PathBuf::new()),
+    };
+    if let Mode::Write(out) = &mode {
+        std::fs::create_dir_all(out).map_err(|e| format!("error: --out {}: cannot create it: {e}", out.display()))?;
+    }
     let progress = Progress::new(targets.len());
     let sink = Files {
         mode,
         format,
         progress: &progress,
+        read,
+        out_real,
     };
-    let options = Options {
-        jobs: args.jobs.map_or(0, usize::from),
+    let suites = if args.test { batch::suites(all) } else { Vec::new() };
+    let job = Job {
         format,
+        texts: !matches!(sink.mode, Mode::Render),
         fail_fast: args.fail_fast,
-        tests: if args.test { batch::suites(all) } else { Vec::new() },
         shard: args.shard,
+        suite: None,
+        skip: Vec::new(),
+        targets: Vec::new(),
     };
-    let records = batch::run(targets, &options, &sink);
+    let workers = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let records = Pool::new(jobs(&targets, suites, &job), limits, &sink, args.fail_fast).run(workers);
     progress.finish();
+    if let Mode::Write(out) = &sink.mode {
+        crate::write::durable("--out", out)?;
+    }
     let report = Report::new(records, args.shard);
     let stale = stale(&sink.mode, all, format, args.shard);
     results::print(&report, &stale, args.out.as_deref());
@@ -55,18 +76,47 @@ pub fn render(args: &Args) -> Result<bool, String> {
     Ok(report.counts().clean() && stale.is_empty() && found.problems.is_empty())
 }
 
-/// The targets under the PATHs (the current folder by default), each
-/// problem met on the way printed.
-fn discover(args: &Args) -> Discovery {
-    let paths = if args.paths.is_empty() {
+/// One job per template, in the order the templates first appear: its
+/// targets, and its test suite; a suite whose project has no target here
+/// (they are in other shards) is a job of its own.
+fn jobs(targets: &[Target], suites: Vec<Suite>, like: &Job) -> Vec<Job> {
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut index: HashMap<&Path, usize> = HashMap::new();
+    for t in targets {
+        let i = *index.entry(&t.template).or_insert_with(|| {
+            jobs.push(like.clone());
+            jobs.len() - 1
+        });
+        jobs[i].targets.push(t.clone());
+    }
+    for suite in suites {
+        match index.get(suite.project.as_path()) {
+            Some(&i) => jobs[i].suite = Some(suite),
+            None => jobs.push(Job {
+                suite: Some(suite),
+                ..like.clone()
+            }),
+        }
+    }
+    jobs
+}
+
+/// The PATHs, the current folder by default.
+fn paths(args: &Args) -> Vec<PathBuf> {
+    if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.paths.clone()
-    };
+    }
+}
+
+/// The targets under the PATHs (the current folder by default), each
+/// problem met on the way printed.
+fn discover(args: &Args, paths: &[PathBuf]) -> Discovery {
     let out = args.out.as_deref().map(absolute);
     // Rendered output under a searched folder must not be found as
     // blueprints on the next run.
-    let found = batch::discover_except(&paths, out.as_slice());
+    let found = batch::discover_except(paths, out.as_slice());
     for problem in &found.problems {
         anstream::eprint!("{}", crate::paint::diagnostic(&format!("error: {problem}\n")));
     }
@@ -78,11 +128,7 @@ fn discover(args: &Args) -> Discovery {
 fn mode(args: &Args) -> Result<Mode, String> {
     Ok(match (&args.out, args.check) {
         (Some(out), true) => Mode::Check(out.clone()),
-        (Some(out), false) => {
-            std::fs::create_dir_all(out)
-                .map_err(|e| format!("error: --out {}: cannot create it: {e}", out.display()))?;
-            Mode::Write(out.clone())
-        }
+        (Some(out), false) => Mode::Write(out.clone()),
         (None, _) => Mode::Render,
     })
 }

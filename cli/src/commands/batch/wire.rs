@@ -1,0 +1,356 @@
+//! What `bpvm batch` and its worker processes say to each other over
+//! pipes: a job (a template's targets) one way, progress and records the
+//! other. A leaf of the command's folder.
+//!
+//! Each field is written as a little-endian length and its bytes, so
+//! paths go as the system names them, UTF-8 or not.
+
+use bpvm::batch::{Files, Format, Kind, Record, RecordKind, Status, Suite, Target};
+use std::ffi::OsStr;
+use std::io::{self, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+
+/// The work of one template: its targets (and test suite), less those
+/// already done.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub format: Format,
+    /// Send each rendered text back (it is written or compared).
+    pub texts: bool,
+    pub fail_fast: bool,
+    pub shard: Option<(usize, usize)>,
+    pub suite: Option<Suite>,
+    /// Ids not to run: done, or the cause of an earlier crash.
+    pub skip: Vec<String>,
+    pub targets: Vec<Target>,
+}
+
+/// What a worker says while it does a job.
+#[derive(Debug)]
+pub enum Message {
+    /// A target's render or a test case is starting.
+    Started(String),
+    /// A target's rendered text (before its record).
+    Text(String, String),
+    /// A target or test case is done.
+    Done(Record),
+    /// The job is done.
+    End,
+}
+
+/// Writes bytes with their length.
+fn put(out: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
+    let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    out.write_all(&len.to_le_bytes())?;
+    out.write_all(bytes)
+}
+
+fn put_number(out: &mut impl Write, n: u64) -> io::Result<()> {
+    put(out, &n.to_le_bytes())
+}
+
+fn put_option(out: &mut impl Write, bytes: Option<&[u8]>) -> io::Result<()> {
+    match bytes {
+        None => put(out, b"0"),
+        Some(bytes) => {
+            put(out, b"1")?;
+            put(out, bytes)
+        }
+    }
+}
+
+fn put_list<'a>(out: &mut impl Write, mut items: impl ExactSizeIterator<Item = &'a [u8]>) -> io::Result<()> {
+    put_number(out, items.len() as u64)?;
+    items.try_for_each(|i| put(out, i))
+}
+
+/// Reads what [`put`] wrote; `Ok(None)` at the end of the stream before
+/// a field starts.
+fn take(input: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
+    let mut len = [0u8; 8];
+    match input.read_exact(&mut len) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    let len = u64::from_le_bytes(len);
+    let mut bytes = Vec::new();
+    input.take(len).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 != len {
+        return Err(broken("a field was cut short"));
+    }
+    Ok(Some(bytes))
+}
+
+fn broken(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, format!("batch worker pipe: {what}"))
+}
+
+fn field(input: &mut impl Read) -> io::Result<Vec<u8>> {
+    take(input)?.ok_or_else(|| broken("the stream ended inside a message"))
+}
+
+fn text(input: &mut impl Read) -> io::Result<String> {
+    String::from_utf8(field(input)?).map_err(|_| broken("text that is not UTF-8"))
+}
+
+fn number(input: &mut impl Read) -> io::Result<u64> {
+    let bytes: [u8; 8] = field(input)?
+        .try_into()
+        .map_err(|_| broken("a number of the wrong size"))?;
+    Ok(u64::from_le_bytes(bytes))
+}
+
+fn option(input: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
+    match field(input)?.as_slice() {
+        b"0" => Ok(None),
+        b"1" => field(input).map(Some),
+        _ => Err(broken("an option that is neither")),
+    }
+}
+
+fn list(input: &mut impl Read) -> io::Result<Vec<Vec<u8>>> {
+    let n = number(input)?;
+    (0..n).map(|_| field(input)).collect()
+}
+
+fn path(bytes: Vec<u8>) -> PathBuf {
+    PathBuf::from(OsStr::from_bytes(&bytes))
+}
+
+fn strings(input: &mut impl Read) -> io::Result<Vec<String>> {
+    list(input)?
+        .into_iter()
+        .map(|b| String::from_utf8(b).map_err(|_| broken("text that is not UTF-8")))
+        .collect()
+}
+
+fn put_path(out: &mut impl Write, p: &std::path::Path) -> io::Result<()> {
+    put(out, p.as_os_str().as_bytes())
+}
+
+fn put_target(out: &mut impl Write, t: &Target) -> io::Result<()> {
+    put(out, t.id.as_bytes())?;
+    put_path(out, &t.base)?;
+    put_path(out, &t.template)?;
+    match &t.kind {
+        Kind::Windsor { context } => {
+            put(out, b"w")?;
+            put(out, context.as_bytes())
+        }
+        Kind::Bluelink { set, files } => {
+            put(out, b"b")?;
+            put_option(out, set.as_deref().map(str::as_bytes))?;
+            for file in [&files.vars, &files.datasources, &files.resource_state] {
+                put_option(out, file.as_deref().map(|p| p.as_os_str().as_bytes()))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn target(input: &mut impl Read) -> io::Result<Target> {
+    let id = text(input)?;
+    let base = path(field(input)?);
+    let template = path(field(input)?);
+    let kind = match field(input)?.as_slice() {
+        b"w" => Kind::Windsor { context: text(input)? },
+        b"b" => {
+            let set = option(input)?.map(String::from_utf8).transpose();
+            let set = set.map_err(|_| broken("text that is not UTF-8"))?;
+            let mut file = || option(input).map(|b| b.map(path));
+            let files = Files {
+                vars: file()?,
+                datasources: file()?,
+                resource_state: file()?,
+            };
+            Kind::Bluelink { set, files }
+        }
+        _ => return Err(broken("an unknown kind of target")),
+    };
+    Ok(Target {
+        id,
+        base,
+        template,
+        kind,
+    })
+}
+
+impl Job {
+    /// Writes the job to a worker.
+    pub fn send(&self, out: &mut impl Write) -> io::Result<()> {
+        put(out, if self.format == Format::Json { b"json" } else { b"yaml" })?;
+        put(out, &[u8::from(self.texts), u8::from(self.fail_fast)])?;
+        let shard = self.shard.map(|(k, n)| format!("{k}/{n}"));
+        put_option(out, shard.as_deref().map(str::as_bytes))?;
+        put_option(out, self.suite.as_ref().map(|s| s.id.as_bytes()))?;
+        put_option(out, self.suite.as_ref().map(|s| s.project.as_os_str().as_bytes()))?;
+        put_list(out, self.skip.iter().map(String::as_bytes))?;
+        put_number(out, self.targets.len() as u64)?;
+        for t in &self.targets {
+            put_target(out, t)?;
+        }
+        out.flush()
+    }
+
+    /// Reads the next job; `Ok(None)` when the parent has no more.
+    pub fn receive(input: &mut impl Read) -> io::Result<Option<Job>> {
+        let Some(format) = take(input)? else {
+            return Ok(None);
+        };
+        let flags = field(input)?;
+        let shard = option(input)?
+            .map(|s| bpvm::batch::parse_shard(&String::from_utf8_lossy(&s)))
+            .transpose()
+            .map_err(|e| broken(&e))?;
+        let suite_id = option(input)?.map(String::from_utf8).transpose();
+        let suite_id = suite_id.map_err(|_| broken("text that is not UTF-8"))?;
+        let project = option(input)?.map(path);
+        let skip = strings(input)?;
+        let n = number(input)?;
+        let targets = (0..n).map(|_| target(input)).collect::<io::Result<_>>()?;
+        Ok(Some(Job {
+            format: if format == b"json" { Format::Json } else { Format::Yaml },
+            texts: flags.first() == Some(&1),
+            fail_fast: flags.get(1) == Some(&1),
+            shard,
+            suite: suite_id.zip(project).map(|(id, project)| Suite { id, project }),
+            skip,
+            targets,
+        }))
+    }
+}
+
+fn kind_code(kind: RecordKind) -> &'static [u8] {
+    match kind {
+        RecordKind::Windsor => b"w",
+        RecordKind::Bluelink => b"b",
+        RecordKind::Test => b"t",
+    }
+}
+
+fn status_code(status: Status) -> &'static [u8] {
+    match status {
+        Status::Ok => b"ok",
+        Status::Drift => b"drift",
+        Status::Failed => b"failed",
+    }
+}
+
+impl Message {
+    /// Writes the message to the parent.
+    pub fn send(&self, out: &mut impl Write) -> io::Result<()> {
+        match self {
+            Message::Started(id) => {
+                put(out, b"started")?;
+                put(out, id.as_bytes())
+            }
+            Message::Text(id, text) => {
+                put(out, b"text")?;
+                put(out, id.as_bytes())?;
+                put(out, text.as_bytes())
+            }
+            Message::Done(r) => {
+                put(out, b"done")?;
+                put(out, r.id.as_bytes())?;
+                put(out, kind_code(r.kind))?;
+                put(out, status_code(r.status))?;
+                put_number(out, r.seconds.to_bits())?;
+                put_list(out, r.diagnostics.iter().map(String::as_bytes))?;
+                put_list(out, r.notes.iter().map(String::as_bytes))
+            }
+            Message::End => put(out, b"end"),
+        }
+    }
+
+    /// Reads the next message; `Ok(None)` when the worker is gone.
+    pub fn receive(input: &mut impl Read) -> io::Result<Option<Message>> {
+        let Some(tag) = take(input)? else {
+            return Ok(None);
+        };
+        let message = match tag.as_slice() {
+            b"started" => Message::Started(text(input)?),
+            b"text" => Message::Text(text(input)?, text(input)?),
+            b"done" => Message::Done(record(input)?),
+            b"end" => Message::End,
+            _ => return Err(broken("an unknown message")),
+        };
+        Ok(Some(message))
+    }
+}
+
+fn record(input: &mut impl Read) -> io::Result<Record> {
+    let id = text(input)?;
+    let kind = match field(input)?.as_slice() {
+        b"w" => RecordKind::Windsor,
+        b"b" => RecordKind::Bluelink,
+        _ => RecordKind::Test,
+    };
+    let status = match field(input)?.as_slice() {
+        b"ok" => Status::Ok,
+        b"drift" => Status::Drift,
+        _ => Status::Failed,
+    };
+    Ok(Record {
+        id,
+        kind,
+        status,
+        seconds: f64::from_bits(number(input)?),
+        diagnostics: strings(input)?,
+        notes: strings(input)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_and_its_messages_go_through_a_pipe_unchanged() {
+        let files = Files {
+            vars: Some(PathBuf::from(OsStr::from_bytes(b"r/a.\xff.vars.yaml"))),
+            ..Files::default()
+        };
+        let job = Job {
+            format: Format::Json,
+            texts: true,
+            fail_fast: false,
+            shard: Some((2, 3)),
+            suite: Some(Suite {
+                id: "p".into(),
+                project: "r/p".into(),
+            }),
+            skip: vec!["p/dev".into()],
+            targets: vec![
+                Target::windsor("r", "p", "dev"),
+                Target::bluelink("r", "a.yaml", Some("x"), files),
+            ],
+        };
+        let mut bytes = Vec::new();
+        job.send(&mut bytes).unwrap();
+        let back = Job::receive(&mut bytes.as_slice()).unwrap().unwrap();
+        assert_eq!(back.targets, job.targets);
+        assert_eq!(
+            (back.format, back.texts, back.shard),
+            (Format::Json, true, Some((2, 3)))
+        );
+        assert_eq!((back.suite, back.skip), (job.suite, job.skip));
+
+        let mut bytes = Vec::new();
+        let record = Record {
+            id: "p/dev".into(),
+            kind: RecordKind::Windsor,
+            status: Status::Failed,
+            seconds: 0.25,
+            diagnostics: vec!["error: x".into()],
+            notes: vec![],
+        };
+        Message::Started("p/dev".into()).send(&mut bytes).unwrap();
+        Message::Done(record.clone()).send(&mut bytes).unwrap();
+        let mut input = bytes.as_slice();
+        assert!(matches!(Message::receive(&mut input).unwrap(), Some(Message::Started(id)) if id == "p/dev"));
+        assert!(matches!(Message::receive(&mut input).unwrap(), Some(Message::Done(r)) if r == record));
+        assert!(Message::receive(&mut input).unwrap().is_none());
+    }
+}
