@@ -82,7 +82,7 @@ fn a_target_that_aborts_hangs_or_exhausts_memory_fails_alone() {
     slow_project(&src);
     let start = Instant::now();
     // One worker: it renders `slow/a` when Jsonnet starts under it.
-    let mut batch = bpvm()
+    let batch = bpvm()
         .args(["batch", "src", "--out", "out", "--report", "report.json", "--jobs", "1"])
         .args(["--timeout", "10", "--memory-limit", "128"])
         .current_dir(&root)
