@@ -166,7 +166,7 @@ int bpvm_eval_bool(const bpvm_program *p, const bpvm_env *e, int *out, char **er
  with `${…}` parts when `template_mode` is non-zero, else a bare
  expression. Returns the program, or NULL with `*err` set.
 
- A source longer than 1 MiB (`BPVM_MAX_SOURCE_KIB` sets another limit,
+ A source longer than 32 MiB (`BPVM_MAX_SOURCE_KIB` sets another limit,
  in KiB) is an error, found before anything in proportion to its length
  is allocated.
 
@@ -193,6 +193,15 @@ void bpvm_program_free(bpvm_program *p);
  the blueprint, exactly as `bpvm render --project DIR --context NAME`
  prints it. `options_json` may be NULL. Returns 0, or non-zero with
  `*err` set.
+
+ Jsonnet (`jsonnet()` in a facet): a host process cannot be restarted
+ as `bpvm`, so set the environment variable `BPVM_JSONNET_WORKER` to
+ the path of a `bpvm` executable (before the first render) and Jsonnet
+ runs in worker processes of it, under the same memory limit
+ (`BPVM_JSONNET_MEMORY_MIB`) and time limit (`BPVM_TIMEOUT_SECONDS`) as
+ `bpvm render`. Without it Jsonnet runs in the host's process, limited
+ only in recursion depth and result size: a Jsonnet file can then take
+ all the host's memory or run without end.
 
  # Safety
  The strings must be NULL or NUL-terminated; `out` and `err` must be

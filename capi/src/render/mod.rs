@@ -20,7 +20,7 @@ use std::os::raw::{c_char, c_int};
 /// the path of a `bpvm` executable (before the first render) and Jsonnet
 /// runs in worker processes of it, under the same memory limit
 /// (`BPVM_JSONNET_MEMORY_MIB`) and time limit (`BPVM_TIMEOUT_SECONDS`) as
-/// `bpvm render`. Without it Jsonnet runs on the calling thread, limited
+/// `bpvm render`. Without it Jsonnet runs in the host's process, limited
 /// only in recursion depth and result size: a Jsonnet file can then take
 /// all the host's memory or run without end.
 ///
