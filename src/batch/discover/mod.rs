@@ -156,13 +156,16 @@ fn describe(t: &Target) -> String {
 fn discover_in(base: &Path, except: &Arc<Vec<PathBuf>>, projects: &mut Vec<PathBuf>) -> (Vec<Target>, Vec<Problem>) {
     let mut problems = Vec::new();
     let shown = base.display().to_string();
+    // Root::new opens the folder, so what is not one fails there: name it.
     let root = match Root::new(base, "batch folder") {
         Ok(root) if root.dir().is_dir() => root,
-        Ok(_) => {
+        Err(e) if !base.exists() || base.is_dir() => {
+            return (Vec::new(), vec![Problem::file(shown, format!("cannot search: {e}"))]);
+        }
+        _ => {
             let why = format!("is {}, not a folder to search", problem::what_is(base));
             return (Vec::new(), vec![Problem::file(shown, why)]);
         }
-        Err(e) => return (Vec::new(), vec![Problem::file(shown, format!("cannot search: {e}"))]),
     };
     let targets = if base.join(MANIFEST).exists() {
         manifest::read(&root, base, &mut problems)

@@ -113,9 +113,14 @@ mod tests {
             cause(abort, &memory, &limits()),
             "over the memory limit of 256 MiB (set --memory-limit MIB or BPVM_MEMORY_LIMIT_MIB): memory allocation of 1073741824 bytes failed"
         );
+        // bpvm's own allocator ends a process it cannot serve with status 3.
         assert_eq!(
             cause(Some(ExitStatus::from_raw(3 << 8)), &[], &limits()),
-            "the worker process exited with status 3 before it finished"
+            "over the memory limit of 256 MiB (set --memory-limit MIB or BPVM_MEMORY_LIMIT_MIB)"
+        );
+        assert_eq!(
+            cause(Some(ExitStatus::from_raw(7 << 8)), &[], &limits()),
+            "the worker process exited with status 7 before it finished"
         );
     }
 }
