@@ -3,7 +3,7 @@
 //!
 //! A [`Root`] is a folder (a Windsor project, a Bluelink blueprint's
 //! folder) held open: every file is opened beneath that handle by the
-//! kernel (see [`beneath`]), symlinks are followed only while they stay
+//! kernel (see `beneath.rs`), symlinks are followed only while they stay
 //! inside, only regular files are read (a FIFO would block, a device
 //! would never end), and no file larger than [`MAX_FILE_BYTES`] is read.
 //! Facet functions, Jsonnet imports, context folders, blueprint includes
