@@ -3,49 +3,11 @@
 //! never a FIFO, never a context folder outside `contexts/`. Each test
 //! would fail on a renderer that checked paths by their text alone.
 
+use crate::support::scratch::Scratch;
 use bpvm::Value;
 use bpvm::bluelink::{load, render as bl_render};
 use bpvm::windsor::{Project, render, scope};
 use std::path::{Path, PathBuf};
-
-/// A scratch folder removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("bpvm-hardening-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir.canonicalize().unwrap())
-    }
-
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.0.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    fn link(&self, rel: &str, target: &Path) {
-        let path = self.0.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::os::unix::fs::symlink(target, path).unwrap();
-    }
-
-    fn fifo(&self, rel: &str) -> PathBuf {
-        let path = self.0.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let made = std::process::Command::new("mkfifo").arg(&path).status().unwrap();
-        assert!(made.success());
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// A Windsor project in `s/project` whose one facet has `inputs`.
 fn windsor_project(s: &Scratch, inputs: &str) -> PathBuf {
@@ -77,7 +39,7 @@ fn error_of(dir: &Path) -> String {
 
 #[test]
 fn windsor_functions_do_not_follow_symlinks_out_of_the_project() {
-    let s = Scratch::new("w-symlink");
+    let s = Scratch::new("hardening-w-symlink");
     let dir = windsor_project(&s, "{x: '${file(\"../secret.txt\")}'}");
     s.write("outside.txt", "SECRET");
     s.link("project/contexts/_template/secret.txt", &s.0.join("outside.txt"));
@@ -104,7 +66,7 @@ fn windsor_functions_do_not_follow_symlinks_out_of_the_project() {
 
 #[test]
 fn windsor_functions_refuse_proc_files_through_a_link() {
-    let s = Scratch::new("w-proc");
+    let s = Scratch::new("hardening-w-proc");
     let dir = windsor_project(&s, "{x: '${file(\"../env\")}'}");
     s.link("project/contexts/_template/env", Path::new("/proc/self/environ"));
     let e = error_of(&dir);
@@ -116,7 +78,7 @@ fn windsor_functions_refuse_proc_files_through_a_link() {
 
 #[test]
 fn windsor_functions_refuse_a_fifo_without_waiting_for_it() {
-    let s = Scratch::new("w-fifo");
+    let s = Scratch::new("hardening-w-fifo");
     let dir = windsor_project(&s, "{x: '${file(\"pipe\")}'}");
     s.fifo("project/contexts/_template/facets/pipe");
     s.link(
@@ -138,7 +100,7 @@ fn windsor_functions_refuse_a_fifo_without_waiting_for_it() {
 
 #[test]
 fn jsonnet_imports_stay_inside_the_project() {
-    let s = Scratch::new("w-jsonnet");
+    let s = Scratch::new("hardening-w-jsonnet");
     s.write("outside.libsonnet", "{ secret: 'SECRET' }");
     s.write("outside.txt", "SECRET");
     let dir = windsor_project(&s, "{x: '${jsonnet(\"../configs/main.jsonnet\")}'}");
@@ -189,7 +151,7 @@ fn jsonnet_imports_stay_inside_the_project() {
 
 #[test]
 fn a_context_name_is_one_folder_under_contexts() {
-    let s = Scratch::new("w-context");
+    let s = Scratch::new("hardening-w-context");
     let dir = windsor_project(&s, "{x: '${provider}'}");
     s.write("elsewhere/values.yaml", "provider: stolen\n");
     let project = Project::load(&dir).unwrap();
@@ -222,7 +184,7 @@ fn a_context_name_is_one_folder_under_contexts() {
 
 #[test]
 fn a_context_folder_that_links_out_of_the_project_is_refused() {
-    let s = Scratch::new("w-context-link");
+    let s = Scratch::new("hardening-w-context-link");
     let dir = windsor_project(&s, "{x: '${provider}'}");
     s.write("elsewhere/values.yaml", "provider: stolen\n");
     s.link("project/contexts/linked", &s.0.join("elsewhere"));
@@ -239,7 +201,7 @@ fn a_context_folder_that_links_out_of_the_project_is_refused() {
 
 #[test]
 fn an_unknown_context_names_the_ones_that_exist() {
-    let s = Scratch::new("w-unknown");
+    let s = Scratch::new("hardening-w-unknown");
     let dir = windsor_project(&s, "{x: 1}");
     s.write("project/contexts/prod/values.yaml", "{}\n");
     s.write("project/windsor.yaml", "contexts: {staging: {provider: aws}}\n");
@@ -255,7 +217,7 @@ fn an_unknown_context_names_the_ones_that_exist() {
 
 #[test]
 fn a_folder_that_is_not_a_windsor_project_is_an_error() {
-    let s = Scratch::new("w-not-project");
+    let s = Scratch::new("hardening-w-not-project");
     s.write("somewhere/readme.txt", "hello");
     let e = Project::load(&s.0.join("somewhere")).unwrap_err();
     assert_eq!(
@@ -292,7 +254,7 @@ fn render_bluelink(path: &Path, root: Option<&Path>) -> Result<String, String> {
 
 #[test]
 fn bluelink_file_is_rooted_at_the_blueprint_folder() {
-    let s = Scratch::new("b-root");
+    let s = Scratch::new("hardening-b-root");
     let path = blueprint(
         &s,
         "resources:\n  r: {type: t/r, spec: {x: '${utf8(file(\"data.txt\"))}', y: '${utf8(file(\"../outside.txt\"))}'}}\n",
@@ -321,7 +283,7 @@ fn bluelink_file_is_rooted_at_the_blueprint_folder() {
 
 #[test]
 fn bluelink_file_and_include_do_not_follow_links_out_or_into_fifos() {
-    let s = Scratch::new("b-links");
+    let s = Scratch::new("hardening-b-links");
     s.write(
         "outside.yaml",
         "version: 2023-04-20\nresources:\n  s: {type: t/s, spec: {}}\n",
@@ -358,7 +320,7 @@ fn bluelink_file_and_include_do_not_follow_links_out_or_into_fifos() {
 
 #[test]
 fn a_blueprint_named_on_the_command_line_must_be_a_regular_file() {
-    let s = Scratch::new("b-fifo");
+    let s = Scratch::new("hardening-b-fifo");
     let pipe = s.fifo("pipe.yaml");
     let e = load::load(&pipe, "pipe.yaml").unwrap_err();
     assert_eq!(
@@ -380,7 +342,7 @@ fn jsonnet_result(s: &Scratch, source: &str) -> Result<Value, String> {
 
 #[test]
 fn jsonnet_results_are_held_to_the_memory_budget() {
-    let s = Scratch::new("j-size");
+    let s = Scratch::new("hardening-j-size");
     let e = jsonnet_result(&s, "std.range(0, 1e9)").unwrap_err();
     assert!(
         e.contains("jsonnet() failed on \"../configs/main.jsonnet\": the result has an array of 1000000001 items, over the memory budget of one evaluation (256 MiB; set BPVM_MEMORY_BUDGET_MIB to raise it)"),
@@ -397,7 +359,7 @@ fn jsonnet_results_are_held_to_the_memory_budget() {
 
 #[test]
 fn jsonnet_recursion_is_bounded_and_errors_say_where() {
-    let s = Scratch::new("j-recursion");
+    let s = Scratch::new("hardening-j-recursion");
     let e = jsonnet_result(&s, "local f(n) = f(n + 1);\nf(0)").unwrap_err();
     assert!(
         e.contains("Jsonnet calls nest more than 200 deep (a recursion that never ends?) (at contexts/_template/configs/main.jsonnet:"),
@@ -413,7 +375,7 @@ fn jsonnet_recursion_is_bounded_and_errors_say_where() {
 
 #[test]
 fn a_jsonnet_result_nests_no_deeper_than_a_document() {
-    let s = Scratch::new("j-deep");
+    let s = Scratch::new("hardening-j-deep");
     let e = jsonnet_result(&s, "local f(n) = if n == 0 then 1 else [f(n - 1)]; f(100)").unwrap_err();
     assert!(e.contains("the result nests more than 64 levels deep"), "{e}");
     assert!(jsonnet_result(&s, "local f(n) = if n == 0 then 1 else [f(n - 1)]; f(60)").is_ok());
@@ -421,7 +383,7 @@ fn a_jsonnet_result_nests_no_deeper_than_a_document() {
 
 #[test]
 fn jsonnet_results_keep_their_numbers_and_order() {
-    let s = Scratch::new("j-values");
+    let s = Scratch::new("hardening-j-values");
     let got = jsonnet_result(&s, "{b: 1, a: [1, 2.5, 3.0, 'x', null, true], c: {z: -0}}").unwrap();
     assert_eq!(
         got.to_json(),
@@ -431,7 +393,7 @@ fn jsonnet_results_keep_their_numbers_and_order() {
 
 #[test]
 fn a_facet_when_of_a_hundred_thousand_terms_renders() {
-    let s = Scratch::new("w-when");
+    let s = Scratch::new("hardening-w-when");
     let dir = windsor_project(&s, "{x: 1}");
     let when = vec!["provider == 'aws'"; 100_000].join(" && ");
     s.write(

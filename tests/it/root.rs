@@ -4,41 +4,11 @@
 //! outside; a facet or test file that cannot be read is named, not left
 //! out.
 
+use crate::support::scratch::Scratch;
 use bpvm::windsor::{Project, render, scope, test as wtest};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// A scratch folder removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("bpvm-root-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir.canonicalize().unwrap())
-    }
-
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.0.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    fn link(&self, rel: &str, target: &Path) {
-        let path = self.0.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::os::unix::fs::symlink(target, path).unwrap();
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 const FACETS: &str = "project/contexts/_template/facets";
 const FILES: &str = "project/contexts/_template/files";
@@ -84,7 +54,7 @@ fn swap_until(a: PathBuf, b: PathBuf, stop: Arc<AtomicBool>) -> std::thread::Joi
 
 #[test]
 fn a_folder_swapped_for_a_link_out_while_renders_run_never_lets_one_read_outside() {
-    let s = Scratch::new("race");
+    let s = Scratch::new("root-race");
     // Beside facets/, not in it: a link out among the facets fails the load.
     let dir = project(&s, "{x: '${file(\"../files/data/value.txt\")}'}");
     s.write(&format!("{FILES}/data/value.txt"), "INSIDE");
@@ -124,7 +94,7 @@ fn outside(path: &str, dir: &Path) -> String {
 
 #[test]
 fn a_link_out_is_refused_alike_whether_its_target_exists_or_not_and_never_says_where_it_leads() {
-    let s = Scratch::new("oracle");
+    let s = Scratch::new("root-oracle");
     s.write("secret.txt", "SECRET");
     s.link(&format!("{FILES}/there"), &s.0.join("secret.txt"));
     s.link(&format!("{FILES}/nowhere"), &s.0.join("no-such-file.txt"));
@@ -148,7 +118,7 @@ fn a_link_out_is_refused_alike_whether_its_target_exists_or_not_and_never_says_w
 #[test]
 fn a_facet_whose_name_is_not_utf8_is_named_not_skipped() {
     use std::os::unix::ffi::OsStrExt;
-    let s = Scratch::new("nonutf8");
+    let s = Scratch::new("root-nonutf8");
     let dir = project(&s, "{x: 1}");
     let name = std::ffi::OsStr::from_bytes(b"bad\xff.yaml");
     std::fs::write(s.0.join(FACETS).join(name), facet("bad", "{y: 2}")).unwrap();
@@ -160,7 +130,7 @@ fn a_facet_whose_name_is_not_utf8_is_named_not_skipped() {
 
 #[test]
 fn a_dangling_symlink_among_the_facets_is_named_not_skipped() {
-    let s = Scratch::new("dangling");
+    let s = Scratch::new("root-dangling");
     let dir = project(&s, "{x: 1}");
     s.link(&format!("{FACETS}/gone.yaml"), &s.0.join(FACETS).join("removed.yaml"));
     assert_eq!(
@@ -171,7 +141,7 @@ fn a_dangling_symlink_among_the_facets_is_named_not_skipped() {
 
 #[test]
 fn a_symlinked_folder_of_facets_inside_the_project_is_read() {
-    let s = Scratch::new("linked-folder");
+    let s = Scratch::new("root-linked-folder");
     let dir = project(&s, "{x: 1}");
     s.write("project/shared/facets/extra.yaml", &facet("extra", "{y: 2}"));
     s.link(&format!("{FACETS}/shared"), &s.0.join("project/shared/facets"));
@@ -184,7 +154,7 @@ fn a_symlinked_folder_of_facets_inside_the_project_is_read() {
 
 #[test]
 fn a_symlinked_folder_that_leads_out_or_round_is_refused_saying_why() {
-    let s = Scratch::new("folder-out");
+    let s = Scratch::new("root-folder-out");
     let dir = project(&s, "{x: 1}");
     s.write("elsewhere/other.yaml", &facet("other", "{y: 2}"));
     s.link(&format!("{FACETS}/out"), &s.0.join("elsewhere"));
@@ -206,7 +176,7 @@ fn a_symlinked_folder_that_leads_out_or_round_is_refused_saying_why() {
 #[test]
 fn a_test_file_that_cannot_be_read_fails_the_suite_by_name() {
     use std::os::unix::ffi::OsStrExt;
-    let s = Scratch::new("tests");
+    let s = Scratch::new("root-tests");
     let dir = project(&s, "{x: 1}");
     let tests = s.0.join("project/contexts/_template/tests");
     std::fs::create_dir_all(&tests).unwrap();
