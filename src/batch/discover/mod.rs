@@ -156,9 +156,10 @@ fn describe(t: &Target) -> String {
 fn discover_in(base: &Path, except: &Arc<Vec<PathBuf>>, projects: &mut Vec<PathBuf>) -> (Vec<Target>, Vec<Problem>) {
     let mut problems = Vec::new();
     let shown = base.display().to_string();
-    // Root::new opens the folder, so what is not one fails there: name it.
+    // Root::new opens the folder (O_DIRECTORY), so what is not one fails
+    // there: name it.
     let root = match Root::new(base, "batch folder") {
-        Ok(root) if root.dir().is_dir() => root,
+        Ok(root) => root,
         Err(e) if !base.exists() || base.is_dir() => {
             return (Vec::new(), vec![Problem::file(shown, format!("cannot search: {e}"))]);
         }
