@@ -48,4 +48,9 @@ pub struct WindsorTarget {
         help_heading = "Windsor options"
     )]
     pub rules: Rules,
+    /// Make every warning about the template an error (an unknown
+    /// field, a value the schema does not allow): for CI that wants the
+    /// template clean, where Windsor would load it anyway.
+    #[arg(long, conflicts_with = "blueprint", help_heading = "Windsor options")]
+    pub strict: bool,
 }

@@ -58,6 +58,7 @@ fn graph(blueprint: Option<&Path>, target: &WindsorTarget, all: bool, format: Dr
         Some(path) => bpvm::graph::bluelink(&load::bluelink::blueprint(path)?),
         None => {
             let project = load::windsor::project(&target.project, target.rules)?;
+            load::windsor::warn(&project.warnings, target.strict)?;
             let name = load::windsor::context(&project, target.context.as_deref())?.name;
             let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
             let excluded = if all { rendered.excluded.as_slice() } else { &[] };

@@ -18,6 +18,22 @@ pub fn project(dir: &Path, rules: Rules) -> Result<Project, String> {
     Project::load_as(dir, format).map_err(|e| format!("error: {e}"))
 }
 
+/// Prints each of `warnings` to stderr; with `strict` they are errors
+/// instead, all of them reported.
+pub fn warn(warnings: &[bpvm::windsor::Error], strict: bool) -> Result<(), String> {
+    if strict && !warnings.is_empty() {
+        let all: Vec<String> = warnings
+            .iter()
+            .map(|w| format!("error: {w} (an error by --strict)"))
+            .collect();
+        return Err(crate::paint::safe(&all.join("\n")));
+    }
+    for w in warnings {
+        eprintln!("{}", crate::paint::safe(&format!("warning: {w}")));
+    }
+    Ok(())
+}
+
 /// The context to render: `given`, else the project's current one (an
 /// unknown one is an error naming what chose it).
 pub fn context(project: &Project, given: Option<&str>) -> Result<Current, String> {

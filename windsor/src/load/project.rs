@@ -38,6 +38,9 @@ pub struct Project {
     /// (as Windsor). Loading sets it from `BPVM_ALLOW_ENV`
     /// ([`crate::host::allow::VARIABLE`]); a host may set its own.
     pub allow_env: Option<crate::host::allow::EnvAllow>,
+    /// What loading found that does not stop a render (each located at
+    /// its file:line:column): Windsor loads such a template anyway.
+    pub warnings: Vec<Error>,
 }
 
 /// The folder of the template, relative to the project.
@@ -108,6 +111,7 @@ impl Project {
             }
         };
         let mut facets = facets(root, matches!(format, Format::V09(_)), &mut errors);
+        let warnings = Vec::new();
         if !errors.is_empty() {
             let mut errors = Errors::new(errors);
             crate::error::locate(root, &mut errors);
@@ -127,6 +131,7 @@ impl Project {
             facets,
             format,
             paths,
+            warnings: located(root, warnings),
         })
     }
 
@@ -281,4 +286,11 @@ fn facets(root: &Root, v09: bool, errors: &mut Vec<Error>) -> Vec<Facet> {
         }
     }
     facets
+}
+
+/// `warnings`, each with its file:line:column looked up.
+fn located(root: &Root, warnings: Vec<Error>) -> Vec<Error> {
+    let mut warnings = Errors::new(warnings);
+    crate::error::locate(root, &mut warnings);
+    warnings.0
 }

@@ -11,6 +11,7 @@ use std::fmt::Write;
 /// Renders the target's context and explains the value at `path`.
 pub fn explain(path: &str, target: &WindsorTarget) -> Result<(), String> {
     let project = load::windsor::project(&target.project, target.rules)?;
+    load::windsor::warn(&project.warnings, target.strict)?;
     let name = load::windsor::context(&project, target.context.as_deref())?.name;
     let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
     let why = bpvm::windsor::explain::explain(&project, &rendered, path).map_err(|e| format!("error: {e}"))?;

@@ -11,6 +11,7 @@ use std::path::Path;
 pub fn render(args: &Args) -> Result<(), String> {
     let target = &args.windsor;
     let project = load::windsor::project(&target.project, target.rules)?;
+    load::windsor::warn(&project.warnings, target.strict)?;
     let current = load::windsor::context(&project, target.context.as_deref())?;
     let name = current.name;
     let outputs = args.terraform_outputs.as_deref().map(terraform_outputs).transpose()?;
