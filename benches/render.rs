@@ -108,7 +108,7 @@ fn rss_kib() -> Option<u64> {
 }
 
 fn renders(c: &mut Criterion) {
-    template(c, "render", "windsor-core-aae5e79e", Some(Format::Seed));
+    template(c, "render", "windsor-core-aae5e79e", None);
     template(c, "render v0.9", "windsor-core-v0.7.0", None);
     reads_v07(c);
 }

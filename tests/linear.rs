@@ -467,7 +467,6 @@ fn a_v09_facet_of_many_components_and_flux_systems_renders_in_linear_time() {
             writeln!(f, "  - {{name: s{i:06}, install: {{components: [a, b]}}{after}}}").unwrap();
         }
         let s = windsor_project(&format!("v09-{n}"), "a: 1\n", &[("base.yaml", f)]);
-        s.write("contexts/_template/metadata.yaml", "cliVersion: '>=0.9.0'\n");
         loaded(s)
     };
     assert_linear(

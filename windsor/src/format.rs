@@ -1,13 +1,11 @@
-//! Which Windsor rules a template is rendered by (DECISIONS W10): the
-//! v0.9 rules when `contexts/_template/metadata.yaml` has a `cliVersion`
-//! constraint that admits 0.9 or later, the seed rules otherwise.
-//!
-//! A constraint is read as Windsor reads it (Masterminds semver): `||`
-//! separates alternatives, each a list of comparators (`>=0.9.0 <1.0`,
-//! also comma-separated), with `~`, `^`, `x` wildcards and partial
-//! versions. What it admits is a union of version intervals; the template
-//! targets v0.9 when that union reaches 0.9.0 or beyond.
+//! Which Windsor rules a template is rendered by, read from what its
+//! facets contain (DECISIONS W10): a form only Windsor v0.9 has selects
+//! the v0.9 rules, a form only the seed format has selects the seed rules,
+//! both is an error, neither is the seed rules. `metadata.yaml`'s
+//! `cliVersion` does not decide it: templates written in the seed format
+//! already declared `>=0.9.0`.
 
+use bpvm_runtime::{Map, Value};
 use std::fmt;
 
 /// The rules a template is rendered by.
@@ -15,213 +13,237 @@ use std::fmt;
 pub enum Format {
     /// Seeds 000/001 (February 2026), decisions W1–W9.
     Seed,
-    /// Windsor CLI v0.9; holds the constraint that selected it.
+    /// Windsor CLI v0.9; holds what chose it (a facet's form, or
+    /// `--rules v0.9`).
     V09(String),
 }
 
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Format::Seed => write!(f, "the seed facet format (no cliVersion admitting 0.9)"),
-            Format::V09(c) => write!(f, "Windsor v0.9 (metadata.yaml cliVersion {c:?})"),
+            Format::Seed => f.write_str("the seed facet format"),
+            Format::V09(_) => f.write_str("Windsor v0.9"),
         }
     }
 }
 
-impl Format {
-    /// The format a `cliVersion` constraint selects (`None`: no constraint).
-    ///
-    /// ```
-    /// use bpvm_windsor::Format;
-    /// assert!(matches!(Format::of(Some(">=0.9.0")), Ok(Format::V09(_))));
-    /// assert_eq!(Format::of(Some("~0.7.0")), Ok(Format::Seed));
-    /// assert_eq!(Format::of(None), Ok(Format::Seed));
-    /// ```
-    pub fn of(constraint: Option<&str>) -> Result<Format, String> {
-        let Some(c) = constraint.map(str::trim).filter(|c| !c.is_empty()) else {
-            return Ok(Format::Seed);
-        };
-        let v09 = Version(0, 9, 0);
-        for alternative in c.split("||") {
-            let (mut low, mut high) = (Version(0, 0, 0), None::<(Version, bool)>);
-            let mut any = false;
-            for token in comparators(alternative) {
-                let token = token.as_str();
-                any = true;
-                let (from, to) = interval(token).map_err(|why| format!("cliVersion {c:?}: {why}"))?;
-                low = low.max(from);
-                high = match (high, to) {
-                    (Some(a), Some(b)) => Some(if b.0 < a.0 || (b.0 == a.0 && !b.1) { b } else { a }),
-                    (a, b) => a.or(b),
-                };
-            }
-            if !any {
-                return Err(format!("cliVersion {c:?}: an alternative has no version"));
-            }
-            // The interval reaches 0.9.0 or beyond when its upper end is
-            // above 0.9.0 (or is 0.9.0 itself, included) and not below its
-            // lower end.
-            let reaches = match high {
-                None => true,
-                Some((h, inclusive)) => (h > v09 || (h == v09 && inclusive)) && (low < h || (low == h && inclusive)),
-            };
-            if reaches {
-                return Ok(Format::V09(c.to_string()));
-            }
-        }
-        Ok(Format::Seed)
+/// A form only one of the formats has, and where it was seen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Form {
+    /// The file, relative to the project.
+    pub file: String,
+    /// The YAML path of the form in it (empty: the file itself).
+    pub at: String,
+    /// What the form is, as a reader would name it.
+    pub what: &'static str,
+}
+
+/// The rules a template's facets select, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Detected {
+    /// The rules.
+    pub format: Format,
+    /// The form that chose them; `None` when no facet uses a form only
+    /// one format has (the seed rules then apply).
+    pub by: Option<Form>,
+}
+
+/// A template whose facets use forms of both formats: one of each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mixed {
+    /// A seed-only form.
+    pub seed: Form,
+    /// A v0.9-only form.
+    pub v09: Form,
+}
+
+/// Each facet file (relative to the project) with its document.
+pub type Documents<'d> = [(String, &'d Value)];
+
+/// The rules the facets `docs` are written for (W10), or the two forms
+/// that contradict each other when both formats are used.
+///
+/// ```
+/// use bpvm_runtime::Value;
+/// use bpvm_windsor::format::{detect, Format};
+/// let v09 = Value::from_yaml("config: [{name: c, value: {a: 1}}]").unwrap();
+/// let seed = Value::from_yaml("config: [{name: c, a: 1}]").unwrap();
+/// let found = detect(&[("facets/a.yaml".into(), &v09)]).unwrap();
+/// assert!(matches!(found.format, Format::V09(_)));
+/// assert_eq!(detect(&[("facets/b.yaml".into(), &seed)]).unwrap().format, Format::Seed);
+/// assert!(detect(&[("facets/a.yaml".into(), &v09), ("facets/b.yaml".into(), &seed)]).is_err());
+/// ```
+pub fn detect(docs: &Documents<'_>) -> Result<Detected, Box<Mixed>> {
+    let (mut seed, mut v09) = (None::<Form>, None::<Form>);
+    for (file, doc) in docs {
+        let (s, v) = forms(file, doc);
+        seed = seed.or(s);
+        v09 = v09.or(v);
+    }
+    match (seed, v09) {
+        (Some(seed), Some(v09)) => Err(Box::new(Mixed { seed, v09 })),
+        (None, Some(v)) => Ok(Detected {
+            format: Format::V09(v.to_string()),
+            by: Some(v),
+        }),
+        (s, None) => Ok(Detected {
+            format: Format::Seed,
+            by: s,
+        }),
     }
 }
 
-/// The comparators of one alternative; an operator written apart from its
-/// version (`>= 0.9`) joins it.
-fn comparators(alternative: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut pending = String::new();
-    for t in alternative.split([' ', ',']).filter(|t| !t.is_empty()) {
-        if t.chars().all(|c| "<>=!~^".contains(c)) {
-            pending.push_str(t);
-        } else {
-            out.push(format!("{pending}{t}"));
-            pending.clear();
+impl Form {
+    /// The form without its file: `config[0].value, a config block …`.
+    pub fn described(&self) -> String {
+        match self.at.as_str() {
+            "" => self.what.to_string(),
+            at => format!("{at}, {}", self.what),
         }
     }
-    if !pending.is_empty() {
-        out.push(pending);
-    }
-    out
 }
 
-/// A version, major.minor.patch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Version(u64, u64, u64);
+impl fmt::Display for Form {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file, self.described())
+    }
+}
 
-/// What one comparator admits: from (inclusive) to an upper end (the
-/// version and whether it is included), `None` for no upper end.
-fn interval(token: &str) -> Result<(Version, Option<(Version, bool)>), String> {
-    let (op, rest) = match token.find(|c: char| c.is_ascii_digit() || c == 'x' || c == 'X' || c == '*') {
-        Some(i) => token.split_at(i),
-        None => return Err(format!("{token:?} is not a version")),
+/// The first seed-only and the first v0.9-only form of one facet file.
+fn forms(file: &str, doc: &Value) -> (Option<Form>, Option<Form>) {
+    let form = |at: String, what| Form {
+        file: file.to_string(),
+        at,
+        what,
     };
-    // `v0.9.0` is a version with its customary prefix, not an operator.
-    let op = op.strip_suffix('v').unwrap_or(op);
-    let rest = rest.trim_start_matches('v');
-    // The pre-release and build parts do not move the interval.
-    let core = rest.split(['-', '+']).next().unwrap_or(rest);
-    let parts: Vec<&str> = core.split('.').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(format!("{token:?} is not a version"));
-    }
-    let mut nums = Vec::new();
-    for p in &parts {
-        match *p {
-            "x" | "X" | "*" => break,
-            n => nums.push(n.parse::<u64>().map_err(|_| format!("{token:?} is not a version"))?),
-        }
-    }
-    let at = |n: &[u64]| {
-        Version(
-            n.first().copied().unwrap_or(0),
-            n.get(1).copied().unwrap_or(0),
-            n.get(2).copied().unwrap_or(0),
+    let mut seed = file.contains("/features/").then(|| {
+        form(
+            String::new(),
+            "a feature (a features/ folder), which only the seed format has",
         )
+    });
+    let Some(m) = doc.as_map() else {
+        return (seed, None);
     };
-    let v = at(&nums);
-    // The first version past every version that `nums` (a partial version) names.
-    let past = |n: &[u64]| match n.len() {
-        0 => None,
-        1 => Some(Version(n[0] + 1, 0, 0)),
-        2 => Some(Version(n[0], n[1] + 1, 0)),
-        _ => Some(Version(n[0], n[1], n[2] + 1)),
+    if seed.is_none() && m.get("kind").and_then(Value::as_str) == Some("Feature") {
+        seed = Some(form("kind".into(), "`kind: Feature`, which only the seed format has"));
+    }
+    let mut v09 = V09_FACET_FIELDS
+        .iter()
+        .find(|k| m.contains_key(k))
+        .map(|k| form((*k).to_string(), "a facet field only Windsor v0.9 has"));
+    for (i, block) in config_blocks(m) {
+        let at = |key: &str| format!("config[{i}].{key}");
+        if let Some(k) = V09_BLOCK_FIELDS.iter().find(|k| block.contains_key(k)) {
+            v09 = v09.or_else(|| Some(form(at(k), "a config block field only Windsor v0.9 has")));
+        } else if let Some(k) = block.keys().find(|k| inline(k.as_str())) {
+            let what = "a config block's body written inline beside its name, as only the seed format does";
+            seed = seed.or_else(|| Some(form(at(k.as_str()), what)));
+        }
+    }
+    (seed, v09)
+}
+
+/// The facet fields only Windsor v0.9 has.
+const V09_FACET_FIELDS: &[&str] = &["flux", "requires", "crds", "backend", "substitutions", "messages"];
+
+/// The config block fields only Windsor v0.9 has.
+const V09_BLOCK_FIELDS: &[&str] = &["value", "strategy", "ordinal", "requires"];
+
+/// Whether a config block key is written inline (the seed format): not
+/// `name` or `when`, and not within two edits of a v0.9 block field —
+/// `vaule` is a misspelt `value`, evidence of neither format, and the v0.9
+/// rules then say so with the suggestion.
+fn inline(key: &str) -> bool {
+    !matches!(key, "name" | "when") && bpvm_runtime::suggest::closest(key, V09_BLOCK_FIELDS).is_none()
+}
+
+/// The mappings of a facet's `config:` list, with their index.
+fn config_blocks(m: &Map) -> impl Iterator<Item = (usize, &Map)> {
+    let items = match m.get("config") {
+        Some(Value::List(items)) => items.as_slice(),
+        _ => &[],
     };
-    let open = |v: Option<Version>| v.map(|v| (v, false));
-    Ok(match op.trim() {
-        "" | "=" | "==" => (v, open(past(&nums))),
-        ">=" => (v, None),
-        ">" => (past(&nums).unwrap_or(Version(u64::MAX, 0, 0)), None),
-        "<" => (Version(0, 0, 0), Some((v, false))),
-        "<=" => (Version(0, 0, 0), open(past(&nums)).or(Some((v, true)))),
-        "!=" => (Version(0, 0, 0), None),
-        "~" | "~>" => {
-            let up = match nums.len() {
-                0 => None,
-                1 => Some(Version(nums[0] + 1, 0, 0)),
-                _ => Some(Version(nums[0], nums[1] + 1, 0)),
-            };
-            (v, open(up))
-        }
-        "^" => {
-            // Up to the next change of the first non-zero part.
-            let up = match (nums.first(), nums.get(1), nums.get(2)) {
-                (None, ..) => None,
-                (Some(&m), ..) if m > 0 => Some(Version(m + 1, 0, 0)),
-                (Some(_), None, _) => Some(Version(1, 0, 0)),
-                (Some(_), Some(&n), _) if n > 0 => Some(Version(0, n + 1, 0)),
-                (Some(_), Some(_), None) => Some(Version(0, 1, 0)),
-                (Some(_), Some(_), Some(&p)) => Some(Version(0, 0, p + 1)),
-            };
-            (v, open(up))
-        }
-        other => return Err(format!("{other:?} is not a comparison")),
-    })
+    items.iter().enumerate().filter_map(|(i, v)| v.as_map().map(|b| (i, b)))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Format;
+    use super::{Format, detect};
+    use bpvm_runtime::Value;
 
-    fn v09(c: &str) -> bool {
-        matches!(Format::of(Some(c)), Ok(Format::V09(_)))
+    fn rules(files: &[(&str, &str)]) -> Result<(Format, Option<String>), String> {
+        let docs: Vec<(String, Value)> = files
+            .iter()
+            .map(|(f, t)| (f.to_string(), Value::from_yaml(t).unwrap()))
+            .collect();
+        let refs: Vec<(String, &Value)> = docs.iter().map(|(f, d)| (f.clone(), d)).collect();
+        detect(&refs)
+            .map(|d| (d.format, d.by.map(|f| f.to_string())))
+            .map_err(|m| format!("{} | {}", m.seed, m.v09))
     }
 
     #[test]
-    fn constraints_that_admit_0_9_or_later_select_v0_9() {
-        for c in [
-            ">=0.9.0",
-            ">=0.7.1",
-            ">= 0.9",
-            "^0.9.0",
-            "~0.9",
-            "0.9.x",
-            ">=0.10.0",
-            ">0.8",
-            "0.9.0",
-            "<1.0.0 >=0.8",
-            "~0.7.0 || >=0.9.0",
-            "*",
-            ">=1.0.0",
-            "v0.9.0-rc.1",
+    fn each_v0_9_form_selects_v0_9() {
+        for doc in [
+            "config: [{name: c, value: 1}]",
+            "config: [{name: c, strategy: replace}]",
+            "config: [{name: c, ordinal: 3}]",
+            "config: [{name: c, requires: []}]",
+            "flux: []",
+            "requires: []",
+            "crds: []",
+            "backend: {type: s3}",
+            "substitutions: {}",
+            "messages: []",
         ] {
-            assert!(v09(c), "{c}");
+            let (format, _) = rules(&[("f/a.yaml", doc)]).unwrap();
+            assert!(matches!(format, Format::V09(_)), "{doc}");
         }
     }
 
     #[test]
-    fn constraints_below_0_9_select_the_seed_rules() {
-        for c in [
-            "~0.7.0",
-            ">=0.7.0 <0.8.0",
-            "^0.8.0",
-            "<0.9.0",
-            "0.8.x",
-            "<=0.8.5",
-            "=0.7.0",
+    fn each_seed_form_selects_seed_and_says_where() {
+        for (file, doc, by) in [
+            (
+                "f/a.yaml",
+                "config: [{name: c, vars: {}}]",
+                "f/a.yaml: config[0].vars, a config block's body",
+            ),
+            ("t/features/a.yaml", "{}", "t/features/a.yaml: a feature"),
+            ("f/a.yaml", "kind: Feature", "f/a.yaml: kind, `kind: Feature`"),
         ] {
-            assert!(!v09(c), "{c}");
+            let (format, why) = rules(&[(file, doc)]).unwrap();
+            assert_eq!(format, Format::Seed, "{doc}");
+            assert!(why.unwrap().starts_with(by), "{doc}");
         }
-        assert_eq!(Format::of(None), Ok(Format::Seed));
-        assert_eq!(Format::of(Some("  ")), Ok(Format::Seed));
     }
 
     #[test]
-    fn a_constraint_that_is_no_version_is_an_error() {
+    fn a_misspelt_v0_9_block_field_is_evidence_of_neither() {
         assert_eq!(
-            Format::of(Some(">=banana")),
-            Err("cliVersion \">=banana\": \">=banana\" is not a version".into())
+            rules(&[("f/a.yaml", "config: [{name: c, vaule: 1}]")]),
+            Ok((Format::Seed, None))
         );
-        assert_eq!(
-            Format::of(Some("%1.0")),
-            Err("cliVersion \"%1.0\": \"%\" is not a comparison".into())
-        );
+        let (format, _) = rules(&[("f/a.yaml", "config: [{name: c, vaule: 1}]"), ("f/b.yaml", "crds: []")]).unwrap();
+        assert!(matches!(format, Format::V09(_)));
+    }
+
+    #[test]
+    fn neither_is_the_seed_rules_with_no_form_to_show() {
+        let found = rules(&[("f/a.yaml", "terraform: [{path: x}]\nconfig: [{name: c, when: 'true'}]")]);
+        assert_eq!(found, Ok((Format::Seed, None)));
+    }
+
+    #[test]
+    fn both_name_one_file_of_each() {
+        let found = rules(&[("f/a.yaml", "config: [{name: c, vars: 1}]"), ("f/b.yaml", "crds: []")]);
+        let (seed, v09) = found
+            .unwrap_err()
+            .split_once(" | ")
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .unwrap();
+        assert!(seed.starts_with("f/a.yaml: config[0].vars"), "{seed}");
+        assert!(v09.starts_with("f/b.yaml: crds"), "{v09}");
     }
 }

@@ -38,7 +38,7 @@ mod error;
 pub mod explain;
 mod fields;
 mod flux;
-mod format;
+pub mod format;
 mod host;
 mod kind;
 mod load;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 /// Which Windsor rules to render by.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum Rules {
-    /// The ones contexts/_template/metadata.yaml's cliVersion selects
+    /// The ones the facets are written for (a form only one format has)
     Auto,
     /// The seed facet format's (W1–W9)
     Seed,
@@ -38,8 +38,9 @@ pub struct WindsorTarget {
         help_heading = "Windsor options"
     )]
     pub context: Option<String>,
-    /// Which Windsor rules to render by: the ones the template's
-    /// metadata.yaml cliVersion selects, the seed format's, or v0.9's.
+    /// Which Windsor rules to render by: the ones the template's facets
+    /// are written for (read from their forms), the seed format's, or
+    /// v0.9's.
     #[arg(
         long,
         value_enum,

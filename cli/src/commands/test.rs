@@ -31,8 +31,9 @@ pub struct Args {
     /// applySchemaDefaults).
     #[arg(long)]
     no_schema_defaults: bool,
-    /// Which Windsor rules to test by: the ones the template's
-    /// metadata.yaml cliVersion selects, the seed format's, or v0.9's.
+    /// Which Windsor rules to test by: the ones the template's facets
+    /// are written for (read from their forms), the seed format's, or
+    /// v0.9's.
     #[arg(long, value_enum, default_value = "auto")]
     rules: Rules,
     /// Only the cases of this test file or folder, relative to the

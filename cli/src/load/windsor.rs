@@ -51,15 +51,9 @@ pub fn context(project: &Project, given: Option<&str>) -> Result<Current, String
 
 /// Which rules a render applies, and what chose them (W10).
 pub fn rules(project: &Project, chosen: Rules) -> String {
-    use bpvm::windsor::Format;
-    let what = match &project.format {
-        Format::Seed => "the seed facet format",
-        Format::V09(_) => "Windsor v0.9",
+    let why = match chosen {
+        Rules::Seed | Rules::V09 => "chosen by --rules",
+        Rules::Auto => &project.format_reason,
     };
-    let why = match (chosen, &project.format) {
-        (Rules::Seed | Rules::V09, _) => "chosen by --rules".to_string(),
-        (Rules::Auto, Format::Seed) => "contexts/_template/metadata.yaml has no cliVersion admitting 0.9".to_string(),
-        (Rules::Auto, Format::V09(c)) => format!("contexts/_template/metadata.yaml cliVersion {c:?}"),
-    };
-    format!("rules: {what} ({why})")
+    format!("rules: {} ({why})", project.format)
 }

@@ -213,7 +213,8 @@ fn v09_project() -> tempfile::TempDir {
     std::fs::create_dir_all(p.join("contexts/_template/facets")).unwrap();
     std::fs::create_dir_all(p.join("contexts/local")).unwrap();
     std::fs::write(p.join("windsor.yaml"), "version: v1alpha1\n").unwrap();
-    std::fs::write(p.join("contexts/_template/metadata.yaml"), "cliVersion: '>=0.9.0'\n").unwrap();
+    std::fs::create_dir_all(p.join("contexts/_template/facets")).unwrap();
+    support::v09_form(p);
     std::fs::write(
         p.join("contexts/local/values.yaml"),
         "domain: example.com\nreplicas: 2\n",

@@ -96,12 +96,18 @@ fn explain_says_what_was_included_and_why() {
     assert!(
         err.starts_with(
             "context: other (chosen by --context)\n\
-             rules: the seed facet format (contexts/_template/metadata.yaml has no cliVersion admitting 0.9)\n"
+             rules: the seed facet format (no facet uses a form only one of the two formats has)\n"
         ),
         "{err}"
     );
-    // A template whose metadata.yaml admits Windsor 0.9 says so (W10).
+    // A facet written in Windsor v0.9's format selects its rules, and the
+    // render says which form did (W10); metadata.yaml's cliVersion does not.
     std::fs::write(dir.join("contexts/_template/metadata.yaml"), "cliVersion: '>=0.9.0'\n").unwrap();
+    std::fs::write(
+        dir.join("contexts/_template/facets/crds.yaml"),
+        "kind: Facet\nmetadata: {name: crds}\ncrds: [cert-manager-1.16.2]\n",
+    )
+    .unwrap();
     let out = bpvm()
         .args(["render", "--explain", "--context", "other", "--project"])
         .arg(&dir)
@@ -109,10 +115,12 @@ fn explain_says_what_was_included_and_why() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("\nrules: Windsor v0.9 (contexts/_template/metadata.yaml cliVersion \">=0.9.0\")\n"),
+        err.contains(
+            "\nrules: Windsor v0.9 (contexts/_template/facets/crds.yaml:3:1: crds, a facet field only Windsor v0.9 has)\n"
+        ),
         "{err}"
     );
-    // --rules overrides what metadata.yaml selects.
+    // --rules overrides what the facets select.
     let out = bpvm()
         .args([
             "render",
@@ -131,6 +139,48 @@ fn explain_says_what_was_included_and_why() {
         err.contains("\nrules: the seed facet format (chosen by --rules)\n"),
         "{err}"
     );
+}
+
+/// A seed-only form chooses the seed rules and is named; facets of both
+/// formats are one error naming a place of each; `bpvm test` says which
+/// rules its cases run by, and why.
+#[test]
+fn the_facets_forms_choose_the_rules_and_a_mix_is_refused() {
+    let seed = "kind: Facet\nmetadata: {name: base}\nconfig:\n  - name: net\n    cidr: 10.0.0.0/16\nterraform: [{path: vpc, inputs: {cidr: '${net.cidr}'}}]\n";
+    let dir = project("forms", seed);
+    let out = bpvm()
+        .args(["render", "--explain", "--project"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let reason = "rules: the seed facet format (contexts/_template/facets/base.yaml:5:5: config[0].cidr, a config block's body written inline beside its name, as only the seed format does)\n";
+    assert!(err.contains(reason), "{err}");
+    let tests = dir.join("contexts/_template/tests");
+    std::fs::create_dir_all(&tests).unwrap();
+    std::fs::write(
+        tests.join("t.test.yaml"),
+        "cases:\n  - name: renders\n    values: {provider: aws}\n    expect: {terraform: [{path: vpc}]}\n",
+    )
+    .unwrap();
+    let out = bpvm().args(["test", "--project"]).arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(reason));
+    std::fs::write(
+        dir.join("contexts/_template/facets/flux.yaml"),
+        "kind: Facet\nmetadata: {name: flux}\nflux: []\n",
+    )
+    .unwrap();
+    for command in ["render", "test"] {
+        let out = bpvm().args([command, "--project"]).arg(&dir).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("contexts/_template/facets/base.yaml:5:5: config[0].cidr: the facets mix two formats: this is a config block's body written inline beside its name, as only the seed format does, but contexts/_template/facets/flux.yaml:3:1: flux, a facet field only Windsor v0.9 has; write every facet in one format (or choose the rules with --rules seed or --rules v0.9)"),
+            "{command}: {err}"
+        );
+    }
 }
 
 #[test]
@@ -305,7 +355,7 @@ fn test_cases_see_only_their_own_env() {
 fn resolved(tag: &str, name: &str, values: &str) -> String {
     let facet = "kind: Facet\nmetadata: {name: base}\nterraform: [{path: probe, inputs: {platform: '${platform}', dev: '${dev ?? false}', runtime: '${workstation.runtime ?? \"\"}', domain: '${dns.domain ?? \"\"}', driver: '${cluster.driver ?? \"\"}'}}]\n";
     let dir = project(tag, facet);
-    std::fs::write(dir.join("contexts/_template/metadata.yaml"), "cliVersion: '>=0.9.0'\n").unwrap();
+    support::v09_form(&dir);
     std::fs::create_dir_all(dir.join("contexts").join(name)).unwrap();
     std::fs::write(dir.join("contexts").join(name).join("values.yaml"), values).unwrap();
     let out = bpvm()
@@ -349,7 +399,7 @@ fn a_v09_test_case_applies_schema_defaults_only_when_it_asks() {
     let facet = "kind: Facet\nmetadata: {name: base}\nterraform: [{path: probe, inputs: {size: '${size ?? \"unset\"}', ip: '${terraform_output(\"network\", \"ip\") ?? \"\"}'}}]\n";
     let dir = project("w12", facet);
     let template = dir.join("contexts/_template");
-    std::fs::write(template.join("metadata.yaml"), "cliVersion: '>=0.9.0'\n").unwrap();
+    support::v09_form(&dir);
     std::fs::write(
         template.join("schema.yaml"),
         "properties: {size: {type: integer, default: 3}}\n",

@@ -65,3 +65,14 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Adds to the project in `dir` a facet in a form only Windsor v0.9 has
+/// (an empty `crds:` list, which renders nothing), so that the project
+/// is read by the v0.9 rules.
+pub fn v09_form(dir: &Path) {
+    std::fs::write(
+        dir.join("contexts/_template/facets/v09-form.yaml"),
+        "kind: Facet\nmetadata: {name: v09-form}\ncrds: []\n",
+    )
+    .unwrap();
+}

@@ -7,4 +7,5 @@ pub(crate) mod facet;
 pub(crate) mod files;
 pub(crate) mod project;
 pub(crate) mod requires;
+pub(crate) mod rules;
 pub(crate) mod sensitive;

@@ -29,6 +29,10 @@ pub struct Project {
     pub facets: Vec<Facet>,
     /// The rules the template is rendered by (W10).
     pub format: Format,
+    /// Why those rules: the facet form that chose them
+    /// (`file:line:column: path, what`), that no facet uses a form only
+    /// one format has, or `given` when the caller chose them.
+    pub format_reason: String,
     /// The schema's sensitive properties (v0.9: never substitutions).
     pub sensitive: crate::load::sensitive::Sensitive,
     /// The paths the project's expressions read, numbered: a render binds
@@ -59,15 +63,15 @@ pub fn read_yaml(root: &Root, rel: &str) -> Result<Option<Value>, Error> {
 }
 
 impl Project {
-    /// Loads and compiles the project in `root`, by the rules its
-    /// `metadata.yaml` selects (W10). Every problem found is reported,
+    /// Loads and compiles the project in `root`, by the rules its facets'
+    /// forms select (W10). Every problem found is reported,
     /// each with its file and YAML path.
     pub fn load(root: &Path) -> Result<Project, Errors> {
         Project::load_as(root, None)
     }
 
     /// [`Project::load`], by the rules of `format` when given instead of
-    /// the ones `metadata.yaml` selects.
+    /// the ones the facets select.
     pub fn load_as(root: &Path, format: Option<Format>) -> Result<Project, Errors> {
         let paths = PathTable::new();
         // Governed like a render (D10): its documents add up to one limit.
@@ -92,13 +96,16 @@ impl Project {
         let windsor = read(config).unwrap_or(Value::Null);
         let blueprint = read(&format!("{TEMPLATE}/blueprint.yaml")).unwrap_or(Value::Null);
         let schema = read(&format!("{TEMPLATE}/schema.yaml"));
-        let metadata_file = format!("{TEMPLATE}/metadata.yaml");
-        let metadata = read(&metadata_file);
-        let selected = Format::of(constraint(metadata.as_ref()).as_deref()).unwrap_or_else(|why| {
-            errors.push(Error::new(Some(&metadata_file), "cliVersion", why));
-            Format::Seed
-        });
-        let format = format.unwrap_or(selected);
+        let documents = facet_documents(root, &mut errors);
+        // Facets of both formats would only add errors of the rules not
+        // meant: the mix is the one thing to report.
+        let (format, format_reason) = match crate::load::rules::select(root, format, &documents) {
+            Ok(chosen) => chosen,
+            Err(mixed) => {
+                errors.push(mixed);
+                return Err(located(root, errors));
+            }
+        };
         let base = match facet::base_parts(
             &blueprint,
             &format!("{TEMPLATE}/blueprint.yaml"),
@@ -110,12 +117,10 @@ impl Project {
                 Vec::new()
             }
         };
-        let mut facets = facets(root, matches!(format, Format::V09(_)), &mut errors);
+        let mut facets = facets(&documents, matches!(format, Format::V09(_)), &mut errors);
         let warnings = Vec::new();
         if !errors.is_empty() {
-            let mut errors = Errors::new(errors);
-            crate::error::locate(root, &mut errors);
-            return Err(errors);
+            return Err(located(root, errors));
         }
         // Ordinal, then name (names are unique, so the order is total).
         facets.sort_by(|a, b| (a.ordinal, &a.name).cmp(&(b.ordinal, &b.name)));
@@ -130,8 +135,9 @@ impl Project {
             schema,
             facets,
             format,
+            format_reason,
             paths,
-            warnings: located(root, warnings),
+            warnings: located(root, warnings).0,
         })
     }
 
@@ -229,46 +235,37 @@ fn project_file(root: &Root) -> Result<&'static str, Errors> {
     Ok(config.unwrap_or("windsor.yaml"))
 }
 
-/// The `cliVersion` constraint of `metadata.yaml`, as text.
-fn constraint(metadata: Option<&Value>) -> Option<String> {
-    metadata
-        .and_then(Value::as_map)
-        .and_then(|m| m.get("cliVersion"))
-        .map(|v| match v {
-            Value::Str(s) => s.to_string(),
-            other => bpvm_runtime::text::to_text(other),
-        })
-}
-
-/// Every facet of the template's `facets/` (and `features/`) folder,
-/// parsed by the v0.9 rules when `v09`; problems go to `errors`, and a
-/// facet name used twice is one.
-fn facets(root: &Root, v09: bool, errors: &mut Vec<Error>) -> Vec<Facet> {
+/// Every facet file of the template's `facets/` (and `features/`)
+/// folder with its document, in name order; problems go to `errors`.
+fn facet_documents(root: &Root, errors: &mut Vec<Error>) -> Vec<(String, Value)> {
     let mut files = Vec::new();
     for dir in ["facets", "features"] {
         if let Err(e) = files_under(root, &format!("{TEMPLATE}/{dir}"), &[".yaml", ".yml"], &mut files) {
             errors.push(e);
         }
     }
+    let mut documents = Vec::new();
+    for file in files {
+        match read_yaml(root, &file) {
+            Ok(Some(doc)) => documents.push((file, doc)),
+            Ok(None) => errors.push(Error::new(
+                Some(&file),
+                "",
+                "cannot read: it was removed after the facets were listed",
+            )),
+            Err(e) => errors.push(e),
+        }
+    }
+    documents
+}
+
+/// The facets of `documents`, parsed by the v0.9 rules when `v09`;
+/// problems go to `errors`, and a facet name used twice is one.
+fn facets(documents: &[(String, Value)], v09: bool, errors: &mut Vec<Error>) -> Vec<Facet> {
     let mut facets: Vec<Facet> = Vec::new();
     let mut named: HashMap<String, usize> = HashMap::default();
-    for file in &files {
-        let doc = match read_yaml(root, file) {
-            Ok(Some(doc)) => doc,
-            Ok(None) => {
-                errors.push(Error::new(
-                    Some(file),
-                    "",
-                    "cannot read: it was removed after the facets were listed",
-                ));
-                continue;
-            }
-            Err(e) => {
-                errors.push(e);
-                continue;
-            }
-        };
-        match facet::parse(&doc, file, v09) {
+    for (file, doc) in documents {
+        match facet::parse(doc, file, v09) {
             Ok(f) => {
                 match named.get(&f.name) {
                     Some(&first) => errors.push(Error::new(
@@ -288,9 +285,9 @@ fn facets(root: &Root, v09: bool, errors: &mut Vec<Error>) -> Vec<Facet> {
     facets
 }
 
-/// `warnings`, each with its file:line:column looked up.
-fn located(root: &Root, warnings: Vec<Error>) -> Vec<Error> {
-    let mut warnings = Errors::new(warnings);
-    crate::error::locate(root, &mut warnings);
-    warnings.0
+/// `problems`, each with its file:line:column looked up.
+fn located(root: &Root, problems: Vec<Error>) -> Errors {
+    let mut problems = Errors::new(problems);
+    crate::error::locate(root, &mut problems);
+    problems
 }

@@ -13,7 +13,9 @@
 //! * `name`: its label;
 //! * `facets`: file name → text, written to `contexts/_template/facets/`;
 //! * `files`: other template files, path (under `contexts/_template/`) →
-//!   text; a v0.9 case needs `metadata.yaml: "cliVersion: '>=0.9.0'\n"`;
+//!   text;
+//! * `rules`: `seed` or `v0.9`, the rules to load by (as `--rules`); the
+//!   ones the facets' forms select when absent;
 //! * `user`: the text of `contexts/test/blueprint.yaml`;
 //! * `values`: the context's values (over the defaults of a `schema.yaml`
 //!   given in `files`, if any); none when absent;
@@ -31,7 +33,8 @@
 //!
 //! A file may have a top-level `files:` map: the default template files
 //! of each of its cases, merged under the case's own `files:` (a case's
-//! file of the same name wins).
+//! file of the same name wins), and a top-level `rules:` its cases load
+//! by unless they say otherwise.
 //!
 //! Blessing writes the expectations a case has, and `error` (the whole
 //! message).
@@ -70,7 +73,10 @@ fn main() {
 
 fn run(case: &Case) -> Result<(), Failure> {
     let defaults = case.file.get("files").and_then(Value::as_map);
-    let fields = project::with_defaults(&case.fields, defaults);
+    let mut fields = project::with_defaults(&case.fields, defaults);
+    if let Some(rules) = case.file.get("rules").filter(|_| !fields.contains_key("rules")) {
+        fields.insert("rules", rules.clone());
+    }
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let mut failure = Failure::default();
     let mut differs =

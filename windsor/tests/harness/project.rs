@@ -1,7 +1,7 @@
 //! A case's project written to a folder, and rendered.
 
 use bpvm_runtime::{Map, Value};
-use bpvm_windsor::{Project, render, scope};
+use bpvm_windsor::{Format, Project, render, scope};
 use std::path::Path;
 
 /// `case` with the file's default `files` under its own.
@@ -44,11 +44,22 @@ fn write_project(dir: &Path, case: &Map) -> Result<(), String> {
     Ok(())
 }
 
+/// The rules a case asks for (`rules: seed` or `rules: v0.9`); none: the
+/// ones its facets select.
+fn rules(case: &Map) -> Result<Option<Format>, String> {
+    match case.get("rules") {
+        None => Ok(None),
+        Some(Value::Str(s)) if &**s == "seed" => Ok(Some(Format::Seed)),
+        Some(Value::Str(s)) if &**s == "v0.9" => Ok(Some(Format::V09("rules: v0.9".into()))),
+        Some(other) => Err(format!("rules must be seed or v0.9, got {}", other.to_json())),
+    }
+}
+
 /// The blueprint the case's project renders in `dir`, or the error of its
 /// load or render.
 pub fn render(dir: &Path, case: &Map) -> Result<Value, String> {
     write_project(dir, case)?;
-    let project = Project::load(dir).map_err(|e| e.to_string())?;
+    let project = Project::load_as(dir, rules(case)?).map_err(|e| e.to_string())?;
     let values = match case.get("values") {
         None | Some(Value::Null) => Value::Map(Map::new()),
         Some(v) => v.clone(),
