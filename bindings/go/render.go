@@ -19,7 +19,7 @@ type WindsorOptions struct {
 	// contexts/_template/schema.yaml (--no-schema-defaults).
 	NoSchemaDefaults bool `json:"no_schema_defaults,omitempty"`
 	// Rules is which Windsor rules to render by: "auto" (the default, the
-	// ones the template's metadata.yaml cliVersion selects), "seed" or
+	// ones the template's facets are written for, read from their forms), "seed" or
 	// "v0.9" (--rules).
 	Rules string `json:"rules,omitempty"`
 	// CompileFlux prints the flux systems compiled to the kustomizations
