@@ -90,8 +90,12 @@ impl Template {
             (Template::Windsor(project), Kind::Windsor { context }) => {
                 let rendered =
                     windsor::render_files(project, context, true, None).map_err(|e| format!("error: {e}"))?;
+                let text = match format {
+                    Format::Yaml => bpvm_windsor::output::to_yaml(&rendered.blueprint),
+                    Format::Json => bpvm_windsor::output::to_json(&rendered.blueprint),
+                };
                 Ok(Output {
-                    text: format.print(&rendered.blueprint),
+                    text,
                     notes: Vec::new(),
                 })
             }

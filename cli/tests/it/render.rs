@@ -435,3 +435,36 @@ fn a_v09_test_case_applies_schema_defaults_only_when_it_asks() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("\"size\": 3"), "{text}");
 }
+
+#[test]
+fn durations_print_as_windsor_prints_them() {
+    // Windsor reads a kustomization's interval, retryInterval and timeout
+    // as Go durations and prints them with Duration.String().
+    let facet = "kind: Facet\nmetadata: {name: base}\nkustomize:\n  - {name: dns, path: dns, timeout: 5m, interval: 90m, retryInterval: {duration: 30s}}\nflux:\n  - {name: pki, install: {components: [cert-manager], interval: 1.5h}, resources: [{components: [issuers], timeout: 500ms}]}\n";
+    let dir = project("durations", facet);
+    std::fs::write(dir.join("contexts/_template/metadata.yaml"), "cliVersion: '>=0.9.0'\n").unwrap();
+    let render = |extra: &[&str]| {
+        let out = bpvm()
+            .arg("render")
+            .args(extra)
+            .arg("--project")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = render(&[]);
+    assert!(
+        text.contains("  interval: 1h30m0s\n  retryInterval: 30s\n  timeout: 5m0s\n"),
+        "{text}"
+    );
+    assert!(text.contains("    interval: 1h30m0s\n"), "{text}");
+    assert!(text.contains("  - timeout: 500ms\n"), "{text}");
+    // The tiers Windsor compiles, with its default install timeout.
+    let compiled = render(&["--compile-flux"]);
+    assert!(compiled.contains("- name: pki-install\n"), "{compiled}");
+    assert!(compiled.contains("  timeout: 10m0s\n"), "{compiled}");
+    let json = render(&["-o", "json"]);
+    assert!(json.contains("\"timeout\": \"5m0s\""), "{json}");
+}

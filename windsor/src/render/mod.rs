@@ -8,6 +8,8 @@
 //! `template`, `flux`, `load`, `context`); nothing below `test`,
 //! `explain` and `check` imports it but through `outcome`.
 
+mod display;
+mod duration;
 pub(crate) mod origin;
 pub(crate) mod outcome;
 pub mod output;

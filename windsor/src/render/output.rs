@@ -2,10 +2,13 @@
 //! facet-only fields gone, and its YAML and JSON text (D1: same input,
 //! same bytes).
 
-use crate::fields::TERRAFORM;
+pub use super::duration::go_duration;
+use crate::fields::{KUSTOMIZATION, TERRAFORM};
 use bpvm_runtime::Map;
 use bpvm_runtime::Value;
 
+/// A kustomization's fields in the order the seed-era Windsor printed
+/// them (v0.9's are `fields::KUSTOMIZATION`).
 const KUSTOMIZE: &[&str] = &[
     "name",
     "path",
@@ -140,11 +143,18 @@ pub(crate) fn composed(
         sources.push(Value::Map(t));
     }
     out.insert("sources", Value::List(sources));
-    let list = |items: Vec<(String, Map)>, fields: &[&str]| {
-        Value::List(items.iter().map(|(_, c)| ordered(c, fields)).collect())
+    // Every field of Windsor v0.9's blueprint types is `omitempty` but a
+    // terraform component's `path`: an empty one is not printed.
+    let list = |items: Vec<(String, Map)>, fields: &[&str], keep: &[&str]| {
+        Value::List(
+            items
+                .iter()
+                .map(|(_, c)| omit_empty(&ordered(c, fields), keep))
+                .collect(),
+        )
     };
     if !bp.terraform.is_empty() {
-        out.insert("terraform", list(bp.terraform, TERRAFORM));
+        out.insert("terraform", list(bp.terraform, TERRAFORM, &["path"]));
     }
     if !bp.crds.is_empty() {
         out.insert(
@@ -153,10 +163,10 @@ pub(crate) fn composed(
         );
     }
     if !bp.kustomize.is_empty() {
-        out.insert("kustomize", list(bp.kustomize, KUSTOMIZE));
+        out.insert("kustomize", list(bp.kustomize, KUSTOMIZATION, &[]));
     }
     if !bp.flux.is_empty() {
-        out.insert("flux", Value::List(bp.flux.into_iter().map(Value::Map).collect()));
+        out.insert("flux", Value::List(bp.flux.iter().map(flux_system).collect()));
     }
     if !substitutions.is_empty() {
         out.insert("substitutions", Value::Map(substitutions));
@@ -165,6 +175,42 @@ pub(crate) fn composed(
         out.insert("configMaps", Value::Map(config_maps));
     }
     Value::Map(out)
+}
+
+/// `v`'s fields but those not in `keep` that are empty (`null`, `""`,
+/// `[]`, `{}`), as Go's YAML writer leaves out an `omitempty` field.
+fn omit_empty(v: &Value, keep: &[&str]) -> Value {
+    let Some(m) = v.as_map() else { return v.clone() };
+    let empty = |v: &Value| match v {
+        Value::Null => true,
+        Value::Str(s) => s.is_empty(),
+        Value::List(l) => l.is_empty(),
+        Value::Map(m) => m.is_empty(),
+        _ => false,
+    };
+    let mut out = Map::new();
+    for (k, v) in m.iter() {
+        if keep.contains(&k.as_str()) || !empty(v) {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    Value::Map(out)
+}
+
+/// A flux system as Windsor v0.9 prints it: empty fields left out, of
+/// the system and of its tiers.
+fn flux_system(system: &Map) -> Value {
+    let mut out = system.clone();
+    if let Some(install) = system.get("install") {
+        out.insert("install", omit_empty(install, &[]));
+    }
+    if let Some(Value::List(variants)) = system.get("resources") {
+        out.insert(
+            "resources",
+            Value::List(variants.iter().map(|v| omit_empty(v, &[])).collect()),
+        );
+    }
+    omit_empty(&Value::Map(out), &["name"])
 }
 
 /// The blueprint with its flux systems compiled to the kustomizations
@@ -211,12 +257,13 @@ pub fn compile_flux(bp: &Value) -> Value {
     Value::Map(out)
 }
 
-/// The blueprint as YAML.
+/// The blueprint as YAML, its fields as Windsor prints them (durations
+/// as `5m0s`, see [`go_duration`]).
 pub fn to_yaml(v: &Value) -> String {
-    bpvm_runtime::text::to_yaml(v)
+    bpvm_runtime::text::to_yaml(&super::display::windsor_types(v))
 }
 
-/// The blueprint as indented JSON, with the YAML's keys.
+/// The blueprint as indented JSON, with the YAML's keys and text.
 pub fn to_json(v: &Value) -> String {
-    bpvm_runtime::text::to_json(v)
+    bpvm_runtime::text::to_json(&super::display::windsor_types(v))
 }

@@ -18,18 +18,26 @@
 //!   ones the facets' forms select when absent;
 //! * `user`: the text of `contexts/test/blueprint.yaml`;
 //! * `values`: the context's values (over the defaults of a `schema.yaml`
-//!   given in `files`, if any); none when absent;
+//!   given in `files`, if any, unless `schemaDefaults: false`, as in a
+//!   Windsor v0.9 test case without `applySchemaDefaults`); none when
+//!   absent;
 //! * `operator`: the values the operator set (`render::Options.operator`),
 //!   which by the v0.9 rules win over facet config; all of the context
 //!   when absent;
-//! * `terraformOutputs`, `env`: as a Windsor test case's;
+//! * `terraformOutputs`, `env`: as a Windsor test case's (by the v0.9
+//!   rules, a case with `terraformOutputs` fails, as Windsor's runner
+//!   does, when a read names a component that is not composed);
 //! * the expectations, each compared to the rendered blueprint's key of
 //!   that name by exact JSON equality — lists item by item, mappings key
 //!   by key, both in order (the output's field order is part of what is
 //!   checked) — where an absent key reads as `null`, so
 //!   `crds: null` says there is none: `terraform`, `kustomize`,
 //!   `configMaps`, `flux`, `crds`, `backend`, `substitutions`, `sources`,
-//!   `messages`.
+//!   `messages`; and `compiled`, the `kustomize` list of the blueprint
+//!   with its flux systems compiled (`render --compile-flux`).
+//!
+//! `from:` names where a ported case comes from (`reference/`: Windsor's
+//! own integration fixtures); the harness does not read it.
 //!
 //! A file may have a top-level `files:` map: the default template files
 //! of each of its cases, merged under the case's own `files:` (a case's
@@ -57,13 +65,14 @@ const EXPECTED: &[&str] = &[
     "substitutions",
     "sources",
     "messages",
+    "compiled",
 ];
 
 fn main() {
     let mut suite = Suite::new();
     let run = Arc::new(run);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/projects");
-    for (prefix, path) in suite.files("projects", &root, false) {
+    for (prefix, path) in suite.files("projects", &root, true) {
         if let Some(file) = suite.file(&prefix, &path) {
             suite.cases(&prefix, &file, "cases", &run);
         }
@@ -95,9 +104,14 @@ fn run(case: &Case) -> Result<(), Failure> {
             None,
         ),
         (Ok(bp), None) => {
+            let compiled = bpvm_windsor::output::compile_flux(&bp);
             for key in EXPECTED {
                 let Some(want) = case.get(key) else { continue };
-                let got = bp.as_map().and_then(|m| m.get(key)).cloned().unwrap_or(Value::Null);
+                let (from, field) = match *key {
+                    "compiled" => (&compiled, "kustomize"),
+                    _ => (&bp, *key),
+                };
+                let got = from.as_map().and_then(|m| m.get(field)).cloned().unwrap_or(Value::Null);
                 // JSON equality: lists in order, mappings in the same key
                 // order (the order is the output's, R-11.3).
                 if got.to_json() != want.to_json() {

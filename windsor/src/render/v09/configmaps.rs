@@ -5,8 +5,18 @@ use bpvm_runtime::{Map, Value, text};
 
 /// `values-common` (the blueprint's substitutions, the values files'
 /// `substitutions.common` and the variables Windsor has always set) and
-/// `values-<kustomization>` from the values files.
-pub fn config_maps(base: &Map, set: &Map, name: &str, substitutions: &Map, kustomize: &mut [(String, Map)]) -> Map {
+/// `values-<kustomization>` from the values files. The variables read a
+/// value as Windsor's config handler does: the one set, else the schema's
+/// default at that path (`defaults`), whether or not the render applies
+/// defaults.
+pub fn config_maps(
+    base: &Map,
+    set: &Map,
+    defaults: &Value,
+    name: &str,
+    substitutions: &Map,
+    kustomize: &mut [(String, Map)],
+) -> Map {
     let mut out = base
         .get("configMaps")
         .and_then(Value::as_map)
@@ -23,12 +33,19 @@ pub fn config_maps(base: &Map, set: &Map, name: &str, substitutions: &Map, kusto
             common.insert(k.clone(), Value::Str(text::to_text(v).into()));
         }
     }
-    let path = |p: &str| -> String {
-        let mut v = Some(&Value::Map(set.clone())).cloned();
+    let set_values = Value::Map(set.clone());
+    let at = |from: &Value, p: &str| -> Option<Value> {
+        let mut v = Some(from.clone());
         for step in p.split('.') {
             v = v.and_then(|x| x.as_map().and_then(|m| m.get(step)).cloned());
         }
-        v.map(|x| text::to_text(&x)).unwrap_or_default()
+        v.filter(|x| !matches!(x, Value::Null))
+    };
+    let path = |p: &str| -> String {
+        at(&set_values, p)
+            .or_else(|| at(defaults, p))
+            .map(|x| text::to_text(&x))
+            .unwrap_or_default()
     };
     let mut legacy: Vec<(&str, String)> = vec![
         ("DOMAIN", path("dns.domain")),
