@@ -39,6 +39,11 @@
 //! `from:` names where a ported case comes from (`reference/`: Windsor's
 //! own integration fixtures); the harness does not read it.
 //!
+//! A case with `tests` (file name → text, written to
+//! `contexts/_template/tests/`) is run by `bpvm test`'s runner instead of
+//! rendered: its `report` maps each test case's name to `passed` or to
+//! what the runner found wrong.
+//!
 //! A file may have a top-level `files:` map: the default template files
 //! of each of its cases, merged under the case's own `files:` (a case's
 //! file of the same name wins), and a top-level `rules:` its cases load
@@ -90,6 +95,14 @@ fn run(case: &Case) -> Result<(), Failure> {
     let mut failure = Failure::default();
     let mut differs =
         |what: &str, expected: String, actual: String, fix: Option<Fix>| failure.differs(what, expected, actual, fix);
+    if fields.contains_key("tests") {
+        let report = project::test(dir.path(), &fields)?;
+        let want = case.get("report").cloned().unwrap_or(Value::Null);
+        if report.to_json() != want.to_json() {
+            failure.differences.push(Difference::field("report", &want, &report));
+        }
+        return failure.result();
+    }
     match (project::render(dir.path(), &fields), case.get("error")) {
         (Err(e), Some(Value::Str(want))) if e.contains(&**want) => {}
         (Err(e), Some(Value::Str(want))) => {

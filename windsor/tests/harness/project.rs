@@ -28,7 +28,11 @@ fn write_project(dir: &Path, case: &Map) -> Result<(), String> {
     };
     write(&dir.join("windsor.yaml"), "version: v1alpha1\n")?;
     std::fs::create_dir_all(template.join("facets")).map_err(|e| e.to_string())?;
-    for (key, folder) in [("facets", template.join("facets")), ("files", template.clone())] {
+    for (key, folder) in [
+        ("facets", template.join("facets")),
+        ("tests", template.join("tests")),
+        ("files", template.clone()),
+    ] {
         let Some(files) = case.get(key).and_then(Value::as_map) else {
             continue;
         };
@@ -72,33 +76,25 @@ pub fn render(dir: &Path, case: &Map) -> Result<Value, String> {
         operator: case.get("operator").cloned(),
         ..Default::default()
     };
-    let rendered = render::render(&project, "test", ctx, &opts).map_err(|e| e.to_string())?;
-    if opts.outputs.is_some() && matches!(project.format, Format::V09(_)) {
-        unknown_components(&rendered)?;
-    }
-    Ok(rendered.blueprint)
+    render::render(&project, "test", ctx, &opts)
+        .map(|r| r.blueprint)
+        .map_err(|e| e.to_string())
 }
 
-/// Windsor v0.9's test runner fails a case that mocks terraform outputs
-/// when a `terraform_output()` read names a component not composed.
-fn unknown_components(rendered: &render::Rendered) -> Result<(), String> {
-    let ids: Vec<&str> = match rendered.blueprint.as_map().and_then(|m| m.get("terraform")) {
-        Some(Value::List(l)) => l
-            .iter()
-            .filter_map(Value::as_map)
-            .flat_map(|c| [c.get("name"), c.get("path")])
-            .filter_map(|v| v.and_then(Value::as_str))
-            .collect(),
-        _ => Vec::new(),
-    };
-    let unknown: Vec<&str> = rendered
-        .asked
-        .iter()
-        .map(String::as_str)
-        .filter(|a| !ids.contains(a))
-        .collect();
-    match unknown.is_empty() {
-        true => Ok(()),
-        false => Err(format!("component not found: {}", unknown.join(", "))),
+/// What `bpvm test`'s runner makes of the case's test files (`tests`):
+/// each test case's name, then `passed` or what it found wrong.
+pub fn test(dir: &Path, case: &Map) -> Result<Value, String> {
+    write_project(dir, case)?;
+    let project = Project::load_as(dir, rules(case)?).map_err(|e| e.to_string())?;
+    let cases = bpvm_windsor::test::discover(&project, &[]).map_err(|e| e.to_string())?;
+    let mut report = Map::new();
+    for c in &cases {
+        let found = bpvm_windsor::test::run(&project, c, true);
+        let result = match found.is_empty() {
+            true => Value::from("passed"),
+            false => Value::List(found.iter().map(|d| Value::from(d.as_str())).collect()),
+        };
+        report.insert(c.name.as_str(), result);
     }
+    Ok(Value::Map(report))
 }
