@@ -99,10 +99,12 @@ impl Project {
             Format::Seed
         });
         let format = format.unwrap_or(selected);
+        let mut warnings = Vec::new();
         let base = match facet::base_parts(
             &blueprint,
             &format!("{TEMPLATE}/blueprint.yaml"),
             matches!(format, Format::V09(_)),
+            &mut warnings,
         ) {
             Ok(parts) => parts,
             Err(mut es) => {
@@ -110,8 +112,7 @@ impl Project {
                 Vec::new()
             }
         };
-        let mut facets = facets(root, matches!(format, Format::V09(_)), &mut errors);
-        let warnings = Vec::new();
+        let mut facets = facets(root, matches!(format, Format::V09(_)), &mut errors, &mut warnings);
         if !errors.is_empty() {
             let mut errors = Errors::new(errors);
             crate::error::locate(root, &mut errors);
@@ -242,8 +243,9 @@ fn constraint(metadata: Option<&Value>) -> Option<String> {
 
 /// Every facet of the template's `facets/` (and `features/`) folder,
 /// parsed by the v0.9 rules when `v09`; problems go to `errors`, and a
-/// facet name used twice is one.
-fn facets(root: &Root, v09: bool, errors: &mut Vec<Error>) -> Vec<Facet> {
+/// facet name used twice is one. Fields of a newer Windsor go to
+/// `warnings`.
+fn facets(root: &Root, v09: bool, errors: &mut Vec<Error>, warnings: &mut Vec<Error>) -> Vec<Facet> {
     let mut files = Vec::new();
     for dir in ["facets", "features"] {
         if let Err(e) = files_under(root, &format!("{TEMPLATE}/{dir}"), &[".yaml", ".yml"], &mut files) {
@@ -268,7 +270,7 @@ fn facets(root: &Root, v09: bool, errors: &mut Vec<Error>) -> Vec<Facet> {
                 continue;
             }
         };
-        match facet::parse(&doc, file, v09) {
+        match facet::parse(&doc, file, v09, warnings) {
             Ok(f) => {
                 match named.get(&f.name) {
                     Some(&first) => errors.push(Error::new(
@@ -288,9 +290,12 @@ fn facets(root: &Root, v09: bool, errors: &mut Vec<Error>) -> Vec<Facet> {
     facets
 }
 
-/// `warnings`, each with its file:line:column looked up.
+/// `warnings`, each with its file:line:column looked up, in the order
+/// of the files and of the places in them.
 fn located(root: &Root, warnings: Vec<Error>) -> Vec<Error> {
     let mut warnings = Errors::new(warnings);
     crate::error::locate(root, &mut warnings);
-    warnings.0
+    let mut warnings = warnings.0;
+    warnings.sort_by(|a, b| (&a.file, a.pos).cmp(&(&b.file, b.pos)));
+    warnings
 }

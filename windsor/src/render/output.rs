@@ -103,7 +103,17 @@ pub fn blueprint(
     if !config_maps.is_empty() {
         out.insert("configMaps", Value::Map(config_maps));
     }
+    newer_fields(&mut out, base, crate::fields::SEED_BLUEPRINT);
     Value::Map(out)
+}
+
+/// Adds the base blueprint's fields of a newer Windsor (W13: not in
+/// `known`; loading warned about each) as written, after the known
+/// fields, in document order.
+fn newer_fields(out: &mut Map, base: &Map, known: &[&str]) {
+    for (k, v) in base.iter().filter(|(k, _)| !known.contains(&k.as_str())) {
+        out.insert(k.clone(), v.clone());
+    }
 }
 
 /// The blueprint Windsor v0.9 composes for context `name` (R-11.2's
@@ -164,6 +174,7 @@ pub(crate) fn composed(
     if !config_maps.is_empty() {
         out.insert("configMaps", Value::Map(config_maps));
     }
+    newer_fields(&mut out, base, crate::fields::BLUEPRINT);
     Value::Map(out)
 }
 

@@ -27,7 +27,12 @@
 //!   checked) — where an absent key reads as `null`, so
 //!   `crds: null` says there is none: `terraform`, `kustomize`,
 //!   `configMaps`, `flux`, `crds`, `backend`, `substitutions`, `sources`,
-//!   `messages`.
+//!   `messages`;
+//! * `fields`: other top-level fields of the blueprint, name → value,
+//!   compared the same way (a field a newer Windsor has, passed through);
+//! * `warnings`: every warning loading gave, each the whole text
+//!   (`file:line:column: path: message`), in order; not checked when
+//!   absent.
 //!
 //! A file may have a top-level `files:` map: the default template files
 //! of each of its cases, merged under the case's own `files:` (a case's
@@ -88,14 +93,33 @@ fn run(case: &Case) -> Result<(), Failure> {
             "rendered, but an error was expected".into(),
             None,
         ),
-        (Ok(bp), None) => {
+        (Ok((bp, warnings)), None) => {
+            if let Some(want) = case.get("warnings") {
+                let got = Value::List(warnings.into_iter().map(|w| Value::from(w.as_str())).collect());
+                if got.to_json() != want.to_json() {
+                    failure.differences.push(Difference::field("warnings", want, &got));
+                }
+            }
+            let field = |key: &str| bp.as_map().and_then(|m| m.get(key)).cloned().unwrap_or(Value::Null);
             for key in EXPECTED {
                 let Some(want) = case.get(key) else { continue };
-                let got = bp.as_map().and_then(|m| m.get(key)).cloned().unwrap_or(Value::Null);
+                let got = field(key);
                 // JSON equality: lists in order, mappings in the same key
                 // order (the order is the output's, R-11.3).
                 if got.to_json() != want.to_json() {
                     failure.differences.push(Difference::field(key, want, &got));
+                }
+            }
+            if let Some(Value::Map(want)) = case.get("fields") {
+                let mut got = bpvm_runtime::Map::new();
+                for k in want.keys() {
+                    got.insert(k.clone(), field(k.as_str()));
+                }
+                let got = Value::Map(got);
+                if got.to_json() != Value::Map(want.clone()).to_json() {
+                    failure
+                        .differences
+                        .push(Difference::field("fields", &Value::Map(want.clone()), &got));
                 }
             }
         }
