@@ -177,3 +177,54 @@ pub fn check_fields(m: &Map, known: &[&str], at: &str, unknown: Unknown, sink: &
     }
     others
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bpvm_runtime::Value;
+
+    /// What `check_fields` reports for the keys of `yaml`, and gives back.
+    fn sorted(yaml: &str, unknown: Unknown) -> (Vec<String>, Vec<String>, Vec<String>) {
+        let doc = Value::from_yaml(yaml).unwrap();
+        let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+        let kept = check_fields(
+            doc.as_map().unwrap(),
+            TERRAFORM,
+            "terraform[x]",
+            unknown,
+            &mut Sink {
+                fail: &mut |at, m| errors.push(format!("{at}: {m}")),
+                warn: &mut |at, m| warnings.push(format!("{at}: {m}")),
+            },
+        );
+        (errors, warnings, kept)
+    }
+
+    #[test]
+    fn a_near_miss_is_a_typo_and_any_other_a_newer_field() {
+        let (errors, warnings, kept) = sorted("{name: x, inptus: {}, lifecycle: {}, Path: p, zz: 1}", Unknown::Kept);
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].starts_with("terraform[x].inptus: unknown field \"inptus\" (did you mean \"inputs\"?)"));
+        assert!(errors[1].starts_with("terraform[x].Path: unknown field \"Path\" (did you mean \"path\"?)"));
+        assert_eq!(
+            warnings,
+            [
+                "terraform[x].lifecycle: unknown field \"lifecycle\": kept and passed into the blueprint as written",
+                "terraform[x].zz: unknown field \"zz\": kept and passed into the blueprint as written",
+            ]
+        );
+        assert_eq!(kept, ["lifecycle", "zz"]);
+        assert!(warnings.iter().all(|w| is_unknown_field(w.split_once(": ").unwrap().1)));
+        assert!(!is_unknown_field(errors[0].split_once(": ").unwrap().1));
+    }
+
+    #[test]
+    fn an_ignored_field_says_so() {
+        let (errors, warnings, _) = sorted("{labels: {}}", Unknown::Ignored);
+        assert!(errors.is_empty());
+        assert_eq!(
+            warnings,
+            ["terraform[x].labels: unknown field \"labels\": ignored, as Windsor ignores it"]
+        );
+    }
+}
