@@ -55,15 +55,21 @@ fn render_warns_on_stderr_and_passes_the_field_through_as_written() {
 #[test]
 fn strict_makes_an_unknown_field_an_error() {
     let dir = project("newer-strict", NEWER);
-    for command in ["render", "test"] {
-        let out = run(&dir, &[command, "--strict"]);
-        assert_eq!(out.status.code(), Some(1), "{command}: {}", text(&out.stdout));
+    let commands: [&[&str]; 4] = [
+        &["render", "--strict"],
+        &["test", "--strict"],
+        &["graph", "--strict"],
+        &["explain", "terraform.network.path", "--strict"],
+    ];
+    for command in commands {
+        let out = run(&dir, command);
+        assert_eq!(out.status.code(), Some(1), "{command:?}: {}", text(&out.stdout));
         assert_eq!(
             text(&out.stderr),
             "error: contexts/_template/facets/base.yaml:5:5: terraform[network].lifecycle: unknown field \"lifecycle\": kept and passed into the blueprint as written (an error by --strict)\n",
-            "{command}"
+            "{command:?}"
         );
-        assert_eq!(text(&out.stdout), "", "{command}");
+        assert_eq!(text(&out.stdout), "", "{command:?}");
     }
 }
 
