@@ -40,6 +40,11 @@ pub struct Args {
     /// project (repeatable).
     #[arg(long = "path", value_name = "PATH")]
     paths: Vec<String>,
+    /// Make every warning about the template an error (an unknown
+    /// field): for CI that wants the template clean, where Windsor would
+    /// load it anyway.
+    #[arg(long)]
+    strict: bool,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -49,6 +54,7 @@ pub fn run(args: Args) -> ExitCode {
 /// Runs the cases; `Ok(false)` when any failed.
 fn test(args: &Args) -> Result<bool, String> {
     let project = load::windsor::project(&args.project, args.rules)?;
+    load::windsor::warn(&project.warnings, args.strict)?;
     let cases = test::discover(&project, &args.paths).map_err(|e| format!("error: {e}"))?;
     let name = args.name.as_ref().or(args.case.as_ref());
     let chosen: Vec<&test::Case> = cases.iter().filter(|c| name.is_none_or(|n| &c.name == n)).collect();

@@ -22,6 +22,7 @@ mod governed;
 mod graph;
 mod habits;
 mod help;
+mod newer_fields;
 mod output;
 mod readme;
 mod render;

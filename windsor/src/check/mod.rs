@@ -68,6 +68,7 @@ pub fn check(dir: &Path) -> Vec<Finding> {
         run.unused_config(&files);
         let mut findings = run.findings;
         findings.extend(values.join().unwrap_or_default());
+        findings.extend(unknown_fields(&project));
         findings
     });
     findings.sort_by(|a, b| (&a.file, a.line, a.column, a.rule.id).cmp(&(&b.file, b.line, b.column, b.rule.id)));
@@ -81,6 +82,21 @@ fn invalid(e: crate::error::Error) -> Finding {
     let (line, column) = e.pos.unwrap_or((0, 0));
     let message = e.message.lines().next().unwrap_or_default().to_string();
     Finding::new(&INVALID_TEMPLATE, e.file.unwrap_or_default(), e.at, message).at(line, column)
+}
+
+/// The fields loading warned about as unknown (W13), each a finding.
+fn unknown_fields(project: &Project) -> Vec<Finding> {
+    let unknown = project
+        .warnings
+        .iter()
+        .filter(|w| crate::fields::is_unknown_field(&w.message));
+    unknown
+        .map(|w| {
+            let (line, column) = w.pos.unwrap_or((0, 0));
+            let file = w.file.clone().unwrap_or_default();
+            Finding::new(&rules::UNKNOWN_FIELD, file, w.at.clone(), w.message.clone()).at(line, column)
+        })
+        .collect()
 }
 
 /// One file of the template, as written.

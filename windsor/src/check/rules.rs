@@ -51,6 +51,13 @@ pub static SCHEMA_VIOLATION: Rule = Rule {
     summary: "A context's `values.yaml` or a test case's `values` that the template's schema refuses.",
 };
 
+/// A field Windsor v0.9 does not know, far from every one it does.
+pub static UNKNOWN_FIELD: Rule = Rule {
+    id: "unknown-field",
+    severity: Severity::Warning,
+    summary: "A field that a facet, component, flux system, config block or the base blueprint does not have and that is no typo of one (a newer Windsor's): passed through as written, or ignored where nothing is output.",
+};
+
 /// The rules Windsor checks add to the shared ones.
 pub static WINDSOR: &[&Rule] = &[
     &CONSTANT_WHEN,
@@ -60,4 +67,5 @@ pub static WINDSOR: &[&Rule] = &[
     &DEPENDENCY_CYCLE,
     &MISSING_FILE,
     &SCHEMA_VIOLATION,
+    &UNKNOWN_FIELD,
 ];

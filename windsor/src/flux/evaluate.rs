@@ -53,6 +53,10 @@ fn tier(ev: &mut Evaluator, t: &Tier, at: &str) -> Result<Option<Map>, Failure> 
             None => {}
         }
     }
+    // A newer Windsor's fields, as written, after the known ones (W13).
+    for (k, v) in t.raw.iter().filter(|(k, _)| !KUSTOMIZATION.contains(&k.as_str())) {
+        out.insert(k.clone(), v.clone());
+    }
     Ok(Some(out))
 }
 
@@ -125,6 +129,10 @@ pub fn evaluate(ev: &mut Evaluator, s: &System, source: &str) -> Result<Map, Fai
     }
     if let Some(v) = s.raw.get("secrets") {
         out.insert("secrets", v.clone());
+    }
+    // A newer Windsor's fields, as written, after the known ones (W13).
+    for (k, v) in s.extra.iter() {
+        out.insert(k.clone(), v.clone());
     }
     Ok(out)
 }

@@ -70,6 +70,10 @@ pub fn merge(older: &mut Map, newer: &Map) {
         }
         older.insert("secrets", Value::Map(secrets));
     }
+    // A newer Windsor's fields: the later system's win, as a component's.
+    for (k, v) in newer.iter().filter(|(k, _)| !FIELDS.contains(&k.as_str())) {
+        older.insert(k.clone(), v.clone());
+    }
     reorder(older);
 }
 
@@ -112,13 +116,17 @@ fn merge_secret(have: &mut Map, entry: &Value) {
     have.insert("data", Value::Map(data));
 }
 
-/// Puts a system's fields back in output order.
-fn reorder(m: &mut Map) {
+/// Puts a system's fields back in output order: a newer Windsor's
+/// fields after the known ones, in their own order.
+pub(crate) fn reorder(m: &mut Map) {
     let mut out = Map::new();
     for f in FIELDS {
         if let Some(v) = m.get(f) {
             out.insert(*f, v.clone());
         }
+    }
+    for (k, v) in m.iter().filter(|(k, _)| !FIELDS.contains(&k.as_str())) {
+        out.insert(k.clone(), v.clone());
     }
     *m = out;
 }

@@ -13,6 +13,7 @@ mod parse;
 pub(crate) mod tiers;
 
 pub use evaluate::evaluate;
+pub(crate) use fold::reorder;
 pub use fold::{merge, remove};
 pub use parse::parse;
 
@@ -59,4 +60,7 @@ pub struct System {
     /// `path`, `source`, `enabled`, `destroy`, `globalDependency` and
     /// `secrets`, kept as written: secrets are resolved at deploy time.
     pub raw: Map,
+    /// Fields of a newer Windsor (W13), as written, in document order:
+    /// printed after the known ones.
+    pub extra: Map,
 }

@@ -3,8 +3,7 @@
 
 use super::{System, Tier};
 use crate::error::Error;
-use crate::fields::check_fields;
-use crate::fields::{FLUX_SYSTEM as FIELDS, KUSTOMIZATION};
+use crate::fields::{FLUX_SYSTEM as FIELDS, KUSTOMIZATION, Sink, Unknown, check_fields};
 use crate::host::compiler_for;
 use crate::kind::Strategy;
 use crate::template::condition::{Cond, condition};
@@ -14,11 +13,24 @@ use bpvm_runtime::{Map, Value};
 struct Parse<'a> {
     file: &'a str,
     errors: &'a mut Vec<Error>,
+    warnings: &'a mut Vec<Error>,
 }
 
 impl Parse<'_> {
     fn fail(&mut self, at: &str, message: impl Into<String>) {
         self.errors.push(Error::new(Some(self.file), at, message));
+    }
+
+    /// The keys of `m` not in `known`: typos are errors, the others
+    /// warned about and kept (their names given).
+    fn fields(&mut self, m: &Map, known: &[&str], at: &str) -> Vec<String> {
+        let file = self.file;
+        let (errors, warnings) = (&mut *self.errors, &mut *self.warnings);
+        let mut sink = Sink {
+            fail: &mut |a, msg| errors.push(Error::new(Some(file), a, msg)),
+            warn: &mut |a, msg| warnings.push(Error::new(Some(file), a, msg)),
+        };
+        check_fields(m, known, at, Unknown::Kept, &mut sink)
     }
 
     fn tmpl(&mut self, v: Option<&Value>, at: &str) -> Option<Tmpl> {
@@ -55,10 +67,8 @@ impl Parse<'_> {
         if variant {
             known.push("when");
         }
-        let file = self.file;
-        check_fields(m, &known, at, &mut |at, msg| {
-            self.errors.push(Error::new(Some(file), at, msg))
-        });
+        // A newer Windsor's field stays in `raw`, passed through as written.
+        self.fields(m, &known, at);
         let subs = match (m.get("substitutions"), m.get("substitute")) {
             (Some(Value::Map(a)), Some(Value::Map(b))) => {
                 let mut s = a.clone();
@@ -95,9 +105,10 @@ impl Parse<'_> {
     }
 }
 
-/// Parses a facet's `flux:` list.
-pub fn parse(list: &[Value], file: &str, errors: &mut Vec<Error>) -> Vec<System> {
-    let mut p = Parse { file, errors };
+/// Parses a facet's `flux:` list; fields of a newer Windsor go to
+/// `warnings`.
+pub fn parse(list: &[Value], file: &str, errors: &mut Vec<Error>, warnings: &mut Vec<Error>) -> Vec<System> {
+    let mut p = Parse { file, errors, warnings };
     let mut out = Vec::new();
     for (i, item) in list.iter().enumerate() {
         let Some(m) = item.as_map() else {
@@ -112,9 +123,7 @@ pub fn parse(list: &[Value], file: &str, errors: &mut Vec<Error>) -> Vec<System>
             continue;
         };
         let at = format!("flux[{name}]");
-        check_fields(m, FIELDS, &at, &mut |at, msg| {
-            p.errors.push(Error::new(Some(file), at, msg))
-        });
+        let newer = p.fields(m, FIELDS, &at);
         let strategy = match m.get("strategy").and_then(Value::as_str) {
             None => Strategy::Merge,
             Some(s) => match Strategy::parse(s) {
@@ -172,7 +181,14 @@ pub fn parse(list: &[Value], file: &str, errors: &mut Vec<Error>) -> Vec<System>
                 raw.insert(key, v.clone());
             }
         }
+        let mut extra = Map::new();
+        for key in &newer {
+            if let Some(v) = m.get(key) {
+                extra.insert(key.as_str(), v.clone());
+            }
+        }
         out.push(System {
+            extra,
             name: name.to_string(),
             when: p.when(m.get("when"), &at),
             strategy,

@@ -106,10 +106,12 @@ impl Project {
                 return Err(located(root, errors));
             }
         };
+        let mut warnings = Vec::new();
         let base = match facet::base_parts(
             &blueprint,
             &format!("{TEMPLATE}/blueprint.yaml"),
             matches!(format, Format::V09(_)),
+            &mut warnings,
         ) {
             Ok(parts) => parts,
             Err(mut es) => {
@@ -117,8 +119,7 @@ impl Project {
                 Vec::new()
             }
         };
-        let mut facets = facets(&documents, matches!(format, Format::V09(_)), &mut errors);
-        let warnings = Vec::new();
+        let mut facets = facets(&documents, matches!(format, Format::V09(_)), &mut errors, &mut warnings);
         if !errors.is_empty() {
             return Err(located(root, errors));
         }
@@ -137,7 +138,7 @@ impl Project {
             format,
             format_reason,
             paths,
-            warnings: located(root, warnings).0,
+            warnings: sorted(root, warnings),
         })
     }
 
@@ -260,12 +261,13 @@ fn facet_documents(root: &Root, errors: &mut Vec<Error>) -> Vec<(String, Value)>
 }
 
 /// The facets of `documents`, parsed by the v0.9 rules when `v09`;
-/// problems go to `errors`, and a facet name used twice is one.
-fn facets(documents: &[(String, Value)], v09: bool, errors: &mut Vec<Error>) -> Vec<Facet> {
+/// problems go to `errors`, and a facet name used twice is one. Fields of
+/// a newer Windsor go to `warnings`.
+fn facets(documents: &[(String, Value)], v09: bool, errors: &mut Vec<Error>, warnings: &mut Vec<Error>) -> Vec<Facet> {
     let mut facets: Vec<Facet> = Vec::new();
     let mut named: HashMap<String, usize> = HashMap::default();
     for (file, doc) in documents {
-        match facet::parse(doc, file, v09) {
+        match facet::parse(doc, file, v09, warnings) {
             Ok(f) => {
                 match named.get(&f.name) {
                     Some(&first) => errors.push(Error::new(
@@ -290,4 +292,12 @@ fn located(root: &Root, problems: Vec<Error>) -> Errors {
     let mut problems = Errors::new(problems);
     crate::error::locate(root, &mut problems);
     problems
+}
+
+/// `warnings`, each with its file:line:column looked up, in the order
+/// of the files and of the places in them.
+fn sorted(root: &Root, warnings: Vec<Error>) -> Vec<Error> {
+    let mut warnings = located(root, warnings).0;
+    warnings.sort_by(|a, b| (&a.file, a.pos).cmp(&(&b.file, b.pos)));
+    warnings
 }

@@ -4,6 +4,7 @@
 //! with one still unmet, the render fails with one error listing every
 //! missing path, with the notes the template gives for it.
 
+use crate::fields::{Sink, Unknown};
 use crate::template::condition::{Cond, condition};
 use bpvm_runtime::{Map, Value};
 
@@ -20,8 +21,11 @@ pub struct Requirement {
 
 const FIELDS: &[&str] = &["paths", "when", "message"];
 
-/// Parses a `requires:` list; problems go to `fail(at, message)`.
-pub fn parse(v: Option<&Value>, at: &str, fail: &mut dyn FnMut(String, String)) -> Vec<Requirement> {
+/// Parses a `requires:` list; problems go to `sink.fail(at, message)`,
+/// a field of a newer Windsor to `sink.warn` (and is ignored: a
+/// requirement is not part of the output).
+pub fn parse(v: Option<&Value>, at: &str, sink: &mut Sink) -> Vec<Requirement> {
+    let fail = &mut *sink.fail;
     let items = match v {
         None | Some(Value::Null) => return Vec::new(),
         Some(Value::List(items)) => items,
@@ -37,7 +41,16 @@ pub fn parse(v: Option<&Value>, at: &str, fail: &mut dyn FnMut(String, String)) 
             fail(at, format!("a requirement must be a mapping, got {}", item.type_name()));
             continue;
         };
-        crate::fields::check_fields(m, FIELDS, &at, fail);
+        crate::fields::check_fields(
+            m,
+            FIELDS,
+            &at,
+            Unknown::Ignored,
+            &mut Sink {
+                fail: &mut *fail,
+                warn: &mut *sink.warn,
+            },
+        );
         let paths: Vec<String> = match m.get("paths") {
             Some(Value::List(ps)) => ps.iter().filter_map(Value::as_str).map(str::to_string).collect(),
             _ => Vec::new(),

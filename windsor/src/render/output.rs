@@ -106,7 +106,17 @@ pub fn blueprint(
     if !config_maps.is_empty() {
         out.insert("configMaps", Value::Map(config_maps));
     }
+    newer_fields(&mut out, base, crate::fields::SEED_BLUEPRINT);
     Value::Map(out)
+}
+
+/// Adds the base blueprint's fields of a newer Windsor (W13: not in
+/// `known`; loading warned about each) as written, after the known
+/// fields, in document order.
+fn newer_fields(out: &mut Map, base: &Map, known: &[&str]) {
+    for (k, v) in base.iter().filter(|(k, _)| !known.contains(&k.as_str())) {
+        out.insert(k.clone(), v.clone());
+    }
 }
 
 /// The blueprint Windsor v0.9 composes for context `name` (R-11.2's
@@ -149,7 +159,7 @@ pub(crate) fn composed(
         Value::List(
             items
                 .iter()
-                .map(|(_, c)| omit_empty(&ordered(c, fields), keep))
+                .map(|(_, c)| omit_empty(&ordered(c, fields), fields, keep))
                 .collect(),
         )
     };
@@ -174,12 +184,14 @@ pub(crate) fn composed(
     if !config_maps.is_empty() {
         out.insert("configMaps", Value::Map(config_maps));
     }
+    newer_fields(&mut out, base, crate::fields::BLUEPRINT);
     Value::Map(out)
 }
 
-/// `v`'s fields but those not in `keep` that are empty (`null`, `""`,
-/// `[]`, `{}`), as Go's YAML writer leaves out an `omitempty` field.
-fn omit_empty(v: &Value, keep: &[&str]) -> Value {
+/// `v`'s fields but those of `known` not in `keep` that are empty
+/// (`null`, `""`, `[]`, `{}`), as Go's YAML writer leaves out an
+/// `omitempty` field. A field a newer Windsor has stays as written.
+fn omit_empty(v: &Value, known: &[&str], keep: &[&str]) -> Value {
     let Some(m) = v.as_map() else { return v.clone() };
     let empty = |v: &Value| match v {
         Value::Null => true,
@@ -190,7 +202,7 @@ fn omit_empty(v: &Value, keep: &[&str]) -> Value {
     };
     let mut out = Map::new();
     for (k, v) in m.iter() {
-        if keep.contains(&k.as_str()) || !empty(v) {
+        if !known.contains(&k.as_str()) || keep.contains(&k.as_str()) || !empty(v) {
             out.insert(k.clone(), v.clone());
         }
     }
@@ -202,15 +214,15 @@ fn omit_empty(v: &Value, keep: &[&str]) -> Value {
 fn flux_system(system: &Map) -> Value {
     let mut out = system.clone();
     if let Some(install) = system.get("install") {
-        out.insert("install", omit_empty(install, &[]));
+        out.insert("install", omit_empty(install, KUSTOMIZATION, &[]));
     }
     if let Some(Value::List(variants)) = system.get("resources") {
         out.insert(
             "resources",
-            Value::List(variants.iter().map(|v| omit_empty(v, &[])).collect()),
+            Value::List(variants.iter().map(|v| omit_empty(v, KUSTOMIZATION, &[])).collect()),
         );
     }
-    omit_empty(&Value::Map(out), &["name"])
+    omit_empty(&Value::Map(out), crate::fields::FLUX_SYSTEM, &["name"])
 }
 
 /// The blueprint with its flux systems compiled to the kustomizations

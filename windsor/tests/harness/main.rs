@@ -24,9 +24,7 @@
 //! * `operator`: the values the operator set (`render::Options.operator`),
 //!   which by the v0.9 rules win over facet config; all of the context
 //!   when absent;
-//! * `terraformOutputs`, `env`: as a Windsor test case's (by the v0.9
-//!   rules, a case with `terraformOutputs` fails, as Windsor's runner
-//!   does, when a read names a component that is not composed);
+//! * `terraformOutputs`, `env`: as a Windsor test case's;
 //! * the expectations, each compared to the rendered blueprint's key of
 //!   that name by exact JSON equality — lists item by item, mappings key
 //!   by key, both in order (the output's field order is part of what is
@@ -34,7 +32,12 @@
 //!   `crds: null` says there is none: `terraform`, `kustomize`,
 //!   `configMaps`, `flux`, `crds`, `backend`, `substitutions`, `sources`,
 //!   `messages`; and `compiled`, the `kustomize` list of the blueprint
-//!   with its flux systems compiled (`render --compile-flux`).
+//!   with its flux systems compiled (`render --compile-flux`);
+//! * `fields`: other top-level fields of the blueprint, name → value,
+//!   compared the same way (a field a newer Windsor has, passed through);
+//! * `warnings`: every warning loading gave, each the whole text
+//!   (`file:line:column: path: message`), in order; not checked when
+//!   absent.
 //!
 //! `from:` names where a ported case comes from (`reference/`: Windsor's
 //! own integration fixtures); the harness does not read it.
@@ -116,7 +119,13 @@ fn run(case: &Case) -> Result<(), Failure> {
             "rendered, but an error was expected".into(),
             None,
         ),
-        (Ok(bp), None) => {
+        (Ok((bp, warnings)), None) => {
+            if let Some(want) = case.get("warnings") {
+                let got = Value::List(warnings.into_iter().map(|w| Value::from(w.as_str())).collect());
+                if got.to_json() != want.to_json() {
+                    failure.differences.push(Difference::field("warnings", want, &got));
+                }
+            }
             let compiled = bpvm_windsor::output::compile_flux(&bp);
             for key in EXPECTED {
                 let Some(want) = case.get(key) else { continue };
@@ -129,6 +138,24 @@ fn run(case: &Case) -> Result<(), Failure> {
                 // order (the order is the output's, R-11.3).
                 if got.to_json() != want.to_json() {
                     failure.differences.push(Difference::field(key, want, &got));
+                }
+            }
+            if let Some(Value::Map(want)) = case.get("fields") {
+                let mut got = bpvm_runtime::Map::new();
+                for k in want.keys() {
+                    got.insert(
+                        k.clone(),
+                        bp.as_map()
+                            .and_then(|m| m.get(k.as_str()))
+                            .cloned()
+                            .unwrap_or(Value::Null),
+                    );
+                }
+                let got = Value::Map(got);
+                if got.to_json() != Value::Map(want.clone()).to_json() {
+                    failure
+                        .differences
+                        .push(Difference::field("fields", &Value::Map(want.clone()), &got));
                 }
             }
         }

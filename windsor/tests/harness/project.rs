@@ -59,11 +59,12 @@ fn rules(case: &Map) -> Result<Option<Format>, String> {
     }
 }
 
-/// The blueprint the case's project renders in `dir`, or the error of its
-/// load or render.
-pub fn render(dir: &Path, case: &Map) -> Result<Value, String> {
+/// The blueprint the case's project renders in `dir` and the warnings its
+/// loading gave, or the error of its load or render.
+pub fn render(dir: &Path, case: &Map) -> Result<(Value, Vec<String>), String> {
     write_project(dir, case)?;
     let project = Project::load_as(dir, rules(case)?).map_err(|e| e.to_string())?;
+    let warnings = project.warnings.iter().map(|w| w.to_string()).collect();
     let values = match case.get("values") {
         None | Some(Value::Null) => Value::Map(Map::new()),
         Some(v) => v.clone(),
@@ -77,7 +78,7 @@ pub fn render(dir: &Path, case: &Map) -> Result<Value, String> {
         ..Default::default()
     };
     render::render(&project, "test", ctx, &opts)
-        .map(|r| r.blueprint)
+        .map(|r| (r.blueprint, warnings))
         .map_err(|e| e.to_string())
 }
 

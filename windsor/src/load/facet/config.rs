@@ -60,7 +60,9 @@ fn block(r: &mut Reader, i: usize, item: &Value) -> Option<Block> {
 
 /// A v0.9 block's value, strategy, ordinal and requirements.
 fn v09(r: &mut Reader, m: &Map, at: &str) -> Block {
-    r.fields(m, BLOCK_FIELDS, at);
+    // A block's value is scope, never output: its other fields have
+    // nowhere to go, and Windsor ignores them.
+    r.fields(m, BLOCK_FIELDS, at, crate::fields::Unknown::Ignored);
     let value = match m.get("value") {
         Some(Value::Null) => Value::Map(Map::new()),
         Some(v) => v.clone(),

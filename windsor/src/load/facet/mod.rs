@@ -16,6 +16,7 @@ mod v09;
 pub use loaded::{Facet, Message, Part};
 
 use crate::error::Error;
+use crate::fields::Unknown;
 use bpvm_runtime::Value;
 use reader::Reader;
 
@@ -64,27 +65,57 @@ const FACET_FIELDS: &[&str] = &[
     "messages",
 ];
 
+/// The top-level fields of a seed-format facet.
+const SEED_FACET_FIELDS: &[&str] = &[
+    "kind",
+    "apiVersion",
+    "metadata",
+    "ordinal",
+    "when",
+    "config",
+    "terraform",
+    "kustomize",
+];
+
 /// Parses a facet document. `file` is its path relative to the project;
-/// `v09` selects the Windsor v0.9 format (W10).
-pub fn parse(doc: &Value, file: &str, v09: bool) -> Result<Facet, Vec<Error>> {
-    let base = file.rsplit('/').next().unwrap_or(file);
+/// `v09` selects the Windsor v0.9 format (W10). Fields of a newer Windsor
+/// go to `warnings`.
+pub fn parse(doc: &Value, file: &str, v09: bool, warnings: &mut Vec<Error>) -> Result<Facet, Vec<Error>> {
     let mut r = Reader {
         file,
         v09,
         errors: Vec::new(),
+        warnings: Vec::new(),
     };
+    let facet = read(&mut r, doc);
+    warnings.append(&mut r.warnings);
+    match facet {
+        Some(f) if r.errors.is_empty() => Ok(f),
+        _ => Err(r.errors),
+    }
+}
+
+/// The facet `doc`, its problems in `r`.
+fn read(r: &mut Reader, doc: &Value) -> Option<Facet> {
+    let file = r.file;
+    let v09 = r.v09;
+    let base = file.rsplit('/').next().unwrap_or(file);
     let Some(root) = doc.as_map() else {
         r.fail("", format!("a facet must be a mapping, got {}", doc.type_name()));
-        return Err(r.errors);
+        return None;
     };
     match root.get("kind").and_then(Value::as_str) {
         Some("Facet" | "Feature") => {}
         Some(other) => r.fail("kind", format!("unknown kind {other:?} (expected Facet or Feature)")),
         None => r.fail("kind", "missing kind (expected Facet or Feature)"),
     }
-    if v09 {
-        r.fields(root, FACET_FIELDS, "");
-    }
+    // A facet's own unknown field has nowhere to go: Windsor ignores it.
+    r.fields(
+        root,
+        if v09 { FACET_FIELDS } else { SEED_FACET_FIELDS },
+        "",
+        Unknown::Ignored,
+    );
     let name = match root.get("metadata").and_then(Value::as_map).and_then(|m| m.get("name")) {
         Some(Value::Str(n)) if !n.is_empty() => n.to_string(),
         _ => {
@@ -104,8 +135,8 @@ pub fn parse(doc: &Value, file: &str, v09: bool) -> Result<Facet, Vec<Error>> {
         }
     };
     let when = r.when(root.get("when"), "");
-    let config = config::blocks(&mut r, root);
-    let parts = parts::parts_of(&mut r, root, v09);
+    let config = config::blocks(r, root);
+    let parts = parts::parts_of(r, root, v09);
     let mut facet = Facet {
         name,
         file: file.to_string(),
@@ -121,22 +152,28 @@ pub fn parse(doc: &Value, file: &str, v09: bool) -> Result<Facet, Vec<Error>> {
         backend: None,
     };
     if v09 {
-        v09::read(&mut r, root, &mut facet);
+        v09::read(r, root, &mut facet);
     }
-    if r.errors.is_empty() { Ok(facet) } else { Err(r.errors) }
+    Some(facet)
 }
 
 /// The components of the base `blueprint.yaml`, compiled like a facet's
-/// (their inputs may have `${…}` too).
-pub fn base_parts(doc: &Value, file: &str, v09: bool) -> Result<Vec<Part>, Vec<Error>> {
+/// (their inputs may have `${…}` too). Its fields of a newer Windsor go
+/// to `warnings`; the render passes them into the output.
+pub fn base_parts(doc: &Value, file: &str, v09: bool, warnings: &mut Vec<Error>) -> Result<Vec<Part>, Vec<Error>> {
     let mut r = Reader {
         file,
         v09,
         errors: Vec::new(),
+        warnings: Vec::new(),
     };
-    let parts = doc
-        .as_map()
-        .map(|root| parts::parts_of(&mut r, root, false))
-        .unwrap_or_default();
+    let parts = match doc.as_map() {
+        Some(root) => {
+            r.fields(root, crate::fields::blueprint(v09), "", Unknown::Kept);
+            parts::parts_of(&mut r, root, false)
+        }
+        None => Vec::new(),
+    };
+    warnings.append(&mut r.warnings);
     if r.errors.is_empty() { Ok(parts) } else { Err(r.errors) }
 }

@@ -3,6 +3,7 @@
 
 use super::loaded::Part;
 use super::reader::Reader;
+use crate::fields::Unknown;
 use crate::host::compiler_for;
 use crate::kind::Kind;
 use crate::template::tmpl::{Tmpl, TmplError};
@@ -64,19 +65,15 @@ fn part(r: &mut Reader, kind: Kind, item: &Value, i: usize, v09: bool) -> Option
     {
         body.insert(k.clone(), v.clone());
     }
+    // A newer Windsor's field stays where it stands and goes into the
+    // output as written, never evaluated; the output prints it after the
+    // fields bpvm knows, in document order (`render::output`).
+    let newer = r.fields(m, &known(kind, r.v09), &at, Unknown::Kept);
+    let mut raw: Vec<&str> = newer.iter().map(String::as_str).collect();
     let body = if v09 {
-        let known: Vec<&str> = match kind {
-            Kind::Terraform => crate::fields::TERRAFORM.to_vec(),
-            Kind::Kustomize => crate::fields::KUSTOMIZATION.to_vec(),
-        };
-        let known: Vec<&str> = known
-            .into_iter()
-            .chain(crate::fields::FACET_ONLY.iter().copied())
-            .collect();
-        r.fields(m, &known, &at);
         // Windsor v0.9 never evaluates these: `enabled` is decided at
         // deploy time, patches are applied as written.
-        let raw: &[&str] = match kind {
+        raw.extend_from_slice(match kind {
             Kind::Terraform => &["enabled"],
             Kind::Kustomize => &[
                 "enabled",
@@ -86,21 +83,22 @@ fn part(r: &mut Reader, kind: Kind, item: &Value, i: usize, v09: bool) -> Option
                 "timeout",
                 "decryption",
             ],
-        };
-        match Tmpl::compile_except(
+        });
+        compile(
+            r,
             &body,
-            raw,
+            &raw,
             &compiler_for(true),
             Some(crate::template::shorthand::expand),
-        ) {
-            Ok(t) => t,
-            Err(TmplError { at: inner, diag }) => {
-                r.fail(&format!("{at}{inner}"), diag.to_string());
-                Tmpl::Lit(Value::Null)
-            }
-        }
+            &at,
+        )
     } else {
-        r.tmpl(&Value::Map(body), &at)
+        let rewrite: Option<crate::template::tmpl::Rewrite> = if r.v09 {
+            Some(crate::template::shorthand::expand)
+        } else {
+            None
+        };
+        compile(r, &body, &raw, &compiler_for(r.v09), rewrite, &at)
     };
     Some(Part {
         kind,
@@ -111,4 +109,38 @@ fn part(r: &mut Reader, kind: Kind, item: &Value, i: usize, v09: bool) -> Option
         body,
         requires,
     })
+}
+
+/// The fields a component of `kind` may have, by the v0.9 rules or the
+/// seed's, with the fields only a facet gives it.
+fn known(kind: Kind, v09: bool) -> Vec<&'static str> {
+    let own = match (kind, v09) {
+        (Kind::Terraform, _) => crate::fields::TERRAFORM,
+        (Kind::Kustomize, true) => crate::fields::KUSTOMIZATION,
+        (Kind::Kustomize, false) => crate::fields::SEED_KUSTOMIZATION,
+    };
+    let facet_only: &[&str] = if v09 {
+        crate::fields::FACET_ONLY
+    } else {
+        &["when", "strategy", "ordinal"]
+    };
+    own.iter().chain(facet_only).copied().collect()
+}
+
+/// `body` compiled, the fields in `raw` kept as written; an error is `r`'s.
+fn compile(
+    r: &mut Reader,
+    body: &Map,
+    raw: &[&str],
+    compiler: &bpvm_compiler::Compiler,
+    rewrite: Option<crate::template::tmpl::Rewrite>,
+    at: &str,
+) -> Tmpl {
+    match Tmpl::compile_except(body, raw, compiler, rewrite) {
+        Ok(t) => t,
+        Err(TmplError { at: inner, diag }) => {
+            r.fail(&format!("{at}{inner}"), diag.to_string());
+            Tmpl::Lit(Value::Null)
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! collected with its place rather than the first one returned.
 
 use crate::error::Error;
-use crate::fields::check_fields;
+use crate::fields::{Sink, Unknown, check_fields};
 use crate::host::compiler_for;
 use crate::kind::Strategy;
 use crate::load::requires::Requirement;
@@ -16,6 +16,8 @@ pub(super) struct Reader<'f> {
     pub file: &'f str,
     pub v09: bool,
     pub errors: Vec<Error>,
+    /// Fields of a newer Windsor (W13), each at its place.
+    pub warnings: Vec<Error>,
 }
 
 impl Reader<'_> {
@@ -82,8 +84,12 @@ impl Reader<'_> {
 
     pub(super) fn requires(&mut self, v: Option<&Value>, at: &str) -> Vec<Requirement> {
         let file = self.file;
-        let errors = &mut self.errors;
-        crate::load::requires::parse(v, at, &mut |a, m| errors.push(Error::new(Some(file), a, m)))
+        let (errors, warnings) = (&mut self.errors, &mut self.warnings);
+        let mut sink = Sink {
+            fail: &mut |a, m| errors.push(Error::new(Some(file), a, m)),
+            warn: &mut |a, m| warnings.push(Error::new(Some(file), a, m)),
+        };
+        crate::load::requires::parse(v, at, &mut sink)
     }
 
     pub(super) fn tmpl(&mut self, v: &Value, at: &str) -> Tmpl {
@@ -101,11 +107,16 @@ impl Reader<'_> {
         }
     }
 
-    /// Reports each key of `m` not in `known`, at `at`.
-    pub(super) fn fields(&mut self, m: &Map, known: &[&str], at: &str) {
+    /// Reports each key of `m` not in `known`, at `at`: a typo is an
+    /// error, any other a warning; gives the names of the others.
+    pub(super) fn fields(&mut self, m: &Map, known: &[&str], at: &str, unknown: Unknown) -> Vec<String> {
         let file = self.file;
-        let errors = &mut self.errors;
-        check_fields(m, known, at, &mut |a, msg| errors.push(Error::new(Some(file), a, msg)));
+        let (errors, warnings) = (&mut self.errors, &mut self.warnings);
+        let mut sink = Sink {
+            fail: &mut |a, msg| errors.push(Error::new(Some(file), a, msg)),
+            warn: &mut |a, msg| warnings.push(Error::new(Some(file), a, msg)),
+        };
+        check_fields(m, known, at, unknown, &mut sink)
     }
 
     /// The list at `key` of `root`, if it is one.

@@ -9,7 +9,7 @@ use bpvm_runtime::{Map, Value};
 pub(super) fn read(r: &mut Reader, root: &Map, facet: &mut Facet) {
     facet.requires = r.requires(root.get("requires"), "requires");
     if let Some(list) = r.list_at(root, "flux") {
-        facet.flux = crate::flux::parse(list, r.file, &mut r.errors);
+        facet.flux = crate::flux::parse(list, r.file, &mut r.errors, &mut r.warnings);
     }
     if let Some(list) = r.list_at(root, "crds") {
         facet.crds = Some(r.tmpl(&Value::List(list.to_vec()), "crds"));
@@ -41,7 +41,7 @@ fn messages(r: &mut Reader, list: &[Value]) -> Vec<Message> {
             r.fail(&at, format!("a message must be a mapping, got {}", m.type_name()));
             continue;
         };
-        r.fields(m, &["when", "text"], &at);
+        r.fields(m, &["when", "text"], &at, crate::fields::Unknown::Ignored);
         let Some(text) = m.get("text").filter(|t| t.as_str().is_some_and(|t| !t.is_empty())) else {
             continue;
         };

@@ -4,6 +4,7 @@
 //! systems, and then every edge must land on something that exists.
 
 use crate::error::Error;
+use crate::flux::reorder;
 use bpvm_runtime::{Map, Value};
 use foldhash::{HashMap, HashSet};
 
@@ -282,18 +283,6 @@ fn append(m: &mut Map, extra: &[String]) {
         }
     }
     set_names(m, "dependsOn", deps);
-}
-
-/// Puts a system's fields back in output order (a new `dependsOn` goes
-/// where Windsor prints it).
-fn reorder(m: &mut Map) {
-    let mut out = Map::new();
-    for f in crate::fields::FLUX_SYSTEM {
-        if let Some(v) = m.get(f) {
-            out.insert(*f, v.clone());
-        }
-    }
-    *m = out;
 }
 
 #[cfg(test)]
