@@ -23,5 +23,6 @@ mod graph;
 mod habits;
 mod help;
 mod output;
+mod provenance;
 mod readme;
 mod render;

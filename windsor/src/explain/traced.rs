@@ -7,9 +7,13 @@ use super::blocks::credit_blocks;
 use super::explain_in;
 use super::explanation::Explanation;
 use crate::context::scope::{Values, context, traced};
+use crate::host::Host;
 use crate::load::project::Project;
+use crate::load::project::TEMPLATE;
 use crate::render::outcome::{Options, Rendered};
 use crate::render::{Unmet, render, settled};
+use crate::template::condition::truth;
+use crate::template::tmpl::Evaluator;
 use crate::texts::Texts;
 use bpvm_runtime::{Map, Value};
 
@@ -97,7 +101,7 @@ fn partial(project: &Project, values: Value, opts: &Options, ctx: &Map) -> (Rend
             included.dedup();
             (included, s.scope, s.unmet)
         }
-        Err(_) => (Vec::new(), ctx.clone(), Vec::new()),
+        Err(_) => (holding(project, ctx), ctx.clone(), Vec::new()),
     };
     let rendered = Rendered {
         blueprint: Value::Null,
@@ -108,4 +112,19 @@ fn partial(project: &Project, values: Value, opts: &Options, ctx: &Map) -> (Rend
         scope,
     };
     (rendered, unmet)
+}
+
+/// The facets whose conditions hold against the context alone (what a
+/// render that could not evaluate its config blocks would include).
+fn holding(project: &Project, ctx: &Map) -> Vec<usize> {
+    let mut host = Host::new(project.root.clone(), project.root.dir().join(TEMPLATE), None);
+    host.allow_env = project.allow_env.clone();
+    let mut ev = Evaluator::new(Value::Map(ctx.clone()), host);
+    let mut out = Vec::new();
+    for (i, f) in project.facets.iter().enumerate() {
+        if f.when.as_ref().is_none_or(|c| truth(&mut ev, c).unwrap_or(false)) {
+            out.push(i);
+        }
+    }
+    out
 }
