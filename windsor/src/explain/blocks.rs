@@ -3,6 +3,7 @@
 //! (the operator's own values win over a block by the v0.9 rules, so a
 //! value the context's files set keeps that origin).
 
+use super::lookup::lookup;
 use crate::context::origins::{Origin, Origins, walk, yaml_path};
 use crate::format::Format;
 use crate::load::facet::Block;
@@ -10,7 +11,7 @@ use crate::load::project::Project;
 use crate::render::outcome::Rendered;
 use crate::template::tmpl::Tmpl;
 use crate::texts::Texts;
-use bpvm_runtime::{Map, Value};
+use bpvm_runtime::Map;
 
 /// Credits each leaf of `rendered`'s scope that differs from the
 /// context `ctx` (or that the context has only as a default or a derived
@@ -34,12 +35,6 @@ pub(super) fn credit_blocks(project: &Project, rendered: &Rendered, ctx: &Map, o
     for (path, o) in credits {
         origins.set(&path, o);
     }
-}
-
-/// The value at `steps` in `m`.
-pub(super) fn lookup<'m>(m: &'m Map, steps: &[&str]) -> Option<&'m Value> {
-    let (first, rest) = steps.split_first()?;
-    rest.iter().try_fold(m.get(first)?, |v, k| v.as_map()?.get(k))
 }
 
 /// The block of an included facet, last in fold order, that writes the

@@ -16,6 +16,7 @@
 mod blocks;
 mod contribution;
 mod explanation;
+mod lookup;
 mod sources;
 mod target;
 mod traced;

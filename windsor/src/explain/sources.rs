@@ -3,6 +3,7 @@
 //! conditions that decided them — and the value the render gave it.
 
 use super::contribution::{Origin, conditions};
+use super::lookup::{component, listed, lookup};
 use super::target::{FluxField, Target};
 use crate::format::Format;
 use crate::kind::{Kind, Strategy};
@@ -35,7 +36,7 @@ impl<'p> Search<'p, '_> {
             Target::Block(name, key) => Ok(self.block(name, key)),
             Target::Flux(name, field, variant, key) => self.flux(name, *field, *variant, *key),
             Target::Substitution(key, config_map) => Ok(self.substitution(key, *config_map)),
-            Target::Scope(steps) => Ok(super::blocks::lookup(&self.rendered.scope, steps).cloned()),
+            Target::Scope(steps) => Ok(lookup(&self.rendered.scope, steps).cloned()),
         }
     }
 
@@ -251,24 +252,6 @@ fn variant_of<'s>(tiers: &'s [crate::flux::Tier], v: &str) -> Option<(usize, &'s
         .position(|t| t.raw.get("name").and_then(Value::as_str) == Some(v));
     let i = named.or_else(|| v.parse().ok())?;
     tiers.get(i).map(|t| (i, t))
-}
-
-/// The component `id` of `kind` in the rendered blueprint.
-pub(super) fn component<'b>(blueprint: &'b Value, kind: Kind, id: &str) -> Option<&'b Map> {
-    listed(blueprint, kind.key(), id)
-}
-
-/// The entry of the blueprint's `list` whose identity is `id`: its `name`,
-/// else (terraform) its `path`.
-fn listed<'b>(blueprint: &'b Value, list: &str, id: &str) -> Option<&'b Map> {
-    let Some(Value::List(items)) = blueprint.as_map()?.get(list) else {
-        return None;
-    };
-    items.iter().filter_map(Value::as_map).find(|c| {
-        let name = c.get("name").and_then(Value::as_str);
-        let path = c.get("path").and_then(Value::as_str).filter(|_| list == "terraform");
-        name.or(path) == Some(id)
-    })
 }
 
 /// The value at `field` of a component.

@@ -1,9 +1,8 @@
 //! A path that names nothing: an error saying what is there instead, with
 //! the name closest to the one asked for.
 
-use super::blocks::lookup;
 use super::explanation::Contribution;
-use super::sources::component;
+use super::lookup::{component, lookup};
 use super::target::Target;
 use crate::kind::Kind;
 use crate::load::project::Project;
