@@ -300,3 +300,18 @@ fn values_as_json_give_every_leaf_with_its_value_and_origin() {
         serde_json::json!({"kind": "derived", "rule": "platform aws implies this cluster driver", "text": "derived: platform aws implies this cluster driver"})
     );
 }
+
+#[test]
+fn values_of_the_shipped_example_by_the_seed_rules() {
+    let out = bpvm()
+        .args(["values", "--project", "examples/windsor", "cluster"])
+        .current_dir(crate::support::repo())
+        .env_remove("WINDSOR_CONTEXT")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "cluster:\n  workers:\n    count: 3  # contexts/local/values.yaml:6:13\n  name: sandbox  # contexts/local/values.yaml:5:3\n"
+    );
+}

@@ -62,12 +62,25 @@ pub(super) fn check(
             )
         }
         Target::Substitution(key, config_map) => {
-            let section = if *config_map {
-                "configMaps.values-common"
+            let (section, steps) = if *config_map {
+                ("configMaps.values-common", &["configMaps", "values-common"][..])
             } else {
-                "substitutions"
+                ("substitutions", &["substitutions"][..])
             };
-            (format!("nothing sets {section}"), *key, Vec::new())
+            let mut known = rendered
+                .blueprint
+                .as_map()
+                .map(|b| keys_at(b, steps))
+                .unwrap_or_default();
+            for f in &project.facets {
+                known.extend(
+                    f.substitutions
+                        .as_ref()
+                        .map(|t| written_keys(t, &[]))
+                        .unwrap_or_default(),
+                );
+            }
+            (format!("nothing sets {section}"), *key, known)
         }
         Target::Flux(name, ..) => (format!("nothing sets it in flux system {name:?}"), "", Vec::new()),
     };
