@@ -47,7 +47,7 @@ mod template;
 pub mod test;
 mod texts;
 
-pub use context::{current, scope};
+pub use context::{current, origins, scope};
 pub use error::{Error, Errors};
 pub use format::Format;
 pub use host::{allow, jsonnet};

@@ -19,6 +19,7 @@ mod jsonnet_worker;
 mod man;
 mod render;
 mod test;
+mod values;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
@@ -90,6 +91,7 @@ pub enum Command {
     Bench(bench::Args),
     Explain(explain::Args),
     Graph(graph::Args),
+    Values(values::Args),
     Completions(completions::Args),
     Man(man::Args),
     #[cfg(unix)]
@@ -116,6 +118,7 @@ impl Command {
             Command::Bench(args) => bench::run(args),
             Command::Explain(args) => govern(|| explain::run(args)),
             Command::Graph(args) => govern(|| graph::run(args)),
+            Command::Values(args) => govern(|| values::run(args)),
             Command::Completions(args) => completions::run(args, Cli::command()),
             Command::Man(args) => man::run(args, Cli::command()),
             #[cfg(unix)]

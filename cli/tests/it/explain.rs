@@ -29,7 +29,7 @@ fn a_later_facet_overrides_an_earlier_one() {
          \x20 ↷ overridden: facet aws (contexts/_template/facets/provider-aws.yaml:35:7, ordinal 200, merge)\n\
          \x20     when `provider == 'aws'`: true\n\
          \x20     ${dev ? 1 : 3}\n\
-         \x20       reads dev = true\n\
+         \x20       reads dev = true  (contexts/local/values.yaml:2:1)\n\
          \x20     gives 1\n\
          \x20 ✓ facet dev (contexts/_template/facets/option-dev.yaml:11:7, ordinal 300, merge)\n\
          \x20     when `dev == true`: true\n\
@@ -42,11 +42,12 @@ fn a_config_block_shows_what_its_expression_read() {
     assert_eq!(
         stdout("examples/windsor", "cluster_config.cluster_name"),
         "cluster_config.cluster_name = \"sandbox\"\n\
+         \x20 from config block cluster_config (contexts/_template/facets/config-cluster.yaml:9:5)\n\
          \x20 ✓ facet cluster-config (contexts/_template/facets/config-cluster.yaml:9:5, ordinal 100, merge)\n\
          \x20     when `provider != 'none'`: true\n\
          \x20     ${cluster.name ?? context}\n\
-         \x20       reads cluster.name = \"sandbox\"\n\
-         \x20       reads context = \"local\"\n\
+         \x20       reads cluster.name = \"sandbox\"  (contexts/local/values.yaml:5:3)\n\
+         \x20       reads context = \"local\"  (derived: the context's name)\n\
          \x20     gives \"sandbox\"\n"
     );
 }
@@ -95,7 +96,7 @@ fn excluded_contributions_say_which_condition_was_false() {
         "terraform.eks.inputs.nodes = 2\n\
          \x20 ✓ facet base (contexts/_template/facets/base.yaml:7:5, ordinal 0, merge)\n\
          \x20     ${size + missing.count ?? 0}\n\
-         \x20       reads size = 2\n\
+         \x20       reads size = 2  (contexts/local/values.yaml:1:1)\n\
          \x20       reads missing.count (not set)\n\
          \x20     gives 2\n\
          \x20 – excluded: facet big (contexts/_template/facets/option-big.yaml:5:35, ordinal 300, merge)\n\
@@ -113,7 +114,7 @@ fn paths_it_does_not_know_are_errors() {
         ),
         (
             "terraform.nope.inputs.x",
-            "error: terraform component \"nope\" not found in the blueprint\n",
+            "error: terraform.nope.inputs.x: terraform component \"nope\" not found in the blueprint\n",
         ),
         (
             "kustomize.ingress.path",
@@ -121,11 +122,11 @@ fn paths_it_does_not_know_are_errors() {
         ),
         (
             "nope.x",
-            "error: invalid path \"nope.x\": expected terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, kustomize.<name>.components, flux.<name>.dependsOn, flux.<name>.install.components, flux.<name>.install.substitutions.<key>, substitutions.<key>, configMaps.values-common.<key> or <config block>.<key>\n",
+            "error: nope.x: context \"local\" has no value \"nope.x\": not in its values, the schema or a config block\n",
         ),
         (
             "a..b",
-            "error: invalid path \"a..b\": expected terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, kustomize.<name>.components, flux.<name>.dependsOn, flux.<name>.install.components, flux.<name>.install.substitutions.<key>, substitutions.<key>, configMaps.values-common.<key> or <config block>.<key>\n",
+            "error: invalid path \"a..b\": expected terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, kustomize.<name>.components, flux.<name>.dependsOn, flux.<name>.install.components, flux.<name>.install.substitutions.<key>, substitutions.<key>, configMaps.values-common.<key>, <config block>.<key> or a value of the context (cluster.workers.count)\n",
         ),
     ] {
         let out = explain("examples/windsor", path);
@@ -258,7 +259,7 @@ fn flux_systems_and_substitutions_are_explained() {
         "flux.web.install.substitutions.replicas = \"2\"\n\
          \x20 ✓ facet web (contexts/_template/facets/option-web.yaml:13:9, ordinal 300, merge)\n\
          \x20     ${string(replicas)}\n\
-         \x20       reads replicas = 2\n\
+         \x20       reads replicas = 2  (contexts/local/values.yaml:2:1)\n\
          \x20     gives \"2\"\n"
     );
     assert_eq!(
@@ -292,14 +293,14 @@ fn flux_systems_and_substitutions_are_explained() {
     let out = explain(project, "flux.nope.dependsOn");
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: flux system \"nope\" not found in the blueprint\n"
+        "error: flux.nope.dependsOn: flux system \"nope\" not found in the blueprint\n"
     );
     let out = explain(project, "configMaps.values-web.x");
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: invalid configMaps path"));
 }
 
 #[test]
-fn a_cycle_is_the_renders_error_naming_it() {
+fn a_cycle_is_the_renders_failure_warned_beside_the_trace() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
     std::fs::create_dir_all(p.join("contexts/_template/facets")).unwrap();
@@ -311,11 +312,20 @@ fn a_cycle_is_the_renders_error_naming_it() {
         "kind: Facet\nmetadata: {name: base}\nconfig:\n  - name: a\n    x: ${b.x}\n  - name: b\n    x: ${a.x}\n",
     )
     .unwrap();
+    // As Windsor's explain: the trace, and the render's failure a warning.
     let out = explain(p.to_str().unwrap(), "a.x");
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.ends_with("config blocks read each other in a cycle: a → b → a\n"),
-        "{err}"
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "warning: the render failed: config[a]: config blocks read each other in a cycle: a → b → a\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "a.x = (empty)\n\
+         \x20 ! the render failed; this is the trace as far as it got (the failure is on stderr)\n\
+         \x20 ✓ facet base (contexts/_template/facets/base.yaml:5:5, ordinal 0, merge)\n\
+         \x20     ${b.x}\n\
+         \x20       reads b.x (not set)\n\
+         \x20     gives (empty)\n"
     );
 }

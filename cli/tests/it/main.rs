@@ -24,5 +24,6 @@ mod habits;
 mod help;
 mod newer_fields;
 mod output;
+mod provenance;
 mod readme;
 mod render;

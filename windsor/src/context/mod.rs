@@ -4,5 +4,6 @@
 //! `load`.
 
 pub mod current;
+pub mod origins;
 pub(crate) mod resolve;
 pub mod scope;

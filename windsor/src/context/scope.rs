@@ -4,6 +4,7 @@
 //! `project_root` and `projectName`.
 
 use crate::blueprint::merge::deep_merge;
+use crate::context::origins::{Layer, Layers, Origins, Step, changed, credit, yaml_path};
 use crate::error::Error;
 use crate::load::project::{Project, read_yaml};
 use bpvm_runtime::Map;
@@ -53,19 +54,56 @@ pub enum Values {
 
 /// The context values of context `name`.
 pub fn context(project: &Project, name: &str, values: Values, defaults: bool) -> Result<Value, Error> {
+    build(project, name, values, defaults, None)
+}
+
+/// The values a render of context `name` evaluates against (schema
+/// defaults applied; by the v0.9 rules, what Windsor derives before
+/// composing too), and where each leaf of them came from. Only `explain`
+/// and `bpvm values` ask: recording the layers costs a copy of each.
+pub fn traced(project: &Project, name: &str) -> Result<(Map, Origins), Error> {
+    let mut layers = Layers::default();
+    let ctx = build(project, name, Values::Files, true, Some(&mut layers))?;
+    let mut m = ctx.as_map().cloned().unwrap_or_default();
+    if matches!(project.format, crate::format::Format::V09(_)) {
+        let before = m.clone();
+        crate::context::resolve::derive(&mut m);
+        layers.push(Layer::Derived(Step::Compose), Value::Map(changed(&before, &m)));
+    }
+    let origins = credit(project, name, &m, &layers);
+    Ok((m, origins))
+}
+
+/// The context values, each layer recorded in `trace` when given.
+fn build(
+    project: &Project,
+    name: &str,
+    values: Values,
+    defaults: bool,
+    mut trace: Option<&mut Layers>,
+) -> Result<Value, Error> {
     check_name(name)?;
     if let Values::Files = values {
         project.check_context(name)?;
     }
+    let mut record = |layer: Layer, v: &Value| {
+        if let Some(t) = trace.as_deref_mut() {
+            t.push(layer, v.clone());
+        }
+    };
     let mut ctx = Value::Map(Map::new());
     if defaults && let Some(schema) = &project.schema {
-        deep_merge(&mut ctx, schema_defaults(schema));
+        let d = schema_defaults(schema);
+        record(Layer::Defaults, &d);
+        deep_merge(&mut ctx, d);
     }
     // Windsor v0.9 resolves a context it renders from its files (W11).
     let v09 = matches!(project.format, crate::format::Format::V09(_)) && matches!(values, Values::Files);
     let mut files = Value::Map(Map::new());
     if v09 {
-        deep_merge(&mut ctx, Value::Map(crate::context::resolve::before_files(name)));
+        let before = Value::Map(crate::context::resolve::before_files(name));
+        record(Layer::Derived(Step::BeforeFiles), &before);
+        deep_merge(&mut ctx, before);
     }
     let from_windsor = project
         .windsor
@@ -74,31 +112,26 @@ pub fn context(project: &Project, name: &str, values: Values, defaults: bool) ->
         .and_then(Value::as_map)
         .and_then(|m| m.get(name));
     if let Some(v @ Value::Map(_)) = from_windsor {
+        record(
+            Layer::File("windsor.yaml".into(), format!("contexts.{}", yaml_path(&[name]))),
+            v,
+        );
         deep_merge(&mut ctx, v.clone());
     }
     match values {
         Values::Files => {
-            for file in ["windsor.yaml", "values.yaml"] {
-                let rel = format!("contexts/{name}/{file}");
-                match read_yaml(&project.root, &rel)? {
-                    Some(v @ Value::Map(_)) => {
-                        deep_merge(&mut files, v.clone());
-                        deep_merge(&mut ctx, v);
-                    }
-                    Some(Value::Null) | None => {}
-                    Some(other) => {
-                        return Err(Error::new(
-                            Some(&rel),
-                            "",
-                            format!("must be a mapping, got {}", other.type_name()),
-                        ));
-                    }
-                }
+            for (rel, v) in read_files(project, name)? {
+                record(Layer::File(rel, String::new()), &v);
+                deep_merge(&mut files, v.clone());
+                deep_merge(&mut ctx, v);
             }
         }
         // No values (null) is no values; anything else must be a mapping.
         Values::Given(Value::Null) => {}
-        Values::Given(v @ Value::Map(_)) => deep_merge(&mut ctx, v),
+        Values::Given(v @ Value::Map(_)) => {
+            record(Layer::Given, &v);
+            deep_merge(&mut ctx, v)
+        }
         Values::Given(other) => {
             return Err(Error::new(
                 None,
@@ -114,9 +147,24 @@ pub fn context(project: &Project, name: &str, values: Values, defaults: bool) ->
         deep_merge(&mut files, v.clone());
     }
     if v09 && let Value::Map(files) = &files {
+        let before = trace.is_some().then(|| m.clone());
         crate::context::resolve::after_files(files, &mut m);
+        if let (Some(t), Some(before)) = (trace.as_deref_mut(), before) {
+            t.push(Layer::Derived(Step::AfterFiles), Value::Map(changed(&before, &m)));
+        }
     }
-    // `cluster` is always a map, so `cluster.enabled ?? true` works.
+    let before = trace.is_some().then(|| m.clone());
+    fixed(project, name, &mut m);
+    if let (Some(t), Some(before)) = (trace, before) {
+        t.push(Layer::Derived(Step::Fixed), Value::Map(changed(&before, &m)));
+    }
+    Ok(Value::Map(m))
+}
+
+/// The keys bpvm sets on every context: `cluster` always a map (so
+/// `cluster.enabled ?? true` works), the context's name and folder, the
+/// project's folder and name.
+fn fixed(project: &Project, name: &str, m: &mut Map) {
     if !matches!(m.get("cluster"), Some(Value::Map(_))) {
         m.insert("cluster", Value::Map(Map::new()));
     }
@@ -131,7 +179,27 @@ pub fn context(project: &Project, name: &str, values: Values, defaults: bool) ->
     m.insert("context_path", Value::Str(format!("{root}/contexts/{name}").into()));
     m.insert("project_root", Value::Str(root.into()));
     m.insert("projectName", Value::Str(project_name.into()));
-    Ok(Value::Map(m))
+}
+
+/// The context's `windsor.yaml` and `values.yaml` that are there, each a
+/// mapping (an empty file is none).
+fn read_files(project: &Project, name: &str) -> Result<Vec<(String, Value)>, Error> {
+    let mut out = Vec::new();
+    for file in ["windsor.yaml", "values.yaml"] {
+        let rel = format!("contexts/{name}/{file}");
+        match read_yaml(&project.root, &rel)? {
+            Some(v @ Value::Map(_)) => out.push((rel, v)),
+            Some(Value::Null) | None => {}
+            Some(other) => {
+                return Err(Error::new(
+                    Some(&rel),
+                    "",
+                    format!("must be a mapping, got {}", other.type_name()),
+                ));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// A context name is one folder name under `contexts/`: a name that

@@ -1,6 +1,7 @@
 //! What `explain` answers: a value, every contribution to it in fold
 //! order, and what became of each.
 
+use crate::context::origins::{Origin, Origins};
 use bpvm_runtime::Value;
 use bpvm_vm::reads::Read;
 
@@ -20,6 +21,16 @@ pub struct Explanation {
     /// wait for the CRD layer, everything waits for global-dependency
     /// systems).
     pub added: Vec<Value>,
+    /// Where the value came from when it is one of the scope's (a value
+    /// of the context, or what a config block set): each leaf at the path
+    /// or under it, with its origin.
+    pub origin: Vec<(String, Origin)>,
+    /// Where every leaf of the scope came from (what each expression
+    /// read); empty when not traced.
+    pub origins: Origins,
+    /// Whether the path is one of the scope's (a value of the context or
+    /// a config block's key).
+    pub scoped: bool,
 }
 
 /// One facet's (or the base blueprint's) part in a value.

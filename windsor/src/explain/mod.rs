@@ -13,13 +13,19 @@
 //! Built on a render: imports `render::outcome`, `load`, `template`,
 //! `host` and the leaves.
 
+mod blocks;
 mod contribution;
 mod explanation;
+mod lookup;
 mod sources;
 mod target;
+mod traced;
+mod unknown;
 
+pub use crate::context::origins::{Origin, Origins};
 use crate::host::Host;
 use crate::load::project::{Project, TEMPLATE};
+pub use crate::render::Unmet;
 use crate::render::outcome::Rendered;
 use crate::template::tmpl::Evaluator;
 use crate::texts::Texts;
@@ -29,7 +35,8 @@ use contribution::contribution;
 pub use explanation::{Contribution, Explanation, Role};
 use sources::Search;
 pub use target::FORMS;
-use target::target;
+use target::{Target, target};
+pub use traced::{Failure, Fired, Traced, explain_context};
 
 /// Explains `path` of `rendered`, a render of `project` (its scope is
 /// where the expressions are evaluated again).
@@ -54,6 +61,12 @@ use target::target;
 /// assert_eq!(c.reads[0].found, Found::Set(bpvm_runtime::Value::Int(3)));
 /// ```
 pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Explanation, String> {
+    explain_in(project, rendered, path, false)
+}
+
+/// [`explain`]; `failed` when the render failed and `rendered` holds
+/// only what it decided before (no blueprint).
+fn explain_in(project: &Project, rendered: &Rendered, path: &str, failed: bool) -> Result<Explanation, String> {
     let target = target(project, path)?;
     let mut host = Host::new(project.root.clone(), project.root.dir().join(TEMPLATE), None);
     host.allow_env = project.allow_env.clone();
@@ -65,8 +78,9 @@ pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Exp
         ev: &mut ev,
         base_file: &base_file,
         out: Vec::new(),
+        failed,
     };
-    let value = search.find(&target)?;
+    let value = search.find(&target).map_err(|e| format!("{path}: {e}"))?;
     let found = search.out;
     let mut contributions: Vec<Contribution> = Vec::new();
     let mut texts = Texts::new(&project.root);
@@ -74,16 +88,30 @@ pub fn explain(project: &Project, rendered: &Rendered, path: &str) -> Result<Exp
         ev.host.dir = project.folder_of(origin.file);
         contributions.extend(contribution(&mut ev, &mut texts, origin, body, &steps));
     }
+    unknown::check(project, rendered, &target, value.as_ref(), &contributions).map_err(|e| format!("{path}: {e}"))?;
     // Fold order: the base first, then by ordinal, facets in their order
     // (the sort is stable).
     contributions.sort_by_key(|c| c.ordinal.map_or(i128::MIN, i128::from));
     decide(&mut contributions);
+    // A failed render composed nothing: the value is the one the
+    // deciding contribution gives.
+    let value = match value {
+        None if failed => contributions
+            .iter()
+            .rev()
+            .find(|c| c.role == Role::Effective)
+            .and_then(|c| c.value.clone()),
+        v => v,
+    };
     let added = added(&contributions, value.as_ref());
     Ok(Explanation {
         path: path.to_string(),
         value,
         contributions,
         added,
+        origin: Vec::new(),
+        origins: Origins::default(),
+        scoped: matches!(target, Target::Scope(_) | Target::Block(..)),
     })
 }
 

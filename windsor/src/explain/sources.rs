@@ -3,6 +3,7 @@
 //! conditions that decided them — and the value the render gave it.
 
 use super::contribution::{Origin, conditions};
+use super::lookup::{component, listed, lookup};
 use super::target::{FluxField, Target};
 use crate::format::Format;
 use crate::kind::{Kind, Strategy};
@@ -23,6 +24,8 @@ pub(super) struct Search<'p, 'e> {
     pub ev: &'e mut Evaluator,
     pub base_file: &'p str,
     pub out: Vec<Source<'p>>,
+    /// The render failed: there is no blueprint to find things in.
+    pub failed: bool,
 }
 
 impl<'p> Search<'p, '_> {
@@ -33,6 +36,7 @@ impl<'p> Search<'p, '_> {
             Target::Block(name, key) => Ok(self.block(name, key)),
             Target::Flux(name, field, variant, key) => self.flux(name, *field, *variant, *key),
             Target::Substitution(key, config_map) => Ok(self.substitution(key, *config_map)),
+            Target::Scope(steps) => Ok(lookup(&self.rendered.scope, steps).cloned()),
         }
     }
 
@@ -48,10 +52,19 @@ impl<'p> Search<'p, '_> {
     }
 
     fn component(&mut self, kind: Kind, id: &'p str, field: &[&'p str]) -> Result<Option<Value>, String> {
-        let c = component(&self.rendered.blueprint, kind, id).ok_or_else(|| match kind {
-            Kind::Terraform => format!("terraform component {id:?} not found in the blueprint"),
-            Kind::Kustomize => format!("kustomization {id:?} not found in the blueprint"),
-        })?;
+        let c = component(&self.rendered.blueprint, kind, id);
+        if c.is_none() && !self.failed {
+            let what = match kind {
+                Kind::Terraform => "terraform component",
+                Kind::Kustomize => "kustomization",
+            };
+            let known = super::unknown::component_ids(self.project, &self.rendered.blueprint, kind);
+            let known: Vec<&str> = known.iter().map(String::as_str).collect();
+            return Err(format!(
+                "{what} {id:?} not found in the blueprint{}",
+                super::unknown::did_you_mean(id, &known)
+            ));
+        }
         let yaml = format!("{}[{id}]{}", kind.key(), dotted(field));
         let project = self.project;
         for p in project.base.iter().filter(|p| p.kind == kind && p.id == id) {
@@ -81,7 +94,7 @@ impl<'p> Search<'p, '_> {
                 self.out.push((origin, &p.body, field.to_vec()));
             }
         }
-        Ok(at(c, field))
+        Ok(c.and_then(|c| at(c, field)))
     }
 
     fn block(&mut self, name: &'p str, key: &[&'p str]) -> Option<Value> {
@@ -115,8 +128,10 @@ impl<'p> Search<'p, '_> {
         variant: Option<&'p str>,
         key: Option<&'p str>,
     ) -> Result<Option<Value>, String> {
-        let system = listed(&self.rendered.blueprint, "flux", name)
-            .ok_or_else(|| format!("flux system {name:?} not found in the blueprint"))?;
+        let system = listed(&self.rendered.blueprint, "flux", name);
+        if system.is_none() && !self.failed {
+            return Err(format!("flux system {name:?} not found in the blueprint"));
+        }
         // The field's steps inside its tier (the system, for dependsOn).
         let tail: Vec<&str> = match field {
             FluxField::DependsOn => vec!["dependsOn"],
@@ -146,7 +161,9 @@ impl<'p> Search<'p, '_> {
                 self.out.push((origin, tmpl, key.into_iter().collect()));
             }
         }
-        Ok(rendered_tier(system, field, variant).and_then(|t| at(t, &tail)))
+        Ok(system
+            .and_then(|s| rendered_tier(s, field, variant))
+            .and_then(|t| at(t, &tail)))
     }
 
     fn substitution(&mut self, key: &'p str, config_map: bool) -> Option<Value> {
@@ -235,24 +252,6 @@ fn variant_of<'s>(tiers: &'s [crate::flux::Tier], v: &str) -> Option<(usize, &'s
         .position(|t| t.raw.get("name").and_then(Value::as_str) == Some(v));
     let i = named.or_else(|| v.parse().ok())?;
     tiers.get(i).map(|t| (i, t))
-}
-
-/// The component `id` of `kind` in the rendered blueprint.
-fn component<'b>(blueprint: &'b Value, kind: Kind, id: &str) -> Option<&'b Map> {
-    listed(blueprint, kind.key(), id)
-}
-
-/// The entry of the blueprint's `list` whose identity is `id`: its `name`,
-/// else (terraform) its `path`.
-fn listed<'b>(blueprint: &'b Value, list: &str, id: &str) -> Option<&'b Map> {
-    let Some(Value::List(items)) = blueprint.as_map()?.get(list) else {
-        return None;
-    };
-    items.iter().filter_map(Value::as_map).find(|c| {
-        let name = c.get("name").and_then(Value::as_str);
-        let path = c.get("path").and_then(Value::as_str).filter(|_| list == "terraform");
-        name.or(path) == Some(id)
-    })
 }
 
 /// The value at `field` of a component.

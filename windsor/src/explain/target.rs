@@ -7,7 +7,7 @@ use crate::load::project::Project;
 pub const FORMS: &str = "terraform.<id>.inputs.<key>, kustomize.<name>.substitutions.<key>, \
                          kustomize.<name>.components, flux.<name>.dependsOn, flux.<name>.install.components, \
                          flux.<name>.install.substitutions.<key>, substitutions.<key>, \
-                         configMaps.values-common.<key> or <config block>.<key>";
+                         configMaps.values-common.<key>, <config block>.<key> or a value of the context (cluster.workers.count)";
 
 /// What a path names.
 pub(super) enum Target<'p> {
@@ -18,6 +18,9 @@ pub(super) enum Target<'p> {
     /// A flux system's field: its name, which field, the resources
     /// variant, the key inside.
     Flux(&'p str, FluxField, Option<&'p str>, Option<&'p str>),
+    /// A value of the scope: the context's values, and what config
+    /// blocks set (a block name is a `Block`).
+    Scope(Vec<&'p str>),
     /// A key of the facets' `substitutions`, as the blueprint's
     /// `substitutions` (`configMaps`: as `configMaps.values-common`).
     Substitution(&'p str, bool),
@@ -81,6 +84,6 @@ pub(super) fn target<'p>(project: &Project, path: &'p str) -> Result<Target<'p>,
         [block, key @ ..] if project.facets.iter().any(|f| f.config.iter().any(|b| b.name == *block)) => {
             Ok(Target::Block(block, key.to_vec()))
         }
-        _ => Err(format!("invalid path {path:?}: expected {FORMS}")),
+        _ => Ok(Target::Scope(steps)),
     }
 }

@@ -27,6 +27,41 @@ impl Sensitive {
             .any(|p| p.len() == path.len() && p.iter().zip(path).all(|(a, b)| a == "*" || a == b))
     }
 
+    /// Replaces each value of `values` at a sensitive path with `marker`,
+    /// as Windsor's `show values` redacts them: the value is shown to be
+    /// set, never what it is; no key is added.
+    ///
+    /// ```
+    /// use bpvm_runtime::Value;
+    /// use bpvm_windsor::Project;
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # std::fs::create_dir_all(dir.path().join("contexts/_template")).unwrap();
+    /// # std::fs::write(dir.path().join("windsor.yaml"), "").unwrap();
+    /// # std::fs::write(dir.path().join("contexts/_template/schema.yaml"), "properties: {token: {sensitive: true}}\n").unwrap();
+    /// let project = Project::load(dir.path()).unwrap();
+    /// let mut values = Value::from_yaml("{token: abc, name: x}").unwrap().as_map().cloned().unwrap();
+    /// project.sensitive.mask(&mut values, "<sensitive>");
+    /// assert_eq!(Value::Map(values).to_json(), r#"{"token":"<sensitive>","name":"x"}"#);
+    /// ```
+    pub fn mask(&self, values: &mut Map, marker: &str) {
+        if !self.0.is_empty() {
+            self.mask_at(values, &mut Vec::new(), marker);
+        }
+    }
+
+    fn mask_at(&self, m: &mut Map, at: &mut Vec<String>, marker: &str) {
+        for (k, v) in m.iter_mut() {
+            at.push(k.as_str().to_string());
+            let steps: Vec<&str> = at.iter().map(String::as_str).collect();
+            if self.holds(&steps) {
+                *v = Value::Str(marker.into());
+            } else if let Value::Map(inner) = v {
+                self.mask_at(inner, at, marker);
+            }
+            at.pop();
+        }
+    }
+
     /// The first substitution of `subs` whose value reads a sensitive
     /// property as a bare reference, as Windsor's error words it.
     pub fn check(&self, subs: &Tmpl) -> Result<(), String> {

@@ -18,6 +18,7 @@ pub(crate) mod seed;
 pub(crate) mod v09;
 
 pub use outcome::{Excluded, Options, Rendered};
+pub use v09::rounds::Unmet;
 
 use crate::error::Errors;
 use crate::format::Format;
@@ -36,6 +37,18 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         crate::error::locate(&project.root, &mut errors);
         errors
     })
+}
+
+/// What a render of `ctx` decides before composing (the facets included,
+/// the scope, the requirements unmet), without failing on an unmet
+/// requirement: what `explain` traces when the render fails.
+pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<outcome::Settled, Errors> {
+    let result = bpvm_runtime::govern::govern(|| match project.format {
+        Format::V09(_) => v09::settled(project, ctx, opts),
+        Format::Seed => seed::settled(project, ctx, opts),
+    });
+    crate::host::jsonnet::collect_garbage();
+    result
 }
 
 /// Renders context `name` from its files (`contexts/<name>/values.yaml`

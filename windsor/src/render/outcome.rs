@@ -42,6 +42,18 @@ pub struct Rendered {
     pub scope: Map,
 }
 
+/// What a render decided before composing: enough for `explain` to
+/// trace a render that failed.
+#[derive(Debug, Clone)]
+pub struct Settled {
+    /// The facets included, by their index in the project's facets.
+    pub included: Vec<usize>,
+    /// The scope with the config blocks evaluated.
+    pub scope: Map,
+    /// The requirements not met (v0.9 rules).
+    pub unmet: Vec<crate::render::v09::rounds::Unmet>,
+}
+
 /// A component or flux system a `when` kept out of the blueprint.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Excluded {

@@ -20,7 +20,7 @@ pub fn explain(path: &str, blueprint: &Path, flags: &BluelinkFlags) -> Result<()
     for w in &why.written {
         let _ = writeln!(out, "  {} ({}:{}:{})", w.path, w.file, w.at.line, w.at.col);
         let _ = writeln!(out, "      {}", w.text);
-        reads(&mut out, &w.reads);
+        reads(&mut out, &w.reads, &|_| None);
     }
     anstream::print!("{}", crate::paint::escaped(&out));
     Ok(())

@@ -29,7 +29,17 @@ use std::process::ExitCode;
 /// flux.<name>.install.substitutions.<key>,
 /// flux.<name>.resources.<variant>.components or .substitutions.<key>,
 /// substitutions.<key>,
-/// configMaps.values-common.<key>, or a config block's <name>.<key>.
+/// configMaps.values-common.<key>, a config block's <name>.<key>, or
+/// any value of the context (gitops.mode, cluster.workers.count), which
+/// is explained from where it is set. Every value an expression read
+/// says where it came from: a values file's line:column, a schema
+/// default, windsor.yaml, a config block, or the rule that derived it
+/// (`bpvm values` lists them all). A path that names nothing is an error
+/// naming the closest one. When the render fails (a `requires` not met,
+/// an expression that fails), the trace is printed as far as the render
+/// got, with each `requires` that fired, and the failure is a warning on
+/// stderr: the exit status is 0, as Windsor's `explain`, and 1 with
+/// --strict.
 ///
 /// Bluelink (with BLUEPRINT): the blueprint is rendered with the given
 /// flags, and the substitutions written at PATH or under it are listed
@@ -44,6 +54,7 @@ Examples:
   bpvm explain --project examples/windsor terraform.cluster.inputs.endpoint
   bpvm explain --project examples/windsor kustomize.ingress.components
   bpvm explain --project examples/windsor cluster_config.cluster_name
+  bpvm explain --project examples/windsor cluster.workers.count
   bpvm explain resources.saveOrderFunction.spec.functionName examples/bluelink/blueprint.yaml \\
       --vars examples/bluelink/blueprint.vars.yaml")]
 pub struct Args {

@@ -31,11 +31,15 @@ fn cut(json: String) -> String {
     }
 }
 
-/// What an expression read, a line each.
-pub fn reads(out: &mut String, reads: &[Read]) {
+/// What an expression read, a line each; a value set is followed by
+/// where it came from, when `origin` knows.
+pub fn reads(out: &mut String, reads: &[Read], origin: &dyn Fn(&str) -> Option<String>) {
     for r in reads {
         let what = match &r.found {
-            Found::Set(v) => format!("= {}", shown(v)),
+            Found::Set(v) => match origin(&r.path) {
+                Some(o) => format!("= {}  ({o})", shown(v)),
+                None => format!("= {}", shown(v)),
+            },
             Found::Empty => "(empty)".to_string(),
             Found::Deferred(t) => format!("(deferred: {t})"),
             Found::NotSet => "(not set)".to_string(),

@@ -13,7 +13,7 @@ mod parts;
 mod reader;
 mod v09;
 
-pub use loaded::{Facet, Message, Part};
+pub use loaded::{Block, Facet, Message, Part};
 
 use crate::error::Error;
 use crate::fields::Unknown;

@@ -16,7 +16,7 @@ use crate::error::{Error, Errors};
 use crate::kind::Kind;
 use crate::load::facet::Facet;
 use crate::load::project::{Project, TEMPLATE, read_yaml};
-use crate::render::outcome::{Excluded, Options, Rendered};
+use crate::render::outcome::{Excluded, Options, Rendered, Settled};
 use crate::render::part::{decided, evaluate_part, evaluator};
 use crate::template::condition::truth;
 use crate::template::tmpl::Evaluator;
@@ -71,6 +71,19 @@ pub(crate) fn render(project: &Project, name: &str, ctx: Value, opts: &Options) 
         excluded,
         included: project.indices(&included),
         scope: ev.take_scope(),
+    })
+}
+
+/// What the render decides before composing: the facets included and the
+/// scope with their config blocks evaluated.
+pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<Settled, Errors> {
+    let mut ev = evaluator(project, ctx, opts);
+    let included = include(&mut ev, project, &mut Vec::new(), &mut Vec::new())?;
+    config::evaluate(&mut ev, &included)?;
+    Ok(Settled {
+        included: project.indices(&included),
+        scope: ev.take_scope(),
+        unmet: Vec::new(),
     })
 }
 

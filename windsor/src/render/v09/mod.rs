@@ -23,7 +23,7 @@ use crate::error::{Error, Errors};
 use crate::kind::Kind;
 use crate::load::facet::Message;
 use crate::load::project::{Project, read_yaml};
-use crate::render::outcome::{Excluded, Options, Rendered};
+use crate::render::outcome::{Excluded, Options, Rendered, Settled};
 use crate::render::output::composed;
 use crate::render::part::evaluator;
 use crate::template::tmpl::{Evaluator, Outcome};
@@ -120,6 +120,24 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         excluded,
         included: project.indices(&included.facets),
         scope: ev.take_scope(),
+    })
+}
+
+/// What the render decides before composing, without failing on an
+/// unmet requirement: the facets included, the scope and what is unmet.
+pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<Settled, Errors> {
+    let mut ctx = ctx.as_map().cloned().unwrap_or_default();
+    crate::context::resolve::derive(&mut ctx);
+    let set = match &opts.operator {
+        Some(v) => v.as_map().cloned().unwrap_or_default(),
+        None => ctx.clone(),
+    };
+    let mut ev = evaluator(project, Value::Map(ctx.clone()), opts);
+    let included = rounds::settle(&mut ev, project, &ctx, &set, &mut Vec::new())?;
+    Ok(Settled {
+        included: project.indices(&included.facets),
+        scope: included.scope,
+        unmet: included.unmet,
     })
 }
 

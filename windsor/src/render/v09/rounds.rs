@@ -18,9 +18,26 @@ use bpvm_runtime::{Map, Value};
 /// Inclusion rounds stop here even if the set of facets still changes.
 const ROUNDS: usize = 10;
 
-/// The requirements of facet `f` that are not met in `ev`'s scope, as
-/// (path, note) pairs.
-fn unmet(ev: &mut Evaluator, f: &Facet) -> Result<Vec<(String, String)>, Error> {
+/// A requirement not met in the scope a round left.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unmet {
+    /// The facet whose requirement it is.
+    pub facet: String,
+    /// The facet's file, relative to the project.
+    pub file: String,
+    /// The requirement's YAML path in the file (`requires[0]`,
+    /// `config[x].requires[1]`).
+    pub at: String,
+    /// The scope path that is not set.
+    pub path: String,
+    /// The note the template gives for it.
+    pub message: String,
+    /// The condition that made it apply, when it has one.
+    pub when: Option<String>,
+}
+
+/// The requirements of facet `f` that are not met in `ev`'s scope.
+fn unmet(ev: &mut Evaluator, f: &Facet) -> Result<Vec<Unmet>, Error> {
     let mut out = Vec::new();
     let mut check = |ev: &mut Evaluator, gate: Option<&Cond>, reqs: &[Requirement], at: &str| -> Result<(), Error> {
         if reqs.is_empty() {
@@ -31,15 +48,23 @@ fn unmet(ev: &mut Evaluator, f: &Facet) -> Result<Vec<(String, String)>, Error> 
         {
             return Ok(());
         }
+        let dot = if at.is_empty() { "" } else { "." };
         for (i, r) in reqs.iter().enumerate() {
             if let Some(c) = &r.when
-                && !holds(ev, c).map_err(|m| Error::new(Some(&f.file), format!("{at}.requires[{i}].when"), m))?
+                && !holds(ev, c).map_err(|m| Error::new(Some(&f.file), format!("{at}{dot}requires[{i}].when"), m))?
             {
                 continue;
             }
             for p in &r.paths {
                 if !is_set(ev.scope(), p) {
-                    out.push((p.clone(), r.message.clone()));
+                    out.push(Unmet {
+                        facet: f.name.clone(),
+                        file: f.file.clone(),
+                        at: format!("{at}{dot}requires[{i}]"),
+                        path: p.clone(),
+                        message: r.message.clone(),
+                        when: r.when.as_ref().or(gate).map(|c| c.src.clone()),
+                    });
                 }
             }
         }
@@ -62,6 +87,8 @@ pub struct Included<'p> {
     pub facets: Vec<&'p Facet>,
     /// The scope every emitted field reads.
     pub scope: Map,
+    /// The requirements still unmet when the rounds ended.
+    pub unmet: Vec<Unmet>,
 }
 
 /// What a facet the render left out would have given.
@@ -84,7 +111,32 @@ pub fn excluded(f: &Facet) -> crate::render::v09::barriers::Excluded {
     }
 }
 
+/// The rounds run to the end; an unmet requirement fails the render,
+/// listing every missing path as Windsor does.
 pub fn rounds<'p>(
+    ev: &mut Evaluator,
+    project: &'p Project,
+    ctx: &Map,
+    set: &Map,
+    explain: &mut Vec<String>,
+) -> Result<Included<'p>, Errors> {
+    let included = settle(ev, project, ctx, set, explain)?;
+    if !included.unmet.is_empty() {
+        let mut missing: Vec<&Unmet> = included.unmet.iter().collect();
+        missing.sort_by(|a, b| a.facet.cmp(&b.facet));
+        let missing: Vec<(String, String)> = missing
+            .into_iter()
+            .map(|u| (u.path.clone(), u.message.clone()))
+            .collect();
+        return Err(Error::new(None, "", report(&missing)).into());
+    }
+    Ok(included)
+}
+
+/// The rounds run until the included facets stop changing: what they
+/// include, the scope they leave, and the requirements still unmet
+/// (`explain` traces a render that fails on them).
+pub fn settle<'p>(
     ev: &mut Evaluator,
     project: &'p Project,
     ctx: &Map,
@@ -97,8 +149,7 @@ pub fn rounds<'p>(
         ev.set_scope(Value::Map(scope));
         let mut config = Config::default();
         let mut included: Vec<&Facet> = Vec::new();
-        // (facet name, path, note): notes are listed by facet name.
-        let mut missing: Vec<(&str, String, String)> = Vec::new();
+        let mut missing: Vec<Unmet> = Vec::new();
         let mut notes = Vec::new();
         for f in &project.facets {
             let yes = match &f.when {
@@ -130,9 +181,9 @@ pub fn rounds<'p>(
                     f.name,
                     f.file,
                     f.ordinal,
-                    misses.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>().join(", ")
+                    misses.iter().map(|u| u.path.as_str()).collect::<Vec<_>>().join(", ")
                 ));
-                missing.extend(misses.into_iter().map(|(p, m)| (f.name.as_str(), p, m)));
+                missing.extend(misses);
             }
         }
         ev.set_scope(Value::Map(ctx.clone()));
@@ -142,16 +193,12 @@ pub fn rounds<'p>(
         let names: Vec<&str> = included.iter().map(|f| f.name.as_str()).collect();
         let done = previous.as_ref() == Some(&names) || round == ROUNDS;
         if done {
-            if !missing.is_empty() {
-                missing.sort_by(|a, b| a.0.cmp(b.0));
-                let missing: Vec<(String, String)> = missing.into_iter().map(|(_, p, m)| (p, m)).collect();
-                return Err(Error::new(None, "", report(&missing)).into());
-            }
             explain.push(format!("rounds: {round} (the included facets stopped changing)"));
             explain.extend(notes);
             return Ok(Included {
                 facets: included,
                 scope: next,
+                unmet: missing,
             });
         }
         previous = Some(names);
