@@ -344,14 +344,17 @@ impl<'a> Batch<'a> {
         let Template::Windsor(windsor) = &*test.project else {
             return;
         };
+        let refused = bpvm_windsor::validate::case(windsor, &test.case.file, test.case.index, test.case.values());
         let diffs = guarded(|| Ok(test::run(windsor, &test.case, true))).unwrap_or_else(|e| vec![e]);
+        let mut notes: Vec<String> = refused.iter().map(|w| format!("warning: {w}")).collect();
+        notes.extend(test.case.warnings.iter().map(|w| format!("warning: {w}")));
         self.finish(Record {
             id: test.id,
             kind: RecordKind::Test,
             status: if diffs.is_empty() { Status::Ok } else { Status::Failed },
             seconds: start.elapsed().as_secs_f64(),
             diagnostics: diffs,
-            notes: test.case.warnings.iter().map(|w| format!("warning: {w}")).collect(),
+            notes,
         });
     }
 

@@ -88,11 +88,20 @@ impl Template {
     pub(crate) fn render(&self, target: &Target, format: Format) -> Result<Output, String> {
         match (self, &target.kind) {
             (Template::Windsor(project), Kind::Windsor { context }) => {
-                let rendered =
-                    windsor::render_files(project, context, true, None).map_err(|e| format!("error: {e}"))?;
+                // What `bpvm render` warns about first: the values the
+                // schema refuses, also when the render then fails.
+                let notes: Vec<String> = bpvm_windsor::validate::context(project, context)
+                    .iter()
+                    .map(|w| format!("warning: {w}"))
+                    .collect();
+                let rendered = windsor::render_files(project, context, true, None).map_err(|e| {
+                    let mut lines = notes.clone();
+                    lines.push(format!("error: {e}"));
+                    lines.join("\n")
+                })?;
                 Ok(Output {
                     text: format.print(&rendered.blueprint),
-                    notes: Vec::new(),
+                    notes,
                 })
             }
             (Template::Bluelink(bp), Kind::Bluelink { files, .. }) => render_bluelink(bp, target, files, format),

@@ -13,6 +13,7 @@ pub fn explain(path: &str, target: &WindsorTarget) -> Result<(), String> {
     let project = load::windsor::project(&target.project, target.rules)?;
     load::windsor::warn(&project.warnings, target.strict)?;
     let name = load::windsor::context(&project, target.context.as_deref())?.name;
+    load::windsor::warn(&bpvm::windsor::validate::context(&project, &name), target.strict)?;
     let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
     let why = bpvm::windsor::explain::explain(&project, &rendered, path).map_err(|e| format!("error: {e}"))?;
     anstream::print!("{}", paint::marked(&paint::escaped(&text(&why))));
