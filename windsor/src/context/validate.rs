@@ -184,6 +184,8 @@ pub fn check(project: &Project, sources: &[Source]) -> Result<Vec<Found>, Error>
             suggestion: v.suggestion,
         });
     }
+    // In the order of the files, as written.
+    out.sort_by(|a, b| (&a.file, a.pos).cmp(&(&b.file, b.pos)));
     Ok(out)
 }
 
