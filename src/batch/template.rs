@@ -85,15 +85,21 @@ impl Template {
 
     /// Renders `target` from this template (the one [`Template::load`]
     /// loaded for it).
-    pub(crate) fn render(&self, target: &Target, format: Format) -> Result<Output, String> {
+    /// With `strict`, values the schema refuses fail a Windsor target.
+    pub(crate) fn render(&self, target: &Target, format: Format, strict: bool) -> Result<Output, String> {
         match (self, &target.kind) {
             (Template::Windsor(project), Kind::Windsor { context }) => {
                 // What `bpvm render` warns about first: the values the
                 // schema refuses, also when the render then fails.
-                let notes: Vec<String> = bpvm_windsor::validate::context(project, context)
-                    .iter()
-                    .map(|w| format!("warning: {w}"))
-                    .collect();
+                let refused = bpvm_windsor::validate::context(project, context);
+                if strict && !refused.is_empty() {
+                    let errors: Vec<String> = refused
+                        .iter()
+                        .map(|w| format!("error: {w} (an error by --strict)"))
+                        .collect();
+                    return Err(errors.join("\n"));
+                }
+                let notes: Vec<String> = refused.iter().map(|w| format!("warning: {w}")).collect();
                 let rendered = windsor::render_files(project, context, true, None).map_err(|e| {
                     let mut lines = notes.clone();
                     lines.push(format!("error: {e}"));

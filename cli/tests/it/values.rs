@@ -74,10 +74,7 @@ fn strict_makes_them_errors() {
     let out = run(dir.path(), &["render", "--context", "dev", "--strict"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    let want = format!(
-        "{} (an error by --strict)",
-        TYPO.replacen("warning: ", "error: ", 1)
-    );
+    let want = format!("{} (an error by --strict)", TYPO.replacen("warning: ", "error: ", 1));
     assert_eq!(err.lines().next(), Some(want.as_str()), "{err}");
     assert!(out.stdout.is_empty());
 }
@@ -98,7 +95,10 @@ fn a_render_that_fails_shows_the_warning_first() {
 
 #[test]
 fn a_context_in_windsor_yaml_is_checked_at_its_line() {
-    let dir = project("", "version: v1alpha1\ncontexts:\n  dev:\n    platform: gcp\n    workers: 'two'\n");
+    let dir = project(
+        "",
+        "version: v1alpha1\ncontexts:\n  dev:\n    platform: gcp\n    workers: 'two'\n",
+    );
     let out = run(dir.path(), &["graph", "--context", "dev"]);
     let err = stderr(&out);
     let lines: Vec<&str> = err.lines().collect();
@@ -155,7 +155,37 @@ fn batch_notes_them_also_when_the_render_fails() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let text = std::fs::read_to_string(&report).unwrap();
     assert!(
-        text.contains("warning: contexts/dev/values.yaml:1:1: workers: \\\"three\\\" is not of type \\\"integer\\\"\\nerror: "),
+        text.contains(
+            "warning: contexts/dev/values.yaml:1:1: workers: \\\"three\\\" is not of type \\\"integer\\\"\\nerror: "
+        ),
         "{text}"
     );
+}
+
+#[test]
+fn batch_strict_fails_the_target_and_the_test_case() {
+    let dir = project("# dev\nplatfrom: aws\n", "version: v1alpha1\n");
+    let report = dir.path().join("report.json");
+    let out = bpvm()
+        .arg("batch")
+        .arg(dir.path())
+        .args(["--test", "--strict", "--report"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let back = bpvm::batch::Report::from_json(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let status = |end: &str| {
+        let r = back.records.iter().find(|r| r.id.ends_with(end)).unwrap();
+        (r.status, r.diagnostics.clone())
+    };
+    let (target, why) = status("dev");
+    assert_eq!(target, bpvm::batch::Status::Failed);
+    assert_eq!(
+        why,
+        [TYPO.replacen("warning: ", "error: ", 1) + " (an error by --strict)"]
+    );
+    assert_eq!(status("::typo").0, bpvm::batch::Status::Failed);
+    // A refused value fails the render, as the case expects.
+    assert_eq!(status("::refused").0, bpvm::batch::Status::Ok);
 }
