@@ -411,7 +411,11 @@ impl<'p> Run<'p> {
 /// Context values and test cases' values against the schema (each test
 /// case alone, each context as a render sees it).
 fn values(project: &Project, tests: Vec<crate::context::validate::Source>) -> Vec<Finding> {
-    use crate::context::validate::{check, sources};
+    use crate::context::validate::{check, checker, sources};
+    // A schema that is not one is reported once, values or not.
+    if let Some(Err(e)) = checker(project) {
+        return vec![invalid(e)];
+    }
     let mut found = Vec::new();
     let contexts = project.contexts().into_iter().map(|name| sources(project, &name));
     for given in contexts.chain(tests.into_iter().map(|t| vec![t])) {
