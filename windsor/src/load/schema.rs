@@ -64,6 +64,10 @@ impl Checker {
                 merge(&mut effective, v);
             }
         }
+        // The common case, without collecting errors.
+        if self.validator.is_valid(&effective) {
+            return Vec::new();
+        }
         let mut out: Vec<Violation> = Vec::new();
         for e in self.validator.iter_errors(&effective) {
             let inner = steps(e.instance_path().as_str());
