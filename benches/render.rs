@@ -74,6 +74,12 @@ fn template(c: &mut Criterion, group: &str, corpus: &str, format: Option<Format>
     group.bench_function("one context", |b| {
         b.iter(|| black_box(render::render(&project, "bench", black_box(one.clone()), &opts).is_ok()))
     });
+    // What every render also does first: the context's values against the
+    // schema (compiled at the first call, then shared).
+    let given = opts.operator.clone().expect("the values");
+    group.bench_function("check one context's values", |b| {
+        b.iter(|| black_box(bpvm::windsor::validate::case(&project, "bench", 0, black_box(&given)).len()))
+    });
     group.sample_size(10);
     group.bench_function("1,000 contexts", |b| {
         b.iter(|| {

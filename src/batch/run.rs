@@ -39,6 +39,9 @@ pub struct Options {
     /// Ids of targets and test cases not to run and not to record: a
     /// batch resumed after a crash skips what it already has.
     pub skip: std::collections::BTreeSet<String>,
+    /// Values the schema refuses fail a Windsor target or test case,
+    /// instead of being noted as warnings (`--strict`).
+    pub strict: bool,
 }
 
 /// A Windsor project whose test suites a batch runs.
@@ -294,14 +297,15 @@ impl<'a> Batch<'a> {
     fn render(&self, target: &Target, template: &Template) {
         self.sink.started(&target.id);
         let start = Instant::now();
-        let (status, diagnostics, notes) = match guarded(|| template.render(target, self.options.format)) {
-            Err(e) => (Status::Failed, vec![e], Vec::new()),
-            Ok(output) => match self.sink.output(target, &output) {
-                Verdict::Ok => (Status::Ok, Vec::new(), output.notes),
-                Verdict::Drift(diff) => (Status::Drift, vec![diff], output.notes),
-                Verdict::Failed(e) => (Status::Failed, vec![e], output.notes),
-            },
-        };
+        let (status, diagnostics, notes) =
+            match guarded(|| template.render(target, self.options.format, self.options.strict)) {
+                Err(e) => (Status::Failed, vec![e], Vec::new()),
+                Ok(output) => match self.sink.output(target, &output) {
+                    Verdict::Ok => (Status::Ok, Vec::new(), output.notes),
+                    Verdict::Drift(diff) => (Status::Drift, vec![diff], output.notes),
+                    Verdict::Failed(e) => (Status::Failed, vec![e], output.notes),
+                },
+            };
         self.finish(Record {
             id: target.id.clone(),
             kind: kind(target),
@@ -344,14 +348,29 @@ impl<'a> Batch<'a> {
         let Template::Windsor(windsor) = &*test.project else {
             return;
         };
-        let diffs = guarded(|| Ok(test::run(windsor, &test.case, true))).unwrap_or_else(|e| vec![e]);
+        let refused = bpvm_windsor::validate::case(windsor, &test.case.file, test.case.index, test.case.values());
+        let strict = self.options.strict && !refused.is_empty();
+        let diffs = if strict {
+            // A refused value fails the render, as the case may expect.
+            let failed = refused.iter().map(|w| format!("error: {w} (an error by --strict)"));
+            if test.case.expects_error() {
+                Vec::new()
+            } else {
+                failed.collect()
+            }
+        } else {
+            guarded(|| Ok(test::run(windsor, &test.case, true))).unwrap_or_else(|e| vec![e])
+        };
+        let warned = refused.iter().filter(|_| !strict).map(|w| format!("warning: {w}"));
+        let mut notes: Vec<String> = warned.collect();
+        notes.extend(test.case.warnings.iter().map(|w| format!("warning: {w}")));
         self.finish(Record {
             id: test.id,
             kind: RecordKind::Test,
             status: if diffs.is_empty() { Status::Ok } else { Status::Failed },
             seconds: start.elapsed().as_secs_f64(),
             diagnostics: diffs,
-            notes: test.case.warnings.iter().map(|w| format!("warning: {w}")).collect(),
+            notes,
         });
     }
 

@@ -85,18 +85,32 @@ impl Template {
 
     /// Renders `target` from this template (the one [`Template::load`]
     /// loaded for it).
-    pub(crate) fn render(&self, target: &Target, format: Format) -> Result<Output, String> {
+    /// With `strict`, values the schema refuses fail a Windsor target.
+    pub(crate) fn render(&self, target: &Target, format: Format, strict: bool) -> Result<Output, String> {
         match (self, &target.kind) {
             (Template::Windsor(project), Kind::Windsor { context }) => {
-                let rendered =
-                    windsor::render_files(project, context, true, None).map_err(|e| format!("error: {e}"))?;
-                let text = match format {
-                    Format::Yaml => bpvm_windsor::output::to_yaml(&rendered.blueprint),
-                    Format::Json => bpvm_windsor::output::to_json(&rendered.blueprint),
-                };
+                // What `bpvm render` warns about first: the values the
+                // schema refuses, also when the render then fails.
+                let refused = bpvm_windsor::validate::context(project, context);
+                if strict && !refused.is_empty() {
+                    let errors: Vec<String> = refused
+                        .iter()
+                        .map(|w| format!("error: {w} (an error by --strict)"))
+                        .collect();
+                    return Err(errors.join("\n"));
+                }
+                let notes: Vec<String> = refused.iter().map(|w| format!("warning: {w}")).collect();
+                let rendered = windsor::render_files(project, context, true, None).map_err(|e| {
+                    let mut lines = notes.clone();
+                    lines.push(format!("error: {e}"));
+                    lines.join("\n")
+                })?;
                 Ok(Output {
-                    text,
-                    notes: Vec::new(),
+                    text: match format {
+                        Format::Yaml => bpvm_windsor::output::to_yaml(&rendered.blueprint),
+                        Format::Json => bpvm_windsor::output::to_json(&rendered.blueprint),
+                    },
+                    notes,
                 })
             }
             (Template::Bluelink(bp), Kind::Bluelink { files, .. }) => render_bluelink(bp, target, files, format),

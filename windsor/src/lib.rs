@@ -23,7 +23,8 @@
 //! - `flux`: Windsor v0.9's flux systems — parsed, evaluated, folded and
 //!   compiled to kustomizations.
 //! - `load`: a project's files read into facets, checked and compiled.
-//! - `context`: which context, and the values a render evaluates against.
+//! - `context`: which context, the values a render evaluates against, and
+//!   their check against the schema.
 //! - `render`: one render — the seed rules (`render::seed`) or Windsor
 //!   v0.9's (`render::v09`) — and its output.
 //! - `test`, `explain`, `check`: what is built on renders and on loading:
@@ -47,7 +48,7 @@ mod template;
 pub mod test;
 mod texts;
 
-pub use context::{current, origins, scope};
+pub use context::{current, origins, scope, validate};
 pub use error::{Error, Errors};
 pub use format::Format;
 pub use host::{allow, jsonnet};

@@ -40,9 +40,10 @@ pub struct Args {
     /// project (repeatable).
     #[arg(long = "path", value_name = "PATH")]
     paths: Vec<String>,
-    /// Make every warning about the template an error (an unknown
-    /// field): for CI that wants the template clean, where Windsor would
-    /// load it anyway.
+    /// Make every warning about the template an error: an unknown
+    /// field, a case whose values the schema refuses (the case fails) —
+    /// for CI that wants the template clean, where Windsor would load it
+    /// anyway.
     #[arg(long)]
     strict: bool,
 }
@@ -73,7 +74,7 @@ fn test(args: &Args) -> Result<bool, String> {
             file = &case.file;
             println!("{file}");
         }
-        if run_case(&project, case, !args.no_schema_defaults) {
+        if run_case(&project, case, !args.no_schema_defaults, args.strict) {
             passed += 1;
         } else {
             failed += 1;
@@ -83,14 +84,33 @@ fn test(args: &Args) -> Result<bool, String> {
     Ok(failed == 0)
 }
 
-/// Runs one case and prints its mark, what differed and its warnings;
-/// whether it passed.
-fn run_case(project: &Project, case: &test::Case, schema_defaults: bool) -> bool {
-    let diffs = test::run(project, case, schema_defaults);
-    let passed = diffs.is_empty();
+/// Runs one case and prints its mark, what differed and its warnings
+/// (values the schema refuses: errors with `strict`); whether it passed.
+fn run_case(project: &Project, case: &test::Case, schema_defaults: bool, strict: bool) -> bool {
+    let refused = bpvm::windsor::validate::case(project, &case.file, case.index, case.values());
+    // By --strict a refused value fails the render, as in Windsor's own
+    // runner: a case that expects an error then passes.
+    let diffs = if strict && !refused.is_empty() {
+        Vec::new()
+    } else {
+        test::run(project, case, schema_defaults)
+    };
+    let passed = if strict && !refused.is_empty() {
+        case.expects_error()
+    } else {
+        diffs.is_empty()
+    };
     anstream::println!("{} {}", paint::mark(passed), paint::escaped(&case.name));
     for d in diffs {
         println!("    {}", paint::escaped(&d.to_string()));
+    }
+    for r in &refused {
+        let line = if strict {
+            format!("error: {r} (an error by --strict)")
+        } else {
+            format!("warning: {r}")
+        };
+        println!("    {}", paint::escaped(&line));
     }
     for w in &case.warnings {
         println!("    warning: {}", paint::escaped(w));

@@ -27,3 +27,4 @@ mod output;
 mod provenance;
 mod readme;
 mod render;
+mod values;

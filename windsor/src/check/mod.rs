@@ -424,38 +424,33 @@ impl<'p> Run<'p> {
     }
 }
 
-/// Context values and test cases' values against the schema.
-fn values(project: &Project, tests: Vec<values::Given>) -> Vec<Finding> {
-    let Some(schema) = project.schema.as_ref() else {
-        return Vec::new();
-    };
-    let checker = match values::Checker::new(schema) {
-        Ok(c) => c,
-        Err(v) => {
-            let at = crate::texts::Texts::new(&project.root).locate(&v.file, &v.path);
-            let message = format!("not a JSON Schema: {}", v.message);
-            let f = Finding::new(&INVALID_TEMPLATE, v.file, v.path, message);
-            return vec![match at {
-                Some((line, column)) => f.at(line, column),
-                None => f,
-            }];
-        }
-    };
-    let mut violations = Vec::new();
-    for given in values::contexts(&project.root, &project.contexts())
-        .iter()
-        .chain(&tests)
-    {
-        checker.check(given, &mut violations);
+/// Context values and test cases' values against the schema (each test
+/// case alone, each context as a render sees it).
+fn values(project: &Project, tests: Vec<crate::context::validate::Source>) -> Vec<Finding> {
+    use crate::context::validate::{check, checker, sources};
+    // A schema that is not one is reported once, values or not.
+    if let Some(Err(e)) = checker(project) {
+        return vec![invalid(e)];
     }
-    let mut texts = crate::texts::Texts::new(&project.root);
-    violations
+    let mut found = Vec::new();
+    let contexts = project.contexts().into_iter().map(|name| sources(project, &name));
+    for given in contexts.chain(tests.into_iter().map(|t| vec![t])) {
+        match check(project, &given) {
+            Ok(mut f) => found.append(&mut f),
+            Err(e) => return vec![invalid(e)],
+        }
+    }
+    found
         .into_iter()
         .map(|v| {
-            let at = texts.locate(&v.file, &v.path);
-            let f = Finding::new(&rules::SCHEMA_VIOLATION, v.file, v.path, v.message);
-            match at {
-                Some((line, column)) => f.at(line, column),
+            let place = if v.inner.is_empty() { "the values" } else { &v.inner };
+            let message = format!("{place}: {}", v.message);
+            let mut f = Finding::new(&rules::SCHEMA_VIOLATION, v.file, v.at, message);
+            if let Some((line, column)) = v.pos {
+                f = f.at(line, column);
+            }
+            match v.suggestion {
+                Some(s) => f.suggest(s),
                 None => f,
             }
         })

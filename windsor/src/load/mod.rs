@@ -1,6 +1,7 @@
 //! A project on disk read into what renders reuse: `windsor.yaml`, the
 //! base blueprint, every facet parsed, checked and compiled, their
-//! requirements, and which schema properties are sensitive. Imports the
+//! requirements, which schema properties are sensitive, and the schema as
+//! a validator of values. Imports the
 //! leaves, `host`, `template` and `flux`.
 
 pub(crate) mod facet;
@@ -8,4 +9,5 @@ pub(crate) mod files;
 pub(crate) mod project;
 pub(crate) mod requires;
 pub(crate) mod rules;
+pub(crate) mod schema;
 pub(crate) mod sensitive;

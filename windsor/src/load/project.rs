@@ -45,6 +45,9 @@ pub struct Project {
     /// What loading found that does not stop a render (each located at
     /// its file:line:column): Windsor loads such a template anyway.
     pub warnings: Vec<Error>,
+    /// The schema as a validator of context values, compiled the first
+    /// time one is checked and shared by every render after it.
+    pub(crate) checker: crate::load::schema::Compiled,
 }
 
 /// The folder of the template, relative to the project.
@@ -139,6 +142,7 @@ impl Project {
             format_reason,
             paths,
             warnings: sorted(root, warnings),
+            checker: crate::load::schema::Compiled::default(),
         })
     }
 

@@ -24,6 +24,8 @@ pub struct Case {
     pub file: String,
     /// Its name.
     pub name: String,
+    /// Its place in the file's `cases` list.
+    pub index: usize,
     values: Value,
     outputs: Option<Value>,
     /// What `env(name)` sees: the case's `env`, and `WINDSOR_CONTEXT`
@@ -101,6 +103,7 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
             }
             cases.push(Case {
                 file: file.clone(),
+                index: i,
                 name: if name.is_empty() {
                     format!("case {}", i + 1)
                 } else {

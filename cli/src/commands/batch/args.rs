@@ -67,6 +67,10 @@ pub struct Args {
     /// Start nothing new after the first failure.
     #[arg(long)]
     pub fail_fast: bool,
+    /// Make every warning about a Windsor template an error: a context or
+    /// test case whose values the schema refuses fails.
+    #[arg(long)]
+    pub strict: bool,
     /// Limit each worker process's memory (address space) to MIB: a
     /// target that needs more fails alone [default: 4096, or
     /// BPVM_MEMORY_LIMIT_MIB].

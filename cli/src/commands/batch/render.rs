@@ -52,6 +52,7 @@ pub fn render(args: &Args) -> Result<bool, String> {
         format,
         texts: !matches!(sink.mode, Mode::Render),
         fail_fast: args.fail_fast,
+        strict: args.strict,
         shard: args.shard,
         suite: None,
         skip: Vec::new(),

@@ -19,6 +19,8 @@ pub struct Job {
     /// Send each rendered text back (it is written or compared).
     pub texts: bool,
     pub fail_fast: bool,
+    /// `--strict`: values the schema refuses fail a target.
+    pub strict: bool,
     pub shard: Option<(usize, usize)>,
     pub suite: Option<Suite>,
     /// Ids not to run: done, or the cause of an earlier crash.
@@ -181,7 +183,10 @@ impl Job {
     /// Writes the job to a worker.
     pub fn send(&self, out: &mut impl Write) -> io::Result<()> {
         put(out, if self.format == Format::Json { b"json" } else { b"yaml" })?;
-        put(out, &[u8::from(self.texts), u8::from(self.fail_fast)])?;
+        put(
+            out,
+            &[u8::from(self.texts), u8::from(self.fail_fast), u8::from(self.strict)],
+        )?;
         let shard = self.shard.map(|(k, n)| format!("{k}/{n}"));
         put_option(out, shard.as_deref().map(str::as_bytes))?;
         put_option(out, self.suite.as_ref().map(|s| s.id.as_bytes()))?;
@@ -214,6 +219,7 @@ impl Job {
             format: if format == b"json" { Format::Json } else { Format::Yaml },
             texts: flags.first() == Some(&1),
             fail_fast: flags.get(1) == Some(&1),
+            strict: flags.get(2) == Some(&1),
             shard,
             suite: suite_id.zip(project).map(|(id, project)| Suite { id, project }),
             skip,
@@ -316,6 +322,7 @@ mod tests {
             format: Format::Json,
             texts: true,
             fail_fast: false,
+            strict: true,
             shard: Some((2, 3)),
             suite: Some(Suite {
                 id: "p".into(),
@@ -332,8 +339,8 @@ mod tests {
         let back = Job::receive(&mut bytes.as_slice()).unwrap().unwrap();
         assert_eq!(back.targets, job.targets);
         assert_eq!(
-            (back.format, back.texts, back.shard),
-            (Format::Json, true, Some((2, 3)))
+            (back.format, back.texts, back.strict, back.shard),
+            (Format::Json, true, true, Some((2, 3)))
         );
         assert_eq!((back.suite, back.skip), (job.suite, job.skip));
 

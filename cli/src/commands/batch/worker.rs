@@ -37,6 +37,7 @@ pub fn work(_: WorkerArgs) -> ExitCode {
             jobs: 1,
             format: job.format,
             fail_fast: job.fail_fast,
+            strict: job.strict,
             tests: job.suite.into_iter().collect(),
             shard: job.shard,
             skip: job.skip.into_iter().collect(),

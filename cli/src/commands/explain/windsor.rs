@@ -14,6 +14,7 @@ pub fn explain(path: &str, target: &WindsorTarget) -> Result<(), String> {
     let project = load::windsor::project(&target.project, target.rules)?;
     load::windsor::warn(&project.warnings, target.strict)?;
     let name = load::windsor::context(&project, target.context.as_deref())?.name;
+    load::windsor::warn(&bpvm::windsor::validate::context(&project, &name), target.strict)?;
     let traced = explain_context(&project, &name, path).map_err(|e| format!("error: {e}"))?;
     let mut out = heading(&traced.explanation.path, traced.explanation.value.as_ref());
     if let Some(f) = &traced.failure {

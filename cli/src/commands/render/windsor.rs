@@ -14,6 +14,9 @@ pub fn render(args: &Args) -> Result<(), String> {
     load::windsor::warn(&project.warnings, target.strict)?;
     let current = load::windsor::context(&project, target.context.as_deref())?;
     let name = current.name;
+    // Before rendering: when the render then fails, the value that made
+    // it fail has been named first.
+    load::windsor::warn(&bpvm::windsor::validate::context(&project, &name), target.strict)?;
     let outputs = args.terraform_outputs.as_deref().map(terraform_outputs).transpose()?;
     let rendered =
         render::render_files(&project, &name, !args.no_schema_defaults, outputs).map_err(|e| format!("error: {e}"))?;
