@@ -132,7 +132,7 @@ impl<'p> Run<'p> {
             .into_iter()
             .filter_map(|name| {
                 let text = root.read_string(root.dir(), &name).ok()?;
-                let doc = Value::from_yaml(&text).ok()?;
+                let doc = Value::from_yaml_as(&text, bpvm_runtime::Typing::GoYaml).ok()?;
                 Some(File {
                     name,
                     text,

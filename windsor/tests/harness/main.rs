@@ -16,7 +16,12 @@
 //!   text; a v0.9 case needs `metadata.yaml: "cliVersion: '>=0.9.0'\n"`;
 //! * `user`: the text of `contexts/test/blueprint.yaml`;
 //! * `values`: the context's values (over the defaults of a `schema.yaml`
-//!   given in `files`, if any); none when absent;
+//!   given in `files`, if any); none when absent; text is the context's
+//!   `values.yaml`, read as the project reads it;
+//! * `testFile`: the text of a test file (`tests/case.test.yaml`); the
+//!   case then compares `testResults`, what `bpvm test` reports (a line
+//!   per case, `✓ name` or `✗ name: diffs`, then its warnings), or the `error` its reading
+//!   fails with;
 //! * `operator`: the values the operator set (`render::Options.operator`),
 //!   which by the v0.9 rules win over facet config; all of the context
 //!   when absent;
@@ -75,6 +80,9 @@ fn run(case: &Case) -> Result<(), Failure> {
     let mut failure = Failure::default();
     let mut differs =
         |what: &str, expected: String, actual: String, fix: Option<Fix>| failure.differs(what, expected, actual, fix);
+    if fields.contains_key("testFile") {
+        return tests(dir.path(), case, &fields);
+    }
     match (project::render(dir.path(), &fields), case.get("error")) {
         (Err(e), Some(Value::Str(want))) if e.contains(&**want) => {}
         (Err(e), Some(Value::Str(want))) => {
@@ -99,6 +107,24 @@ fn run(case: &Case) -> Result<(), Failure> {
                 }
             }
         }
+    }
+    failure.result()
+}
+
+/// A case with a `testFile`: its `testResults`, or its reading's `error`.
+fn tests(dir: &Path, case: &Case, fields: &bpvm_runtime::Map) -> Result<(), Failure> {
+    let mut failure = Failure::default();
+    let (got, key) = match project::test_results(dir, fields) {
+        Ok(lines) => (
+            Value::List(lines.into_iter().map(|l| Value::from(l.as_str())).collect()),
+            "testResults",
+        ),
+        Err(e) => (Value::from(e.as_str()), "error"),
+    };
+    let want = case.get(key).cloned().unwrap_or(Value::Null);
+    if got != want {
+        let fix = Fix::Field(key.into(), got.clone());
+        failure.differs(key, want.to_json(), got.to_json(), Some(fix));
     }
     failure.result()
 }

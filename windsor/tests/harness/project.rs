@@ -37,6 +37,12 @@ fn write_project(dir: &Path, case: &Map) -> Result<(), String> {
             write(&folder.join(name.as_str()), text)?;
         }
     }
+    if let Some(Value::Str(values)) = case.get("values") {
+        write(&dir.join("contexts/test/values.yaml"), values)?;
+    }
+    if let Some(Value::Str(tests)) = case.get("testFile") {
+        write(&template.join("tests/case.test.yaml"), tests)?;
+    }
     if let Some(user) = case.get("user") {
         let user = user.as_str().ok_or("user is text")?;
         write(&dir.join("contexts/test/blueprint.yaml"), user)?;
@@ -50,10 +56,12 @@ pub fn render(dir: &Path, case: &Map) -> Result<Value, String> {
     write_project(dir, case)?;
     let project = Project::load(dir).map_err(|e| e.to_string())?;
     let values = match case.get("values") {
-        None | Some(Value::Null) => Value::Map(Map::new()),
-        Some(v) => v.clone(),
+        None | Some(Value::Null) => scope::Values::Given(Value::Map(Map::new())),
+        // Text: the context's values.yaml, read as the project reads it.
+        Some(Value::Str(_)) => scope::Values::Files,
+        Some(v) => scope::Values::Given(v.clone()),
     };
-    let ctx = scope::context(&project, "test", scope::Values::Given(values), true).map_err(|e| e.to_string())?;
+    let ctx = scope::context(&project, "test", values, true).map_err(|e| e.to_string())?;
     let opts = render::Options {
         outputs: case.get("terraformOutputs").cloned(),
         environment: case.get("env").and_then(Value::as_map).cloned(),
@@ -63,4 +71,21 @@ pub fn render(dir: &Path, case: &Map) -> Result<Value, String> {
     render::render(&project, "test", ctx, &opts)
         .map(|r| r.blueprint)
         .map_err(|e| e.to_string())
+}
+
+/// What `bpvm test` reports for the case's `testFile` in `dir`: a line
+/// per case, `✓ name` or `✗ name: what differed; …`, then its warnings.
+pub fn test_results(dir: &Path, case: &Map) -> Result<Vec<String>, String> {
+    write_project(dir, case)?;
+    let project = Project::load(dir).map_err(|e| e.to_string())?;
+    let cases = bpvm_windsor::test::discover(&project, &[]).map_err(|e| e.to_string())?;
+    let mut lines = Vec::new();
+    for c in &cases {
+        lines.push(match bpvm_windsor::test::run(&project, c, true) {
+            diffs if diffs.is_empty() => format!("✓ {}", c.name),
+            diffs => format!("✗ {}: {}", c.name, diffs.join("; ")),
+        });
+        lines.extend(c.warnings.iter().map(|w| format!("warning: {w}")));
+    }
+    Ok(lines)
 }
