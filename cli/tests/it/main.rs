@@ -25,3 +25,4 @@ mod help;
 mod output;
 mod readme;
 mod render;
+mod test_keys;

@@ -29,6 +29,7 @@ mod reach;
 mod rules;
 mod schema;
 mod scope;
+mod test_keys;
 mod values;
 
 pub use rules::WINDSOR as RULES;
@@ -68,6 +69,7 @@ pub fn check(dir: &Path) -> Vec<Finding> {
         run.unused_config(&files);
         let mut findings = run.findings;
         findings.extend(values.join().unwrap_or_default());
+        findings.extend(test_keys::findings(&project));
         findings
     });
     findings.sort_by(|a, b| (&a.file, a.line, a.column, a.rule.id).cmp(&(&b.file, b.line, b.column, b.rule.id)));
