@@ -80,6 +80,21 @@ fn template(c: &mut Criterion, group: &str, corpus: &str, format: Option<Format>
     group.bench_function("check one context's values", |b| {
         b.iter(|| black_box(bpvm::windsor::validate::case(&project, "bench", 0, black_box(&given)).len()))
     });
+    group.bench_function("one context, values checked", |b| {
+        b.iter(|| {
+            black_box(bpvm::windsor::validate::case(&project, "bench", 0, black_box(&given)).len());
+            black_box(render::render(&project, "bench", black_box(one.clone()), &opts).is_ok())
+        })
+    });
+    // What `bpvm render` does in a process: load the template, compile the
+    // schema and check the values, render.
+    group.bench_function("load, check and render one context", |b| {
+        b.iter(|| {
+            let project = Project::load_as(black_box(&root), None).expect("the corpus loads");
+            black_box(bpvm::windsor::validate::case(&project, "bench", 0, &given).len());
+            black_box(render::render(&project, "bench", one.clone(), &opts).is_ok())
+        })
+    });
     group.sample_size(10);
     group.bench_function("1,000 contexts", |b| {
         b.iter(|| {

@@ -27,6 +27,7 @@ mod val;
 mod value;
 
 pub use bounds::{budget, govern, limits, nesting, source, steps};
+pub use document::Typing;
 pub use document::events as yaml_events;
 pub use env::Environment;
 pub use func::{Builtin, Ctx, Failure, FnError, FuncVal, Library, NativeFn};

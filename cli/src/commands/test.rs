@@ -40,9 +40,10 @@ pub struct Args {
     /// project (repeatable).
     #[arg(long = "path", value_name = "PATH")]
     paths: Vec<String>,
-    /// Make every warning about the template an error: an unknown
-    /// field, a case whose values the schema refuses (the case fails) —
-    /// for CI that wants the template clean, where Windsor would load it
+    /// Make every warning an error: what loading the template warns
+    /// about (an unknown field), expectation keys Windsor's runner would
+    /// ignore, and a case's values the schema refuses (the case fails) —
+    /// for CI that wants the template clean, where Windsor would run it
     /// anyway.
     #[arg(long)]
     strict: bool,
@@ -56,7 +57,17 @@ pub fn run(args: Args) -> ExitCode {
 fn test(args: &Args) -> Result<bool, String> {
     let project = load::windsor::project(&args.project, args.rules)?;
     load::windsor::warn(&project.warnings, args.strict)?;
-    let cases = test::discover(&project, &args.paths).map_err(|e| format!("error: {e}"))?;
+    let cases = test::discover(&project, &args.paths).map_err(|e| paint::safe(&error_lines(&e.to_string())))?;
+    if args.strict {
+        let ignored: Vec<String> = cases
+            .iter()
+            .flat_map(|c| &c.warnings)
+            .map(|w| format!("error: {w} (an error by --strict)"))
+            .collect();
+        if !ignored.is_empty() {
+            return Err(paint::safe(&ignored.join("\n")));
+        }
+    }
     let name = args.name.as_ref().or(args.case.as_ref());
     let chosen: Vec<&test::Case> = cases.iter().filter(|c| name.is_none_or(|n| &c.name == n)).collect();
     if chosen.is_empty() {
@@ -82,6 +93,15 @@ fn test(args: &Args) -> Result<bool, String> {
     }
     println!("{passed} passed, {failed} failed");
     Ok(failed == 0)
+}
+
+/// Every line of `errors` as `error: …`.
+fn error_lines(errors: &str) -> String {
+    errors
+        .lines()
+        .map(|l| format!("error: {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Runs one case and prints its mark, what differed and its warnings

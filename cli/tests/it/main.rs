@@ -27,4 +27,5 @@ mod output;
 mod provenance;
 mod readme;
 mod render;
+mod test_keys;
 mod values;

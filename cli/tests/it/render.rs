@@ -418,7 +418,7 @@ fn a_v09_test_case_applies_schema_defaults_only_when_it_asks() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("✓ no defaults unless asked\n    warning: expect.config: not a blueprint field; Windsor's runner ignores it\n"),
+        text.contains("✓ no defaults unless asked\n    warning: contexts/_template/tests/defaults.test.yaml:3:63: cases[0].expect.config: \"config\" is not a blueprint field; Windsor's runner ignores it, so it asserts nothing\n"),
         "{text}"
     );
     assert!(text.contains("✓ defaults when asked\n"), "{text}");

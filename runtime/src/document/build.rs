@@ -2,6 +2,7 @@
 //! lists and maps opened and closed, anchors kept for their aliases,
 //! merge keys applied, keys checked, values counted.
 
+use super::Typing;
 use super::place::{At, Built, Error, at_byte, too_deep_words};
 use super::scalar::{key_text, scalar, scalar_key};
 use super::tag::TagKind;
@@ -76,13 +77,15 @@ pub(super) struct Builder<'t> {
     last_end: Marker,
     /// The last event started a document.
     after_document_start: bool,
+    /// How plain scalars are typed.
+    typing: Typing,
 }
 
 impl<'t> Builder<'t> {
     /// A builder for one document of `text` holding at most `max_nodes`
     /// values, and no more than the governed render it is read in has left
     /// (see [`crate::bounds::govern`]).
-    pub(super) fn new(text: &'t str, max_nodes: usize) -> Builder<'t> {
+    pub(super) fn new(text: &'t str, max_nodes: usize, typing: Typing) -> Builder<'t> {
         let left = crate::bounds::govern::values_left();
         Builder {
             text,
@@ -94,6 +97,7 @@ impl<'t> Builder<'t> {
             render_bound: left < max_nodes,
             last_end: Marker::new(0, 1, 0).with_byte_offset(Some(0)),
             after_document_start: false,
+            typing,
         }
     }
 
@@ -194,7 +198,7 @@ impl<'t> Builder<'t> {
         {
             return self.on_scalar_key(value, style, kind, anchor, at);
         }
-        let v = scalar(value, style, kind, at)?;
+        let v = scalar(value, style, kind, self.typing, at)?;
         if anchor > 0 {
             self.anchor(anchor, v.clone(), at, 1, 0);
         }
@@ -210,9 +214,9 @@ impl<'t> Builder<'t> {
             }
             return self.set_key(Pending::Merge, at, None);
         }
-        let key = scalar_key(value, style, kind, at)?;
+        let key = scalar_key(value, style, kind, self.typing, at)?;
         if anchor > 0 {
-            let v = scalar(value, style, kind, at)?;
+            let v = scalar(value, style, kind, self.typing, at)?;
             self.anchor(anchor, v, at, 1, 0);
         }
         self.set_key(Pending::Key(key), at, Some(value))

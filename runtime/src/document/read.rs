@@ -1,6 +1,7 @@
 //! [`Value::from_yaml`] and [`Value::from_json`]: a document's text read
 //! into a value, or an error as `line:column: message`.
 
+use super::Typing;
 use super::build::Builder;
 use super::events::events;
 use super::place::{self, TOO_DEEP};
@@ -19,7 +20,19 @@ impl Value {
     /// assert_eq!(Value::from_yaml(&deep).unwrap_err(), "1:65: document nested too deeply (more than 64 levels)");
     /// ```
     pub fn from_yaml(text: &str) -> Result<Value, String> {
-        read_yaml(text, MAX_NODES)
+        read_yaml(text, MAX_NODES, Typing::Core)
+    }
+
+    /// [`Value::from_yaml`] with plain scalars typed by `typing`: Windsor's
+    /// files are read as its YAML library reads them.
+    ///
+    /// ```
+    /// use bpvm_runtime::{Typing, Value};
+    /// let v = Value::from_yaml_as("mode: 0644\nsize: 1_000\nexp: 1e3\n", Typing::GoYaml).unwrap();
+    /// assert_eq!(v.to_json(), r#"{"mode":420,"size":1000,"exp":"1e3"}"#);
+    /// ```
+    pub fn from_yaml_as(text: &str, typing: Typing) -> Result<Value, String> {
+        read_yaml(text, MAX_NODES, typing)
     }
 
     /// Parses one JSON document.
@@ -62,10 +75,10 @@ fn count(v: &Value) -> usize {
 }
 
 /// [`Value::from_yaml`] with at most `max_nodes` values.
-fn read_yaml(text: &str, max_nodes: usize) -> Result<Value, String> {
+fn read_yaml(text: &str, max_nodes: usize, typing: Typing) -> Result<Value, String> {
     // Byte order marks before the document are no part of it.
     let text = text.trim_start_matches('\u{feff}');
-    let mut b = Builder::new(text, max_nodes);
+    let mut b = Builder::new(text, max_nodes, typing);
     for next in events(text) {
         let (event, span) = next.map_err(|e| b.scan_words(&e))?;
         b.event(event, &span).map_err(|e| e.to_string())?;
@@ -119,7 +132,7 @@ mod tests {
             "2:2: EOF while parsing a list"
         );
         assert_eq!(
-            read_yaml("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", 8).unwrap_err(),
+            read_yaml("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", 8, Typing::Core).unwrap_err(),
             "1:23: the document holds more than 8 values"
         );
     }
@@ -127,10 +140,10 @@ mod tests {
     #[test]
     fn an_alias_counts_the_values_it_repeats() {
         assert_eq!(
-            read_yaml("a: &a [1, 2, 3]\nb: [*a, *a]\n", 8).unwrap_err(),
+            read_yaml("a: &a [1, 2, 3]\nb: [*a, *a]\n", 8, Typing::Core).unwrap_err(),
             "2:5: the document holds more than 8 values (an alias counts the values it repeats)"
         );
-        assert!(read_yaml("a: &a [1, 2, 3]\nb: [*a, *a]\n", 16).is_ok());
+        assert!(read_yaml("a: &a [1, 2, 3]\nb: [*a, *a]\n", 16, Typing::Core).is_ok());
     }
 
     #[test]

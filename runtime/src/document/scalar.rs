@@ -1,6 +1,8 @@
 //! A YAML scalar's value by its style and tag, as bpvm reads it (the
-//! YAML 1.2 core schema), and the key a map keeps for it.
+//! YAML 1.2 core schema, or go-yaml's rules for Windsor's files), and the
+//! key a map keeps for it.
 
+use super::Typing;
 use super::place::{At, Built, Error};
 use super::tag::TagKind;
 use crate::key::Key;
@@ -19,7 +21,7 @@ pub(super) fn key_text(value: Value) -> Key {
 }
 
 /// The key text of a scalar key, without building a value for text.
-pub(super) fn scalar_key(text: &str, style: ScalarStyle, kind: TagKind, at: At) -> Built<Key> {
+pub(super) fn scalar_key(text: &str, style: ScalarStyle, kind: TagKind, typing: Typing, at: At) -> Built<Key> {
     if kind == TagKind::None && style == ScalarStyle::Plain && !maybe_typed(text) {
         return Ok(Key::new(text));
     }
@@ -31,11 +33,11 @@ pub(super) fn scalar_key(text: &str, style: ScalarStyle, kind: TagKind, at: At) 
     {
         return Ok(Key::new(text));
     }
-    Ok(key_text(scalar(text, style, kind, at)?))
+    Ok(key_text(scalar(text, style, kind, typing, at)?))
 }
 
 /// A scalar's value by its style and tag.
-pub(super) fn scalar(text: &str, style: ScalarStyle, kind: TagKind, at: At) -> Built<Value> {
+pub(super) fn scalar(text: &str, style: ScalarStyle, kind: TagKind, typing: Typing, at: At) -> Built<Value> {
     let not_finite = |_| {
         Error::new(
             at,
@@ -44,10 +46,12 @@ pub(super) fn scalar(text: &str, style: ScalarStyle, kind: TagKind, at: At) -> B
     };
     Ok(match kind {
         TagKind::None | TagKind::Other | TagKind::Merge | TagKind::Value | TagKind::Include => {
-            if style == ScalarStyle::Plain {
-                plain(text).map_err(not_finite)?
-            } else {
+            if style != ScalarStyle::Plain {
                 Value::Str(text.into())
+            } else if typing == Typing::GoYaml && maybe_typed(text) {
+                super::go_number::plain(text).map_err(|m| Error::new(at, m))?
+            } else {
+                plain(text).map_err(not_finite)?
             }
         }
         TagKind::NonSpecific | TagKind::String => Value::Str(text.into()),

@@ -29,6 +29,7 @@ mod reach;
 mod rules;
 mod schema;
 mod scope;
+mod test_keys;
 mod values;
 
 pub use rules::WINDSOR as RULES;
@@ -69,6 +70,7 @@ pub fn check(dir: &Path) -> Vec<Finding> {
         let mut findings = run.findings;
         findings.extend(values.join().unwrap_or_default());
         findings.extend(unknown_fields(&project));
+        findings.extend(test_keys::findings(&project));
         findings
     });
     findings.sort_by(|a, b| (&a.file, a.line, a.column, a.rule.id).cmp(&(&b.file, b.line, b.column, b.rule.id)));
@@ -148,7 +150,7 @@ impl<'p> Run<'p> {
             .into_iter()
             .filter_map(|name| {
                 let text = root.read_string(root.dir(), &name).ok()?;
-                let doc = Value::from_yaml(&text).ok()?;
+                let doc = Value::from_yaml_as(&text, bpvm_runtime::Typing::GoYaml).ok()?;
                 Some(File {
                     name,
                     text,

@@ -68,4 +68,28 @@ pub static WINDSOR: &[&Rule] = &[
     &MISSING_FILE,
     &SCHEMA_VIOLATION,
     &UNKNOWN_FIELD,
+    &TEST_UNKNOWN_KEY,
+    &TEST_IGNORED_KEY,
+    &TEST_DUPLICATE_NAME,
 ];
+
+/// A test file key no field stands for, or a typo of one.
+pub static TEST_UNKNOWN_KEY: Rule = Rule {
+    id: "test-unknown-key",
+    severity: Severity::Error,
+    summary: "A key of a test file, a case or an expectation that no field stands for: a misspelt `expect` or `inputs` asserts nothing, so the case would pass.",
+};
+
+/// An expectation key Windsor's runner ignores.
+pub static TEST_IGNORED_KEY: Rule = Rule {
+    id: "test-ignored-key",
+    severity: Severity::Warning,
+    summary: "A key of a test expectation that is no field of what it expects (not close to one): Windsor's runner ignores it, so it asserts nothing.",
+};
+
+/// A case name given twice in one test file.
+pub static TEST_DUPLICATE_NAME: Rule = Rule {
+    id: "test-duplicate-name",
+    severity: Severity::Error,
+    summary: "Two cases of one test file with the same name: `bpvm test NAME` and Windsor's report cannot tell them apart.",
+};

@@ -304,7 +304,7 @@ fn yaml<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     } else {
         match read(h, "yaml", arg)? {
             Some(t) => t,
-            None if input == Value::Null => match Value::from_yaml(arg) {
+            None if input == Value::Null => match Value::from_yaml_as(arg, bpvm_runtime::Typing::GoYaml) {
                 Ok(v) if !matches!(v, Value::Str(_)) => return c.adopt("yaml()", &v),
                 _ => return Err(FnError::arg(0, format!("yaml() found no file {arg:?}"))),
             },
@@ -314,7 +314,9 @@ fn yaml<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     if input != Value::Null {
         text = fill(h, "yaml", &text, &input)?;
     }
-    let v = Value::from_yaml(&text).map_err(|e| FnError::new(format!("yaml() cannot parse: {e}")))?;
+    // Windsor's yaml() parses with its YAML library: its numbers (`0644` is 420).
+    let v = Value::from_yaml_as(&text, bpvm_runtime::Typing::GoYaml)
+        .map_err(|e| FnError::new(format!("yaml() cannot parse: {e}")))?;
     // A one-map list is the map, so `yaml(x).key` reads it.
     let v = match v {
         Value::List(mut items) if items.len() == 1 && matches!(items[0], Value::Map(_)) => items.remove(0),

@@ -60,7 +60,8 @@ pub fn read_yaml(root: &Root, rel: &str) -> Result<Option<Value>, Error> {
         Err(e) if e.is_missing() => return Ok(None),
         Err(e) => return Err(Error::new(Some(rel), "", format!("cannot read: {e}"))),
     };
-    Value::from_yaml(&text)
+    // Read as Windsor's YAML library types scalars (`0644` is 420).
+    Value::from_yaml_as(&text, bpvm_runtime::Typing::GoYaml)
         .map(Some)
         .map_err(|e| Error::new(Some(rel), "", format!("invalid YAML: {e}")))
 }

@@ -7,6 +7,7 @@
 //! before them; `expect` holds the v0.9 runner's checks.
 
 mod expect;
+pub mod keys;
 
 use crate::context::scope::{Values, context};
 use crate::error::{Error, Errors};
@@ -36,7 +37,8 @@ pub struct Case {
     expect_error: bool,
     /// `applySchemaDefaults` (v0.9 rules, W12): defaults only when set.
     apply_defaults: bool,
-    /// What the case says that no rule checks (unknown expectation keys).
+    /// What the case says that no rule checks (expectation keys Windsor's
+    /// runner ignores), each as `file:line:column: path: message`.
     pub warnings: Vec<String>,
 }
 
@@ -82,6 +84,7 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
             errors.push(Error::new(Some(file), "cases", "a test file needs a list of cases"));
             continue;
         };
+        let warnings = key_problems(project, file, &doc, &mut errors);
         for (i, c) in list.iter().enumerate() {
             let Some(m) = c.as_map() else {
                 errors.push(Error::new(
@@ -91,39 +94,61 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
                 ));
                 continue;
             };
-            let name = m.get("name").and_then(Value::as_str).unwrap_or("").to_string();
-            let map_of = |k: &str| m.get(k).and_then(Value::as_map).cloned();
-            let mut warnings = Vec::new();
-            if matches!(project.format, crate::format::Format::V09(_)) {
-                for (k, at) in [("expect", "expect"), ("exclude", "exclude")] {
-                    if let Some(e) = map_of(k) {
-                        warnings.extend(crate::test::expect::unknown_keys(&e, at));
-                    }
-                }
-            }
-            cases.push(Case {
-                file: file.clone(),
-                index: i,
-                name: if name.is_empty() {
-                    format!("case {}", i + 1)
-                } else {
-                    name
-                },
-                values: coerce_values(m.get("values")),
-                outputs: m.get("terraformOutputs").cloned().filter(|v| !matches!(v, Value::Null)),
-                environment: environment(m.get("env")),
-                expect: map_of("expect"),
-                exclude: map_of("exclude"),
-                expect_error: matches!(m.get("expectError"), Some(Value::Bool(true))),
-                apply_defaults: matches!(m.get("applySchemaDefaults"), Some(Value::Bool(true))),
-                warnings,
-            });
+            let warnings = warnings
+                .iter()
+                .filter(|(c, _)| *c == Some(i))
+                .map(|(_, w)| w.clone())
+                .collect();
+            cases.push(case(file, i, m, warnings));
         }
     }
-    if errors.is_empty() {
-        Ok(cases)
-    } else {
-        Err(Errors::new(errors))
+    let mut errors = Errors::new(errors);
+    crate::error::locate(&project.root, &mut errors);
+    // By file, then in the order they are written.
+    errors.0.sort_by(|a, b| (&a.file, a.pos).cmp(&(&b.file, b.pos)));
+    if errors.0.is_empty() { Ok(cases) } else { Err(errors) }
+}
+
+/// The test file's unknown keys and duplicate names (errors, into
+/// `errors`), and its ignored expectation keys: warnings, located, by case.
+fn key_problems(project: &Project, file: &str, doc: &Value, errors: &mut Vec<Error>) -> Vec<(Option<usize>, String)> {
+    let v09 = matches!(project.format, crate::format::Format::V09(_));
+    let mut ignored = Vec::new();
+    let mut cases = Vec::new();
+    for p in keys::problems(doc, v09) {
+        let e = Error::new(Some(file), p.at, p.message);
+        if p.kind == keys::Kind::Ignored {
+            cases.push(p.case);
+            ignored.push(e);
+        } else {
+            errors.push(e);
+        }
+    }
+    let mut ignored = Errors::new(ignored);
+    crate::error::locate(&project.root, &mut ignored);
+    cases.into_iter().zip(ignored.0.iter().map(Error::to_string)).collect()
+}
+
+/// Case `i` of `file`, read from its map.
+fn case(file: &str, i: usize, m: &Map, warnings: Vec<String>) -> Case {
+    let name = m.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+    let map_of = |k: &str| m.get(k).and_then(Value::as_map).cloned();
+    Case {
+        file: file.to_string(),
+        index: i,
+        name: if name.is_empty() {
+            format!("case {}", i + 1)
+        } else {
+            name
+        },
+        values: coerce_values(m.get("values")),
+        outputs: m.get("terraformOutputs").cloned().filter(|v| !matches!(v, Value::Null)),
+        environment: environment(m.get("env")),
+        expect: map_of("expect"),
+        exclude: map_of("exclude"),
+        expect_error: matches!(m.get("expectError"), Some(Value::Bool(true))),
+        apply_defaults: matches!(m.get("applySchemaDefaults"), Some(Value::Bool(true))),
+        warnings,
     }
 }
 

@@ -20,7 +20,12 @@
 //! * `values`: the context's values (over the defaults of a `schema.yaml`
 //!   given in `files`, if any, unless `schemaDefaults: false`, as in a
 //!   Windsor v0.9 test case without `applySchemaDefaults`); none when
-//!   absent;
+//!   absent; text is the context's `values.yaml`, read as the project
+//!   reads it;
+//! * `testFile`: the text of a test file (`tests/case.test.yaml`); the
+//!   case then compares `testResults`, what `bpvm test` reports (a line
+//!   per case, `✓ name` or `✗ name: diffs`, then its warnings), or the `error` its reading
+//!   fails with;
 //! * `operator`: the values the operator set (`render::Options.operator`),
 //!   which by the v0.9 rules win over facet config; all of the context
 //!   when absent;
@@ -41,11 +46,6 @@
 //!
 //! `from:` names where a ported case comes from (`reference/`: Windsor's
 //! own integration fixtures); the harness does not read it.
-//!
-//! A case with `tests` (file name → text, written to
-//! `contexts/_template/tests/`) is run by `bpvm test`'s runner instead of
-//! rendered: its `report` maps each test case's name to `passed` or to
-//! what the runner found wrong.
 //!
 //! A file may have a top-level `files:` map: the default template files
 //! of each of its cases, merged under the case's own `files:` (a case's
@@ -98,13 +98,8 @@ fn run(case: &Case) -> Result<(), Failure> {
     let mut failure = Failure::default();
     let mut differs =
         |what: &str, expected: String, actual: String, fix: Option<Fix>| failure.differs(what, expected, actual, fix);
-    if fields.contains_key("tests") {
-        let report = project::test(dir.path(), &fields)?;
-        let want = case.get("report").cloned().unwrap_or(Value::Null);
-        if report.to_json() != want.to_json() {
-            failure.differences.push(Difference::field("report", &want, &report));
-        }
-        return failure.result();
+    if fields.contains_key("testFile") {
+        return tests(dir.path(), case, &fields);
     }
     match (project::render(dir.path(), &fields), case.get("error")) {
         (Err(e), Some(Value::Str(want))) if e.contains(&**want) => {}
@@ -159,6 +154,24 @@ fn run(case: &Case) -> Result<(), Failure> {
                 }
             }
         }
+    }
+    failure.result()
+}
+
+/// A case with a `testFile`: its `testResults`, or its reading's `error`.
+fn tests(dir: &Path, case: &Case, fields: &bpvm_runtime::Map) -> Result<(), Failure> {
+    let mut failure = Failure::default();
+    let (got, key) = match project::test_results(dir, fields) {
+        Ok(lines) => (
+            Value::List(lines.into_iter().map(|l| Value::from(l.as_str())).collect()),
+            "testResults",
+        ),
+        Err(e) => (Value::from(e.as_str()), "error"),
+    };
+    let want = case.get(key).cloned().unwrap_or(Value::Null);
+    if got != want {
+        let fix = Fix::Field(key.into(), got.clone());
+        failure.differs(key, want.to_json(), got.to_json(), Some(fix));
     }
     failure.result()
 }

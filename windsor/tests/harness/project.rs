@@ -28,11 +28,7 @@ fn write_project(dir: &Path, case: &Map) -> Result<(), String> {
     };
     write(&dir.join("windsor.yaml"), "version: v1alpha1\n")?;
     std::fs::create_dir_all(template.join("facets")).map_err(|e| e.to_string())?;
-    for (key, folder) in [
-        ("facets", template.join("facets")),
-        ("tests", template.join("tests")),
-        ("files", template.clone()),
-    ] {
+    for (key, folder) in [("facets", template.join("facets")), ("files", template.clone())] {
         let Some(files) = case.get(key).and_then(Value::as_map) else {
             continue;
         };
@@ -40,6 +36,12 @@ fn write_project(dir: &Path, case: &Map) -> Result<(), String> {
             let text = text.as_str().ok_or(format!("{} is text", name.as_str()))?;
             write(&folder.join(name.as_str()), text)?;
         }
+    }
+    if let Some(Value::Str(values)) = case.get("values") {
+        write(&dir.join("contexts/test/values.yaml"), values)?;
+    }
+    if let Some(Value::Str(tests)) = case.get("testFile") {
+        write(&template.join("tests/case.test.yaml"), tests)?;
     }
     if let Some(user) = case.get("user") {
         let user = user.as_str().ok_or("user is text")?;
@@ -66,11 +68,13 @@ pub fn render(dir: &Path, case: &Map) -> Result<(Value, Vec<String>), String> {
     let project = Project::load_as(dir, rules(case)?).map_err(|e| e.to_string())?;
     let warnings = project.warnings.iter().map(|w| w.to_string()).collect();
     let values = match case.get("values") {
-        None | Some(Value::Null) => Value::Map(Map::new()),
-        Some(v) => v.clone(),
+        None | Some(Value::Null) => scope::Values::Given(Value::Map(Map::new())),
+        // Text: the context's values.yaml, read as the project reads it.
+        Some(Value::Str(_)) => scope::Values::Files,
+        Some(v) => scope::Values::Given(v.clone()),
     };
     let defaults = !matches!(case.get("schemaDefaults"), Some(Value::Bool(false)));
-    let ctx = scope::context(&project, "test", scope::Values::Given(values), defaults).map_err(|e| e.to_string())?;
+    let ctx = scope::context(&project, "test", values, defaults).map_err(|e| e.to_string())?;
     let opts = render::Options {
         outputs: case.get("terraformOutputs").cloned(),
         environment: case.get("env").and_then(Value::as_map).cloned(),
@@ -82,20 +86,19 @@ pub fn render(dir: &Path, case: &Map) -> Result<(Value, Vec<String>), String> {
         .map_err(|e| e.to_string())
 }
 
-/// What `bpvm test`'s runner makes of the case's test files (`tests`):
-/// each test case's name, then `passed` or what it found wrong.
-pub fn test(dir: &Path, case: &Map) -> Result<Value, String> {
+/// What `bpvm test` reports for the case's `testFile` in `dir`: a line
+/// per case, `✓ name` or `✗ name: what differed; …`, then its warnings.
+pub fn test_results(dir: &Path, case: &Map) -> Result<Vec<String>, String> {
     write_project(dir, case)?;
     let project = Project::load_as(dir, rules(case)?).map_err(|e| e.to_string())?;
     let cases = bpvm_windsor::test::discover(&project, &[]).map_err(|e| e.to_string())?;
-    let mut report = Map::new();
+    let mut lines = Vec::new();
     for c in &cases {
-        let found = bpvm_windsor::test::run(&project, c, true);
-        let result = match found.is_empty() {
-            true => Value::from("passed"),
-            false => Value::List(found.iter().map(|d| Value::from(d.as_str())).collect()),
-        };
-        report.insert(c.name.as_str(), result);
+        lines.push(match bpvm_windsor::test::run(&project, c, true) {
+            diffs if diffs.is_empty() => format!("✓ {}", c.name),
+            diffs => format!("✗ {}: {}", c.name, diffs.join("; ")),
+        });
+        lines.extend(c.warnings.iter().map(|w| format!("warning: {w}")));
     }
-    Ok(Value::Map(report))
+    Ok(lines)
 }

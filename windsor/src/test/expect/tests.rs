@@ -510,21 +510,37 @@ fn unknown_keys_are_reported_with_suggestions() {
               flux: [{name: pki, interval: 5m, secrets: {}, enabled: false, when: x, strategy: merge, ordinal: 1,
                       install: {components: [a], retryInterval: 1m, substitutes: {}},
                       resources: [{when: x, secrets: {a: b}, components: []}, {name: v, dependsOn: [], wen: x}]}]}");
+    let found: Vec<String> = unknown_keys(&doc, "expect", true)
+        .iter()
+        .map(|u| format!("{}: {}", u.at, u.message()))
+        .collect();
     assert_eq!(
-        unknown_keys(&doc, "expect"),
+        found,
         [
-            "expect.config: not a blueprint field; Windsor's runner ignores it",
-            r#"expect.Crds: not a blueprint field; Windsor's runner ignores it (did you mean "crds"?)"#,
-            r#"expect.terraform[c].input: not a terraform component field; Windsor's runner ignores it (did you mean "inputs"?)"#,
-            r#"expect.terraform[p/q].dependOn: not a terraform component field; Windsor's runner ignores it (did you mean "dependsOn"?)"#,
-            r#"expect.terraform[2].x: not a terraform component field; Windsor's runner ignores it"#,
-            r#"expect.kustomize[k].componets: not a kustomization field; Windsor's runner ignores it (did you mean "components"?)"#,
-            r#"expect.kustomize[1].nme: not a kustomization field; Windsor's runner ignores it (did you mean "name"?)"#,
-            "expect.flux[pki].interval: not a flux system field; Windsor's runner ignores it",
-            r#"expect.flux[pki].install.substitutes: not a kustomization field; Windsor's runner ignores it (did you mean "substitute"?)"#,
-            "expect.flux[pki].resources[0].secrets: not a resources variant field; Windsor's runner ignores it",
-            r#"expect.flux[pki].resources[v].wen: not a resources variant field; Windsor's runner ignores it (did you mean "when"?)"#,
+            r#"expect.config: "config" is not a blueprint field; Windsor's runner ignores it, so it asserts nothing"#,
+            r#"expect.Crds: unknown key "Crds" in a blueprint expectation (did you mean "crds"?); it would assert nothing"#,
+            r#"expect.terraform[c].input: unknown key "input" in a terraform component expectation (did you mean "inputs"?); it would assert nothing"#,
+            r#"expect.terraform[p/q].dependOn: unknown key "dependOn" in a terraform component expectation (did you mean "dependsOn"?); it would assert nothing"#,
+            r#"expect.terraform[2].x: "x" is not a terraform component field; Windsor's runner ignores it, so it asserts nothing"#,
+            r#"expect.kustomize[k].componets: unknown key "componets" in a kustomization expectation (did you mean "components"?); it would assert nothing"#,
+            r#"expect.kustomize[1].nme: unknown key "nme" in a kustomization expectation (did you mean "name"?); it would assert nothing"#,
+            r#"expect.flux[pki].interval: "interval" is not a flux system field; Windsor's runner ignores it, so it asserts nothing"#,
+            r#"expect.flux[pki].install.substitutes: unknown key "substitutes" in a kustomization expectation (did you mean "substitute"?); it would assert nothing"#,
+            r#"expect.flux[pki].resources[0].secrets: "secrets" is not a resources variant field; Windsor's runner ignores it, so it asserts nothing"#,
+            r#"expect.flux[pki].resources[v].wen: unknown key "wen" in a resources variant expectation (did you mean "when"?); it would assert nothing"#,
         ]
     );
-    assert!(unknown_keys(&map(BLUEPRINT), "exclude").is_empty());
+    assert!(unknown_keys(&map(BLUEPRINT), "exclude", true).is_empty());
+}
+
+#[test]
+fn the_seed_format_knows_its_own_fields() {
+    let doc = map(
+        "{terrafrom: [], terraform: [{name: c, inputz: {}, when: x}], kustomize: [{name: k, strategy: merge, cleanup: []}], flux: []}",
+    );
+    let found: Vec<String> = unknown_keys(&doc, "expect", false)
+        .iter()
+        .map(|u| u.at.clone())
+        .collect();
+    assert_eq!(found, ["expect.terrafrom", "expect.flux", "expect.terraform[c].inputz"]);
 }
