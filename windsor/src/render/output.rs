@@ -9,25 +9,7 @@ use bpvm_runtime::Value;
 
 /// A kustomization's fields in the order the seed-era Windsor printed
 /// them (v0.9's are `fields::KUSTOMIZATION`).
-const KUSTOMIZE: &[&str] = &[
-    "name",
-    "path",
-    "source",
-    "dependsOn",
-    "interval",
-    "retryInterval",
-    "timeout",
-    "patches",
-    "wait",
-    "force",
-    "prune",
-    "components",
-    "cleanup",
-    "destroy",
-    "destroyOnly",
-    "enabled",
-    "substitutions",
-];
+const KUSTOMIZE: &[&str] = crate::fields::SEED_KUSTOMIZATION;
 
 /// `m`'s fields in the order `fields` gives, then any others in their
 /// own order; `path` is always there for components, empty lists of

@@ -37,13 +37,7 @@ use overlay::overlay;
 /// values; `opts.operator` the values the operator set, which win over
 /// facet config (all of `ctx` when not given).
 pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
-    let mut ctx = ctx.as_map().cloned().unwrap_or_default();
-    crate::context::resolve::derive(&mut ctx);
-    let set = match &opts.operator {
-        Some(v) => v.as_map().cloned().unwrap_or_default(),
-        None => ctx.clone(),
-    };
-    let mut ev = evaluator(project, Value::Map(ctx.clone()), opts);
+    let (ctx, set, mut ev) = start(project, ctx, opts);
     let mut explain = Vec::new();
     let included = rounds::rounds(&mut ev, project, &ctx, &set, &mut explain)?;
     ev.set_scope(Value::Map(included.scope));
@@ -123,16 +117,23 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     })
 }
 
-/// What the render decides before composing, without failing on an
-/// unmet requirement: the facets included, the scope and what is unmet.
-pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<Settled, Errors> {
+/// The context with Windsor's derived values, the values the operator
+/// set, and an evaluator over the context: where a render starts.
+fn start(project: &Project, ctx: Value, opts: &Options) -> (Map, Map, Evaluator) {
     let mut ctx = ctx.as_map().cloned().unwrap_or_default();
     crate::context::resolve::derive(&mut ctx);
     let set = match &opts.operator {
         Some(v) => v.as_map().cloned().unwrap_or_default(),
         None => ctx.clone(),
     };
-    let mut ev = evaluator(project, Value::Map(ctx.clone()), opts);
+    let ev = evaluator(project, Value::Map(ctx.clone()), opts);
+    (ctx, set, ev)
+}
+
+/// What the render decides before composing, without failing on an
+/// unmet requirement: the facets included, the scope and what is unmet.
+pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<Settled, Errors> {
+    let (ctx, set, mut ev) = start(project, ctx, opts);
     let included = rounds::settle(&mut ev, project, &ctx, &set, &mut Vec::new())?;
     Ok(Settled {
         included: project.indices(&included.facets),

@@ -5,6 +5,7 @@
 //! Windsor, or one the runner never compares).
 
 use super::read::{field, sub, terraform_id};
+use crate::fields::{SEED_BLUEPRINT, SEED_KUSTOMIZATION};
 use bpvm_runtime::{Map, Value};
 
 /// One key of an expectation that is no field at its place.
@@ -35,39 +36,6 @@ impl Unknown {
         }
     }
 }
-
-/// The seed format's blueprint fields (its runner's types).
-const SEED_BLUEPRINT: &[&str] = &[
-    "kind",
-    "apiVersion",
-    "metadata",
-    "repository",
-    "sources",
-    "terraform",
-    "kustomize",
-    "configMaps",
-];
-
-/// The seed format's kustomization fields.
-const SEED_KUSTOMIZATION: &[&str] = &[
-    "name",
-    "path",
-    "source",
-    "dependsOn",
-    "interval",
-    "retryInterval",
-    "timeout",
-    "patches",
-    "wait",
-    "force",
-    "prune",
-    "components",
-    "cleanup",
-    "destroy",
-    "destroyOnly",
-    "enabled",
-    "substitutions",
-];
 
 /// The keys of a case's `expect` or `exclude` (named `at`) that are not
 /// fields of the blueprint, terraform component, kustomization, flux
