@@ -84,35 +84,11 @@ impl Template {
     }
 
     /// Renders `target` from this template (the one [`Template::load`]
-    /// loaded for it).
-    /// With `strict`, values the schema refuses fail a Windsor target.
+    /// loaded for it). With `strict`, what a Windsor target is warned
+    /// about (a newer Windsor's field, a value the schema refuses) fails it.
     pub(crate) fn render(&self, target: &Target, format: Format, strict: bool) -> Result<Output, String> {
         match (self, &target.kind) {
-            (Template::Windsor(project), Kind::Windsor { context }) => {
-                // What `bpvm render` warns about first: the values the
-                // schema refuses, also when the render then fails.
-                let refused = bpvm_windsor::validate::context(project, context);
-                if strict && !refused.is_empty() {
-                    let errors: Vec<String> = refused
-                        .iter()
-                        .map(|w| format!("error: {w} (an error by --strict)"))
-                        .collect();
-                    return Err(errors.join("\n"));
-                }
-                let notes: Vec<String> = refused.iter().map(|w| format!("warning: {w}")).collect();
-                let rendered = windsor::render_files(project, context, true, None).map_err(|e| {
-                    let mut lines = notes.clone();
-                    lines.push(format!("error: {e}"));
-                    lines.join("\n")
-                })?;
-                Ok(Output {
-                    text: match format {
-                        Format::Yaml => bpvm_windsor::output::to_yaml(&rendered.blueprint),
-                        Format::Json => bpvm_windsor::output::to_json(&rendered.blueprint),
-                    },
-                    notes,
-                })
-            }
+            (Template::Windsor(project), Kind::Windsor { context }) => render_windsor(project, context, format, strict),
             (Template::Bluelink(bp), Kind::Bluelink { files, .. }) => render_bluelink(bp, target, files, format),
             _ => Err(format!(
                 "error: {}: the template is not a {}",
@@ -124,6 +100,32 @@ impl Template {
 }
 
 /// A Bluelink target, as `bpvm render BLUEPRINT --root PATH` with the
+/// Context `context` of `project`, as `bpvm render` renders it: what
+/// loading the template and checking the context's values warn about
+/// first (notes, also when the render then fails), errors by `strict`.
+fn render_windsor(project: &Project, context: &str, format: Format, strict: bool) -> Result<Output, String> {
+    let refused = bpvm_windsor::validate::context(project, context);
+    let warned: Vec<&bpvm_windsor::Error> = project.warnings.iter().chain(&refused).collect();
+    if strict && !warned.is_empty() {
+        let errors: Vec<String> = warned
+            .iter()
+            .map(|w| format!("error: {w} (an error by --strict)"))
+            .collect();
+        return Err(errors.join("\n"));
+    }
+    let notes: Vec<String> = warned.iter().map(|w| format!("warning: {w}")).collect();
+    let rendered = windsor::render_files(project, context, true, None).map_err(|e| {
+        let mut lines = notes.clone();
+        lines.push(format!("error: {e}"));
+        lines.join("\n")
+    })?;
+    let text = match format {
+        Format::Yaml => bpvm_windsor::output::to_yaml(&rendered.blueprint),
+        Format::Json => bpvm_windsor::output::to_json(&rendered.blueprint),
+    };
+    Ok(Output { text, notes })
+}
+
 /// target's `--vars`, `--datasources` and `--resource-state` renders it.
 fn render_bluelink(bp: &Blueprint, target: &Target, files: &Files, format: Format) -> Result<Output, String> {
     let root = root(target)?;

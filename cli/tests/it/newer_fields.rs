@@ -1,5 +1,5 @@
 //! Fields a newer Windsor has: `render` and `test` print a warning line
-//! per field on stderr and pass it through; `--strict` makes each an
+//! per field on stderr (`batch` a note on the target) and pass it through; `--strict` makes each an
 //! error; a field within two edits of a known one is always an error.
 
 use crate::support::{bpvm, scratch_dir};
@@ -100,5 +100,32 @@ fn a_near_miss_is_an_error_with_the_suggestion_even_without_strict() {
             "{command}: {}",
             text(&out.stderr)
         );
+    }
+}
+
+/// A batch notes a newer Windsor's field on the target's record, as
+/// `render` warns about it; `--strict` fails the target with it.
+#[test]
+fn batch_notes_the_field_and_strict_fails_the_target() {
+    let dir = project("newer-batch", NEWER);
+    for (strict, code) in [(false, Some(0)), (true, Some(1))] {
+        let report = dir.join(format!("report-{strict}.json"));
+        let mut command = bpvm();
+        command.arg("batch").arg(&dir).arg("--report").arg(&report);
+        if strict {
+            command.arg("--strict");
+        }
+        let out = command.output().unwrap();
+        assert_eq!(out.status.code(), code, "{}", text(&out.stderr));
+        let back = bpvm::batch::Report::from_json(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let local = back.records.iter().find(|r| r.id.ends_with("local")).unwrap();
+        let warning = WARNING.trim_end();
+        match strict {
+            false => assert_eq!(local.notes, [warning]),
+            true => assert_eq!(
+                local.diagnostics,
+                [warning.replacen("warning: ", "error: ", 1) + " (an error by --strict)"]
+            ),
+        }
     }
 }
