@@ -47,5 +47,5 @@ fn the_first_session_prints_what_the_readme_shows() {
         assert_eq!(String::from_utf8_lossy(&out.stdout), shown, "`{command}`");
         ran += 1;
     }
-    assert_eq!(ran, 6);
+    assert_eq!(ran, 7);
 }
