@@ -429,9 +429,12 @@ impl<'p> Run<'p> {
 /// Context values and test cases' values against the schema (each test
 /// case alone, each context as a render sees it).
 fn values(project: &Project, tests: Vec<crate::context::validate::Source>) -> Vec<Finding> {
-    use crate::context::validate::{check, checker, sources};
+    use crate::context::validate::{check, checker, invalid_pattern, sources};
     // A schema that is not one is reported once, values or not.
     if let Some(Err(e)) = checker(project) {
+        return vec![invalid(e)];
+    }
+    if let Some(e) = invalid_pattern(project) {
         return vec![invalid(e)];
     }
     let mut found = Vec::new();

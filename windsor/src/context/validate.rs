@@ -140,17 +140,28 @@ pub fn checker(project: &Project) -> Option<Result<&Checker, Error>> {
     let compiled = project
         .checker
         .get(schema, || crate::context::scope::schema_defaults(schema));
-    Some(compiled.as_ref().map_err(|v| {
-        let file = format!("{TEMPLATE}/schema.yaml");
-        let at = yaml_path(&v.steps);
-        let mut texts = crate::texts::Texts::new(&project.root);
-        Error {
-            pos: texts.locate(&file, &at),
-            file: Some(file),
-            at: String::new(),
-            message: format!("not a JSON Schema: {}", v.message),
-        }
-    }))
+    Some(compiled.as_ref().map_err(|v| not_a_schema(project, v)))
+}
+
+/// The first `pattern` of the project's schema that is no regular
+/// expression (a render finds out only when a value reaches it; `bpvm
+/// check` looks at them all).
+pub fn invalid_pattern(project: &Project) -> Option<Error> {
+    let found = Checker::invalid_pattern(project.schema.as_ref()?)?;
+    Some(not_a_schema(project, &found))
+}
+
+/// Why the schema is not one, at its place in `schema.yaml`.
+fn not_a_schema(project: &Project, v: &crate::load::schema::Violation) -> Error {
+    let file = format!("{TEMPLATE}/schema.yaml");
+    let at = yaml_path(&v.steps);
+    let mut texts = crate::texts::Texts::new(&project.root);
+    Error {
+        pos: texts.locate(&file, &at),
+        file: Some(file),
+        at: String::new(),
+        message: format!("not a JSON Schema: {}", v.message),
+    }
 }
 
 /// Every value of `sources` (each over the one before it) the schema

@@ -38,7 +38,8 @@ impl Checker {
             unknown_key: false,
         };
         let json = serde_json::to_value(schema).map_err(|e| not_schema(Vec::new(), e.to_string()))?;
-        let validator = jsonschema::validator_for(&json).map_err(|e| {
+        let options = jsonschema::options().with_keyword("pattern", super::pattern::deferred);
+        let validator = options.build(&json).map_err(|e| {
             // Where in the schema, as the meta-schema sees it.
             let steps = steps(e.instance_path().as_str());
             let place = if steps.is_empty() {
@@ -52,6 +53,20 @@ impl Checker {
             validator,
             defaults: serde_json::to_value(defaults).unwrap_or_default(),
             schema: schema.clone(),
+        })
+    }
+
+    /// Where `schema` has a `pattern` that is no regular expression, and
+    /// why: a checker finds out only when a value reaches it.
+    pub fn invalid_pattern(schema: &Value) -> Option<Violation> {
+        let json = serde_json::to_value(schema).ok()?;
+        let mut steps = Vec::new();
+        let why = super::pattern::first_invalid(&json, &mut steps)?;
+        Some(Violation {
+            message: format!("{}: {why}", yaml_path(&steps)),
+            steps,
+            suggestion: None,
+            unknown_key: false,
         })
     }
 
@@ -246,6 +261,33 @@ mod tests {
             Some("\"pull\"")
         )));
         assert_eq!(found.len(), 3);
+    }
+
+    #[test]
+    fn a_pattern_is_compiled_when_a_value_reaches_it_and_says_what_it_wants() {
+        let schema = yaml(
+            "type: object\nproperties:\n  name: {type: string, pattern: '^[a-z]+$'}\n  \
+               other: {type: string, pattern: '(unclosed'}\n",
+        );
+        let checker = Checker::new(&schema, &yaml("{}")).unwrap();
+        assert!(checker.check(&[&yaml("name: abc")]).is_empty());
+        let found = checker.check(&[&yaml("name: Abc")]);
+        let shown: Vec<(String, &str)> = found
+            .iter()
+            .map(|v| (yaml_path(&v.steps), v.message.as_str()))
+            .collect();
+        assert_eq!(shown, [("name".to_string(), "\"Abc\" does not match \"^[a-z]+$\"")]);
+        // A pattern no value reaches costs nothing, even one that is no
+        // regular expression; the first value that reaches it says so.
+        let found = checker.check(&[&yaml("other: x")]);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0]
+                .message
+                .starts_with("the schema's pattern \"(unclosed\" is not a regular expression"),
+            "{}",
+            found[0].message
+        );
     }
 
     #[test]
