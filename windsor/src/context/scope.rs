@@ -10,39 +10,7 @@ use crate::load::project::{Project, read_yaml};
 use bpvm_runtime::Map;
 use bpvm_runtime::Value;
 
-/// The defaults a JSON schema declares, recursively: a property's
-/// `default`, with the defaults of its own properties merged over it.
-///
-/// ```
-/// use bpvm_runtime::Value;
-/// use bpvm_windsor::schema_defaults;
-/// let schema = Value::from_yaml("properties: {dev: {default: false}, vm: {type: object, properties: {cpu: {default: 2}}}}").unwrap();
-/// assert_eq!(schema_defaults(&schema).to_json(), r#"{"dev":false,"vm":{"cpu":2}}"#);
-/// ```
-pub fn schema_defaults(schema: &Value) -> Value {
-    let mut out = Map::new();
-    let props = schema
-        .as_map()
-        .and_then(|m| m.get("properties"))
-        .and_then(Value::as_map);
-    for (name, prop) in props.into_iter().flat_map(|p| p.iter()) {
-        let Some(p) = prop.as_map() else { continue };
-        let mut value = p.get("default").cloned();
-        if p.contains_key("properties") {
-            let nested = schema_defaults(prop);
-            if nested.as_map().is_some_and(|m| !m.is_empty()) {
-                match &mut value {
-                    Some(v @ Value::Map(_)) => deep_merge(v, nested),
-                    _ => value = Some(nested),
-                }
-            }
-        }
-        if let Some(v) = value {
-            out.insert(name.clone(), v);
-        }
-    }
-    Value::Map(out)
-}
+pub use crate::load::schema::defaults as schema_defaults;
 
 /// Where a context's values come from.
 pub enum Values {
@@ -92,8 +60,8 @@ fn build(
         }
     };
     let mut ctx = Value::Map(Map::new());
-    if defaults && let Some(schema) = &project.schema {
-        let d = schema_defaults(schema);
+    if defaults && project.schema.is_some() {
+        let d = project.schema_defaults().clone();
         record(Layer::Defaults, &d);
         deep_merge(&mut ctx, d);
     }

@@ -137,9 +137,7 @@ pub fn case(project: &Project, file: &str, index: usize, values: &Value) -> Vec<
 /// `schema.yaml`).
 pub fn checker(project: &Project) -> Option<Result<&Checker, Error>> {
     let schema = project.schema.as_ref()?;
-    let compiled = project
-        .checker
-        .get(schema, || crate::context::scope::schema_defaults(schema));
+    let compiled = project.checker.get(schema);
     Some(compiled.as_ref().map_err(|v| not_a_schema(project, v)))
 }
 

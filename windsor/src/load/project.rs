@@ -147,6 +147,15 @@ impl Project {
         })
     }
 
+    /// The defaults `schema.yaml` gives (`null` without one), worked out
+    /// once and shared by every render of the project.
+    pub fn schema_defaults(&self) -> &Value {
+        match &self.schema {
+            Some(schema) => self.checker.defaults(schema),
+            None => &Value::Null,
+        }
+    }
+
     /// The folder of `file` (relative to the project), where the paths a
     /// facet's functions read start from.
     pub fn folder_of(&self, file: &str) -> std::path::PathBuf {

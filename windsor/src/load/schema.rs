@@ -150,22 +150,69 @@ fn one_of(given: &serde_json::Value, options: &serde_json::Value) -> Option<Stri
 }
 
 /// A project's schema, compiled the first time a context's values are
-/// checked, then shared by every render of that project (and its
-/// clones).
+/// checked, and the defaults it gives, worked out the first time a render
+/// asks: both shared by every render of the project (and its clones).
 #[derive(Clone, Default)]
-pub struct Compiled(Arc<OnceLock<Result<Checker, Violation>>>);
+pub struct Compiled(Arc<Cache>);
+
+#[derive(Default)]
+struct Cache {
+    defaults: OnceLock<Value>,
+    checker: OnceLock<Result<Checker, Violation>>,
+}
 
 impl Compiled {
-    /// The checker of `schema`, made (with the `defaults` it gives) the
-    /// first time it is asked for.
-    pub fn get(&self, schema: &Value, defaults: impl FnOnce() -> Value) -> &Result<Checker, Violation> {
-        self.0.get_or_init(|| Checker::new(schema, &defaults()))
+    /// The defaults `schema` gives.
+    pub fn defaults(&self, schema: &Value) -> &Value {
+        self.0.defaults.get_or_init(|| defaults(schema))
     }
+
+    /// The checker of `schema` (with the defaults it gives), made the
+    /// first time it is asked for.
+    pub fn get(&self, schema: &Value) -> &Result<Checker, Violation> {
+        self.0
+            .checker
+            .get_or_init(|| Checker::new(schema, self.defaults(schema)))
+    }
+}
+
+/// The defaults a JSON schema declares, recursively: a property's
+/// `default`, with the defaults of its own properties merged over it.
+///
+/// ```
+/// use bpvm_runtime::Value;
+/// use bpvm_windsor::schema_defaults;
+/// let schema = Value::from_yaml("properties: {dev: {default: false}, vm: {type: object, properties: {cpu: {default: 2}}}}").unwrap();
+/// assert_eq!(schema_defaults(&schema).to_json(), r#"{"dev":false,"vm":{"cpu":2}}"#);
+/// ```
+pub fn defaults(schema: &Value) -> Value {
+    let mut out = bpvm_runtime::Map::new();
+    let props = schema
+        .as_map()
+        .and_then(|m| m.get("properties"))
+        .and_then(Value::as_map);
+    for (name, prop) in props.into_iter().flat_map(|p| p.iter()) {
+        let Some(p) = prop.as_map() else { continue };
+        let mut value = p.get("default").cloned();
+        if p.contains_key("properties") {
+            let nested = defaults(prop);
+            if nested.as_map().is_some_and(|m| !m.is_empty()) {
+                match &mut value {
+                    Some(v @ Value::Map(_)) => crate::blueprint::merge::deep_merge(v, nested),
+                    _ => value = Some(nested),
+                }
+            }
+        }
+        if let Some(v) = value {
+            out.insert(name.clone(), v);
+        }
+    }
+    Value::Map(out)
 }
 
 impl std::fmt::Debug for Compiled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = match self.0.get() {
+        let state = match self.0.checker.get() {
             None => "not yet",
             Some(Ok(_)) => "compiled",
             Some(Err(_)) => "not a JSON Schema",

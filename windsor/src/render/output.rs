@@ -141,7 +141,7 @@ pub(crate) fn composed(
         Value::List(
             items
                 .iter()
-                .map(|(_, c)| omit_empty(&ordered(c, fields), fields, keep))
+                .map(|(_, c)| omit_empty(ordered(c, fields), fields, keep))
                 .collect(),
         )
     };
@@ -173,8 +173,8 @@ pub(crate) fn composed(
 /// `v`'s fields but those of `known` not in `keep` that are empty
 /// (`null`, `""`, `[]`, `{}`), as Go's YAML writer leaves out an
 /// `omitempty` field. A field a newer Windsor has stays as written.
-fn omit_empty(v: &Value, known: &[&str], keep: &[&str]) -> Value {
-    let Some(m) = v.as_map() else { return v.clone() };
+fn omit_empty(v: Value, known: &[&str], keep: &[&str]) -> Value {
+    let Value::Map(mut m) = v else { return v };
     let empty = |v: &Value| match v {
         Value::Null => true,
         Value::Str(s) => s.is_empty(),
@@ -182,29 +182,22 @@ fn omit_empty(v: &Value, known: &[&str], keep: &[&str]) -> Value {
         Value::Map(m) => m.is_empty(),
         _ => false,
     };
-    let mut out = Map::new();
-    for (k, v) in m.iter() {
-        if !known.contains(&k.as_str()) || keep.contains(&k.as_str()) || !empty(v) {
-            out.insert(k.clone(), v.clone());
-        }
-    }
-    Value::Map(out)
+    m.retain(|k, v| !known.contains(&k.as_str()) || keep.contains(&k.as_str()) || !empty(v));
+    Value::Map(m)
 }
 
 /// A flux system as Windsor v0.9 prints it: empty fields left out, of
 /// the system and of its tiers.
 fn flux_system(system: &Map) -> Value {
     let mut out = system.clone();
-    if let Some(install) = system.get("install") {
-        out.insert("install", omit_empty(install, KUSTOMIZATION, &[]));
+    if let Some(install) = out.get_mut("install") {
+        *install = omit_empty(std::mem::take(install), KUSTOMIZATION, &[]);
     }
-    if let Some(Value::List(variants)) = system.get("resources") {
-        out.insert(
-            "resources",
-            Value::List(variants.iter().map(|v| omit_empty(v, KUSTOMIZATION, &[])).collect()),
-        );
+    if let Some(Value::List(variants)) = out.get_mut("resources") {
+        let taken = std::mem::take(variants);
+        *variants = taken.into_iter().map(|v| omit_empty(v, KUSTOMIZATION, &[])).collect();
     }
-    omit_empty(&Value::Map(out), crate::fields::FLUX_SYSTEM, &["name"])
+    omit_empty(Value::Map(out), crate::fields::FLUX_SYSTEM, &["name"])
 }
 
 /// The blueprint with its flux systems compiled to the kustomizations

@@ -33,18 +33,15 @@ pub fn config_maps(
             common.insert(k.clone(), Value::Str(text::to_text(v).into()));
         }
     }
-    let set_values = Value::Map(set.clone());
-    let at = |from: &Value, p: &str| -> Option<Value> {
-        let mut v = Some(from.clone());
-        for step in p.split('.') {
-            v = v.and_then(|x| x.as_map().and_then(|m| m.get(step)).cloned());
-        }
-        v.filter(|x| !matches!(x, Value::Null))
+    let at = |from: Option<&'_ Map>, p: &str| -> Option<String> {
+        let mut steps = p.split('.');
+        let first = from?.get(steps.next()?)?;
+        let found = steps.try_fold(first, |v, step| v.as_map()?.get(step))?;
+        (!matches!(found, Value::Null)).then(|| text::to_text(found))
     };
     let path = |p: &str| -> String {
-        at(&set_values, p)
-            .or_else(|| at(defaults, p))
-            .map(|x| text::to_text(&x))
+        at(Some(set), p)
+            .or_else(|| at(defaults.as_map(), p))
             .unwrap_or_default()
     };
     let mut legacy: Vec<(&str, String)> = vec![

@@ -88,9 +88,8 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         errors
     })?;
 
-    let defaults = project.schema.as_ref().map(crate::context::scope::schema_defaults);
-    let defaults = defaults.unwrap_or(Value::Null);
-    let config_maps = configmaps::config_maps(&base, &set, &defaults, name, &substitutions, &mut bp.kustomize);
+    let defaults = project.schema_defaults();
+    let config_maps = configmaps::config_maps(&base, &set, defaults, name, &substitutions, &mut bp.kustomize);
     let messages = show(&mut ev, &collected.messages)?;
     let mut blueprint = composed(
         name,
