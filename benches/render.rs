@@ -8,7 +8,7 @@
 //! Run: `cargo bench --bench render`.
 
 use bpvm::Value;
-use bpvm::windsor::{Format, Project, render, scope, test};
+use bpvm::windsor::{Project, render, scope, test};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::Path;
@@ -54,7 +54,7 @@ fn nudge(v: &mut Value, by: i64) {
 }
 
 /// The benchmarks of one template, under `group`.
-fn template(c: &mut Criterion, group: &str, corpus: &str, format: Option<Format>) {
+fn template(c: &mut Criterion, group: &str, corpus: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/corpus")
         .join(corpus);
@@ -64,9 +64,9 @@ fn template(c: &mut Criterion, group: &str, corpus: &str, format: Option<Format>
     }
     let mut group = c.benchmark_group(group);
     group.bench_function("load and compile the template", |b| {
-        b.iter(|| black_box(Project::load_as(black_box(&root), format.clone()).is_ok()))
+        b.iter(|| black_box(Project::load(black_box(&root)).is_ok()))
     });
-    let project = Project::load_as(&root, format).expect("the corpus loads");
+    let project = Project::load(&root).expect("the corpus loads");
     let many = contexts(&project, 1000);
     let (one, opts) = many[10].clone();
     render::render(&project, "bench", one.clone(), &opts).expect("renders");
@@ -90,7 +90,7 @@ fn template(c: &mut Criterion, group: &str, corpus: &str, format: Option<Format>
     // schema and check the values, render.
     group.bench_function("load, check and render one context", |b| {
         b.iter(|| {
-            let project = Project::load_as(black_box(&root), None).expect("the corpus loads");
+            let project = Project::load(black_box(&root)).expect("the corpus loads");
             black_box(bpvm::windsor::validate::case(&project, "bench", 0, &given).len());
             black_box(render::render(&project, "bench", one.clone(), &opts).is_ok())
         })
@@ -129,8 +129,8 @@ fn rss_kib() -> Option<u64> {
 }
 
 fn renders(c: &mut Criterion) {
-    template(c, "render", "windsor-core-aae5e79e", None);
-    template(c, "render v0.9", "windsor-core-v0.7.0", None);
+    template(c, "render", "windsor-core-aae5e79e");
+    template(c, "render v0.9", "windsor-core-v0.7.0");
     reads_v07(c);
 }
 

@@ -142,7 +142,7 @@ fn the_corpus_test_suite_passes_by_the_rules_its_facets_select() {
 #[test]
 fn by_the_v09_rules_the_seed_corpus_loses_only_its_empty_inputs() {
     let Some(root) = seed_corpus() else { return };
-    let (_, failed) = failures(&root, Some(bpvm::windsor::Format::V09("--rules v0.9".into())));
+    let (_, failed) = failures(&root, Some(bpvm::windsor::Format::V09));
     let diffs: Vec<String> = failed.iter().flat_map(|(_, d)| d.iter().cloned()).collect();
     assert_eq!(
         diffs,

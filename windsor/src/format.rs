@@ -9,20 +9,20 @@ use bpvm_runtime::{Map, Value};
 use std::fmt;
 
 /// The rules a template is rendered by.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// Seeds 000/001 (February 2026), decisions W1–W9.
     Seed,
-    /// Windsor CLI v0.9; holds what chose it (a facet's form, or
-    /// `--rules v0.9`).
-    V09(String),
+    /// Windsor CLI v0.9 (what chose it is the project's
+    /// `format_reason`).
+    V09,
 }
 
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Format::Seed => f.write_str("the seed facet format"),
-            Format::V09(_) => f.write_str("Windsor v0.9"),
+            Format::V09 => f.write_str("Windsor v0.9"),
         }
     }
 }
@@ -69,7 +69,7 @@ pub type Documents<'d> = [(String, &'d Value)];
 /// let v09 = Value::from_yaml("config: [{name: c, value: {a: 1}}]").unwrap();
 /// let seed = Value::from_yaml("config: [{name: c, a: 1}]").unwrap();
 /// let found = detect(&[("facets/a.yaml".into(), &v09)]).unwrap();
-/// assert!(matches!(found.format, Format::V09(_)));
+/// assert!(matches!(found.format, Format::V09));
 /// assert_eq!(detect(&[("facets/b.yaml".into(), &seed)]).unwrap().format, Format::Seed);
 /// assert!(detect(&[("facets/a.yaml".into(), &v09), ("facets/b.yaml".into(), &seed)]).is_err());
 /// ```
@@ -83,7 +83,7 @@ pub fn detect(docs: &Documents<'_>) -> Result<Detected, Box<Mixed>> {
     match (seed, v09) {
         (Some(seed), Some(v09)) => Err(Box::new(Mixed { seed, v09 })),
         (None, Some(v)) => Ok(Detected {
-            format: Format::V09(v.to_string()),
+            format: Format::V09,
             by: Some(v),
         }),
         (s, None) => Ok(Detected {
@@ -198,7 +198,7 @@ mod tests {
             "messages: []",
         ] {
             let (format, _) = rules(&[("f/a.yaml", doc)]).unwrap();
-            assert!(matches!(format, Format::V09(_)), "{doc}");
+            assert!(matches!(format, Format::V09), "{doc}");
         }
     }
 
@@ -226,7 +226,7 @@ mod tests {
             Ok((Format::Seed, None))
         );
         let (format, _) = rules(&[("f/a.yaml", "config: [{name: c, vaule: 1}]"), ("f/b.yaml", "crds: []")]).unwrap();
-        assert!(matches!(format, Format::V09(_)));
+        assert!(matches!(format, Format::V09));
     }
 
     #[test]

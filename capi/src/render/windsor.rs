@@ -38,7 +38,7 @@ pub fn render(dir: &str, context: Option<&str>, options: Option<&str>) -> Result
     }
     let chosen = match rules {
         "seed" => Some(Format::Seed),
-        "v0.9" => Some(Format::V09("--rules v0.9".into())),
+        "v0.9" => Some(Format::V09),
         _ => None,
     };
     let mut project = Project::load_as(dir, chosen).map_err(|e| format!("error: {e}"))?;

@@ -13,7 +13,7 @@ pub fn project(dir: &Path, rules: Rules) -> Result<Project, String> {
     let format = match rules {
         Rules::Auto => None,
         Rules::Seed => Some(bpvm::windsor::Format::Seed),
-        Rules::V09 => Some(bpvm::windsor::Format::V09("--rules v0.9".into())),
+        Rules::V09 => Some(bpvm::windsor::Format::V09),
     };
     Project::load_as(dir, format).map_err(|e| format!("error: {e}"))
 }

@@ -127,7 +127,7 @@ struct Run<'p> {
 
 impl<'p> Run<'p> {
     fn new(project: &'p Project) -> Run<'p> {
-        let v09 = matches!(project.format, Format::V09(_));
+        let v09 = matches!(project.format, Format::V09);
         let compiler = compiler_for(v09);
         Run {
             project,

@@ -16,7 +16,7 @@ pub(super) fn findings(project: &Project) -> Vec<Finding> {
     if files_under(root, &format!("{TEMPLATE}/tests"), &[".test.yaml"], &mut files).is_err() {
         return Vec::new();
     }
-    let v09 = matches!(project.format, Format::V09(_));
+    let v09 = matches!(project.format, Format::V09);
     let mut out = Vec::new();
     for file in files {
         let Ok(text) = root.read_string(root.dir(), &file) else {

@@ -33,7 +33,7 @@ pub fn traced(project: &Project, name: &str) -> Result<(Map, Origins), Error> {
     let mut layers = Layers::default();
     let ctx = build(project, name, Values::Files, true, Some(&mut layers))?;
     let mut m = ctx.as_map().cloned().unwrap_or_default();
-    if matches!(project.format, crate::format::Format::V09(_)) {
+    if matches!(project.format, crate::format::Format::V09) {
         let before = m.clone();
         crate::context::resolve::derive(&mut m);
         layers.push(Layer::Derived(Step::Compose), Value::Map(changed(&before, &m)));
@@ -66,7 +66,7 @@ fn build(
         deep_merge(&mut ctx, d);
     }
     // Windsor v0.9 resolves a context it renders from its files (W11).
-    let v09 = matches!(project.format, crate::format::Format::V09(_)) && matches!(values, Values::Files);
+    let v09 = matches!(project.format, crate::format::Format::V09) && matches!(values, Values::Files);
     let mut files = Value::Map(Map::new());
     if v09 {
         let before = Value::Map(crate::context::resolve::before_files(name));

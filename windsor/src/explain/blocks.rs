@@ -52,7 +52,7 @@ fn block_of(project: &Project, rendered: &Rendered, steps: &[&str], texts: &mut 
     }
     found.sort_by_key(|(ordinal, ..)| *ordinal);
     let (_, file, b, n) = found.pop()?;
-    let value = if matches!(project.format, Format::V09(_)) {
+    let value = if matches!(project.format, Format::V09) {
         ".value"
     } else {
         ""

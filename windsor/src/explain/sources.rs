@@ -99,7 +99,7 @@ impl<'p> Search<'p, '_> {
 
     fn block(&mut self, name: &'p str, key: &[&'p str]) -> Option<Value> {
         let project = self.project;
-        let v09 = matches!(project.format, Format::V09(_));
+        let v09 = matches!(project.format, Format::V09);
         for (i, f) in project.facets.iter().enumerate() {
             for b in f.config.iter().filter(|b| b.name == name) {
                 let (conditions, active) = self.decided(i, f, b.when.as_ref());

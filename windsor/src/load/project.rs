@@ -114,7 +114,7 @@ impl Project {
         let base = match facet::base_parts(
             &blueprint,
             &format!("{TEMPLATE}/blueprint.yaml"),
-            matches!(format, Format::V09(_)),
+            matches!(format, Format::V09),
             &mut warnings,
         ) {
             Ok(parts) => parts,
@@ -123,7 +123,7 @@ impl Project {
                 Vec::new()
             }
         };
-        let mut facets = facets(&documents, matches!(format, Format::V09(_)), &mut errors, &mut warnings);
+        let mut facets = facets(&documents, matches!(format, Format::V09), &mut errors, &mut warnings);
         if !errors.is_empty() {
             return Err(located(root, errors));
         }

@@ -29,7 +29,7 @@ use bpvm_runtime::Value;
 pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
     // Governed (D10): within its deadline, its documents within one limit.
     let result = bpvm_runtime::govern::govern(|| match project.format {
-        Format::V09(_) => v09::render(project, name, ctx, opts),
+        Format::V09 => v09::render(project, name, ctx, opts),
         Format::Seed => seed::render(project, name, ctx, opts),
     });
     crate::host::jsonnet::collect_garbage();
@@ -44,7 +44,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
 /// requirement: what `explain` traces when the render fails.
 pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<outcome::Settled, Errors> {
     let result = bpvm_runtime::govern::govern(|| match project.format {
-        Format::V09(_) => v09::settled(project, ctx, opts),
+        Format::V09 => v09::settled(project, ctx, opts),
         Format::Seed => seed::settled(project, ctx, opts),
     });
     crate::host::jsonnet::collect_garbage();

@@ -112,7 +112,7 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
 /// The test file's unknown keys and duplicate names (errors, into
 /// `errors`), and its ignored expectation keys: warnings, located, by case.
 fn key_problems(project: &Project, file: &str, doc: &Value, errors: &mut Vec<Error>) -> Vec<(Option<usize>, String)> {
-    let v09 = matches!(project.format, crate::format::Format::V09(_));
+    let v09 = matches!(project.format, crate::format::Format::V09);
     let mut ignored = Vec::new();
     let mut cases = Vec::new();
     for p in keys::problems(doc, v09) {
@@ -231,7 +231,7 @@ impl Case {
 /// schema's defaults to seed-format cases (W7); a v0.9 case applies them
 /// when it sets `applySchemaDefaults` (W12).
 pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
-    if matches!(project.format, crate::format::Format::V09(_)) {
+    if matches!(project.format, crate::format::Format::V09) {
         return run_v09(project, case);
     }
     let ctx = match context(project, "test", Values::Given(case.values.clone()), defaults) {

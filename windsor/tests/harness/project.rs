@@ -56,7 +56,7 @@ fn rules(case: &Map) -> Result<Option<Format>, String> {
     match case.get("rules") {
         None => Ok(None),
         Some(Value::Str(s)) if &**s == "seed" => Ok(Some(Format::Seed)),
-        Some(Value::Str(s)) if &**s == "v0.9" => Ok(Some(Format::V09("rules: v0.9".into()))),
+        Some(Value::Str(s)) if &**s == "v0.9" => Ok(Some(Format::V09)),
         Some(other) => Err(format!("rules must be seed or v0.9, got {}", other.to_json())),
     }
 }
