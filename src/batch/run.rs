@@ -352,7 +352,7 @@ impl<'a> Batch<'a> {
         let strict = self.options.strict && !refused.is_empty();
         let diffs = if strict {
             // A refused value fails the render, as the case may expect.
-            let failed = refused.iter().map(|w| format!("error: {w} (an error by --strict)"));
+            let failed = refused.iter().map(|w| bpvm_windsor::warning_line(w, true));
             if test.case.expects_error() {
                 Vec::new()
             } else {
@@ -361,9 +361,9 @@ impl<'a> Batch<'a> {
         } else {
             guarded(|| Ok(test::run(windsor, &test.case, true))).unwrap_or_else(|e| vec![e])
         };
-        let warned = refused.iter().filter(|_| !strict).map(|w| format!("warning: {w}"));
-        let mut notes: Vec<String> = warned.collect();
-        notes.extend(test.case.warnings.iter().map(|w| format!("warning: {w}")));
+        let warned = refused.iter().filter(|_| !strict);
+        let notes = warned.map(|w| w.to_string()).chain(test.case.warnings.iter().cloned());
+        let notes: Vec<String> = notes.map(|w| bpvm_windsor::warning_line(w, false)).collect();
         self.finish(Record {
             id: test.id,
             kind: RecordKind::Test,

@@ -106,14 +106,10 @@ impl Template {
 fn render_windsor(project: &Project, context: &str, format: Format, strict: bool) -> Result<Output, String> {
     let refused = bpvm_windsor::validate::context(project, context);
     let warned: Vec<&bpvm_windsor::Error> = project.warnings.iter().chain(&refused).collect();
-    if strict && !warned.is_empty() {
-        let errors: Vec<String> = warned
-            .iter()
-            .map(|w| format!("error: {w} (an error by --strict)"))
-            .collect();
-        return Err(errors.join("\n"));
+    let notes: Vec<String> = warned.iter().map(|w| bpvm_windsor::warning_line(w, strict)).collect();
+    if strict && !notes.is_empty() {
+        return Err(notes.join("\n"));
     }
-    let notes: Vec<String> = warned.iter().map(|w| format!("warning: {w}")).collect();
     let rendered = windsor::render_files(project, context, true, None).map_err(|e| {
         let mut lines = notes.clone();
         lines.push(format!("error: {e}"));

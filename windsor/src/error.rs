@@ -57,5 +57,21 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// A warning as a line of a report: `warning: …`, or with `strict`
+/// (`--strict`) `error: … (an error by --strict)` — the one wording every
+/// command and the batch give it.
+///
+/// ```
+/// use bpvm_windsor::warning_line;
+/// assert_eq!(warning_line("x.yaml:1:1: a: odd", false), "warning: x.yaml:1:1: a: odd");
+/// assert_eq!(warning_line("x.yaml:1:1: a: odd", true), "error: x.yaml:1:1: a: odd (an error by --strict)");
+/// ```
+pub fn warning_line(warning: impl fmt::Display, strict: bool) -> String {
+    match strict {
+        true => format!("error: {warning} (an error by --strict)"),
+        false => format!("warning: {warning}"),
+    }
+}
+
 /// Every problem found, so that one run reports them all.
 pub type Errors = bpvm_runtime::Problems<Error>;

@@ -62,7 +62,7 @@ fn test(args: &Args) -> Result<bool, String> {
         let ignored: Vec<String> = cases
             .iter()
             .flat_map(|c| &c.warnings)
-            .map(|w| format!("error: {w} (an error by --strict)"))
+            .map(|w| bpvm::windsor::warning_line(w, true))
             .collect();
         if !ignored.is_empty() {
             return Err(paint::safe(&ignored.join("\n")));
@@ -125,15 +125,10 @@ fn run_case(project: &Project, case: &test::Case, schema_defaults: bool, strict:
         println!("    {}", paint::escaped(&d.to_string()));
     }
     for r in &refused {
-        let line = if strict {
-            format!("error: {r} (an error by --strict)")
-        } else {
-            format!("warning: {r}")
-        };
-        println!("    {}", paint::escaped(&line));
+        println!("    {}", paint::escaped(&bpvm::windsor::warning_line(r, strict)));
     }
     for w in &case.warnings {
-        println!("    warning: {}", paint::escaped(w));
+        println!("    {}", paint::escaped(&bpvm::windsor::warning_line(w, false)));
     }
     passed
 }

@@ -21,15 +21,12 @@ pub fn project(dir: &Path, rules: Rules) -> Result<Project, String> {
 /// Prints each of `warnings` to stderr; with `strict` they are errors
 /// instead, all of them reported.
 pub fn warn(warnings: &[bpvm::windsor::Error], strict: bool) -> Result<(), String> {
+    let lines = warnings.iter().map(|w| bpvm::windsor::warning_line(w, strict));
     if strict && !warnings.is_empty() {
-        let all: Vec<String> = warnings
-            .iter()
-            .map(|w| format!("error: {w} (an error by --strict)"))
-            .collect();
-        return Err(crate::paint::safe(&all.join("\n")));
+        return Err(crate::paint::safe(&lines.collect::<Vec<_>>().join("\n")));
     }
-    for w in warnings {
-        eprintln!("{}", crate::paint::safe(&format!("warning: {w}")));
+    for line in lines {
+        eprintln!("{}", crate::paint::safe(&line));
     }
     Ok(())
 }
