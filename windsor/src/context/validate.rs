@@ -133,6 +133,33 @@ pub fn case(project: &Project, file: &str, index: usize, values: &Value) -> Vec<
     }
 }
 
+/// Every value of `values` that `schema` refuses, each as `path: what`
+/// (and `; did you mean x?` where a name is close), as a render checks a
+/// context's values; `Err` says why `schema` is not a JSON Schema.
+///
+/// ```
+/// use bpvm_runtime::Value;
+/// let schema = Value::from_yaml("properties: {port: {type: integer, minimum: 1}}").unwrap();
+/// let found = bpvm_windsor::validate::against(&schema, &Value::from_yaml("port: 0").unwrap());
+/// assert_eq!(found.unwrap(), ["port: 0 is less than the minimum of 1"]);
+/// ```
+pub fn against(schema: &Value, values: &Value) -> Result<Vec<String>, String> {
+    let checker = Checker::new(schema, &Value::Null).map_err(|v| v.message)?;
+    let shown = |v: crate::load::schema::Violation| {
+        let at = yaml_path(&v.steps);
+        let mut text = if at.is_empty() {
+            v.message
+        } else {
+            format!("{at}: {}", v.message)
+        };
+        if let Some(s) = v.suggestion {
+            text.push_str(&format!("; did you mean {s}?"));
+        }
+        text
+    };
+    Ok(checker.violations(values).into_iter().map(shown).collect())
+}
+
 /// The project's schema as a checker, or why it is not one (at
 /// `schema.yaml`).
 pub fn checker(project: &Project) -> Option<Result<&Checker, Error>> {

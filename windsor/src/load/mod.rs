@@ -6,7 +6,6 @@
 
 pub(crate) mod facet;
 pub(crate) mod files;
-pub(crate) mod pattern;
 pub(crate) mod project;
 pub(crate) mod requires;
 pub(crate) mod rules;

@@ -1,4 +1,5 @@
-//! Windsor rendering, table-driven: each case in `tests/projects/*.yaml`
+//! Windsor rendering, table-driven (and the values' JSON Schema
+//! validator: `tests/schema/*.yaml`, `schema.rs` says how): each case in `tests/projects/*.yaml`
 //! is a small project (facet files, other template files, values) and
 //! either what it renders to or an `error` the render (or load) must
 //! fail with (a substring of the error's text). Each case is the test
@@ -56,6 +57,7 @@
 //! message).
 
 mod project;
+mod schema;
 
 use bpvm_harness::{Case, Difference, Failure, Fix, Suite};
 use bpvm_runtime::Value;
@@ -83,6 +85,13 @@ fn main() {
     for (prefix, path) in suite.files("projects", &root, true) {
         if let Some(file) = suite.file(&prefix, &path) {
             suite.cases(&prefix, &file, "cases", &run);
+        }
+    }
+    let schemas = Arc::new(schema::run);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schema");
+    for (prefix, path) in suite.files("schema", &root, false) {
+        if let Some(file) = suite.file(&prefix, &path) {
+            suite.cases(&prefix, &file, "cases", &schemas);
         }
     }
     suite.run()
