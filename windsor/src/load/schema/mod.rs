@@ -78,8 +78,10 @@ impl Checker {
     /// render sees the values: over the schema's defaults.
     pub fn check(&self, given: &[&Value]) -> Vec<Violation> {
         let mut effective = self.defaults.clone();
+        // As Windsor merges a context over the defaults: maps key by key,
+        // the given value wins anything else.
         for values in given {
-            merge(&mut effective, values);
+            crate::blueprint::merge::deep_merge(&mut effective, (*values).clone());
         }
         self.violations(&effective)
     }
@@ -169,24 +171,6 @@ impl std::fmt::Debug for Compiled {
             Some(Err(_)) => "not a JSON Schema",
         };
         write!(f, "Compiled({state})")
-    }
-}
-
-/// Deep merge as Windsor merges a context over the schema's defaults:
-/// maps key by key, the given value wins anything else.
-fn merge(base: &mut Value, given: &Value) {
-    match (base, given) {
-        (Value::Map(b), Value::Map(g)) => {
-            for (k, v) in g.iter() {
-                match b.get_mut(k.as_str()) {
-                    Some(slot) => merge(slot, v),
-                    None => {
-                        b.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-        }
-        (slot, g) => *slot = g.clone(),
     }
 }
 
