@@ -26,8 +26,12 @@ import (
 // The dialects [Compile] and [CompileTemplate] accept.
 const (
 	// Windsor is the expr-lang dialect of Windsor blueprints (`when:`,
-	// `${…}` in facets).
+	// `${…}` in facets), by the seed facet format's rules: nil counts as
+	// false in `&&`, `||`, `!` and `?:`, which always give a bool.
 	Windsor = "windsor"
+	// WindsorV09 is the same dialect by Windsor v0.9's rules (expr-lang
+	// as Windsor runs it): `true && missing` is nil.
+	WindsorV09 = "windsor-v0.9"
 	// Bluelink is the substitution language of Bluelink blueprints.
 	Bluelink = "bluelink"
 )
@@ -84,7 +88,7 @@ type Program struct {
 	p *C.bpvm_program
 }
 
-// Compile compiles the bare expression source in dialect ([Windsor] or
+// Compile compiles the bare expression source in dialect ([Windsor], [WindsorV09] or
 // [Bluelink]). A syntax error is an [*Error] with its line:column.
 func Compile(dialect, source string) (*Program, error) {
 	return compile(dialect, source, false)

@@ -183,6 +183,16 @@ func TestEvalBool(t *testing.T) {
 	}
 }
 
+func TestWindsorRules(t *testing.T) {
+	env := mustEnvYAML(t, "{}")
+	for dialect, want := range map[string]string{Windsor: "false", WindsorV09: "null"} {
+		raw, err := mustCompile(t, dialect, "true && missing").EvalJSON(env)
+		if got := string(raw); err != nil || got != want {
+			t.Errorf("%s: true && missing = %q, %v; want %q", dialect, raw, err, want)
+		}
+	}
+}
+
 func TestEnvErrors(t *testing.T) {
 	for _, c := range []struct {
 		name string

@@ -162,7 +162,10 @@ int bpvm_eval_json(const bpvm_program *p, const bpvm_env *e, char **out_json, ch
 int bpvm_eval_bool(const bpvm_program *p, const bpvm_env *e, int *out, char **err);
 
 /*
- Compiles `source` in `dialect` ("windsor" or "bluelink"): a host string
+ Compiles `source` in `dialect` — "windsor" (the seed facet format's
+ rules: nil counts as false in `&&`, `||`, `!` and `?:`), "windsor-v0.9"
+ (Windsor v0.9's: expr-lang as Windsor runs it, `true && missing` is
+ nil) or "bluelink" —: a host string
  with `${…}` parts when `template_mode` is non-zero, else a bare
  expression. Returns the program, or NULL with `*err` set.
 

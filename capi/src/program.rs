@@ -2,7 +2,7 @@
 
 use crate::guard::guard;
 use crate::strings::text;
-use bpvm::{Compiler, Dialect, Program};
+use bpvm::{Compiler, Dialect, Logic, Program};
 use std::os::raw::{c_char, c_int};
 use std::ptr;
 
@@ -14,13 +14,16 @@ pub struct bpvm_program {
     pub(crate) program: Program,
 }
 
-/// The dialect named `name`.
-fn dialect(name: &str) -> Result<Dialect, String> {
+/// The compiler of the dialect named `name`: `windsor` by the seed facet
+/// format's rules (as since the first release), `windsor-v0.9` by Windsor
+/// v0.9's (expr-lang as Windsor runs it), `bluelink`.
+fn compiler(name: &str) -> Result<Compiler, String> {
     match name {
-        "windsor" => Ok(Dialect::Windsor),
-        "bluelink" => Ok(Dialect::Bluelink),
+        "windsor" => Ok(Compiler::new(Dialect::Windsor)),
+        "windsor-v0.9" => Ok(Compiler::new(Dialect::Windsor).logic(Logic::ExprLang)),
+        "bluelink" => Ok(Compiler::new(Dialect::Bluelink)),
         other => Err(format!(
-            "error: unknown dialect {other:?}: expected \"windsor\" or \"bluelink\""
+            "error: unknown dialect {other:?}: expected \"windsor\", \"windsor-v0.9\" or \"bluelink\""
         )),
     }
 }
@@ -30,7 +33,7 @@ fn dialect(name: &str) -> Result<Dialect, String> {
 /// as the CLI prints it (`error: ` and the diagnostic, with line:column and
 /// a caret under the spot).
 pub fn compile(dialect_name: &str, source: &str, template: bool) -> Result<Program, String> {
-    let compiler = Compiler::new(dialect(dialect_name)?);
+    let compiler = compiler(dialect_name)?;
     let program = if template {
         compiler.compile_template(source)
     } else {
@@ -41,7 +44,10 @@ pub fn compile(dialect_name: &str, source: &str, template: bool) -> Result<Progr
     Ok(program)
 }
 
-/// Compiles `source` in `dialect` ("windsor" or "bluelink"): a host string
+/// Compiles `source` in `dialect` — "windsor" (the seed facet format's
+/// rules: nil counts as false in `&&`, `||`, `!` and `?:`), "windsor-v0.9"
+/// (Windsor v0.9's: expr-lang as Windsor runs it, `true && missing` is
+/// nil) or "bluelink" —: a host string
 /// with `${…}` parts when `template_mode` is non-zero, else a bare
 /// expression. Returns the program, or NULL with `*err` set.
 ///
@@ -92,12 +98,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_unknown_dialect_names_the_two() {
+    fn an_unknown_dialect_names_those_there_are() {
         let e = compile("expr", "1", false).unwrap_err();
         assert_eq!(
             e,
-            "error: unknown dialect \"expr\": expected \"windsor\" or \"bluelink\""
+            "error: unknown dialect \"expr\": expected \"windsor\", \"windsor-v0.9\" or \"bluelink\""
         );
+    }
+
+    #[test]
+    fn windsor_by_the_seed_rules_or_by_v09s() {
+        let env = bpvm::Environment::from_yaml("{}").unwrap();
+        let run = |dialect: &str| {
+            let program = compile(dialect, "true && missing", false).unwrap();
+            bpvm::eval(&mut bpvm::Vm::new(), &program, &env).unwrap()
+        };
+        assert_eq!(run("windsor"), bpvm::Value::Bool(false));
+        assert_eq!(run("windsor-v0.9"), bpvm::Value::Null);
     }
 
     #[test]

@@ -93,7 +93,7 @@ static void test_compile(void) {
 
     p = bpvm_compile("expr", "1", 0, &err);
     CHECK(p == NULL, "a bad dialect compiles");
-    expect_error(1, err, "expected \"windsor\" or \"bluelink\"", "bad dialect");
+    expect_error(1, err, "expected \"windsor\", \"windsor-v0.9\" or \"bluelink\"", "bad dialect");
 
     p = bpvm_compile("windsor", "\xff\xfe", 0, &err);
     CHECK(p == NULL, "invalid UTF-8 compiles");
@@ -205,6 +205,22 @@ static void test_eval(void) {
     expect_error(rc, err, "out is NULL", "eval_bool NULL out");
     rc = bpvm_eval_bool(bad, e, &yes, &err);
     expect_error(rc, err, "^^^", "eval_bool failing at run time");
+
+    /* The same expression by the seed rules and by Windsor v0.9's. */
+    bpvm_program *seed = compiled("windsor", "true && missing", 0);
+    bpvm_program *v09 = compiled("windsor-v0.9", "true && missing", 0);
+    rc = bpvm_eval_json(seed, e, &out, &err);
+    expect_success(rc, err, "eval_json by the seed rules");
+    CHECK(out != NULL && strcmp(out, "false") == 0, "seed rules gave %s", out ? out : "(NULL)");
+    bpvm_string_free(out);
+    out = NULL;
+    rc = bpvm_eval_json(v09, e, &out, &err);
+    expect_success(rc, err, "eval_json by the v0.9 rules");
+    CHECK(out != NULL && strcmp(out, "null") == 0, "v0.9 rules gave %s", out ? out : "(NULL)");
+    bpvm_string_free(out);
+    out = NULL;
+    bpvm_program_free(seed);
+    bpvm_program_free(v09);
 
     bpvm_program_free(map);
     bpvm_program_free(cond);

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 pub enum Rules {
     /// The ones the facets are written for (a form only one format has)
     Auto,
-    /// The seed facet format's (W1–W9)
+    /// The seed facet format's
     Seed,
     /// Windsor v0.9's
     #[value(name = "v0.9")]

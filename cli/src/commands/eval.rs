@@ -4,7 +4,7 @@ use crate::args::DialectArg;
 use crate::{exit, load};
 use bpvm::runtime::builtins::effects::Effects;
 use bpvm::runtime::root::Root;
-use bpvm::{Compiler, Program, Vm};
+use bpvm::{Compiler, Logic, Program, Vm};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -18,11 +18,19 @@ use std::process::ExitCode;
 Examples:
   bpvm eval --env examples/blueprint.yaml \"cluster.cni.driver == 'cilium' && (cluster.enabled ?? true)\"
   bpvm eval --env examples/blueprint.yaml --disasm \"cluster.nodes.count > 2 ? 'ha' : 'single'\"
+  bpvm eval 'true && missing'                 # null: Windsor v0.9 keeps the right operand
+  bpvm eval --rules seed 'true && missing'    # false: the seed format counts nil as false
   bpvm eval --dialect bluelink 'map(split(\"a,b\", \",\"), to_upper)'")]
 pub struct Args {
     /// The expression language.
     #[arg(long, value_enum, default_value = "windsor")]
     dialect: DialectArg,
+    /// Which Windsor rules the expression follows: Windsor v0.9's
+    /// (expr-lang v1.17.8 as Windsor runs it) or the seed facet format's
+    /// (nil counts as false in `&&`, `||`, `!` and `?:`, which always
+    /// give a bool).
+    #[arg(long, value_enum, default_value = "v0.9")]
+    rules: EvalRules,
     /// A YAML or JSON mapping the expression reads. For bluelink its
     /// top-level keys are the namespaces variables, values, datasources,
     /// resources, children, elem and i.
@@ -51,6 +59,25 @@ pub struct Args {
     expr: String,
 }
 
+/// The rules of a Windsor expression.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum EvalRules {
+    /// The seed facet format's
+    Seed,
+    /// Windsor v0.9's
+    #[value(name = "v0.9")]
+    V09,
+}
+
+impl From<EvalRules> for Logic {
+    fn from(r: EvalRules) -> Logic {
+        match r {
+            EvalRules::Seed => Logic::Windsor,
+            EvalRules::V09 => Logic::ExprLang,
+        }
+    }
+}
+
 pub fn run(args: Args) -> ExitCode {
     exit::code(effects(&args).and_then(|fx| eval(&args, fx)))
 }
@@ -77,7 +104,11 @@ fn effects(args: &Args) -> Result<Effects, String> {
 
 fn eval(args: &Args, mut fx: Effects) -> Result<(), String> {
     let env = load::environment(args.env.as_deref())?;
-    let prog = compile(Compiler::new(args.dialect.into()), &args.expr, args.template)?;
+    let compiler = match args.dialect {
+        DialectArg::Windsor => Compiler::new(args.dialect.into()).logic(args.rules.into()),
+        DialectArg::Bluelink => Compiler::new(args.dialect.into()),
+    };
+    let prog = compile(compiler, &args.expr, args.template)?;
     if args.disasm {
         eprint!("{}", bpvm::disassemble(&prog));
     }

@@ -17,6 +17,7 @@ mod check;
 mod colour;
 mod context;
 mod corpus;
+mod eval;
 mod explain;
 mod governed;
 mod graph;
