@@ -457,6 +457,8 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                         Ok(re) => Val::Bool(re.is_match(s)),
                         Err(e) => fail!(ip - 1, Fault::Regex(e.to_string())),
                     },
+                    // Nil on either side does not match (expr-lang's VM).
+                    (Val::Nil, _) | (_, Val::Nil) => Val::Bool(false),
                     (a, b) => fail!(ip - 1, Fault::Op(OpError::Types(a.type_name(), b.type_name()))),
                 };
             }
@@ -464,6 +466,7 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                 let t = top!();
                 *t = match *t {
                     Val::Str(s) => Val::Bool(prog.regexes[r as usize].is_match(s)),
+                    Val::Nil => Val::Bool(false),
                     a => fail!(ip - 1, Fault::Op(OpError::Types(a.type_name(), "string"))),
                 };
             }
