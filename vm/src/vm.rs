@@ -1026,7 +1026,8 @@ fn finish<'a>(arena: &'a Bump, f: Frame<'a>) -> Result<Val<'a>, Fault> {
         Loop::One => Val::Bool(f.count == 1),
         Loop::Count => Val::Int(f.count as i64),
         Loop::Find | Loop::FindLast => f.hit.and_then(|i| f.items.get(i)).unwrap_or(Val::Nil),
-        Loop::FindIndex | Loop::FindLastIndex => Val::Int(f.hit.map_or(-1, |i| i as i64)),
+        // No match is nil, as expr-lang compiles it (`OpNil` after the loop).
+        Loop::FindIndex | Loop::FindLastIndex => f.hit.map_or(Val::Nil, |i| Val::Int(i as i64)),
         Loop::SortBy | Loop::SortByDesc => {
             let keys = f.out;
             let mut order: Vec<usize> = (0..keys.len()).collect();
