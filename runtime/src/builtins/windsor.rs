@@ -44,8 +44,8 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("lower", 1, 1, |c, a| Ok(super::case::lower(c, str_at("lower", a, 0)?))),
     builtin!("upper", 1, 1, |c, a| Ok(super::case::upper(c, str_at("upper", a, 0)?))),
     builtin!("trim", 1, 2, trim),
-    builtin!("trimPrefix", 2, 2, trim_prefix),
-    builtin!("trimSuffix", 2, 2, trim_suffix),
+    builtin!("trimPrefix", 1, 2, trim_prefix),
+    builtin!("trimSuffix", 1, 2, trim_suffix),
     builtin!("hasPrefix", 2, 2, |_, a| Ok(Val::Bool(
         str_at("hasPrefix", a, 0)?.starts_with(str_at("hasPrefix", a, 1)?)
     ))),
@@ -318,14 +318,20 @@ fn trim<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(Val::Str(s.trim()))
 }
 
+/// The text `trimPrefix`/`trimSuffix` cut: the second argument, or one
+/// space when there is none (expr-lang's default).
+fn cut_text<'a>(f: &str, a: &[Val<'a>]) -> Result<&'a str, FnError> {
+    if a.len() > 1 { str_at(f, a, 1) } else { Ok(" ") }
+}
+
 fn trim_prefix<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let s = str_at("trimPrefix", a, 0)?;
-    Ok(Val::Str(s.strip_prefix(str_at("trimPrefix", a, 1)?).unwrap_or(s)))
+    Ok(Val::Str(s.strip_prefix(cut_text("trimPrefix", a)?).unwrap_or(s)))
 }
 
 fn trim_suffix<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let s = str_at("trimSuffix", a, 0)?;
-    Ok(Val::Str(s.strip_suffix(str_at("trimSuffix", a, 1)?).unwrap_or(s)))
+    Ok(Val::Str(s.strip_suffix(cut_text("trimSuffix", a)?).unwrap_or(s)))
 }
 
 fn replace<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
