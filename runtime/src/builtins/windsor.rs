@@ -35,7 +35,8 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("min", 1, VARIADIC, |_, a| extreme("min", a, Ordering::Less)),
     builtin!("max", 1, VARIADIC, |_, a| extreme("max", a, Ordering::Greater)),
     builtin!("sum", 1, 1, sum),
-    builtin!("mean", 1, 1, mean),
+    builtin!("mean", 1, VARIADIC, mean),
+    builtin!("median", 1, VARIADIC, median),
     builtin!("values", 1, 1, values),
     builtin!("keys", 1, 1, keys),
     builtin!("first", 1, 1, |_, a| end_item("first", a, false)),
@@ -245,24 +246,63 @@ fn sum<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(total)
 }
 
+/// expr-lang's `mean`: the numbers among the arguments, lists of any
+/// depth walked through; none is 0.0.
 fn mean<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let l = list_at("mean", a, 0)?;
-    if l.is_empty() {
+    let (mut total, mut count) = (0.0, 0usize);
+    each_number("mean", a, &mut |x| {
+        total += x;
+        count += 1;
+    })?;
+    if count == 0 {
         return Ok(Val::Float(0.0));
-    }
-    let mut total = 0.0;
-    for v in l.iter() {
-        total += v.as_f64().ok_or_else(|| {
-            FnError::arg(
-                0,
-                format!("mean() needs a list of numbers, got an item of type {}", v.type_name()),
-            )
-        })?;
     }
     if !total.is_finite() {
         return Err(FnError::new("mean() is not a finite number"));
     }
-    Ok(Val::Float(total / l.len() as f64))
+    Ok(Val::Float(total / count as f64))
+}
+
+/// expr-lang's `median`: of the numbers among the arguments, lists of any
+/// depth walked through, the middle one or the mean of the two middle
+/// ones, as a float; none is 0.0.
+fn median<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let mut numbers = Vec::new();
+    each_number("median", a, &mut |x| numbers.push(x))?;
+    numbers.sort_by(f64::total_cmp);
+    let n = numbers.len();
+    Ok(Val::Float(match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => numbers[n / 2],
+        _ => (numbers[n / 2 - 1] + numbers[n / 2]) / 2.0,
+    }))
+}
+
+/// Lists nested deeper than this are refused rather than walked.
+const MAX_NESTING: usize = 10_000;
+
+/// Calls `each` with every number of the arguments of `f`, walking into
+/// lists; anything else is an error naming the argument.
+fn each_number(f: &str, a: &[Val<'_>], each: &mut dyn FnMut(f64)) -> Result<(), FnError> {
+    for (i, &v) in a.iter().enumerate() {
+        walk_numbers(f, i, v, 0, each)?;
+    }
+    Ok(())
+}
+
+fn walk_numbers(f: &str, i: usize, v: Val<'_>, depth: usize, each: &mut dyn FnMut(f64)) -> Result<(), FnError> {
+    if let Some(x) = v.as_f64() {
+        each(x);
+        return Ok(());
+    }
+    let items = v.list().ok_or_else(|| wrong(f, i, "a number or a list of numbers", v))?;
+    if depth >= MAX_NESTING {
+        return Err(FnError::arg(i, format!("{f}() lists nest too deep")));
+    }
+    for item in items.iter() {
+        walk_numbers(f, i, item, depth + 1, each)?;
+    }
+    Ok(())
 }
 
 fn values<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
