@@ -14,7 +14,11 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("bitxor", 2, 2, |_, a| pair("bitxor", a, |x, y| x ^ y)),
     builtin!("bitnand", 2, 2, |_, a| pair("bitnand", a, |x, y| x & !y)),
     builtin!("bitnot", 1, 1, |_, a| Ok(Val::Int(!int_only("bitnot", a, 0)?))),
-    builtin!("bitshl", 2, 2, |_, a| shift("bitshl", a, |x, y| if y < 64 { x << y } else { 0 })),
+    builtin!("bitshl", 2, 2, |_, a| shift("bitshl", a, |x, y| if y < 64 {
+        x << y
+    } else {
+        0
+    })),
     builtin!("bitshr", 2, 2, |_, a| shift("bitshr", a, |x, y| x >> y.min(63))),
     builtin!("bitushr", 2, 2, |_, a| shift("bitushr", a, |x, y| {
         if y < 64 { ((x as u64) >> y) as i64 } else { 0 }
@@ -38,7 +42,10 @@ fn pair<'a>(f: &str, a: &[Val<'a>], op: fn(i64, i64) -> i64) -> Result<Val<'a>, 
 fn shift<'a>(f: &str, a: &[Val<'a>], op: fn(i64, u32) -> i64) -> Result<Val<'a>, FnError> {
     let (x, y) = (int_only(f, a, 0)?, int_only(f, a, 1)?);
     if y < 0 {
-        return Err(FnError::arg(1, format!("{f}() shift count must not be negative, got {y}")));
+        return Err(FnError::arg(
+            1,
+            format!("{f}() shift count must not be negative, got {y}"),
+        ));
     }
     Ok(Val::Int(op(x, u32::try_from(y).unwrap_or(u32::MAX))))
 }

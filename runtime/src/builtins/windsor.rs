@@ -295,7 +295,9 @@ fn walk_numbers(f: &str, i: usize, v: Val<'_>, depth: usize, each: &mut dyn FnMu
         each(x);
         return Ok(());
     }
-    let items = v.list().ok_or_else(|| wrong(f, i, "a number or a list of numbers", v))?;
+    let items = v
+        .list()
+        .ok_or_else(|| wrong(f, i, "a number or a list of numbers", v))?;
     if depth >= MAX_NESTING {
         return Err(FnError::arg(i, format!("{f}() lists nest too deep")));
     }
