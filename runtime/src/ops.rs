@@ -185,10 +185,13 @@ pub fn contains_item(needle: Val<'_>, haystack: Val<'_>) -> Result<bool, OpError
     }
 }
 
-/// The string operators `contains`, `startsWith`, `endsWith`.
+/// The string operators `contains`, `startsWith`, `endsWith`. Nil on
+/// either side is false, not an error, as in expr-lang's VM, so a `when:`
+/// on a key the context lacks reads as not matching.
 pub fn string_test(a: Val<'_>, b: Val<'_>, test: fn(&str, &str) -> bool) -> Result<bool, OpError> {
     match (a, b) {
         (Val::Str(x), Val::Str(y)) => Ok(test(x, y)),
+        (Val::Nil, _) | (_, Val::Nil) => Ok(false),
         _ => Err(OpError::Types(a.type_name(), b.type_name())),
     }
 }

@@ -457,6 +457,8 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                         Ok(re) => Val::Bool(re.is_match(s)),
                         Err(e) => fail!(ip - 1, Fault::Regex(e.to_string())),
                     },
+                    // Nil on either side does not match (expr-lang's VM).
+                    (Val::Nil, _) | (_, Val::Nil) => Val::Bool(false),
                     (a, b) => fail!(ip - 1, Fault::Op(OpError::Types(a.type_name(), b.type_name()))),
                 };
             }
@@ -464,6 +466,7 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                 let t = top!();
                 *t = match *t {
                     Val::Str(s) => Val::Bool(prog.regexes[r as usize].is_match(s)),
+                    Val::Nil => Val::Bool(false),
                     a => fail!(ip - 1, Fault::Op(OpError::Types(a.type_name(), "string"))),
                 };
             }
@@ -1023,7 +1026,8 @@ fn finish<'a>(arena: &'a Bump, f: Frame<'a>) -> Result<Val<'a>, Fault> {
         Loop::One => Val::Bool(f.count == 1),
         Loop::Count => Val::Int(f.count as i64),
         Loop::Find | Loop::FindLast => f.hit.and_then(|i| f.items.get(i)).unwrap_or(Val::Nil),
-        Loop::FindIndex | Loop::FindLastIndex => Val::Int(f.hit.map_or(-1, |i| i as i64)),
+        // No match is nil, as expr-lang compiles it (`OpNil` after the loop).
+        Loop::FindIndex | Loop::FindLastIndex => f.hit.map_or(Val::Nil, |i| Val::Int(i as i64)),
         Loop::SortBy | Loop::SortByDesc => {
             let keys = f.out;
             let mut order: Vec<usize> = (0..keys.len()).collect();

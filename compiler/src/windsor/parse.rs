@@ -11,7 +11,7 @@
 //! parses on a small stack even in a debug build.
 
 use super::lex::{Tok, Token, tokens, unescape};
-use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Step, Unary, access};
+use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Span, Step, Unary, access};
 use crate::cursor::{Cursor, Parsed};
 use bpvm_runtime::{Diagnostic, excerpt};
 use bpvm_vm::Loop;
@@ -73,6 +73,13 @@ fn predicate(name: &str) -> Option<Loop> {
         "reduce" => Loop::Reduce,
         _ => return None,
     })
+}
+
+/// `sum(xs, body)` adds up the body's value for every item, as expr-lang
+/// compiles it: the sum of `map(xs, body)`.
+fn sum_terms(mut args: Vec<Expr>, span: Span) -> Expr {
+    let body = args.remove(1);
+    Expr::new(Kind::Predicate(Loop::Map, args, Box::new(body)), span)
 }
 
 fn infix(tok: Tok, text: &str) -> Option<(Binary, u16, bool)> {
@@ -328,7 +335,7 @@ impl<'s> Parser<'s> {
             span: self.c.eof_span(),
         });
         self.expect(Tok::LParen, "'('")?;
-        let takes_closure = predicate(self.c.text(name)).is_some();
+        let takes_closure = predicate(self.c.text(name)).is_some() || self.c.text(name) == "sum";
         let mut args = Vec::new();
         while self.c.peek() != Some(Tok::RParen) {
             let arg = if takes_closure && args.len() == 1 {
@@ -576,6 +583,9 @@ impl<'s> Parser<'s> {
     fn finish_call(&self, name: Token, mut args: Vec<Expr>, close: Token) -> Parsed<Expr> {
         let fname = self.c.text(name).to_string();
         let span = (name.span.0, close.span.1);
+        if fname == "sum" && args.len() == 2 {
+            args = vec![sum_terms(args, span)];
+        }
         let Some(mut kind) = predicate(&fname) else {
             return Ok(Expr::new(
                 Kind::Call(Box::new(Call {

@@ -29,6 +29,7 @@ macro_rules! builtin {
 }
 
 pub mod args;
+pub mod bits;
 pub mod bluelink;
 mod case;
 pub mod cidr;
@@ -45,7 +46,7 @@ pub mod windsor;
 use crate::func::Library;
 
 /// The Windsor (expr-lang) dialect's functions.
-pub static WINDSOR: Library = Library::new(&[windsor::FUNCTIONS, cidr::FUNCTIONS]);
+pub static WINDSOR: Library = Library::new(&[windsor::FUNCTIONS, bits::FUNCTIONS, cidr::FUNCTIONS]);
 
 /// The Bluelink dialect's core functions.
 pub static BLUELINK: Library = Library::new(&[

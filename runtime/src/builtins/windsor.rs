@@ -35,7 +35,8 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("min", 1, VARIADIC, |_, a| extreme("min", a, Ordering::Less)),
     builtin!("max", 1, VARIADIC, |_, a| extreme("max", a, Ordering::Greater)),
     builtin!("sum", 1, 1, sum),
-    builtin!("mean", 1, 1, mean),
+    builtin!("mean", 1, VARIADIC, mean),
+    builtin!("median", 1, VARIADIC, median),
     builtin!("values", 1, 1, values),
     builtin!("keys", 1, 1, keys),
     builtin!("first", 1, 1, |_, a| end_item("first", a, false)),
@@ -44,8 +45,8 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("lower", 1, 1, |c, a| Ok(super::case::lower(c, str_at("lower", a, 0)?))),
     builtin!("upper", 1, 1, |c, a| Ok(super::case::upper(c, str_at("upper", a, 0)?))),
     builtin!("trim", 1, 2, trim),
-    builtin!("trimPrefix", 2, 2, trim_prefix),
-    builtin!("trimSuffix", 2, 2, trim_suffix),
+    builtin!("trimPrefix", 1, 2, trim_prefix),
+    builtin!("trimSuffix", 1, 2, trim_suffix),
     builtin!("hasPrefix", 2, 2, |_, a| Ok(Val::Bool(
         str_at("hasPrefix", a, 0)?.starts_with(str_at("hasPrefix", a, 1)?)
     ))),
@@ -245,24 +246,65 @@ fn sum<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(total)
 }
 
+/// expr-lang's `mean`: the numbers among the arguments, lists of any
+/// depth walked through; none is 0.0.
 fn mean<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let l = list_at("mean", a, 0)?;
-    if l.is_empty() {
+    let (mut total, mut count) = (0.0, 0usize);
+    each_number("mean", a, &mut |x| {
+        total += x;
+        count += 1;
+    })?;
+    if count == 0 {
         return Ok(Val::Float(0.0));
-    }
-    let mut total = 0.0;
-    for v in l.iter() {
-        total += v.as_f64().ok_or_else(|| {
-            FnError::arg(
-                0,
-                format!("mean() needs a list of numbers, got an item of type {}", v.type_name()),
-            )
-        })?;
     }
     if !total.is_finite() {
         return Err(FnError::new("mean() is not a finite number"));
     }
-    Ok(Val::Float(total / l.len() as f64))
+    Ok(Val::Float(total / count as f64))
+}
+
+/// expr-lang's `median`: of the numbers among the arguments, lists of any
+/// depth walked through, the middle one or the mean of the two middle
+/// ones, as a float; none is 0.0.
+fn median<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let mut numbers = Vec::new();
+    each_number("median", a, &mut |x| numbers.push(x))?;
+    numbers.sort_by(f64::total_cmp);
+    let n = numbers.len();
+    Ok(Val::Float(match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => numbers[n / 2],
+        _ => (numbers[n / 2 - 1] + numbers[n / 2]) / 2.0,
+    }))
+}
+
+/// Lists nested deeper than this are refused rather than walked.
+const MAX_NESTING: usize = 10_000;
+
+/// Calls `each` with every number of the arguments of `f`, walking into
+/// lists; anything else is an error naming the argument.
+fn each_number(f: &str, a: &[Val<'_>], each: &mut dyn FnMut(f64)) -> Result<(), FnError> {
+    for (i, &v) in a.iter().enumerate() {
+        walk_numbers(f, i, v, 0, each)?;
+    }
+    Ok(())
+}
+
+fn walk_numbers(f: &str, i: usize, v: Val<'_>, depth: usize, each: &mut dyn FnMut(f64)) -> Result<(), FnError> {
+    if let Some(x) = v.as_f64() {
+        each(x);
+        return Ok(());
+    }
+    let items = v
+        .list()
+        .ok_or_else(|| wrong(f, i, "a number or a list of numbers", v))?;
+    if depth >= MAX_NESTING {
+        return Err(FnError::arg(i, format!("{f}() lists nest too deep")));
+    }
+    for item in items.iter() {
+        walk_numbers(f, i, item, depth + 1, each)?;
+    }
+    Ok(())
 }
 
 fn values<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
@@ -318,14 +360,20 @@ fn trim<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(Val::Str(s.trim()))
 }
 
+/// The text `trimPrefix`/`trimSuffix` cut: the second argument, or one
+/// space when there is none (expr-lang's default).
+fn cut_text<'a>(f: &str, a: &[Val<'a>]) -> Result<&'a str, FnError> {
+    if a.len() > 1 { str_at(f, a, 1) } else { Ok(" ") }
+}
+
 fn trim_prefix<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let s = str_at("trimPrefix", a, 0)?;
-    Ok(Val::Str(s.strip_prefix(str_at("trimPrefix", a, 1)?).unwrap_or(s)))
+    Ok(Val::Str(s.strip_prefix(cut_text("trimPrefix", a)?).unwrap_or(s)))
 }
 
 fn trim_suffix<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let s = str_at("trimSuffix", a, 0)?;
-    Ok(Val::Str(s.strip_suffix(str_at("trimSuffix", a, 1)?).unwrap_or(s)))
+    Ok(Val::Str(s.strip_suffix(cut_text("trimSuffix", a)?).unwrap_or(s)))
 }
 
 fn replace<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
