@@ -317,7 +317,15 @@ impl<'s> Parser<'s> {
     /// `a; b; c`: each evaluated in turn, the last one the result. A `;`
     /// may end the whole text.
     fn sequence(&mut self) -> Parsed<Expr> {
-        let mut items = vec![self.expr(0)?];
+        self.expr(0).and_then(|first| self.sequence_rest(first))
+    }
+
+    /// The items of a sequence after its first.
+    fn sequence_rest(&mut self, first: Expr) -> Parsed<Expr> {
+        if self.c.peek() != Some(Tok::Semi) {
+            return Ok(first);
+        }
+        let mut items = vec![first];
         while self.c.eat(Tok::Semi).is_some() && self.c.peek_token().is_some() {
             self.expr(0).map(|item| items.push(item))?;
         }
@@ -328,31 +336,34 @@ impl<'s> Parser<'s> {
     /// another `if`.
     fn if_else(&mut self) -> Parsed<Expr> {
         let start = self.c.next().map_or(0, |t| t.span.0);
-        let cond = self.expr(0)?;
-        let (then, _) = self.block("'{' after the if condition")?;
-        if !self.is_ident("else") {
-            return Err(self.unexpected("'else' after the if block"));
-        }
-        self.c.pos += 1;
-        let (otherwise, end) = if self.is_ident("if") {
-            self.expr(0).map(|e| {
-                let end = e.span.1;
-                (e, end)
-            })?
-        } else {
-            self.block("'{' or 'if' after 'else'")?
-        };
-        let mut e = ternary(cond, then, otherwise);
-        e.span = (start, end);
-        Ok(e)
+        self.expr(0).and_then(|cond| self.if_then(start, cond))
     }
 
-    /// `{ sequence }`: the sequence and where the `}` ends.
-    fn block(&mut self, wanted: &str) -> Parsed<(Expr, u32)> {
-        self.expect(Tok::LBrace, wanted)?;
-        let body = self.sequence()?;
-        let close = self.expect(Tok::RBrace, "'}' to close the block")?;
-        Ok((body, close.span.1))
+    /// `{ then } else …`, after the condition.
+    fn if_then(&mut self, start: u32, cond: Expr) -> Parsed<Expr> {
+        self.expect(Tok::LBrace, "'{' after the if condition")?;
+        self.sequence().and_then(|then| self.if_otherwise(start, cond, then))
+    }
+
+    /// `} else { otherwise }` or `} else if …`, after the then branch.
+    fn if_otherwise(&mut self, start: u32, cond: Expr, then: Expr) -> Parsed<Expr> {
+        self.else_head()?;
+        let finish = |otherwise: Expr, end: u32| {
+            let mut e = ternary(cond, then, otherwise);
+            e.span = (start, end);
+            e
+        };
+        if self.is_ident("if") {
+            return self.expr(0).map(|o| {
+                let end = o.span.1;
+                finish(o, end)
+            });
+        }
+        self.expect(Tok::LBrace, "'{' or 'if' after 'else'")?;
+        self.sequence().and_then(|o| {
+            self.expect(Tok::RBrace, "'}' to close the block")
+                .map(|close| finish(o, close.span.1))
+        })
     }
 
     fn let_binding(&mut self) -> Parsed<Expr> {
@@ -564,6 +575,16 @@ impl<'s> Parser<'s> {
         };
         self.c.pos += 1;
         Some((op, bp, t.span.0))
+    }
+
+    /// The `}` of an if's then branch and the `else` after it, taken.
+    fn else_head(&mut self) -> Parsed<()> {
+        self.expect(Tok::RBrace, "'}' to close the block")?;
+        if !self.is_ident("else") {
+            return Err(self.unexpected("'else' after the if block"));
+        }
+        self.c.pos += 1;
+        Ok(())
     }
 
     /// `let name =`, taken: where it starts and the name.
