@@ -518,6 +518,8 @@ impl<'s> Parser<'s> {
         self.closure -= 1;
         if braced {
             body.and_then(|body| self.expect(Tok::RBrace, "'}' to close the predicate").map(|_| body))
+        } else if body.is_ok() && self.c.peek() == Some(Tok::Semi) {
+            Err(self.error_here("a predicate of several expressions must be in braces, like {a; b}"))
         } else {
             body
         }
