@@ -57,7 +57,8 @@ pub enum Kind {
     ItemIndex,
     /// `#acc`.
     Acc,
-    /// `let name = value; body`.
+    /// `let name = value; body`; with an empty name, `value; body` (a
+    /// sequence: the value is computed, then set aside).
     Let(String, Box<Expr>, Box<Expr>),
     /// A function named as a value (Bluelink: `map(xs, to_upper)`).
     FuncRef(String),

@@ -98,7 +98,7 @@ impl<'s, T: Copy + PartialEq> Cursor<'s, T> {
     pub fn describe(&self, t: Token<T>) -> String {
         let text = excerpt::clip(self.text(t));
         match t.tok {
-            None if text.starts_with('"') || text.starts_with('\'') => "unterminated string".into(),
+            None if text.starts_with(['"', '\'', '`']) => "unterminated string".into(),
             None => format!("character '{text}'"),
             Some(_) => format!("'{text}'"),
         }

@@ -259,8 +259,18 @@ fn expr_lang_logic_is_bounded_too() {
     assert_eq!(expr_lang(&rewritten, env), Ok("null".into()));
     let deepest = bpvm::runtime::limits::EXPRESSION_DEPTH as usize;
     type Shape = (&'static str, fn(usize) -> String, fn(usize) -> String);
-    let shapes: [Shape; 4] = [
+    let shapes: [Shape; 6] = [
         ("not", |n| nest("!", "t", "", n - 1), |n| (n % 2 == 1).to_string()),
+        (
+            "if in if",
+            |n| nest("if t { ", "1", " } else { 0 }", n - 1),
+            |_| "1".into(),
+        ),
+        (
+            "else if",
+            |n| format!("{}{{ 1 }}", "if t { 0 } else ".repeat(n - 1)),
+            |_| "0".into(),
+        ),
         (
             "conditional",
             |n| format!("{}0", "t ? 1 : ".repeat(n - 1)),

@@ -5,22 +5,32 @@ use logos::Logos;
 /// One token.
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
 #[logos(skip r"[ \t\r\n\f]+")]
+// A line comment ends at the newline, so reading to it is meant.
+#[logos(skip(r"//[^\n]*", allow_greedy = true))]
+#[logos(skip r"/\*([^*]|\*+[^*/])*\*+/")]
 pub enum Tok {
-    /// An integer literal.
-    #[regex(r"[0-9][0-9_]*")]
+    /// An integer literal; with a `.` and no digits after it (`1.`,
+    /// `1.e3`), a float.
+    #[regex(r"[0-9][0-9_]*", bare_point)]
     Int,
     /// An integer in hex (`0x`), octal (`0o`) or binary (`0b`).
     #[regex(r"0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+")]
     Radix,
     /// A float literal.
     #[regex(
-        r"[0-9][0-9_]*\.[0-9][0-9_]*([eE][+-]?[0-9]+)?|[0-9][0-9_]*[eE][+-]?[0-9]+|\.[0-9][0-9_]*([eE][+-]?[0-9]+)?"
+        r"[0-9][0-9_]*\.[0-9][0-9_]*([eE][+-]?[0-9][0-9_]*)?|[0-9][0-9_]*[eE][+-]?[0-9][0-9_]*|\.[0-9][0-9_]*([eE][+-]?[0-9][0-9_]*)?"
     )]
     Float,
     /// A quoted string, single or double quotes, with escapes.
     #[regex(r#""([^"\\]|\\(.|\n))*""#)]
     #[regex(r"'([^'\\]|\\(.|\n))*'")]
     Str,
+    /// A raw string between backticks: no escapes but `` for a backtick.
+    #[regex(r"`([^`]|``)*`")]
+    RawStr,
+    /// A `/*` comment that is never closed.
+    #[regex(r"/\*([^*]|\*+[^*/])*\**")]
+    OpenComment,
     /// A name.
     #[regex(r"[A-Za-z_$][A-Za-z0-9_$]*")]
     Ident,
@@ -123,6 +133,33 @@ pub enum Tok {
     /// `|`
     #[token("|")]
     Pipe,
+}
+
+/// After an integer: takes a `.` that is not `..` and has no digit after
+/// it, and an exponent after that, making the token a float.
+fn bare_point(lex: &mut logos::Lexer<Tok>) {
+    let rest = lex.remainder().as_bytes();
+    if rest.first() != Some(&b'.') || rest.get(1) == Some(&b'.') {
+        return;
+    }
+    let mut len = 1;
+    if matches!(rest.get(1), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(rest.get(2), Some(b'+' | b'-')));
+        let exponent = &rest[2 + sign..];
+        let digits = exponent
+            .iter()
+            .take_while(|b| b.is_ascii_digit() || **b == b'_')
+            .count();
+        if exponent.first().is_some_and(u8::is_ascii_digit) {
+            len += 1 + sign + digits;
+        }
+    }
+    lex.bump(len);
+}
+
+/// The text of a raw string literal (`` `…` ``).
+pub fn raw(lit: &str) -> String {
+    lit[1..lit.len() - 1].replace("``", "`")
 }
 
 /// A token of this dialect with its span.

@@ -10,7 +10,7 @@
 //! before parsing goes deeper, so that the deepest expression allowed
 //! parses on a small stack even in a debug build.
 
-use super::lex::{Tok, Token, tokens, unescape};
+use super::lex::{Tok, Token, raw, tokens, unescape};
 use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Span, Step, Unary, access};
 use crate::cursor::{Cursor, Parsed};
 use bpvm_runtime::{Diagnostic, excerpt};
@@ -18,11 +18,15 @@ use bpvm_vm::Loop;
 
 /// Parses `src[start..end]` as one complete expression.
 pub fn parse(src: &str, start: usize, end: usize) -> Result<Expr, Diagnostic> {
+    let toks = tokens(src, start, end);
     let mut p = Parser {
-        c: Cursor::new(src, tokens(src, start, end), end),
+        c: Cursor::new(src, toks, end),
         closure: 0,
     };
-    let e = p.expr(0).map_err(|d| *d)?;
+    if let Some(open) = p.c.toks.iter().find(|t| t.tok == Some(Tok::OpenComment)) {
+        return Err(*p.c.error_at((open.span.0, open.span.0 + 2), "unclosed comment".into()));
+    }
+    let e = p.sequence().map_err(|d| *d)?;
     match p.c.peek_token() {
         Some(t) => Err(*p.c.error_at(
             t.span,
@@ -47,11 +51,83 @@ struct Operator {
     not: bool,
 }
 
+/// The operators read so far at one level of an expression.
+struct Level<'a> {
+    left: &'a mut Expr,
+    links: &'a mut Vec<Link>,
+    /// The binding power of the operators in `links`.
+    bp: &'a mut u16,
+    /// The right operand of the last operator when it was `<`, `<=`, `>`
+    /// or `>=`.
+    compared: &'a mut Option<Expr>,
+}
+
+impl Level<'_> {
+    /// Adds `link`, an operator of binding power `bp` and its operand.
+    fn add(&mut self, bp: u16, link: Link) {
+        let ordering = matches!(link.op, Binary::Lt | Binary::Le | Binary::Gt | Binary::Ge);
+        let before = if ordering {
+            self.compared.replace(link.rhs.clone())
+        } else {
+            *self.compared = None;
+            None
+        };
+        if let Some(middle) = before {
+            // `a < b < c` is `a < b && b < c`; like expr-lang, `b` is
+            // computed for each comparison.
+            let whole = self.close();
+            let next = chain(middle, vec![link]);
+            *self.left = chain(
+                whole,
+                vec![Link {
+                    op: Binary::And,
+                    not: false,
+                    rhs: next,
+                }],
+            );
+            *self.bp = 0;
+            return;
+        }
+        if bp != *self.bp && !self.links.is_empty() {
+            *self.left = self.close();
+        }
+        *self.bp = bp;
+        self.links.push(link);
+    }
+
+    /// The left operand and the links so far as one expression, taken.
+    fn close(&mut self) -> Expr {
+        let left = std::mem::replace(self.left, Expr::new(Kind::Nil, (0, 0)));
+        if self.links.is_empty() {
+            left
+        } else {
+            chain(left, std::mem::take(self.links))
+        }
+    }
+}
+
 /// `first` and the operators after it, as one expression.
 fn chain(first: Expr, links: Vec<Link>) -> Expr {
     let end = links.last().map_or(first.span.1, |l| l.rhs.span.1);
     let span = (first.span.0, end);
     Expr::new(Kind::Chain(Box::new(first), links), span)
+}
+
+/// `a; b; c` as nested nameless lets: every item is computed, the last
+/// is the value, and no new instruction is needed.
+fn sequence(mut items: Vec<Expr>) -> Expr {
+    let mut e = items.pop().unwrap_or_else(|| Expr::new(Kind::Nil, (0, 0)));
+    while let Some(item) = items.pop() {
+        let span = (item.span.0, e.span.1);
+        e = Expr::new(Kind::Let(String::new(), Box::new(item), Box::new(e)), span);
+    }
+    e
+}
+
+/// `cond ? then : otherwise`.
+fn ternary(cond: Expr, then: Expr, otherwise: Expr) -> Expr {
+    let span = (cond.span.0, otherwise.span.1);
+    Expr::new(Kind::Ternary(Box::new(cond), Box::new(then), Box::new(otherwise)), span)
 }
 
 /// The predicate builtins and the loop each compiles to.
@@ -158,6 +234,9 @@ impl<'s> Parser<'s> {
         if min == 0 && self.is_ident("let") {
             return self.let_binding();
         }
+        if min == 0 && self.is_ident("if") {
+            return self.if_else();
+        }
         // Combinators rather than `?`: their temporaries live in frames
         // that are gone before parsing goes deeper.
         let left = self.unary().and_then(|left| self.infix(left, min));
@@ -175,21 +254,36 @@ impl<'s> Parser<'s> {
     fn infix(&mut self, mut left: Expr, min: u16) -> Parsed<Expr> {
         let mut links = Vec::new();
         let mut chain_bp = 0;
-        while let Some(o) = self.operator(min) {
+        // The right operand of `<`, `<=`, `>` or `>=` when that was the
+        // last operator: a second one chains (`a < b < c`).
+        let mut compared = None;
+        loop {
+            // `|` binds loosest of all, so only a whole expression takes
+            // it: what is on its left so far becomes the first argument.
+            if min == 0 && self.c.peek() == Some(Tok::Pipe) {
+                if !links.is_empty() {
+                    left = chain(left, std::mem::take(&mut links));
+                }
+                left = self.pipe(left)?;
+                chain_bp = 0;
+                compared = None;
+                continue;
+            }
+            let Some(o) = self.operator(min) else { break };
             let bp = if o.right_assoc { o.bp } else { o.bp + 1 };
             self.expr(bp).map(|rhs| {
-                if o.bp != chain_bp && !links.is_empty() {
-                    left = chain(
-                        std::mem::replace(&mut left, Expr::new(Kind::Nil, (0, 0))),
-                        std::mem::take(&mut links),
-                    );
-                }
-                chain_bp = o.bp;
-                links.push(Link {
+                let link = Link {
                     op: o.op,
                     not: o.not,
                     rhs,
-                });
+                };
+                let mut level = Level {
+                    left: &mut left,
+                    links: &mut links,
+                    bp: &mut chain_bp,
+                    compared: &mut compared,
+                };
+                level.add(o.bp, link);
             })?;
         }
         Ok(if links.is_empty() { left } else { chain(left, links) })
@@ -197,25 +291,85 @@ impl<'s> Parser<'s> {
 
     /// `cond ? then : otherwise`, when a `?` follows.
     fn conditional(&mut self, cond: Expr) -> Parsed<Expr> {
-        let e = if self.c.eat(Tok::Question).is_some() {
-            self.expr(0).and_then(|then| self.otherwise(cond, then))
-        } else {
-            Ok(cond)
-        };
-        e.and_then(|e| match self.c.peek() {
-            Some(Tok::Pipe) => {
-                Err(self.error_here("the pipe operator '|' is not supported; call the function instead"))
-            }
-            _ => Ok(e),
+        if self.c.eat(Tok::Question).is_none() {
+            return Ok(cond);
+        }
+        if self.c.eat(Tok::Colon).is_some() {
+            // `a ?: b` is `a ? a : b`: the condition is also the value.
+            let then = cond.clone();
+            return self.expr(0).map(|otherwise| ternary(cond, then, otherwise));
+        }
+        self.expr(0).and_then(|then| self.otherwise(cond, then))
+    }
+
+    /// `| name(args)` after `first`: the call `name(first, args)`.
+    fn pipe(&mut self, first: Expr) -> Parsed<Expr> {
+        self.c.pos += 1;
+        if self.c.peek() != Some(Tok::Ident) || self.c.peek_at(1) != Some(Tok::LParen) {
+            return Err(self.unexpected("a function call after '|'"));
+        }
+        let start = first.span.0;
+        self.call_with(vec![first]).map(|mut call| {
+            call.span.0 = start;
+            call
         })
     }
 
     /// `: otherwise` of a conditional.
     fn otherwise(&mut self, cond: Expr, then: Expr) -> Parsed<Expr> {
         self.expect(Tok::Colon, "':' of the conditional")?;
-        self.expr(0).map(|otherwise| {
-            let span = (cond.span.0, otherwise.span.1);
-            Expr::new(Kind::Ternary(Box::new(cond), Box::new(then), Box::new(otherwise)), span)
+        self.expr(0).map(|otherwise| ternary(cond, then, otherwise))
+    }
+
+    /// `a; b; c`: each evaluated in turn, the last one the result. A `;`
+    /// may end the whole text.
+    fn sequence(&mut self) -> Parsed<Expr> {
+        self.expr(0).and_then(|first| self.sequence_rest(first))
+    }
+
+    /// The items of a sequence after its first.
+    fn sequence_rest(&mut self, first: Expr) -> Parsed<Expr> {
+        if self.c.peek() != Some(Tok::Semi) {
+            return Ok(first);
+        }
+        let mut items = vec![first];
+        while self.c.eat(Tok::Semi).is_some() && self.c.peek_token().is_some() {
+            self.expr(0).map(|item| items.push(item))?;
+        }
+        Ok(sequence(items))
+    }
+
+    /// `if cond { then } else { otherwise }`, where `otherwise` may be
+    /// another `if`.
+    fn if_else(&mut self) -> Parsed<Expr> {
+        let start = self.c.next().map_or(0, |t| t.span.0);
+        self.expr(0).and_then(|cond| self.if_then(start, cond))
+    }
+
+    /// `{ then } else …`, after the condition.
+    fn if_then(&mut self, start: u32, cond: Expr) -> Parsed<Expr> {
+        self.expect(Tok::LBrace, "'{' after the if condition")?;
+        self.sequence().and_then(|then| self.if_otherwise(start, cond, then))
+    }
+
+    /// `} else { otherwise }` or `} else if …`, after the then branch.
+    fn if_otherwise(&mut self, start: u32, cond: Expr, then: Expr) -> Parsed<Expr> {
+        self.else_head()?;
+        let finish = |otherwise: Expr, end: u32| {
+            let mut e = ternary(cond, then, otherwise);
+            e.span = (start, end);
+            e
+        };
+        if self.is_ident("if") {
+            return self.expr(0).map(|o| {
+                let end = o.span.1;
+                finish(o, end)
+            });
+        }
+        self.expect(Tok::LBrace, "'{' or 'if' after 'else'")?;
+        self.sequence().and_then(|o| {
+            self.expect(Tok::RBrace, "'}' to close the block")
+                .map(|close| finish(o, close.span.1))
         })
     }
 
@@ -227,7 +381,7 @@ impl<'s> Parser<'s> {
     /// `; body` of a `let`.
     fn let_body(&mut self, start: u32, name: String, value: Expr) -> Parsed<Expr> {
         self.expect(Tok::Semi, "';' after the let value")?;
-        self.expr(0).map(|body| {
+        self.sequence().map(|body| {
             let span = (start, body.span.1);
             Expr::new(Kind::Let(name, Box::new(value), Box::new(body)), span)
         })
@@ -278,7 +432,7 @@ impl<'s> Parser<'s> {
         match self.c.peek() {
             Some(Tok::LParen) => {
                 self.c.pos += 1;
-                self.expr(0)
+                self.sequence()
                     .and_then(|inner| self.expect(Tok::RParen, "')'").map(|_| inner))
             }
             Some(Tok::LBracket) => self.list(),
@@ -315,7 +469,14 @@ impl<'s> Parser<'s> {
                 self.c.pos += 1;
                 Ok(Expr::new(Kind::Str(self.c.text(t).to_string()), t.span))
             }
-            Some(t) if matches!(t.tok, Some(Tok::Str | Tok::Int | Tok::Float | Tok::LParen)) => self.primary(),
+            Some(t)
+                if matches!(
+                    t.tok,
+                    Some(Tok::Str | Tok::RawStr | Tok::Int | Tok::Float | Tok::LParen)
+                ) =>
+            {
+                self.primary()
+            }
             _ => Err(self.unexpected("a map key")),
         }
     }
@@ -330,13 +491,17 @@ impl<'s> Parser<'s> {
     }
 
     fn call(&mut self) -> Parsed<Expr> {
+        self.call_with(Vec::new())
+    }
+
+    /// `name(…)`, its arguments after `args` (the piped value, if any).
+    fn call_with(&mut self, mut args: Vec<Expr>) -> Parsed<Expr> {
         let name = self.c.next().unwrap_or(Token {
             tok: None,
             span: self.c.eof_span(),
         });
         self.expect(Tok::LParen, "'('")?;
         let takes_closure = predicate(self.c.text(name)).is_some() || self.c.text(name) == "sum";
-        let mut args = Vec::new();
         while self.c.peek() != Some(Tok::RParen) {
             let arg = if takes_closure && args.len() == 1 {
                 self.closure_body()
@@ -356,10 +521,12 @@ impl<'s> Parser<'s> {
     fn closure_body(&mut self) -> Parsed<Expr> {
         self.closure += 1;
         let braced = self.c.eat(Tok::LBrace).is_some();
-        let body = self.expr(0);
+        let body = if braced { self.sequence() } else { self.expr(0) };
         self.closure -= 1;
         if braced {
             body.and_then(|body| self.expect(Tok::RBrace, "'}' to close the predicate").map(|_| body))
+        } else if body.is_ok() && self.c.peek() == Some(Tok::Semi) {
+            Err(self.error_here("a predicate of several expressions must be in braces, like {a; b}"))
         } else {
             body
         }
@@ -417,6 +584,16 @@ impl<'s> Parser<'s> {
         };
         self.c.pos += 1;
         Some((op, bp, t.span.0))
+    }
+
+    /// The `}` of an if's then branch and the `else` after it, taken.
+    fn else_head(&mut self) -> Parsed<()> {
+        self.expect(Tok::RBrace, "'}' to close the block")?;
+        if !self.is_ident("else") {
+            return Err(self.unexpected("'else' after the if block"));
+        }
+        self.c.pos += 1;
+        Ok(())
     }
 
     /// `let name =`, taken: where it starts and the name.
@@ -480,7 +657,38 @@ impl<'s> Parser<'s> {
 
     /// Whether a name followed by `(` is next, and is not a keyword.
     fn is_call(&self) -> bool {
-        self.c.peek_at(1) == Some(Tok::LParen) && !matches!(self.peek_text(), "true" | "false" | "nil" | "let")
+        self.c.peek_at(1) == Some(Tok::LParen)
+            && !matches!(self.peek_text(), "true" | "false" | "nil" | "let" | "if" | "else")
+    }
+
+    /// The number literal `t` (of kind `tok`, written `text`).
+    fn number(&self, t: Token, tok: Tok, text: &str) -> Parsed<Kind> {
+        match tok {
+            Tok::Int if text.contains('.') => Ok(Kind::Float(self.c.float(t.span, text, &text.replace('_', ""))?)),
+            Tok::Int => match text.replace('_', "").parse::<i64>() {
+                Ok(i) => Ok(Kind::Int(i)),
+                Err(_) => Err(self.c.error_at(
+                    t.span,
+                    format!("integer {} does not fit in 64 bits", excerpt::clip(text)),
+                )),
+            },
+            Tok::Radix => {
+                let digits = text[2..].replace('_', "");
+                let radix = match text.as_bytes()[1] {
+                    b'x' | b'X' => 16,
+                    b'o' | b'O' => 8,
+                    _ => 2,
+                };
+                match i64::from_str_radix(&digits, radix) {
+                    Ok(i) => Ok(Kind::Int(i)),
+                    Err(_) => Err(self
+                        .c
+                        .error_at(t.span, format!("invalid integer {}", excerpt::clip(text)))),
+                }
+            }
+            Tok::Float => Ok(Kind::Float(self.c.float(t.span, text, &text.replace('_', ""))?)),
+            _ => Err(self.unexpected("a number")),
+        }
     }
 
     /// A literal, a name, `#`, or an error.
@@ -494,34 +702,13 @@ impl<'s> Parser<'s> {
         let text = self.c.text(t);
         let lit = |k| Ok(Expr::new(k, t.span));
         match tok {
-            Tok::Int => {
+            Tok::Int | Tok::Radix | Tok::Float => {
                 self.c.pos += 1;
-                match text.replace('_', "").parse::<i64>() {
-                    Ok(i) => lit(Kind::Int(i)),
-                    Err(_) => Err(self.c.error_at(
-                        t.span,
-                        format!("integer {} does not fit in 64 bits", excerpt::clip(text)),
-                    )),
-                }
+                self.number(t, tok, text).map(|k| Expr::new(k, t.span))
             }
-            Tok::Radix => {
+            Tok::RawStr => {
                 self.c.pos += 1;
-                let digits = text[2..].replace('_', "");
-                let radix = match text.as_bytes()[1] {
-                    b'x' | b'X' => 16,
-                    b'o' | b'O' => 8,
-                    _ => 2,
-                };
-                match i64::from_str_radix(&digits, radix) {
-                    Ok(i) => lit(Kind::Int(i)),
-                    Err(_) => Err(self
-                        .c
-                        .error_at(t.span, format!("invalid integer {}", excerpt::clip(text)))),
-                }
-            }
-            Tok::Float => {
-                self.c.pos += 1;
-                lit(Kind::Float(self.c.float(t.span, text, &text.replace('_', ""))?))
+                lit(Kind::Str(raw(text)))
             }
             Tok::Str => {
                 self.c.pos += 1;
@@ -568,9 +755,10 @@ impl<'s> Parser<'s> {
                     "true" => lit(Kind::Bool(true)),
                     "false" => lit(Kind::Bool(false)),
                     "nil" => lit(Kind::Nil),
-                    "let" => Err(self
+                    "let" | "if" => Err(self
                         .c
-                        .error_at(t.span, "'let' must start an expression or follow '('".into())),
+                        .error_at(t.span, format!("'{text}' must start an expression or follow '('"))),
+                    "else" => Err(self.c.error_at(t.span, "'else' must follow the '}' of an if".into())),
                     _ => lit(Kind::Ident(text.to_string())),
                 }
             }
@@ -666,5 +854,18 @@ mod tests {
         assert_eq!(sexpr("filter(xs, # > 1)"), "(Filter xs (> # 1))");
         assert_eq!(sexpr("a?.b['c.d'][0][1:]"), r#"(get a .b ."c.d" [0] [1:])"#);
         assert_eq!(sexpr("let n = 1; n + 1"), "(let n 1 (+ n 1))");
+    }
+
+    #[test]
+    fn forms_that_become_other_kinds() {
+        assert_eq!(sexpr("a + b | f(c) * 2"), sexpr("f(a + b, c) * 2"));
+        assert_eq!(sexpr("xs | filter(# > 1)"), sexpr("filter(xs, # > 1)"));
+        assert_eq!(
+            sexpr("if a { b } else if c { d } else { e }"),
+            sexpr("a ? b : c ? d : e")
+        );
+        assert_eq!(sexpr("a ?: b"), sexpr("a ? a : b"));
+        assert_eq!(sexpr("a < b <= c"), sexpr("(a < b) && (b <= c)"));
+        assert_eq!(sexpr("a; b; c"), "(let  a (let  b c))");
     }
 }
