@@ -1,8 +1,12 @@
 //! Constant folding: operators whose operands are literals are evaluated at
 //! compile time with the very functions the VM runs, so folding cannot
 //! change a result. An operation that would fail is left for run time,
-//! where its error has a place to point at. Folds of `&&`, `||`, `!` and
-//! `?:` follow the [`Logic`] in force: under expr-lang's, nil is not false.
+//! where its error has a place to point at, and only if it runs. An
+//! operand a fold would drop unrun (`false ? x : 1`, `false && x`,
+//! `1 ?? x`) is dropped only when nothing in it is checked when compiling,
+//! so that its compile errors do not depend on optimisation. Folds of
+//! `&&`, `||`, `!` and `?:` follow the [`Logic`] in force: under
+//! expr-lang's, nil is not false.
 
 use crate::ast::{Accessor, Binary, Expr, Kind, Link, Unary};
 use crate::dialect::Logic;

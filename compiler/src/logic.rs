@@ -38,7 +38,10 @@
 //!    The bool literals it sees are the ones its folding makes: literals,
 //!    `!` of one, `==` of two int, string or bool literals, `+ - * %` of
 //!    ints and `+` of strings under them, and `&&`/`||` folded before.
-//!    [`rewrite`] applies those rewrites, whether or not bpvm folds.
+//!    [`rewrite`] applies those rewrites, whether or not bpvm folds. The
+//!    one failure its folding reports (`case "%"`: an int literal modulo a
+//!    literal zero, "integer divide by zero") is a compile error wherever
+//!    the operation is, run or not; [`rewrite`] reports it too.
 //! 3. **The VM** (`vm/vm.go`): `OpJumpIfFalse` and `OpJumpIfTrue` read
 //!    `vm.current().(bool)`, a type assertion that fails for nil or any
 //!    other type, and leave the value on the stack; `OpNot` is
