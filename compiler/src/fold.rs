@@ -1,8 +1,12 @@
 //! Constant folding: operators whose operands are literals are evaluated at
 //! compile time with the very functions the VM runs, so folding cannot
 //! change a result. An operation that would fail is left for run time,
-//! where its error has a place to point at. Folds of `&&`, `||`, `!` and
-//! `?:` follow the [`Logic`] in force: under expr-lang's, nil is not false.
+//! where its error has a place to point at, and only if it runs. An
+//! operand a fold would drop unrun (`false ? x : 1`, `false && x`,
+//! `1 ?? x`) is dropped only when nothing in it is checked when compiling,
+//! so that its compile errors do not depend on optimisation. Folds of
+//! `&&`, `||`, `!` and `?:` follow the [`Logic`] in force: under
+//! expr-lang's, nil is not false.
 
 use crate::ast::{Accessor, Binary, Expr, Kind, Link, Unary};
 use crate::dialect::Logic;
@@ -85,13 +89,16 @@ fn fold_chain(start: u32, first: &mut Expr, links: &mut Vec<Link>, logic: Logic)
     for link in links.iter_mut() {
         let Some(l) = literal(first) else { break };
         let span = (start, link.rhs.span.1);
-        // Short-circuit and `??` fold on a literal left side alone.
+        // Short-circuit and `??` fold on a literal left side alone; an
+        // operand that is never run is dropped only if it compiles.
         match (link.op, l) {
-            (Binary::And, Val::Bool(false)) => *first = Expr::new(Kind::Bool(false), span),
-            (Binary::And, Val::Nil) if logic == Logic::Windsor => *first = Expr::new(Kind::Bool(false), span),
-            (Binary::Or, Val::Bool(true)) => *first = Expr::new(Kind::Bool(true), span),
+            (Binary::And, Val::Bool(false)) if droppable(&link.rhs) => *first = Expr::new(Kind::Bool(false), span),
+            (Binary::And, Val::Nil) if logic == Logic::Windsor && droppable(&link.rhs) => {
+                *first = Expr::new(Kind::Bool(false), span)
+            }
+            (Binary::Or, Val::Bool(true)) if droppable(&link.rhs) => *first = Expr::new(Kind::Bool(true), span),
             (Binary::Coalesce, Val::Nil) => *first = std::mem::replace(&mut link.rhs, Expr::new(Kind::Nil, span)),
-            (Binary::Coalesce, _) => {}
+            (Binary::Coalesce, _) if droppable(&link.rhs) => {}
             (op, l) => {
                 let Some(r) = literal(&link.rhs) else { break };
                 let Some(kind) = apply(op, link.not, l, r, logic) else {
@@ -193,11 +200,39 @@ fn evaluate(e: &Expr, logic: Logic) -> Option<Expr> {
             literal_at(to_kind(v))
         }
         Kind::Ternary(c, a, b) => match literal(c)? {
-            Val::Bool(true) => Some((**a).clone()),
-            Val::Bool(false) => Some((**b).clone()),
-            Val::Nil if logic == Logic::Windsor => Some((**b).clone()),
+            Val::Bool(true) if droppable(b) => Some((**a).clone()),
+            Val::Bool(false) if droppable(a) => Some((**b).clone()),
+            Val::Nil if logic == Logic::Windsor && droppable(a) => Some((**b).clone()),
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// Whether `e` compiles wherever it is, so that folding may drop it
+/// unseen: nothing in it is checked when compiling (a call's function
+/// and argument types, a `matches` pattern, a `#` outside a predicate).
+/// An operand that may not compile is kept, so that its compile error
+/// does not depend on optimisation: expr-lang's checker reports those in
+/// a branch never taken as well.
+fn droppable(e: &Expr) -> bool {
+    match &e.kind {
+        Kind::Nil | Kind::Bool(_) | Kind::Int(_) | Kind::Float(_) | Kind::Str(_) | Kind::Ident(_) => true,
+        Kind::Access(base, steps) => {
+            droppable(base)
+                && steps.iter().all(|s| match &s.op {
+                    Accessor::Member(_) => true,
+                    Accessor::Index(i) => droppable(i),
+                    Accessor::Slice(from, to) => from.iter().chain(to.iter()).all(|x| droppable(x)),
+                })
+        }
+        Kind::Unary(_, a) => droppable(a),
+        Kind::Chain(first, links) => {
+            droppable(first) && links.iter().all(|l| l.op != Binary::Matches && droppable(&l.rhs))
+        }
+        Kind::Ternary(c, a, b) => droppable(c) && droppable(a) && droppable(b),
+        Kind::List(items) => items.iter().all(droppable),
+        Kind::Map(entries) => entries.iter().all(|(k, v)| droppable(k) && droppable(v)),
+        _ => false,
     }
 }

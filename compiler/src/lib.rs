@@ -112,7 +112,7 @@ impl Compiler {
         };
         if self.logic == Logic::ExprLang {
             logic::check(&e, src)?;
-            logic::rewrite(&mut e);
+            logic::rewrite(&mut e, src)?;
         }
         if self.optimize {
             fold::fold(&mut e, self.logic);

@@ -38,7 +38,10 @@
 //!    The bool literals it sees are the ones its folding makes: literals,
 //!    `!` of one, `==` of two int, string or bool literals, `+ - * %` of
 //!    ints and `+` of strings under them, and `&&`/`||` folded before.
-//!    [`rewrite`] applies those rewrites, whether or not bpvm folds.
+//!    [`rewrite`] applies those rewrites, whether or not bpvm folds. The
+//!    one failure its folding reports (`case "%"`: an int literal modulo a
+//!    literal zero, "integer divide by zero") is a compile error wherever
+//!    the operation is, run or not; [`rewrite`] reports it too.
 //! 3. **The VM** (`vm/vm.go`): `OpJumpIfFalse` and `OpJumpIfTrue` read
 //!    `vm.current().(bool)`, a type assertion that fails for nil or any
 //!    other type, and leave the value on the stack; `OpNot` is
@@ -282,92 +285,108 @@ enum Lit {
     Str(String),
 }
 
+/// Where expr's folding first takes an int literal modulo a literal
+/// zero: `fold.go` (`case "%"`) reports "integer divide by zero" when
+/// compiling, whether or not the operation would ever run.
+type ZeroMod = Option<(u32, u32)>;
+
 /// The optimiser's rewrites of `&&`/`||` with a literal bool operand (2.
-/// above), bottom-up over `e`.
-pub(crate) fn rewrite(e: &mut Expr) {
-    folded(e);
+/// above), bottom-up over `e`; an error where its folding fails (`1 % 0`).
+pub(crate) fn rewrite(e: &mut Expr, src: &str) -> Result<(), Diagnostic> {
+    let mut zero = None;
+    folded(&mut zero, e);
+    match zero {
+        Some((start, end)) => Err(Diagnostic::new(
+            "'%' divides by zero",
+            src,
+            start as usize,
+            end as usize,
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Rewrites `e`'s parts, then `e`; returns what expr's folding makes of
 /// `e` when that is a literal.
-fn folded(e: &mut Expr) -> Option<Lit> {
+fn folded(z: &mut ZeroMod, e: &mut Expr) -> Option<Lit> {
     match &mut e.kind {
         Kind::Bool(b) => Some(Lit::Bool(*b)),
         Kind::Int(i) => Some(Lit::Int(*i)),
         Kind::Str(s) => Some(Lit::Str(s.clone())),
-        Kind::Unary(op, a) => match (op, folded(a)?) {
+        Kind::Unary(op, a) => match (op, folded(z, a)?) {
             (Unary::Not, Lit::Bool(b)) => Some(Lit::Bool(!b)),
             (Unary::Neg, Lit::Int(i)) => Some(Lit::Int(i.wrapping_neg())),
             (Unary::Plus, Lit::Int(i)) => Some(Lit::Int(i)),
             _ => None,
         },
-        Kind::Chain(..) => folded_chain(e),
+        Kind::Chain(..) => folded_chain(z, e),
         _ => {
-            parts(e);
+            parts(z, e);
             None
         }
     }
 }
 
 /// Rewrites the parts of an expression that is never a literal.
-fn parts(e: &mut Expr) {
+fn parts(z: &mut ZeroMod, e: &mut Expr) {
     match &mut e.kind {
         Kind::Access(base, steps) => {
-            folded(base);
+            folded(z, base);
             for step in steps {
                 match &mut step.op {
                     Accessor::Member(_) => {}
                     Accessor::Index(i) => {
-                        folded(i);
+                        folded(z, i);
                     }
                     Accessor::Slice(from, to) => {
                         for bound in from.iter_mut().chain(to.iter_mut()) {
-                            folded(bound);
+                            folded(z, bound);
                         }
                     }
                 }
             }
         }
         Kind::Ternary(c, a, b) => {
-            folded(c);
-            folded(a);
-            folded(b);
+            folded(z, c);
+            folded(z, a);
+            folded(z, b);
         }
         Kind::List(items) => items.iter_mut().for_each(|i| {
-            folded(i);
+            folded(z, i);
         }),
         Kind::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
-            folded(k);
-            folded(v);
+            folded(z, k);
+            folded(z, v);
         }),
         Kind::Call(call) => {
             for a in call.args.iter_mut().chain(call.named.iter_mut().map(|(_, _, v)| v)) {
-                folded(a);
+                folded(z, a);
             }
         }
         Kind::Predicate(_, args, body) => {
             args.iter_mut().for_each(|a| {
-                folded(a);
+                folded(z, a);
             });
-            folded(body);
+            folded(z, body);
         }
         Kind::Let(_, value, body) => {
-            folded(value);
-            folded(body);
+            folded(z, value);
+            folded(z, body);
         }
         _ => {}
     }
 }
 
 /// A chain: its operands rewritten, then (for `&&`/`||`) the chain itself.
-fn folded_chain(e: &mut Expr) -> Option<Lit> {
+fn folded_chain(z: &mut ZeroMod, e: &mut Expr) -> Option<Lit> {
+    let start = e.span.0;
     let Kind::Chain(first, links) = &mut e.kind else {
         return None;
     };
     let mut lits = Vec::with_capacity(links.len() + 1);
-    lits.push(folded(first));
+    lits.push(folded(z, first));
     for link in links.iter_mut() {
-        lits.push(folded(&mut link.rhs));
+        lits.push(folded(z, &mut link.rhs));
     }
     let op = links.first()?.op;
     if !matches!(op, Binary::And | Binary::Or) {
@@ -375,6 +394,10 @@ fn folded_chain(e: &mut Expr) -> Option<Lit> {
         let mut acc = lits[0].take();
         for (link, r) in links.iter().zip(lits.into_iter().skip(1)) {
             acc = match (link.not, acc, r) {
+                (false, Some(Lit::Int(_)), Some(Lit::Int(0))) if link.op == Binary::Mod => {
+                    z.get_or_insert((start, link.rhs.span.1));
+                    None
+                }
                 (false, Some(l), Some(r)) => operation_lit(link.op, l, r),
                 _ => None,
             };
