@@ -127,14 +127,10 @@ fn fields(r: &Reader<'_>, s: &Map, depth: usize) -> Fields {
     Fields { known, rest }
 }
 
-/// The schema a local `$ref` (`#/$defs/x`, `#/definitions/x`) points at.
+/// The schema `s`'s `$ref` points at, found as the values' validator
+/// finds it (`#/$defs/x`, `#anchor`, a `$id`).
 fn reference<'v>(root: &'v Value, s: &Map) -> Option<&'v Value> {
-    let r = s.get("$ref")?.as_str()?;
-    let pointer = r.strip_prefix('#')?;
-    pointer
-        .split('/')
-        .filter(|p| !p.is_empty())
-        .try_fold(root, |v, p| v.as_map()?.get(&p.replace("~1", "/").replace("~0", "~")))
+    crate::load::schema::resolve_reference(root, s.get("$ref")?.as_str()?)
 }
 
 /// The schema `s` is, its `$ref`s followed (at most [`DEPTH`] of them).

@@ -61,7 +61,7 @@ impl<'s> Walk<'s> {
     /// The subschema `$ref` names, applied to `v`.
     fn reference<'i>(&mut self, target: &str, v: &'i Value) -> Seen<'i> {
         match super::refs::resolve(self.root, target) {
-            Some((schema, _)) => self.node(schema, v),
+            Some(schema) => self.node(schema, v),
             // The schema's form was checked before any walk.
             None => Seen::default(),
         }

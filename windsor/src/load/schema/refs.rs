@@ -5,21 +5,19 @@
 
 use bpvm_runtime::Value;
 
-/// The subschema `reference` names in `root`, and its place (steps from
-/// the root), or `None` when nothing in the schema is that.
-pub(super) fn resolve<'s>(root: &'s Value, reference: &str) -> Option<(&'s Value, Vec<String>)> {
+/// The subschema `reference` names in `root`, or `None` when nothing in
+/// the schema is that.
+pub(crate) fn resolve<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
     if let Some(fragment) = reference.strip_prefix('#') {
         if fragment.is_empty() {
-            return Some((root, Vec::new()));
+            return Some(root);
         }
         if let Some(pointer) = fragment.strip_prefix('/') {
             return pointed(root, pointer);
         }
-        return find(root, &mut Vec::new(), &|m| {
-            m.get("$anchor").and_then(Value::as_str) == Some(fragment)
-        });
+        return find(root, &|m| m.get("$anchor").and_then(Value::as_str) == Some(fragment));
     }
-    find(root, &mut Vec::new(), &|m| {
+    find(root, &|m| {
         m.get("$id")
             .and_then(Value::as_str)
             .is_some_and(|id| id == reference || id.trim_start_matches('#') == reference)
@@ -28,17 +26,15 @@ pub(super) fn resolve<'s>(root: &'s Value, reference: &str) -> Option<(&'s Value
 
 /// The value at a JSON pointer (without its leading `/`), each step
 /// percent-decoded and `~1`/`~0` unescaped.
-fn pointed<'s>(root: &'s Value, pointer: &str) -> Option<(&'s Value, Vec<String>)> {
-    let steps: Vec<String> = pointer
-        .split('/')
-        .map(|s| percent_decoded(s).replace("~1", "/").replace("~0", "~"))
-        .collect();
-    let target = steps.iter().try_fold(root, |v, step| match v {
-        Value::Map(m) => m.get(step.as_str()),
-        Value::List(l) => step.parse::<usize>().ok().and_then(|i| l.get(i)),
-        _ => None,
-    })?;
-    Some((target, steps))
+fn pointed<'s>(root: &'s Value, pointer: &str) -> Option<&'s Value> {
+    pointer.split('/').try_fold(root, |v, step| {
+        let step = percent_decoded(step).replace("~1", "/").replace("~0", "~");
+        match v {
+            Value::Map(m) => m.get(step.as_str()),
+            Value::List(l) => step.parse::<usize>().ok().and_then(|i| l.get(i)),
+            _ => None,
+        }
+    })
 }
 
 /// `%25`-style escapes decoded (a bad one is kept as written).
@@ -66,25 +62,13 @@ fn percent_decoded(step: &str) -> String {
 }
 
 /// The first subschema (depth first, in document order) `wanted` accepts.
-fn find<'s>(
-    v: &'s Value,
-    steps: &mut Vec<String>,
-    wanted: &dyn Fn(&bpvm_runtime::Map) -> bool,
-) -> Option<(&'s Value, Vec<String>)> {
-    let children: Vec<(String, &Value)> = match v {
-        Value::Map(m) if wanted(m) => return Some((v, steps.clone())),
-        Value::Map(m) => m.iter().map(|(k, v)| (k.as_str().to_string(), v)).collect(),
-        Value::List(l) => l.iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect(),
-        _ => return None,
-    };
-    for (step, child) in children {
-        steps.push(step);
-        if let Some(found) = find(child, steps, wanted) {
-            return Some(found);
-        }
-        steps.pop();
+fn find<'s>(v: &'s Value, wanted: &dyn Fn(&bpvm_runtime::Map) -> bool) -> Option<&'s Value> {
+    match v {
+        Value::Map(m) if wanted(m) => Some(v),
+        Value::Map(m) => m.iter().find_map(|(_, child)| find(child, wanted)),
+        Value::List(l) => l.iter().find_map(|child| find(child, wanted)),
+        _ => None,
     }
-    None
 }
 
 #[cfg(test)]
@@ -98,12 +82,18 @@ mod tests {
              node: {$id: node.json, type: object}\n",
         )
         .unwrap();
-        let at = |r: &str| resolve(&root, r).map(|(_, steps)| steps.join("."));
-        assert_eq!(at("#"), Some(String::new()));
-        assert_eq!(at("#/$defs/a~1b"), Some("$defs.a/b".into()));
-        assert_eq!(at("#/%24defs/port"), Some("$defs.port".into()));
-        assert_eq!(at("#port"), Some("$defs.port".into()));
-        assert_eq!(at("node.json"), Some("$defs.node".into()));
+        let defs = root
+            .as_map()
+            .and_then(|m| m.get("$defs"))
+            .and_then(Value::as_map)
+            .unwrap();
+        let at = |r: &str| resolve(&root, r).map(|v| v as *const Value);
+        let def = |name: &str| defs.get(name).map(|v| v as *const Value);
+        assert_eq!(at("#"), Some(&root as *const Value));
+        assert_eq!(at("#/$defs/a~1b"), def("a/b"));
+        assert_eq!(at("#/%24defs/port"), def("port"));
+        assert_eq!(at("#port"), def("port"));
+        assert_eq!(at("node.json"), def("node"));
         assert_eq!(at("#/$defs/none"), None);
         assert_eq!(at("https://example.com/schema"), None);
     }
