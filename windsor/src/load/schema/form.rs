@@ -6,7 +6,7 @@
 //! schema's own business (JSON Schema ignores them), as are annotations.
 
 use super::json::{TYPES, count};
-use bpvm_runtime::{Map, Value};
+use bpvm_runtime::Value;
 
 /// The first keyword of `schema` that does not have its form: its place
 /// (steps from the root) and what is wrong.
@@ -20,14 +20,9 @@ pub(super) fn first_malformed(schema: &Value) -> Option<(Vec<String>, String)> {
 fn subschema(root: &Value, v: &Value, steps: &mut Vec<String>) -> Option<String> {
     match v {
         Value::Bool(_) => None,
-        Value::Map(m) => m.iter().find_map(|(k, v)| {
-            steps.push(k.as_str().to_string());
-            let found = keyword(root, k.as_str(), v, steps);
-            if found.is_none() {
-                steps.pop();
-            }
-            found
-        }),
+        Value::Map(m) => m
+            .iter()
+            .find_map(|(k, v)| under(steps, k.as_str(), |steps| keyword(root, k.as_str(), v, steps))),
         other => Some(format!(
             "{} is not a schema (a mapping, true or false)",
             other.to_json()
@@ -135,14 +130,12 @@ fn boolean(v: &Value) -> Option<String> {
 }
 
 fn reference(root: &Value, v: &Value) -> Option<String> {
-    let target = v.as_str()?;
-    match super::refs::resolve(root, target) {
-        Some(_) => None,
-        None => Some(format!(
-            "{target:?} names nothing in the schema (a $ref is #, #/a/pointer, #anchor or a $id)"
-        )),
-    }
-    .or_else(|| text(v))
+    let Some(target) = v.as_str() else {
+        return text(v);
+    };
+    super::refs::resolve(root, target)
+        .is_none()
+        .then(|| format!("{target:?} names nothing in the schema (a $ref is #, #/a/pointer, #anchor or a $id)"))
 }
 
 /// A list of subschemas (`allowed_empty`: `items` as older drafts write it).
@@ -154,14 +147,9 @@ fn schemas(root: &Value, v: &Value, steps: &mut Vec<String>, allowed_empty: bool
     if l.is_empty() && !allowed_empty {
         return Some("an empty list (it needs at least one schema)".into());
     }
-    l.iter().enumerate().find_map(|(i, v)| {
-        steps.push(i.to_string());
-        let found = subschema(root, v, steps);
-        if found.is_none() {
-            steps.pop();
-        }
-        found
-    })
+    l.iter()
+        .enumerate()
+        .find_map(|(i, v)| under(steps, &i.to_string(), |steps| subschema(root, v, steps)))
 }
 
 /// A mapping whose every value `each` accepts.
@@ -173,18 +161,23 @@ fn each_of(
     let Value::Map(m) = v else {
         return Some(format!("{} is not a mapping", v.to_json()));
     };
-    entries(m).find_map(|(k, v)| {
-        steps.push(k.to_string());
-        let found = each(v, steps);
-        if found.is_none() {
-            steps.pop();
-        }
-        found
-    })
+    m.iter()
+        .find_map(|(k, v)| under(steps, k.as_str(), |steps| each(v, steps)))
 }
 
-fn entries(m: &Map) -> impl Iterator<Item = (&str, &Value)> {
-    m.iter().map(|(k, v)| (k.as_str(), v))
+/// What `check` finds one step down, at `step`: the step stays in `steps`
+/// only when something is found there.
+pub(super) fn under(
+    steps: &mut Vec<String>,
+    step: &str,
+    check: impl FnOnce(&mut Vec<String>) -> Option<String>,
+) -> Option<String> {
+    steps.push(step.to_string());
+    let found = check(steps);
+    if found.is_none() {
+        steps.pop();
+    }
+    found
 }
 
 #[cfg(test)]
@@ -224,6 +217,10 @@ mod tests {
         let (at, why) = malformed("properties: {x: {$ref: '#/$defs/b'}}").unwrap();
         assert_eq!(at, "properties.x.$ref");
         assert!(why.starts_with("\"#/$defs/b\" names nothing in the schema"), "{why}");
+        assert_eq!(
+            malformed("properties: {x: {$ref: 12}}").unwrap(),
+            ("properties.x.$ref".into(), "12 is not text".into())
+        );
     }
 
     #[test]

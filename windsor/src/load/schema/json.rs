@@ -1,5 +1,5 @@
-//! Values as JSON Schema sees them: their types, numbers and how a
-//! message shows them.
+//! Values as JSON Schema sees them: their types and numbers, and an
+//! enum's options as a message lists them.
 
 use bpvm_runtime::Value;
 
@@ -59,15 +59,10 @@ pub(super) fn is_multiple(v: &Value, of: &Value) -> bool {
     q.is_finite() && (q.fract() == 0.0 || (q - q.round()).abs() <= f64::EPSILON * q.abs())
 }
 
-/// `v` as a message shows it: compact JSON.
-pub(super) fn shown(v: &Value) -> String {
-    v.to_json()
-}
-
 /// `"a"`, `"a" or "b"`, `"a", "b" or "c"`, or the first two and how many
 /// others: the options an `enum` offers.
 pub(super) fn options(list: &[Value]) -> String {
-    let texts: Vec<String> = list.iter().map(shown).collect();
+    let texts: Vec<String> = list.iter().map(Value::to_json).collect();
     match texts.len() {
         0 => String::new(),
         1 => texts[0].clone(),

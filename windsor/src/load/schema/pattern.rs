@@ -10,6 +10,7 @@
 //! once per process. `regex-lite` has Go's ASCII classes; a pattern with a
 //! Unicode class (`\p{…}`), which it lacks, is compiled by `regex`.
 
+use super::form::under;
 use bpvm_runtime::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -89,24 +90,15 @@ pub(super) fn first_invalid(schema: &Value, steps: &mut Vec<String>) -> Option<S
                     }
                 }
             }
-            m.iter().find_map(|(k, v)| within(steps, k.as_str().to_string(), v))
+            m.iter()
+                .find_map(|(k, v)| under(steps, k.as_str(), |steps| first_invalid(v, steps)))
         }
         Value::List(items) => items
             .iter()
             .enumerate()
-            .find_map(|(i, v)| within(steps, i.to_string(), v)),
+            .find_map(|(i, v)| under(steps, &i.to_string(), |steps| first_invalid(v, steps))),
         _ => None,
     }
-}
-
-/// [`first_invalid`] of `schema`, one step down at `step`.
-fn within(steps: &mut Vec<String>, step: String, schema: &Value) -> Option<String> {
-    steps.push(step);
-    let found = first_invalid(schema, steps);
-    if found.is_none() {
-        steps.pop();
-    }
-    found
 }
 
 #[cfg(test)]
