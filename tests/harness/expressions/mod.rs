@@ -18,6 +18,8 @@
 //!   ([`effects`]).
 //! - A Bluelink `expr` case that expects a result also checks clean
 //!   ([`checked`]): what a render does, the checker does not refuse.
+//! - A case translated from a reference's tests names its test and may
+//!   state a deliberate difference ([`reference`]).
 //! - A file whose cases sit under `parses:` instead of `cases:` holds
 //!   parse-only cases (the syntax tree a substitution parses to, not what
 //!   it renders): [`crate::parses`] runs it.
@@ -27,6 +29,7 @@
 mod checked;
 mod effects;
 mod host;
+mod reference;
 
 use bpvm::{Compiler, Dialect, Environment, Logic, Value, Vm};
 use bpvm_harness::{Case, Difference, Failure, Fix, Suite, pretty};
@@ -126,6 +129,9 @@ fn run(case: &Case, dialect: Dialect) -> Result<(), Failure> {
     let mut failure = expected(case, &outcomes[0]);
     if dialect == Dialect::Bluelink {
         checked::check(case, &mut failure);
+    }
+    if reference::is_reference(case) {
+        reference::check(case, &outcomes[0], &mut failure);
     }
     failure.result()
 }
