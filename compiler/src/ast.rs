@@ -108,6 +108,10 @@ pub struct Call {
     pub args: Vec<Expr>,
     /// Named arguments (`object(a = 1)`), in order.
     pub named: Vec<(String, Span, Expr)>,
+    /// Whether every argument is a literal as written, before any
+    /// rewrite or folding ([`crate::literal_calls`]): such a call's
+    /// argument types are checked when compiling.
+    pub literal_args: bool,
 }
 
 /// Prefix operators.

@@ -18,7 +18,7 @@ use crate::host_line::HostLine;
 use crate::logic::is_test;
 use crate::peephole;
 use crate::table::{Index, constant_hash, path_hash};
-use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Val, Value, Vocabulary};
+use bpvm_runtime::{Builtin, Ctx, Diagnostic, Hint, Key, Library, Value, Vocabulary};
 use bpvm_vm::{Access, Loop, Op, Path, Program, Seg, Site, TextRule};
 
 /// What compiling a part of the tree gives: nothing, or why not (boxed,
@@ -609,14 +609,10 @@ impl<'l> Gen<'l> {
     fn check_literal_call(&self, builtin: &Builtin, call: &Call, span: Span) -> Emitted {
         let mut args = Vec::with_capacity(call.args.len());
         for a in &call.args {
-            args.push(match &a.kind {
-                Kind::Nil => Val::Nil,
-                Kind::Bool(b) => Val::Bool(*b),
-                Kind::Int(i) => Val::Int(*i),
-                Kind::Float(f) => Val::Float(*f),
-                Kind::Str(s) => Val::Str(s),
-                _ => return Ok(()),
-            });
+            let Some(v) = crate::literal_calls::value(a) else {
+                return Ok(());
+            };
+            args.push(v);
         }
         let arena = bumpalo::Bump::new();
         let mut ctx = Ctx::new(&arena, &());
@@ -664,7 +660,7 @@ impl<'l> Gen<'l> {
                 format!("{}() takes {}, got {}", call.name, builtin.arguments(), argc),
             ));
         }
-        if builtin.pure && call.named.is_empty() {
+        if builtin.pure && call.literal_args {
             self.check_literal_call(builtin, call, span)?;
         }
         match (u16::try_from(f), u16::try_from(argc)) {

@@ -23,6 +23,7 @@ mod cursor;
 mod dialect;
 mod fold;
 mod host_line;
+mod literal_calls;
 mod logic;
 mod peephole;
 mod table;
@@ -110,6 +111,7 @@ impl Compiler {
             Dialect::Windsor => windsor::parse::parse(src, start, end)?,
             Dialect::Bluelink => bluelink::parse::parse(src, start, end, self.library)?,
         };
+        literal_calls::mark(&mut e);
         if self.logic == Logic::ExprLang {
             logic::check(&e, src)?;
             logic::rewrite(&mut e, src)?;

@@ -166,18 +166,79 @@ fn expression(rng: &mut Rng, depth: u32) -> String {
     }
     let a = expression(rng, depth - 1);
     let b = expression(rng, depth - 1);
-    match rng.below(10) {
+    match rng.below(13) {
         0 => format!("!({a})"),
         1 => format!("-({a})"),
         2 => format!("({a}) ? ({b}) : ({})", expression(rng, depth - 1)),
         3 => format!("[{a}, {b}][0]"),
         4 | 5 => unrun_failure(rng, a),
+        6 => {
+            let c = expression(rng, depth - 1);
+            expr_lang_form(rng, a, b, c)
+        }
+        7 => builtin_call(rng, a, b),
         _ => {
             let op = rng.pick(&[
                 "+", "-", "*", "/", "%", "**", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "??", "contains",
             ]);
             format!("({a}) {op} ({b})")
         }
+    }
+}
+
+/// `a`, `b` and `c` in one of expr-lang's forms that the parser rewrites
+/// into others: if/else, `?:`, chained comparisons, pipes, sequences,
+/// `let`.
+fn expr_lang_form(rng: &mut Rng, a: String, b: String, c: String) -> String {
+    match rng.below(7) {
+        0 => format!("if ({a}) {{ {b} }} else {{ {c} }}"),
+        1 => format!("({a}) ?: ({b})"),
+        2 => {
+            let (x, y) = (rng.pick(&["<", "<=", ">", ">="]), rng.pick(&["<", "<=", ">", ">="]));
+            format!("({a}) {x} ({b}) {y} ({c})")
+        }
+        3 => format!(
+            "[{a}, {b}] | {}",
+            rng.pick(&["len()", "filter(# != nil) | len()", "first()", "map(#)"])
+        ),
+        4 => format!("({a}) | string()"),
+        5 => format!("({a}; {b})"),
+        _ => format!("(let v = {a}; v ?? ({b}))"),
+    }
+}
+
+/// A builtin over `a` and `b` whose argument rules differ by type: the
+/// nil-tolerant string predicates, bit functions, median and sum's forms,
+/// findIndex, one-argument trims, Unicode case mapping.
+fn builtin_call(rng: &mut Rng, a: String, b: String) -> String {
+    match rng.below(9) {
+        0 => format!(
+            "({a}) {} ({b})",
+            rng.pick(&["startsWith", "endsWith", "contains", "matches"])
+        ),
+        1 => format!(
+            "{}({a}, {b})",
+            rng.pick(&["bitand", "bitor", "bitxor", "bitshl", "bitshr", "bitushr"])
+        ),
+        2 => format!("bitnot({a})"),
+        3 => format!("{}([{a}, {b}])", rng.pick(&["median", "mean", "sum", "max", "min"])),
+        4 => format!("sum([{a}, {b}], # * 2)"),
+        5 => format!(
+            "{}([{a}, {b}], # == 1)",
+            rng.pick(&["findIndex", "findLastIndex", "find", "any", "all"])
+        ),
+        6 => format!(
+            "{}({a})",
+            rng.pick(&["trimPrefix", "trimSuffix", "trim", "upper", "lower"])
+        ),
+        7 => format!(
+            "{}({a}, {b})",
+            rng.pick(&["trimPrefix", "trimSuffix", "indexOf", "repeat"])
+        ),
+        _ => format!(
+            "{}({a})",
+            rng.pick(&["len", "string", "int", "float", "abs", "toJSON", "type"])
+        ),
     }
 }
 

@@ -228,6 +228,7 @@ impl<'s> Parser<'s> {
             name_span: name.span,
             args,
             named,
+            literal_args: false,
         };
         Expr::new(Kind::Call(Box::new(call)), (name.span.0, close.span.1))
     }

@@ -781,6 +781,7 @@ impl<'s> Parser<'s> {
                     name_span: name.span,
                     args,
                     named: Vec::new(),
+                    literal_args: false,
                 })),
                 span,
             ));

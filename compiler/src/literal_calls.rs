@@ -1,0 +1,77 @@
+//! Which calls have only literal arguments as written. expr-lang's
+//! checker types a program before its optimiser runs, so a builtin given
+//! a literal of the wrong type (`upper(1)`, `bitnot(2.5)`) is refused
+//! when compiling, even in a branch that never runs. bpvm checks such
+//! calls in code generation, after folding and expr-lang's logic
+//! rewrites may have turned other arguments into literals
+//! (`trimPrefix(false startsWith nil)` → `trimPrefix(false)`): marking
+//! the calls on the tree as parsed keeps the compile errors the same with
+//! and without optimisation.
+
+use crate::ast::{Accessor, Expr, Kind, Unary};
+use bpvm_runtime::Val;
+
+/// Sets [`crate::ast::Call::literal_args`] on every call in `e`.
+pub fn mark(e: &mut Expr) {
+    match &mut e.kind {
+        Kind::Call(call) => {
+            call.literal_args = call.named.is_empty() && call.args.iter().all(is_literal);
+            call.args.iter_mut().for_each(mark);
+            call.named.iter_mut().for_each(|(_, _, v)| mark(v));
+        }
+        Kind::Access(base, steps) => {
+            mark(base);
+            for step in steps {
+                match &mut step.op {
+                    Accessor::Member(_) => {}
+                    Accessor::Index(i) => mark(i),
+                    Accessor::Slice(from, to) => from.iter_mut().chain(to.iter_mut()).for_each(|x| mark(x)),
+                }
+            }
+        }
+        Kind::Unary(_, a) => mark(a),
+        Kind::Chain(first, links) => {
+            mark(first);
+            links.iter_mut().for_each(|l| mark(&mut l.rhs));
+        }
+        Kind::Ternary(a, b, c) => [a, b, c].into_iter().for_each(|x| mark(x)),
+        Kind::List(items) => items.iter_mut().for_each(mark),
+        Kind::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
+            mark(k);
+            mark(v);
+        }),
+        Kind::Predicate(_, args, body) => {
+            args.iter_mut().for_each(mark);
+            mark(body);
+        }
+        Kind::Let(_, v, body) => {
+            mark(v);
+            mark(body);
+        }
+        _ => {}
+    }
+}
+
+fn is_literal(e: &Expr) -> bool {
+    value(e).is_some()
+}
+
+/// The value of a literal as expr-lang's checker types one: a scalar, or
+/// a number with a sign.
+pub fn value(e: &Expr) -> Option<Val<'_>> {
+    Some(match &e.kind {
+        Kind::Nil => Val::Nil,
+        Kind::Bool(b) => Val::Bool(*b),
+        Kind::Int(i) => Val::Int(*i),
+        Kind::Float(f) => Val::Float(*f),
+        Kind::Str(s) => Val::Str(s),
+        Kind::Unary(sign @ (Unary::Neg | Unary::Plus), x) => match (sign, &x.kind) {
+            (Unary::Neg, Kind::Int(i)) => Val::Int(i.checked_neg()?),
+            (Unary::Neg, Kind::Float(f)) => Val::Float(-f),
+            (_, Kind::Int(i)) => Val::Int(*i),
+            (_, Kind::Float(f)) => Val::Float(*f),
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
