@@ -230,6 +230,86 @@ impl Expr {
         Expr { kind, span }
     }
 
+    /// Calls `f` on each expression `self` is made of, in source order.
+    pub fn for_each_part<'e>(&'e self, mut f: impl FnMut(&'e Expr)) {
+        match &self.kind {
+            Kind::Access(base, steps) => {
+                f(base);
+                for step in steps {
+                    match &step.op {
+                        Accessor::Member(_) => {}
+                        Accessor::Index(i) => f(i),
+                        Accessor::Slice(from, to) => from.iter().chain(to.iter()).for_each(|x| f(x)),
+                    }
+                }
+            }
+            Kind::Unary(_, a) => f(a),
+            Kind::Chain(first, links) => {
+                f(first);
+                links.iter().for_each(|l| f(&l.rhs));
+            }
+            Kind::Ternary(a, b, c) => [a, b, c].into_iter().for_each(|x| f(x)),
+            Kind::List(items) => items.iter().for_each(f),
+            Kind::Map(entries) => entries.iter().for_each(|(k, v)| {
+                f(k);
+                f(v);
+            }),
+            Kind::Call(call) => {
+                call.args.iter().for_each(&mut f);
+                call.named.iter().for_each(|(_, _, v)| f(v));
+            }
+            Kind::Predicate(_, args, body) => {
+                args.iter().for_each(&mut f);
+                f(body);
+            }
+            Kind::Let(_, v, body) => {
+                f(v);
+                f(body);
+            }
+            _ => {}
+        }
+    }
+
+    /// [`Expr::for_each_part`], for changing the parts.
+    pub fn for_each_part_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+        match &mut self.kind {
+            Kind::Access(base, steps) => {
+                f(base);
+                for step in steps {
+                    match &mut step.op {
+                        Accessor::Member(_) => {}
+                        Accessor::Index(i) => f(i),
+                        Accessor::Slice(from, to) => from.iter_mut().chain(to.iter_mut()).for_each(|x| f(x)),
+                    }
+                }
+            }
+            Kind::Unary(_, a) => f(a),
+            Kind::Chain(first, links) => {
+                f(first);
+                links.iter_mut().for_each(|l| f(&mut l.rhs));
+            }
+            Kind::Ternary(a, b, c) => [a, b, c].into_iter().for_each(|x| f(x)),
+            Kind::List(items) => items.iter_mut().for_each(f),
+            Kind::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
+                f(k);
+                f(v);
+            }),
+            Kind::Call(call) => {
+                call.args.iter_mut().for_each(&mut f);
+                call.named.iter_mut().for_each(|(_, _, v)| f(v));
+            }
+            Kind::Predicate(_, args, body) => {
+                args.iter_mut().for_each(&mut f);
+                f(body);
+            }
+            Kind::Let(_, v, body) => {
+                f(v);
+                f(body);
+            }
+            _ => {}
+        }
+    }
+
     /// The tree as an S-expression: one line of text that shows its
     /// structure and nothing else (no spans), the same for every tree of
     /// the same shape. Tests state parse results in it.

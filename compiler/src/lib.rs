@@ -18,6 +18,7 @@
 
 pub mod ast;
 pub mod bluelink;
+mod builtin_names;
 mod codegen;
 mod cursor;
 mod dialect;
@@ -114,6 +115,7 @@ impl Compiler {
         literal_calls::mark(&mut e);
         if self.logic == Logic::ExprLang {
             logic::check(&e, src)?;
+            builtin_names::check(&e, self.library, src)?;
             logic::rewrite(&mut e, src)?;
         }
         if self.optimize {

@@ -8,48 +8,15 @@
 //! the calls on the tree as parsed keeps the compile errors the same with
 //! and without optimisation.
 
-use crate::ast::{Accessor, Expr, Kind, Unary};
+use crate::ast::{Expr, Kind, Unary};
 use bpvm_runtime::Val;
 
 /// Sets [`crate::ast::Call::literal_args`] on every call in `e`.
 pub fn mark(e: &mut Expr) {
-    match &mut e.kind {
-        Kind::Call(call) => {
-            call.literal_args = call.named.is_empty() && call.args.iter().all(is_literal);
-            call.args.iter_mut().for_each(mark);
-            call.named.iter_mut().for_each(|(_, _, v)| mark(v));
-        }
-        Kind::Access(base, steps) => {
-            mark(base);
-            for step in steps {
-                match &mut step.op {
-                    Accessor::Member(_) => {}
-                    Accessor::Index(i) => mark(i),
-                    Accessor::Slice(from, to) => from.iter_mut().chain(to.iter_mut()).for_each(|x| mark(x)),
-                }
-            }
-        }
-        Kind::Unary(_, a) => mark(a),
-        Kind::Chain(first, links) => {
-            mark(first);
-            links.iter_mut().for_each(|l| mark(&mut l.rhs));
-        }
-        Kind::Ternary(a, b, c) => [a, b, c].into_iter().for_each(|x| mark(x)),
-        Kind::List(items) => items.iter_mut().for_each(mark),
-        Kind::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
-            mark(k);
-            mark(v);
-        }),
-        Kind::Predicate(_, args, body) => {
-            args.iter_mut().for_each(mark);
-            mark(body);
-        }
-        Kind::Let(_, v, body) => {
-            mark(v);
-            mark(body);
-        }
-        _ => {}
+    if let Kind::Call(call) = &mut e.kind {
+        call.literal_args = call.named.is_empty() && call.args.iter().all(is_literal);
     }
+    e.for_each_part_mut(mark);
 }
 
 fn is_literal(e: &Expr) -> bool {

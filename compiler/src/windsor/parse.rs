@@ -131,7 +131,7 @@ fn ternary(cond: Expr, then: Expr, otherwise: Expr) -> Expr {
 }
 
 /// The predicate builtins and the loop each compiles to.
-fn predicate(name: &str) -> Option<Loop> {
+pub(crate) fn predicate(name: &str) -> Option<Loop> {
     Some(match name {
         "filter" => Loop::Filter,
         "map" => Loop::Map,
