@@ -207,6 +207,9 @@ fn decide<'a>(prog: &'a Program, scope: Scope<'a>) -> Option<Result<Val<'a>, Run
 /// Stack slots a program gets when it does not say how many it needs.
 const DEFAULT_STACK: usize = 16;
 
+/// Why `reduce` without an initial value fails on an empty list.
+const EMPTY_REDUCE: &str = "of an empty list needs an initial value (a third argument)";
+
 fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn Any) -> Result<Val<'a>, RunError> {
     let code = &prog.code[..];
     // Locals and the value stack live in the arena: no heap traffic, and
@@ -587,7 +590,12 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                     Loop::All | Loop::None => frame.acc = Val::Bool(true),
                     Loop::Any => frame.acc = Val::Bool(false),
                     Loop::Reduce => {
-                        frame.acc = items.get(0).unwrap_or(Val::Nil);
+                        // With nothing to start from there is no result
+                        // (expr-lang fails too, rather than give nil).
+                        let Some(first) = items.get(0) else {
+                            fail!(ip - 1, Fault::Op(OpError::Other(EMPTY_REDUCE.into())));
+                        };
+                        frame.acc = first;
                         frame.at = 1;
                     }
                     Loop::ReduceFrom => frame.acc = init.unwrap_or(Val::Nil),
