@@ -1040,18 +1040,22 @@ fn finish<'a>(arena: &'a Bump, f: Frame<'a>) -> Result<Val<'a>, Fault> {
             let keys = f.out;
             let mut order: Vec<usize> = (0..keys.len()).collect();
             let mut failure = None;
-            order.sort_by(|&x, &y| match ops::compare(keys[x], keys[y]) {
-                Ok(o) => o,
-                Err(e) => {
-                    failure.get_or_insert(e);
-                    std::cmp::Ordering::Equal
+            // Descending compares the other way round rather than reversing
+            // the ascending order, so items with equal keys keep their order
+            // either way (as expr-lang's sort of a short list does).
+            let desc = f.kind == Loop::SortByDesc;
+            order.sort_by(|&x, &y| {
+                let (a, b) = if desc { (y, x) } else { (x, y) };
+                match ops::compare(keys[a], keys[b]) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        failure.get_or_insert(e);
+                        std::cmp::Ordering::Equal
+                    }
                 }
             });
             if let Some(e) = failure {
                 return Err(Fault::Op(e));
-            }
-            if f.kind == Loop::SortByDesc {
-                order.reverse();
             }
             let items: BumpVec<'a, Val<'a>> =
                 BumpVec::from_iter_in(order.into_iter().map(|i| f.items.get(i).unwrap_or(Val::Nil)), arena);
