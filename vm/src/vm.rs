@@ -207,6 +207,9 @@ fn decide<'a>(prog: &'a Program, scope: Scope<'a>) -> Option<Result<Val<'a>, Run
 /// Stack slots a program gets when it does not say how many it needs.
 const DEFAULT_STACK: usize = 16;
 
+/// Why `reduce` without an initial value fails on an empty list.
+const EMPTY_REDUCE: &str = "of an empty list needs an initial value (a third argument)";
+
 fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn Any) -> Result<Val<'a>, RunError> {
     let code = &prog.code[..];
     // Locals and the value stack live in the arena: no heap traffic, and
@@ -587,7 +590,12 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                     Loop::All | Loop::None => frame.acc = Val::Bool(true),
                     Loop::Any => frame.acc = Val::Bool(false),
                     Loop::Reduce => {
-                        frame.acc = items.get(0).unwrap_or(Val::Nil);
+                        // With nothing to start from there is no result
+                        // (expr-lang fails too, rather than give nil).
+                        let Some(first) = items.get(0) else {
+                            fail!(ip - 1, Fault::Op(OpError::Other(EMPTY_REDUCE.into())));
+                        };
+                        frame.acc = first;
                         frame.at = 1;
                     }
                     Loop::ReduceFrom => frame.acc = init.unwrap_or(Val::Nil),
@@ -1032,18 +1040,22 @@ fn finish<'a>(arena: &'a Bump, f: Frame<'a>) -> Result<Val<'a>, Fault> {
             let keys = f.out;
             let mut order: Vec<usize> = (0..keys.len()).collect();
             let mut failure = None;
-            order.sort_by(|&x, &y| match ops::compare(keys[x], keys[y]) {
-                Ok(o) => o,
-                Err(e) => {
-                    failure.get_or_insert(e);
-                    std::cmp::Ordering::Equal
+            // Descending compares the other way round rather than reversing
+            // the ascending order, so items with equal keys keep their order
+            // either way (as expr-lang's sort of a short list does).
+            let desc = f.kind == Loop::SortByDesc;
+            order.sort_by(|&x, &y| {
+                let (a, b) = if desc { (y, x) } else { (x, y) };
+                match ops::compare(keys[a], keys[b]) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        failure.get_or_insert(e);
+                        std::cmp::Ordering::Equal
+                    }
                 }
             });
             if let Some(e) = failure {
                 return Err(Fault::Op(e));
-            }
-            if f.kind == Loop::SortByDesc {
-                order.reverse();
             }
             let items: BumpVec<'a, Val<'a>> =
                 BumpVec::from_iter_in(order.into_iter().map(|i| f.items.get(i).unwrap_or(Val::Nil)), arena);
