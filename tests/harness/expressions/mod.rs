@@ -56,6 +56,9 @@ pub fn add(suite: &mut Suite) {
                 checked_clean += checked::count(&file);
             }
         }
+        if dialect == Dialect::Windsor {
+            reference::readme_counts(suite, &root.join(dir).join("reference"));
+        }
         suite.check(&format!("{dir}::has_at_least_{minimum}_cases"), move || {
             (total >= minimum).then_some(()).ok_or(format!(
                 "only {total} {dir} cases; the suite promises at least {minimum}"

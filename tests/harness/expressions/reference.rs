@@ -55,3 +55,53 @@ fn agrees(theirs: &bpvm_runtime::Map, outcome: &Outcome) -> bool {
         _ => false,
     }
 }
+
+/// A check that the README's table of each reference file's cases (the
+/// rows `` | `<source>` (`<file>.yaml`) | agree | translated | … ``) says
+/// what the files hold: `agree` counts the cases without `differs`.
+pub fn readme_counts(suite: &mut bpvm_harness::Suite, dir: &std::path::Path) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap_or_default();
+    let mut rows = Vec::new();
+    for path in bpvm_harness::yaml_files(dir, false) {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let counted = counts(&path);
+        let row = readme
+            .lines()
+            .find(|l| l.contains(&format!("(`{name}`)")))
+            .map(str::to_string);
+        rows.push((name, counted, row));
+    }
+    suite.check("windsor::reference::readme_counts_match_the_files", move || {
+        for (name, (agree, translated), row) in rows {
+            let row = row.ok_or(format!("README.md has no row for `{name}` in its Tests table"))?;
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let said = (cells.get(2).copied(), cells.get(3).copied());
+            let (a, t) = (agree.to_string(), translated.to_string());
+            if said != (Some(a.as_str()), Some(t.as_str())) {
+                return Err(format!(
+                    "README.md says {row:?}; `{name}` has {agree} agreeing of {translated}"
+                ));
+            }
+        }
+        Ok(())
+    });
+}
+
+/// A reference file's cases without `differs`, and all of them.
+fn counts(path: &std::path::Path) -> (usize, usize) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let doc = bpvm_runtime::Value::from_yaml(&text).unwrap_or_default();
+    let cases = match doc.as_map().and_then(|m| m.get("cases")) {
+        Some(Value::List(cases)) => cases.as_slice(),
+        _ => &[],
+    };
+    let differ = cases
+        .iter()
+        .filter(|c| c.as_map().is_some_and(|m| m.get("differs").is_some()))
+        .count();
+    (cases.len() - differ, cases.len())
+}
