@@ -45,7 +45,8 @@ pub struct Args {
     /// Pin uuid() (bluelink): the same N gives the same ids.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
-    /// Pin datetime() (bluelink) to this instant, e.g. 2024-05-06T07:08:09Z.
+    /// Pin the clock to this instant, e.g. 2024-05-06T07:08:09Z: what
+    /// now() (windsor) and datetime() (bluelink) give.
     #[arg(long, value_name = "RFC3339")]
     now: Option<String>,
     /// The folder file() reads from (bluelink; default: the current one).
@@ -79,7 +80,8 @@ impl From<EvalRules> for Logic {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit::code(effects(&args).and_then(|fx| eval(&args, fx)))
+    let run = || effects(&args).and_then(|fx| eval(&args, fx));
+    exit::code(load::windsor::at_now(args.now.as_deref(), run))
 }
 
 /// What Bluelink's effect functions may do, from the flags.
