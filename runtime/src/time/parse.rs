@@ -206,7 +206,8 @@ fn read_fraction<'v>(r: &mut Reading, v: &'v str, digits: usize, trim: bool) -> 
         if !separated || !b.get(1).is_some_and(u8::is_ascii_digit) {
             return Ok(v);
         }
-        let n = 1 + b[1..].iter().take_while(|d| d.is_ascii_digit()).count();
+        // No more digits than the layout has.
+        let n = 1 + b[1..].iter().take(digits).take_while(|d| d.is_ascii_digit()).count();
         r.nanos = nanoseconds(&v[1..n]);
         return Ok(&v[n..]);
     }
@@ -320,16 +321,16 @@ fn finish(r: Reading, zone: Zone) -> Result<Time, String> {
     }
     if let Some(name) = r.zone_name {
         let t = at(Zone::UTC)?;
-        let offset = zone
-            .offset_named(&name, t.secs)
-            .or_else(|| gmt_offset(&name))
-            .unwrap_or(0);
-        let moved = t
-            .add_nanos(-(offset as i64) * 1_000_000_000)
-            .ok_or("time out of range")?;
-        let known = zone.offset_named(&name, t.secs).is_some();
-        // An abbreviation the zone does not use keeps its offset only.
-        return Ok(moved.with_zone(if known { zone } else { Zone::fixed(offset) }));
+        if let Some(offset) = zone.offset_named(&name, t.secs) {
+            let moved = t
+                .add_nanos(-(offset as i64) * 1_000_000_000)
+                .ok_or("time out of range")?;
+            return Ok(moved.with_zone(zone));
+        }
+        // An abbreviation the zone does not use is a zone of its own with
+        // offset 0 (`GMT+3`: 3 hours), the clock read as UTC, as in Go;
+        // its name is not kept.
+        return Ok(t.with_zone(Zone::fixed(gmt_offset(&name).unwrap_or(0))));
     }
     at(zone)
 }
