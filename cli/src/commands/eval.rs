@@ -20,6 +20,7 @@ Examples:
   bpvm eval --env examples/blueprint.yaml --disasm \"cluster.nodes.count > 2 ? 'ha' : 'single'\"
   bpvm eval 'true && missing'                 # null: Windsor v0.9 keeps the right operand
   bpvm eval --rules seed 'true && missing'    # false: the seed format counts nil as false
+  bpvm eval --now 2024-05-06T07:08:09Z 'now().Format(\"Monday, January 2\")'
   bpvm eval --dialect bluelink 'map(split(\"a,b\", \",\"), to_upper)'")]
 pub struct Args {
     /// The expression language.
