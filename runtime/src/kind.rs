@@ -23,6 +23,16 @@ pub enum Kind {
     Map,
     /// a function value
     Func,
+    /// Go's `time.Time`
+    Time,
+    /// Go's `time.Duration`
+    Duration,
+    /// Go's `time.Month`
+    Month,
+    /// Go's `time.Weekday`
+    Weekday,
+    /// Go's `*time.Location`
+    Location,
 }
 
 /// How a dialect names kinds.
@@ -60,6 +70,11 @@ impl Kind {
             (Kind::Map, Vocabulary::Expr) => "map",
             (Kind::Map, Vocabulary::Bluelink) => "object",
             (Kind::Func, _) => "function",
+            (Kind::Time, _) => "time.Time",
+            (Kind::Duration, _) => "time.Duration",
+            (Kind::Month, _) => "time.Month",
+            (Kind::Weekday, _) => "time.Weekday",
+            (Kind::Location, _) => "*time.Location",
         }
     }
 }

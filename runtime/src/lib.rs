@@ -23,6 +23,7 @@ mod report;
 pub mod root;
 mod slots;
 pub mod text;
+pub mod time;
 mod val;
 mod value;
 

@@ -35,6 +35,9 @@ pub fn equal(a: Val<'_>, b: Val<'_>) -> bool {
         (Val::Bytes(x), Val::Bytes(y)) => x == y,
         (Val::Str(x), Val::Bytes(y)) | (Val::Bytes(y), Val::Str(x)) => x.as_bytes() == y,
         (Val::Func(x), Val::Func(y)) => std::ptr::eq(x, y),
+        (Val::Time(x), Val::Time(y)) => x.unix_nanos() == y.unix_nanos(),
+        (Val::Duration(x), Val::Duration(y)) => x == y,
+        (Val::Calendar(x), Val::Calendar(y)) => x == y,
         _ => match (a.list(), b.list()) {
             (Some(x), Some(y)) => lists_equal(x, y),
             (None, None) => match (a.map(), b.map()) {
@@ -54,16 +57,56 @@ fn maps_equal(a: MapRef<'_>, b: MapRef<'_>) -> bool {
     a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| equal(v, w)))
 }
 
-/// Orders two numbers or two strings.
+/// Orders two numbers, two strings, two times or two durations.
 pub fn compare(a: Val<'_>, b: Val<'_>) -> Result<Ordering, OpError> {
     match (a, b) {
         (Val::Int(x), Val::Int(y)) => Ok(x.cmp(&y)),
         (Val::Str(x), Val::Str(y)) => Ok(x.cmp(y)),
         _ => match (a.as_f64(), b.as_f64()) {
             (Some(x), Some(y)) => x.partial_cmp(&y).ok_or(OpError::Other("cannot order NaN".into())),
-            _ => Err(OpError::Types(a.type_name(), b.type_name())),
+            _ => match (a, b) {
+                (Val::Time(x), Val::Time(y)) => Ok(x.unix_nanos().cmp(&y.unix_nanos())),
+                (Val::Duration(x), Val::Duration(y)) => Ok(x.cmp(&y)),
+                _ => Err(OpError::Types(a.type_name(), b.type_name())),
+            },
         },
     }
+}
+
+/// expr-lang's time arithmetic, tried once the numbers' has not
+/// applied: time ± duration, duration ± duration, time − time (a
+/// duration, held to a duration's range as Go's `Sub`). `None` when the
+/// operands are not of these kinds.
+fn time_arithmetic<'a>(a: Val<'a>, b: Val<'a>, minus: bool) -> Option<Result<Val<'a>, OpError>> {
+    let moved = |t: crate::time::Time, d: i128| {
+        crate::time::Time::from_unix_nanos(t.unix_nanos() + d, t.zone)
+            .map(Val::Time)
+            .ok_or(OpError::Overflow)
+    };
+    Some(match (a, b) {
+        (Val::Time(t), Val::Duration(d)) => moved(t, if minus { -(d as i128) } else { d as i128 }),
+        (Val::Duration(d), Val::Time(t)) if !minus => moved(t, d as i128),
+        (Val::Time(x), Val::Time(y)) if minus => Ok(Val::Duration(x.since(y))),
+        (Val::Duration(x), Val::Duration(y)) => {
+            let r = if minus { x.checked_sub(y) } else { x.checked_add(y) };
+            r.map(Val::Duration).ok_or(OpError::Overflow)
+        }
+        _ => return None,
+    })
+}
+
+/// `duration * n`: a duration by an integer or a duration is a duration,
+/// by a float a float (as expr-lang's `Multiply`).
+fn duration_product<'a>(a: Val<'a>, b: Val<'a>) -> Option<Result<Val<'a>, OpError>> {
+    let (d, other) = match (a, b) {
+        (Val::Duration(d), o) | (o, Val::Duration(d)) => (d, o),
+        _ => return None,
+    };
+    Some(match other {
+        Val::Int(n) | Val::Duration(n) => d.checked_mul(n).map(Val::Duration).ok_or(OpError::Overflow),
+        Val::Float(f) => Ok(Val::Float(d as f64 * f)),
+        _ => return None,
+    })
 }
 
 /// `a + b`: integer addition (checked), float addition, string concatenation.
@@ -71,7 +114,7 @@ pub fn add<'a>(arena: &'a Bump, a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpErr
     match (a, b) {
         (Val::Int(x), Val::Int(y)) => x.checked_add(y).map(Val::Int).ok_or(OpError::Overflow),
         (Val::Str(x), Val::Str(y)) => concat(arena, x, y).map(Val::Str),
-        _ => float_op(a, b, |x, y| x + y),
+        _ => float_op(a, b, |x, y| x + y).or_else(|e| time_arithmetic(a, b, false).unwrap_or(Err(e))),
     }
 }
 
@@ -90,7 +133,7 @@ pub fn concat<'a>(arena: &'a Bump, x: &str, y: &str) -> Result<&'a str, OpError>
 pub fn sub<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
     match (a, b) {
         (Val::Int(x), Val::Int(y)) => x.checked_sub(y).map(Val::Int).ok_or(OpError::Overflow),
-        _ => float_op(a, b, |x, y| x - y),
+        _ => float_op(a, b, |x, y| x - y).or_else(|e| time_arithmetic(a, b, true).unwrap_or(Err(e))),
     }
 }
 
@@ -98,7 +141,7 @@ pub fn sub<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
 pub fn mul<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
     match (a, b) {
         (Val::Int(x), Val::Int(y)) => x.checked_mul(y).map(Val::Int).ok_or(OpError::Overflow),
-        _ => float_op(a, b, |x, y| x * y),
+        _ => float_op(a, b, |x, y| x * y).or_else(|e| duration_product(a, b).unwrap_or(Err(e))),
     }
 }
 

@@ -1,6 +1,7 @@
 //! How values become text (D4): integers as integers, floats in shortest
 //! round-trip form the way Go's `%v` prints them (`2.0` → `2`, `1e6` →
-//! `1e+06`, `1e21` → `1e+21`), nil as the empty string, lists and maps as YAML.
+//! `1e+06`, `1e21` → `1e+21`), nil as the empty string, lists and maps as
+//! YAML, times and durations as Go's `%v` prints them.
 
 use crate::val::Val;
 use crate::value::Value;
@@ -84,6 +85,10 @@ pub fn push_text(out: &mut impl Write, v: Val<'_>) {
         Val::Bytes(b) => out.write_str(&String::from_utf8_lossy(b)),
         Val::Func(f) => write!(out, "<function {}>", f.func.name),
         Val::Doc(_) | Val::List(_) | Val::Map(_) => out.write_str(to_yaml(&v.to_value()).trim_end()),
+        // As Go's `%v`: `2017-10-23 00:00:00 +0000 UTC`, `1h0m0s`, `October`.
+        Val::Time(t) => out.write_str(&crate::time::format::format(t, crate::time::format::STRING)),
+        Val::Duration(d) => out.write_str(&crate::time::duration::text(d)),
+        Val::Calendar(c) => out.write_str(c.name()),
     };
 }
 

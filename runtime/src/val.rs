@@ -11,6 +11,7 @@ use crate::func::FuncVal;
 use crate::key::hash_key;
 use crate::kind::{Kind, Vocabulary};
 use crate::map::Map;
+use crate::time::instant::{Calendar, Time};
 use crate::value::Value;
 
 /// A value during evaluation.
@@ -45,6 +46,12 @@ pub enum Val<'a> {
     Map(&'a [(&'a str, Val<'a>)]),
     /// A function value (Bluelink higher-order functions).
     Func(&'a FuncVal<'a>),
+    /// An instant and its zone (Windsor `now()`, `date()`).
+    Time(Time),
+    /// Go's `time.Duration`: nanoseconds (Windsor `duration()`).
+    Duration(i64),
+    /// A month, weekday or location a time gives.
+    Calendar(Calendar),
 }
 
 /// A borrowed list, whichever side it lives on.
@@ -80,13 +87,17 @@ impl<'a> Val<'a> {
         }
     }
 
-    /// A scalar with no borrow (nil, bool, int, float); anything else as nil.
+    /// A scalar with no borrow (nil, bool, int, float, time values);
+    /// anything else as nil.
     #[inline]
     pub fn detach<'b>(self) -> Val<'b> {
         match self {
             Val::Bool(b) => Val::Bool(b),
             Val::Int(i) => Val::Int(i),
             Val::Float(f) => Val::Float(f),
+            Val::Time(t) => Val::Time(t),
+            Val::Duration(d) => Val::Duration(d),
+            Val::Calendar(c) => Val::Calendar(c),
             _ => Val::Nil,
         }
     }
@@ -104,6 +115,12 @@ impl<'a> Val<'a> {
             Val::List(items) => Value::List(items.iter().map(Val::to_value).collect()),
             Val::Map(entries) => Value::Map(entries.iter().map(|(k, v)| ((*k).into(), v.to_value())).collect()),
             Val::Func(f) => Value::Str(format!("<function {}>", f.func.name).into()),
+            // As Windsor's YAML writes them: a time in RFC 3339, a
+            // duration as Go writes it, a month or weekday as its number.
+            Val::Time(t) => Value::Str(crate::time::format::format(t, crate::time::format::RFC3339_NANO).into()),
+            Val::Duration(d) => Value::Str(crate::time::duration::text(d).into()),
+            Val::Calendar(Calendar::Month(n) | Calendar::Weekday(n)) => Value::Int(n as i64),
+            Val::Calendar(c) => Value::Str(c.name().into()),
         }
     }
 
@@ -119,6 +136,11 @@ impl<'a> Val<'a> {
             Val::Doc(Value::Map(_)) | Val::Map(_) => Kind::Map,
             Val::Doc(_) | Val::List(_) => Kind::List,
             Val::Func(_) => Kind::Func,
+            Val::Time(_) => Kind::Time,
+            Val::Duration(_) => Kind::Duration,
+            Val::Calendar(Calendar::Month(_)) => Kind::Month,
+            Val::Calendar(Calendar::Weekday(_)) => Kind::Weekday,
+            Val::Calendar(Calendar::Zone(_)) => Kind::Location,
         }
     }
 
@@ -246,5 +268,16 @@ impl PartialEq for Val<'_> {
     /// Structural, nil-safe equality; integers equal floats of the same value.
     fn eq(&self, other: &Self) -> bool {
         crate::ops::equal(*self, *other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_values_do_not_make_a_value_larger() {
+        // Three words before time values were added, and still.
+        assert_eq!(std::mem::size_of::<Val<'_>>(), 24);
     }
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 /// Bluelink's flags without a BLUEPRINT: a usage error (clap drops
 /// `requires` when a conflicting flag such as --project is given).
-pub const NEEDS_BLUEPRINT: &str = "error: --var, --vars, --datasources, --resource-state, --show-secrets, --seed, --now, --root and --allow-http need a BLUEPRINT";
+pub const NEEDS_BLUEPRINT: &str = "error: --var, --vars, --datasources, --resource-state, --show-secrets, --seed, --root and --allow-http need a BLUEPRINT";
 
 /// The flags of a Bluelink render (`render BLUEPRINT`, `explain PATH
 /// BLUEPRINT`).
@@ -43,13 +43,10 @@ pub struct BluelinkFlags {
     /// Pin uuid(): the same N gives the same ids.
     #[arg(long, value_name = "N", requires = "blueprint", help_heading = "Bluelink options")]
     pub seed: Option<u64>,
-    /// Pin datetime() to this instant, e.g. 2024-05-06T07:08:09Z.
-    #[arg(
-        long,
-        value_name = "RFC3339",
-        requires = "blueprint",
-        help_heading = "Bluelink options"
-    )]
+    /// Pin the clock to this instant, e.g. 2024-05-06T07:08:09Z: what
+    /// now() gives in Windsor expressions and datetime() in Bluelink's
+    /// (default: the real clock).
+    #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
     /// The folder file() and include paths must stay inside (default:
     /// the current folder when the blueprint is in it, else the
@@ -75,7 +72,6 @@ impl BluelinkFlags {
             || self.resource_state.is_some()
             || self.show_secrets
             || self.seed.is_some()
-            || self.now.is_some()
             || self.root.is_some()
             || !self.allow_http.is_empty()
     }

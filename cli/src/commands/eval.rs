@@ -20,6 +20,7 @@ Examples:
   bpvm eval --env examples/blueprint.yaml --disasm \"cluster.nodes.count > 2 ? 'ha' : 'single'\"
   bpvm eval 'true && missing'                 # null: Windsor v0.9 keeps the right operand
   bpvm eval --rules seed 'true && missing'    # false: the seed format counts nil as false
+  bpvm eval --now 2024-05-06T07:08:09Z 'now().Format(\"Monday, January 2\")'
   bpvm eval --dialect bluelink 'map(split(\"a,b\", \",\"), to_upper)'")]
 pub struct Args {
     /// The expression language.
@@ -45,7 +46,8 @@ pub struct Args {
     /// Pin uuid() (bluelink): the same N gives the same ids.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
-    /// Pin datetime() (bluelink) to this instant, e.g. 2024-05-06T07:08:09Z.
+    /// Pin the clock to this instant, e.g. 2024-05-06T07:08:09Z: what
+    /// now() (windsor) and datetime() (bluelink) give.
     #[arg(long, value_name = "RFC3339")]
     now: Option<String>,
     /// The folder file() reads from (bluelink; default: the current one).
@@ -79,7 +81,8 @@ impl From<EvalRules> for Logic {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit::code(effects(&args).and_then(|fx| eval(&args, fx)))
+    let run = || effects(&args).and_then(|fx| eval(&args, fx));
+    exit::code(load::windsor::at_now(args.now.as_deref(), run))
 }
 
 /// What Bluelink's effect functions may do, from the flags.

@@ -47,10 +47,15 @@ pub struct Args {
     /// anyway.
     #[arg(long)]
     strict: bool,
+    /// Pin now() to this instant, e.g. 2024-05-06T07:08:09Z, so that
+    /// cases that read the clock give the same result every run
+    /// (default: the real clock).
+    #[arg(long, value_name = "RFC3339")]
+    now: Option<String>,
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit::passed(test(&args))
+    exit::passed(load::windsor::at_now(args.now.as_deref(), || test(&args)))
 }
 
 /// Runs the cases; `Ok(false)` when any failed.

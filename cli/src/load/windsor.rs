@@ -54,3 +54,13 @@ pub fn rules(project: &Project, chosen: Rules) -> String {
     };
     format!("rules: {} ({why})", project.format)
 }
+
+/// Runs `f` with `now()` pinned to `--now` when it is given (the real
+/// clock otherwise), so that a render's output is the same every run.
+pub fn at_now<R>(given: Option<&str>, f: impl FnOnce() -> Result<R, String>) -> Result<R, String> {
+    let now = match given {
+        Some(t) => Some(bpvm::runtime::time::clock::rfc3339(t).map_err(|e| format!("error: --now {e}"))?),
+        None => None,
+    };
+    bpvm::runtime::time::clock::pinned(now, f)
+}

@@ -24,6 +24,7 @@ mod graph;
 mod habits;
 mod help;
 mod newer_fields;
+mod now;
 mod output;
 mod provenance;
 mod readme;

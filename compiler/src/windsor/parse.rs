@@ -397,7 +397,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn postfix(&mut self, base: Expr) -> Parsed<Expr> {
+    fn postfix(&mut self, mut base: Expr) -> Parsed<Expr> {
         let mut steps = Vec::new();
         loop {
             match self.c.peek() {
@@ -406,10 +406,44 @@ impl<'s> Parser<'s> {
                     self.c.pos += 1;
                     self.index().map(|step| steps.push(step))?;
                 }
-                Some(Tok::LParen) => return Err(self.error_here("only named functions can be called")),
+                Some(Tok::LParen) => match steps.pop() {
+                    Some(Step {
+                        op: Accessor::Member(name),
+                        ..
+                    }) => base = self.method_call(access(base, std::mem::take(&mut steps)), name)?,
+                    _ => return Err(self.error_here("only named functions can be called")),
+                },
                 _ => return Ok(access(base, steps)),
             }
         }
+    }
+
+    /// `receiver.name(args…)`, from the `(`: a call of the hidden method
+    /// function with the receiver and the name first (time values have
+    /// methods, as Go's do).
+    fn method_call(&mut self, receiver: Expr, name: String) -> Parsed<Expr> {
+        let name_span = (
+            receiver.span.1,
+            self.c.peek_token().map_or(receiver.span.1, |t| t.span.0),
+        );
+        let start = receiver.span.0;
+        let mut args = vec![receiver, Expr::new(Kind::Str(name), name_span)];
+        self.expect(Tok::LParen, "'('")?;
+        while self.c.peek() != Some(Tok::RParen) {
+            self.expr(0).and_then(|arg| {
+                args.push(arg);
+                self.separator(Tok::RParen, "',' or ')' after the argument")
+            })?;
+        }
+        let close = self.expect(Tok::RParen, "')' to close the call")?;
+        let call = Call {
+            name: bpvm_runtime::time::functions::METHOD.to_string(),
+            name_span,
+            args,
+            named: Vec::new(),
+            literal_args: false,
+        };
+        Ok(Expr::new(Kind::Call(Box::new(call)), (start, close.span.1)))
     }
 
     /// `[index]` or `[from:to]`, after the `[`.

@@ -1,5 +1,6 @@
 //! `min` and `max` of both dialects: over the arguments, or over one list
 //! argument; the winner keeps its type (`max(2, 2.0)` is the integer 2).
+//! Durations compare with durations.
 
 use super::args::wrong;
 use crate::func::FnError;
@@ -15,13 +16,19 @@ pub fn extreme<'a>(f: &str, a: &[Val<'a>], want: Ordering) -> Result<Val<'a>, Fn
     };
     let mut best: Option<Val<'a>> = None;
     for (i, v) in items.into_iter().enumerate() {
-        if v.as_f64().is_none() {
+        // Durations order too (Go's int64 kind, as expr-lang has it).
+        if v.as_f64().is_none() && !matches!(v, Val::Duration(_)) {
             return Err(wrong(f, if a.len() == 1 { 0 } else { i }, "a number", v));
         }
         best = match best {
-            Some(b) if ops::compare(v, b).map_err(|_| wrong(f, i, "a number", v))? != want => Some(b),
+            Some(b) if ops::compare(v, b).map_err(|_| mixed(f, b, v))? != want => Some(b),
             _ => Some(v),
         };
     }
     best.ok_or_else(|| FnError::arg(0, format!("{f}() of an empty list")))
+}
+
+/// "max() cannot compare time.Duration with int".
+fn mixed(f: &str, a: Val<'_>, b: Val<'_>) -> FnError {
+    FnError::new(format!("{f}() cannot compare {} with {}", a.type_name(), b.type_name()))
 }

@@ -27,6 +27,16 @@ fn write(out: &mut String, v: Val<'_>) -> Result<(), FnError> {
         Val::Str(s) => string(out, s),
         Val::Bytes(b) => string(out, &String::from_utf8_lossy(b)),
         Val::Func(_) => return Err(wrong("jsonString", 0, "a value that JSON can hold", v)),
+        // As Go's encoding/json: a time in RFC 3339, a duration, month or
+        // weekday as its number, a location as an object of no fields.
+        Val::Time(t) => string(out, &crate::time::format::format(t, crate::time::format::RFC3339_NANO)),
+        Val::Duration(d) => {
+            let _ = write!(out, "{d}");
+        }
+        Val::Calendar(crate::time::Calendar::Month(n) | crate::time::Calendar::Weekday(n)) => {
+            let _ = write!(out, "{n}");
+        }
+        Val::Calendar(_) => out.push_str("{}"),
         _ => {
             if let Some(list) = v.list() {
                 out.push('[');

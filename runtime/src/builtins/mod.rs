@@ -46,7 +46,12 @@ pub mod windsor;
 use crate::func::Library;
 
 /// The Windsor (expr-lang) dialect's functions.
-pub static WINDSOR: Library = Library::new(&[windsor::FUNCTIONS, bits::FUNCTIONS, cidr::FUNCTIONS]);
+pub static WINDSOR: Library = Library::new(&[
+    windsor::FUNCTIONS,
+    bits::FUNCTIONS,
+    cidr::FUNCTIONS,
+    crate::time::functions::FUNCTIONS,
+]);
 
 /// The Bluelink dialect's core functions.
 pub static BLUELINK: Library = Library::new(&[

@@ -195,6 +195,9 @@ pub(super) fn abs<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError
 fn int<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     match a[0] {
         Val::Int(i) => Ok(Val::Int(i)),
+        // Go's `int(d)` of a duration, month or weekday: its number.
+        Val::Duration(d) => Ok(Val::Int(d)),
+        Val::Calendar(crate::time::Calendar::Month(n) | crate::time::Calendar::Weekday(n)) => Ok(Val::Int(n as i64)),
         Val::Float(f) => in_i64(f)
             .map(Val::Int)
             .ok_or_else(|| FnError::arg(0, format!("int() argument 1 {}", out_of_i64(f)))),

@@ -40,7 +40,12 @@ static HOSTED: &[Builtin] = &[
 ];
 
 /// Windsor's functions with the hosted ones.
-pub static WINDSOR_HOSTED: Library = Library::new(&[windsor::FUNCTIONS, cidr::FUNCTIONS, HOSTED]);
+pub static WINDSOR_HOSTED: Library = Library::new(&[
+    windsor::FUNCTIONS,
+    cidr::FUNCTIONS,
+    bpvm::runtime::time::functions::FUNCTIONS,
+    HOSTED,
+]);
 
 /// `host.<function>.<arg 1>[.<arg 2>]`; a missing terraform output is nil,
 /// any other missing entry is an error naming it.

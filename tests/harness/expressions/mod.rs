@@ -16,6 +16,8 @@
 //!   templates are compiled; see `bpvm::Logic`).
 //! - A file's `effects:` is what Bluelink's effect functions see
 //!   ([`effects`]).
+//! - A file's `now:` (an RFC 3339 instant) is what `now()` gives in its
+//!   cases, so that they are the same every run.
 //! - A Bluelink `expr` case that expects a result also checks clean
 //!   ([`checked`]): what a render does, the checker does not refuse.
 //! - A case translated from a reference's tests names its test and may
@@ -100,6 +102,11 @@ fn run(case: &Case, dialect: Dialect) -> Result<(), Failure> {
         Some(v) => Environment::from_value(v.clone())?,
     };
     let host = file.get("host").cloned().unwrap_or(Value::Null);
+    let now = match file.get("now") {
+        None => None,
+        Some(Value::Str(t)) => Some(bpvm::runtime::time::clock::rfc3339(t).map_err(Failure::problem)?),
+        Some(_) => return Err(Failure::problem("now: must be an RFC 3339 instant")),
+    };
     let mut outcomes: Vec<Outcome> = Vec::new();
     for optimize in [true, false] {
         let mut compiler = Compiler::new(dialect).optimize(optimize).logic(logic);
@@ -113,9 +120,11 @@ fn run(case: &Case, dialect: Dialect) -> Result<(), Failure> {
         };
         let effects = effects::effects_of(file.get("effects"), &file.path);
         let host: &dyn std::any::Any = if dialect == Dialect::Bluelink { &effects } else { &host };
-        outcomes.push(prog.and_then(|p| match Vm::new().run_with(&p, &env, host) {
-            Ok(v) => Ok(v.to_value()),
-            Err(e) => Err(p.diagnose(&e)),
+        outcomes.push(prog.and_then(|p| {
+            bpvm::runtime::time::clock::pinned(now, || match Vm::new().run_with(&p, &env, host) {
+                Ok(v) => Ok(v.to_value()),
+                Err(e) => Err(p.diagnose(&e)),
+            })
         }));
     }
     let agree = match (&outcomes[0], &outcomes[1]) {

@@ -99,8 +99,11 @@ pub static FUNCTIONS: &[Builtin] = &[
     },
 ];
 
+/// `now()`, `date()`, `duration()`, `timezone()` and method calls on times.
+static TIME: &[Builtin] = bpvm_runtime::time::functions::FUNCTIONS;
+
 /// The Windsor dialect with the renderer's functions.
-pub static LIBRARY: Library = Library::new(&[windsor::FUNCTIONS, cidr::FUNCTIONS, FUNCTIONS]);
+pub static LIBRARY: Library = Library::new(&[windsor::FUNCTIONS, cidr::FUNCTIONS, FUNCTIONS, TIME]);
 
 /// What the Windsor v0.9 rules change in the library: `string()` writes
 /// maps with sorted keys, as Windsor v0.9's YAML encoder does (W10 over D1).
@@ -113,7 +116,7 @@ static V09: &[Builtin] = &[Builtin {
 }];
 
 /// The library of templates rendered by the Windsor v0.9 rules.
-pub static LIBRARY_V09: Library = Library::new(&[windsor::FUNCTIONS, cidr::FUNCTIONS, FUNCTIONS, V09]);
+pub static LIBRARY_V09: Library = Library::new(&[windsor::FUNCTIONS, cidr::FUNCTIONS, FUNCTIONS, TIME, V09]);
 
 /// The compiler every facet expression goes through.
 pub fn compiler() -> Compiler {

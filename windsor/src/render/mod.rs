@@ -28,10 +28,17 @@ use bpvm_runtime::Value;
 /// Renders context `name`, whose values are `ctx` (see [`crate::context::scope`]).
 pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Result<Rendered, Errors> {
     // Governed (D10): within its deadline, its documents within one limit.
-    let result = bpvm_runtime::govern::govern(|| match project.format {
-        Format::V09 => v09::render(project, name, ctx, opts),
-        Format::Seed => seed::render(project, name, ctx, opts),
-    });
+    let run = || {
+        bpvm_runtime::govern::govern(|| match project.format {
+            Format::V09 => v09::render(project, name, ctx, opts),
+            Format::Seed => seed::render(project, name, ctx, opts),
+        })
+    };
+    // Unset, a clock pinned around the call stays in force.
+    let result = match opts.now {
+        Some(now) => bpvm_runtime::time::clock::pinned(Some(now), run),
+        None => run(),
+    };
     crate::host::jsonnet::collect_garbage();
     result.map_err(|mut errors| {
         crate::error::locate(&project.root, &mut errors);

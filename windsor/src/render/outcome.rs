@@ -19,6 +19,20 @@ pub struct Options {
     /// The limits of the render's Jsonnet evaluations (its time limit
     /// among them); the environment's by default.
     pub jsonnet: crate::host::jsonnet::Limits,
+    /// The instant `now()` gives in this render's expressions, for
+    /// output that is the same every run; the real clock when unset.
+    ///
+    /// ```
+    /// use bpvm_windsor::render::Options;
+    /// use bpvm_runtime::time::clock;
+    /// let opts = Options { now: Some(clock::rfc3339("2024-05-06T07:08:09Z").unwrap()), ..Options::default() };
+    /// assert_eq!(opts.now.unwrap().secs, 1_714_979_289);
+    /// ```
+    ///
+    /// Functions that render without `Options` (`render_files`,
+    /// `test::run`) read a clock pinned around them with
+    /// [`bpvm_runtime::time::clock::pinned`].
+    pub now: Option<bpvm_runtime::time::Time>,
 }
 
 /// A rendered blueprint, and what decided it.

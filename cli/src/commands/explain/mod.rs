@@ -9,7 +9,7 @@ mod value;
 mod windsor;
 
 use crate::args::{BluelinkFlags, NEEDS_BLUEPRINT, WindsorTarget};
-use crate::exit;
+use crate::{exit, load};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -74,6 +74,8 @@ pub fn run(args: Args) -> ExitCode {
     match &args.blueprint {
         Some(blueprint) => exit::code(bluelink::explain(&args.path, blueprint, &args.bluelink)),
         None if args.bluelink.any() => exit::usage(NEEDS_BLUEPRINT),
-        None => exit::code(windsor::explain(&args.path, &args.windsor)),
+        None => exit::code(load::windsor::at_now(args.bluelink.now.as_deref(), || {
+            windsor::explain(&args.path, &args.windsor)
+        })),
     }
 }

@@ -11,13 +11,15 @@ mod windsor;
 pub use args::Args;
 
 use crate::args::NEEDS_BLUEPRINT;
-use crate::exit;
+use crate::{exit, load};
 use std::process::ExitCode;
 
 pub fn run(args: Args) -> ExitCode {
     match &args.blueprint {
         Some(blueprint) => exit::code(bluelink::render(blueprint, &args)),
         None if args.bluelink.any() => exit::usage(NEEDS_BLUEPRINT),
-        None => exit::code(windsor::render(&args)),
+        None => exit::code(load::windsor::at_now(args.bluelink.now.as_deref(), || {
+            windsor::render(&args)
+        })),
     }
 }
