@@ -5,7 +5,7 @@
 //! not here: the compiler turns them into loops in bytecode.
 
 use super::args::{char_offset, in_i64, index_in, int_at, list_at, map_at, num_at, out_of_i64, size, str_at, wrong};
-use super::extreme::extreme;
+use super::extreme::expr_extreme;
 use super::sized;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
 use crate::ops;
@@ -20,6 +20,7 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("len", 1, 1, len),
     builtin!("string", 1, 1, string),
     builtin!("split", 2, 2, split),
+    builtin!("splitAfter", 2, 3, split_after),
     builtin!("concat", 0, VARIADIC, concat),
     builtin!("fromPairs", 1, 1, from_pairs),
     builtin!("toPairs", 1, 1, to_pairs),
@@ -32,8 +33,8 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("abs", 1, 1, abs),
     builtin!("int", 1, 1, int),
     builtin!("float", 1, 1, float),
-    builtin!("min", 1, VARIADIC, |_, a| extreme("min", a, Ordering::Less)),
-    builtin!("max", 1, VARIADIC, |_, a| extreme("max", a, Ordering::Greater)),
+    builtin!("min", 1, VARIADIC, |_, a| expr_extreme("min", a, Ordering::Less)),
+    builtin!("max", 1, VARIADIC, |_, a| expr_extreme("max", a, Ordering::Greater)),
     builtin!("sum", 1, 1, sum),
     builtin!("mean", 1, VARIADIC, mean),
     builtin!("median", 1, VARIADIC, median),
@@ -53,7 +54,7 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("hasSuffix", 2, 2, |_, a| Ok(Val::Bool(
         str_at("hasSuffix", a, 0)?.ends_with(str_at("hasSuffix", a, 1)?)
     ))),
-    builtin!("replace", 3, 3, replace),
+    builtin!("replace", 3, 4, replace),
     builtin!("repeat", 2, 2, repeat),
     builtin!("indexOf", 2, 2, |_, a| index_of("indexOf", a, false)),
     builtin!("lastIndexOf", 2, 2, |_, a| index_of("lastIndexOf", a, true)),
@@ -61,7 +62,7 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("reverse", 1, 1, reverse),
     builtin!("sort", 1, 2, sort),
     builtin!("type", 1, 1, type_of),
-    builtin!("toJSON", 1, 1, to_json),
+    builtin!("toJSON", 1, 1, super::go_json::to_json),
     builtin!("jsonString", 1, 1, super::go_json::json_string),
     builtin!("fromJSON", 1, 1, from_json),
     builtin!("toBase64", 1, 1, to_base64),
@@ -88,6 +89,24 @@ fn string<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 
 fn split<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     sized::split(c, "split", str_at("split", a, 0)?, str_at("split", a, 1)?, true)
+}
+
+/// expr-lang's `splitAfter(s, sep[, n])`: Go's `SplitAfterN`. (Windsor
+/// replaces expr-lang's `split` with its own two-argument one.)
+fn split_after<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let f = "splitAfter";
+    let n = if a.len() > 2 { count_at(f, a, 2)? } else { -1 };
+    sized::split_n(c, f, str_at(f, a, 0)?, str_at(f, a, 1)?, true, n)
+}
+
+/// A count argument as expr-lang reads it: an integer, or a float
+/// without its fraction.
+fn count_at(f: &str, a: &[Val<'_>], i: usize) -> Result<i64, FnError> {
+    match a[i] {
+        Val::Int(n) => Ok(n),
+        Val::Float(x) => in_i64(x).ok_or_else(|| FnError::arg(i, format!("{f}() argument {} {}", i + 1, out_of_i64(x)))),
+        v => Err(wrong(f, i, "an integer", v)),
+    }
 }
 
 fn concat<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
@@ -382,7 +401,10 @@ fn replace<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         str_at("replace", a, 1)?,
         str_at("replace", a, 2)?,
     );
-    sized::replace(c, "replace", s, from, to)
+    match a.get(3) {
+        Some(_) => sized::replace_n(c, "replace", s, from, to, count_at("replace", a, 3)?),
+        None => sized::replace(c, "replace", s, from, to),
+    }
 }
 
 fn repeat<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
@@ -464,16 +486,23 @@ fn type_of<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     }))
 }
 
-fn to_json<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let v = a[0].to_value();
-    let s = serde_json::to_string_pretty(&v).map_err(|e| FnError::new(format!("toJSON() {e}")))?;
-    Ok(c.str(&s))
-}
-
 fn from_json<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let s = str_at("fromJSON", a, 0)?;
-    let v = crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("fromJSON() invalid JSON: {e}")))?;
+    let mut v =
+        crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("fromJSON() invalid JSON: {e}")))?;
+    numbers_as_floats(&mut v);
     c.adopt("fromJSON()", &v)
+}
+
+/// Go's `encoding/json` decodes every number into `any` as a float64
+/// (`fromJSON("1")` is 1.0). JSON text nests boundedly, so this recursion is.
+fn numbers_as_floats(v: &mut crate::Value) {
+    match v {
+        crate::Value::Int(i) => *v = crate::Value::Float(*i as f64),
+        crate::Value::List(items) => items.iter_mut().for_each(numbers_as_floats),
+        crate::Value::Map(m) => m.iter_mut().for_each(|(_, x)| numbers_as_floats(x)),
+        _ => {}
+    }
 }
 
 fn to_base64<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
@@ -490,6 +519,7 @@ fn from_base64<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(s)
         .map_err(|e| FnError::arg(0, format!("fromBase64() invalid base64: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|_| FnError::arg(0, "fromBase64() result is not UTF-8 text"))?;
-    Ok(c.str(&text))
+    // Go gives the bytes as a string whatever they are; bytes that are
+    // not UTF-8 print as U+FFFD, so they are that here.
+    Ok(c.str(&String::from_utf8_lossy(&bytes)))
 }
