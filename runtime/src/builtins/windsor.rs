@@ -21,7 +21,7 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("string", 1, 1, string),
     builtin!("split", 2, 2, split),
     builtin!("splitAfter", 2, 3, split_after),
-    builtin!("concat", 0, VARIADIC, concat),
+    builtin!("concat", 1, VARIADIC, concat),
     builtin!("fromPairs", 1, 1, from_pairs),
     builtin!("toPairs", 1, 1, to_pairs),
     builtin!("get", 2, 2, get),
@@ -40,8 +40,8 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("median", 1, VARIADIC, median),
     builtin!("values", 1, 1, values),
     builtin!("keys", 1, 1, keys),
-    builtin!("first", 1, 1, |_, a| end_item("first", a, false)),
-    builtin!("last", 1, 1, |_, a| end_item("last", a, true)),
+    builtin!("first", 1, 1, |_, a| end_item(a, false)),
+    builtin!("last", 1, 1, |_, a| end_item(a, true)),
     builtin!("join", 1, 2, join),
     builtin!("lower", 1, 1, |c, a| Ok(super::case::lower(c, str_at("lower", a, 0)?))),
     builtin!("upper", 1, 1, |c, a| Ok(super::case::upper(c, str_at("upper", a, 0)?))),
@@ -159,29 +159,43 @@ fn to_pairs<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(c.list(pairs))
 }
 
+/// expr-lang's `get(x, key)`: a member or item, nil when there is none
+/// or `x` cannot have one; a key of the wrong kind for a map or list is
+/// an error. A string's item is its character at the index (D5).
 fn get<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let (base, key) = (a[0], a[1]);
     if let Some(m) = base.map() {
         return match key {
             Val::Str(k) => Ok(m.get(k).unwrap_or(Val::Nil)),
-            _ => Ok(Val::Nil),
+            // Go looks a nil key up as the zero key, "".
+            Val::Nil => Ok(m.get("").unwrap_or(Val::Nil)),
+            other => Err(wrong("get", 1, "a string key for a map", other)),
         };
     }
     if let Some(l) = base.list() {
-        return match key {
-            Val::Int(i) => Ok(index_in(i, l.len()).and_then(|i| l.get(i)).unwrap_or(Val::Nil)),
-            other => Err(wrong("get", 1, "an integer index for a list", other)),
-        };
+        let i = count_at("get", a, 1)?;
+        return Ok(index_in(i, l.len()).and_then(|i| l.get(i)).unwrap_or(Val::Nil));
     }
     match base {
-        Val::Nil => Ok(Val::Nil),
-        other => Err(wrong("get", 0, "a map, a list or nil", other)),
+        Val::Str(s) => Ok(char_at(s, count_at("get", a, 1)?)),
+        _ => Ok(Val::Nil),
     }
+}
+
+/// The character of `s` at index `i` (negative counts from the end), or nil.
+fn char_at(s: &str, i: i64) -> Val<'_> {
+    index_in(i, s.chars().count())
+        .and_then(|at| s.char_indices().nth(at))
+        .map_or(Val::Nil, |(b, ch)| Val::Str(&s[b..b + ch.len_utf8()]))
 }
 
 fn take<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let l = list_at("take", a, 0)?;
-    let n = int_at("take", a, 1)?.clamp(0, l.len() as i64) as usize;
+    let n = int_at("take", a, 1)?;
+    if n < 0 {
+        return Err(FnError::arg(1, format!("take() count {n} is negative")));
+    }
+    let n = n.min(l.len() as i64) as usize;
     Ok(c.list(l.iter().take(n)))
 }
 
@@ -336,13 +350,16 @@ fn keys<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(c.list(m.iter().map(|(k, _)| Val::Str(k))))
 }
 
-fn end_item<'a>(f: &str, a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
-    if a[0].is_nil() {
-        return Ok(Val::Nil);
-    }
-    let l = list_at(f, a, 0)?;
-    let i = if last { l.len().checked_sub(1) } else { Some(0) };
-    Ok(i.and_then(|i| l.get(i)).unwrap_or(Val::Nil))
+/// expr-lang's `first`/`last`: the end item of a list, the end character
+/// of a string (D5), nil for anything else (expr-lang recovers from the
+/// failed fetch with nil).
+fn end_item<'a>(a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
+    let at = if last { -1 } else { 0 };
+    Ok(match (a[0], a[0].list()) {
+        (_, Some(l)) => index_in(at, l.len()).and_then(|i| l.get(i)).unwrap_or(Val::Nil),
+        (Val::Str(s), None) => char_at(s, at),
+        _ => Val::Nil,
+    })
 }
 
 fn join<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
@@ -443,7 +460,8 @@ fn reverse<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 }
 
 fn sort<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let mut items: Vec<Val<'a>> = list_at("sort", a, 0)?.iter().collect();
+    // expr-lang sorts nothing but a list; anything else sorts as empty.
+    let mut items: Vec<Val<'a>> = a[0].list().map_or_else(Vec::new, |l| l.iter().collect());
     let desc = match a.get(1) {
         None => false,
         Some(_) => match str_at("sort", a, 1)? {
