@@ -1052,8 +1052,11 @@ fn finish<'a>(arena: &'a Bump, f: Frame<'a>) -> Result<Val<'a>, Fault> {
         Loop::GroupBy => {
             let mut groups: Vec<(&'a str, Vec<Val<'a>>)> = Vec::new();
             for (i, key) in f.out.iter().enumerate() {
+                // Keys are text, as Windsor prints a grouping (Go's
+                // fmt.Sprint of each key): 1, true, <nil>.
                 let name: &'a str = match *key {
                     Val::Str(s) => s,
+                    Val::Nil => "<nil>",
                     Val::Doc(_) | Val::List(_) | Val::Map(_) | Val::Func(_) => {
                         return Err(Fault::Op(OpError::Other(format!(
                             "cannot group by a {}",
