@@ -77,10 +77,16 @@ fn len<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(Val::Int(n as i64))
 }
 
-/// Windsor's `string`: nil is empty, lists and maps are YAML, the rest is Go `%v`.
+/// Windsor's `string`: nil is empty, lists and maps are goccy's YAML
+/// (trimmed), the rest is Go `%v`.
 fn string<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     if let Val::Str(_) = a[0] {
         return Ok(a[0]);
+    }
+    if a[0].list().is_some() || a[0].map().is_some() {
+        let s = super::go_yaml::to_yaml(a[0]);
+        c.reserve("string()", s.len())?;
+        return Ok(c.str(&s));
     }
     let mut s = String::new();
     text::push_text(&mut s, a[0]);
