@@ -569,9 +569,10 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
             Op::LoopBegin(kind) => {
                 let init = if kind == Loop::ReduceFrom { Some(pop!()) } else { None };
                 let list = pop!();
-                let items = match list.list() {
-                    Some(items) => items,
-                    None => fail!(ip - 1, Fault::NotIterable(list.type_name())),
+                let items = match (list.list(), list) {
+                    (Some(items), _) => items,
+                    (None, Val::Str(s)) => code_points(arena, s),
+                    (None, _) => fail!(ip - 1, Fault::NotIterable(list.type_name())),
                 };
                 let mut frame = Frame {
                     kind,
@@ -971,6 +972,14 @@ fn slice<'a>(arena: &'a Bump, base: Val<'a>, from: Val<'a>, to: Val<'a>) -> Resu
             base: other.kind(),
         }),
     }
+}
+
+/// A string's items, as expr-lang loops over a string: each a number,
+/// here the character's code point (strings count characters, D5; Go
+/// gives its bytes, the same for ASCII text).
+fn code_points<'a>(arena: &'a Bump, s: &str) -> ListRef<'a> {
+    let items = BumpVec::from_iter_in(s.chars().map(|c| Val::Int(i64::from(u32::from(c)))), arena);
+    ListRef::Vals(items.into_bump_slice())
 }
 
 /// Takes one predicate or body result into the frame.

@@ -167,7 +167,7 @@ fn to_pairs<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 
 /// expr-lang's `get(x, key)`: a member or item, nil when there is none
 /// or `x` cannot have one; a key of the wrong kind for a map or list is
-/// an error. A string's item is its character at the index (D5).
+/// an error. A string's item is a number, as `char_at` says.
 fn get<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let (base, key) = (a[0], a[1]);
     if let Some(m) = base.map() {
@@ -188,11 +188,13 @@ fn get<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     }
 }
 
-/// The character of `s` at index `i` (negative counts from the end), or nil.
-fn char_at(s: &str, i: i64) -> Val<'_> {
+/// The item of `s` at index `i` (negative counts from the end), or nil:
+/// as `s[i]`, a number, the character's code point (Go gives the byte,
+/// the same for ASCII text; strings count characters, D5).
+fn char_at<'a>(s: &str, i: i64) -> Val<'a> {
     index_in(i, s.chars().count())
-        .and_then(|at| s.char_indices().nth(at))
-        .map_or(Val::Nil, |(b, ch)| Val::Str(&s[b..b + ch.len_utf8()]))
+        .and_then(|at| s.chars().nth(at))
+        .map_or(Val::Nil, |ch| Val::Int(i64::from(u32::from(ch))))
 }
 
 fn take<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
@@ -356,8 +358,8 @@ fn keys<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(c.list(m.iter().map(|(k, _)| Val::Str(k))))
 }
 
-/// expr-lang's `first`/`last`: the end item of a list, the end character
-/// of a string (D5), nil for anything else (expr-lang recovers from the
+/// expr-lang's `first`/`last`: the end item of a list or a string (a
+/// number, as `char_at`), nil for anything else (expr-lang recovers from the
 /// failed fetch with nil).
 fn end_item<'a>(a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
     let at = if last { -1 } else { 0 };
