@@ -48,7 +48,14 @@ pub fn expr_extreme<'a>(f: &str, a: &[Val<'a>], want: Ordering) -> Result<Val<'a
 
 /// Takes `v` (a number, or a list walked through) into `best`; a tie
 /// keeps the one seen first.
-fn walk<'a>(f: &str, i: usize, v: Val<'a>, depth: usize, want: Ordering, best: &mut Option<Val<'a>>) -> Result<(), FnError> {
+fn walk<'a>(
+    f: &str,
+    i: usize,
+    v: Val<'a>,
+    depth: usize,
+    want: Ordering,
+    best: &mut Option<Val<'a>>,
+) -> Result<(), FnError> {
     if v.as_f64().is_some() {
         let wins = match *best {
             None => true,

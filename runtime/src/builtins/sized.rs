@@ -65,7 +65,11 @@ pub fn split_n<'a>(c: &Ctx<'a>, f: &str, s: &'a str, sep: &str, after: bool, n: 
     } else {
         s.matches(sep).count() + 1
     };
-    let n = if n < 0 { most } else { most.min(usize::try_from(n).unwrap_or(usize::MAX)) };
+    let n = if n < 0 {
+        most
+    } else {
+        most.min(usize::try_from(n).unwrap_or(usize::MAX))
+    };
     c.reserve_items(&format!("{f}()"), n)?;
     let mut parts = Vec::with_capacity(n);
     let mut rest = s;

@@ -110,7 +110,9 @@ fn split_after<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 fn count_at(f: &str, a: &[Val<'_>], i: usize) -> Result<i64, FnError> {
     match a[i] {
         Val::Int(n) => Ok(n),
-        Val::Float(x) => in_i64(x).ok_or_else(|| FnError::arg(i, format!("{f}() argument {} {}", i + 1, out_of_i64(x)))),
+        Val::Float(x) => {
+            in_i64(x).ok_or_else(|| FnError::arg(i, format!("{f}() argument {} {}", i + 1, out_of_i64(x))))
+        }
         v => Err(wrong(f, i, "an integer", v)),
     }
 }
@@ -514,8 +516,7 @@ fn type_of<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 
 fn from_json<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let s = str_at("fromJSON", a, 0)?;
-    let mut v =
-        crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("fromJSON() invalid JSON: {e}")))?;
+    let mut v = crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("fromJSON() invalid JSON: {e}")))?;
     numbers_as_floats(&mut v);
     c.adopt("fromJSON()", &v)
 }

@@ -66,7 +66,10 @@ fn node(out: &mut String, v: Val<'_>, col: usize, depth: usize) {
 /// A map entry's value after `key:`: a list on the next lines at the
 /// key's indentation, a map two spaces in, anything else after a space.
 fn entry_value(out: &mut String, v: Val<'_>, col: usize, depth: usize) {
-    let (list, map) = (v.list().is_some_and(|l| !l.is_empty()), v.map().is_some_and(|m| !m.is_empty()));
+    let (list, map) = (
+        v.list().is_some_and(|l| !l.is_empty()),
+        v.map().is_some_and(|m| !m.is_empty()),
+    );
     if list {
         line(out, col);
         node(out, v, col, depth);

@@ -6,8 +6,8 @@ use std::fmt::Write;
 
 /// Words a YAML reader could take for null or a bool (YAML 1.1's too).
 const KEYWORDS: &[&str] = &[
-    "null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "False", "FALSE", "y", "Y", "yes", "Yes", "YES",
-    "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF",
+    "null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "False", "FALSE", "y", "Y", "yes", "Yes", "YES", "n",
+    "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF",
 ];
 
 /// Whether goccy writes `s` in double quotes.
@@ -71,7 +71,9 @@ fn timestamp(s: &str) -> bool {
     if let Some(t) = rest.strip_prefix(' ') {
         return time(t) == Some("");
     }
-    let Some(t) = rest.strip_prefix(['T', 't']) else { return false };
+    let Some(t) = rest.strip_prefix(['T', 't']) else {
+        return false;
+    };
     let Some(mut zone) = time(t) else { return false };
     if let Some(frac) = zone.strip_prefix('.') {
         let n = frac.bytes().take_while(u8::is_ascii_digit).count();
@@ -80,7 +82,11 @@ fn timestamp(s: &str) -> bool {
         }
         zone = &frac[n..];
     }
-    zone == "Z" || zone.strip_prefix(['+', '-']).and_then(time_hm).is_some_and(str::is_empty)
+    zone == "Z"
+        || zone
+            .strip_prefix(['+', '-'])
+            .and_then(time_hm)
+            .is_some_and(str::is_empty)
 }
 
 /// One or two digits at most `max`.
@@ -94,7 +100,12 @@ fn date(s: &str) -> Option<&str> {
     if b.len() < 10 || b[4] != b'-' || b[7] != b'-' {
         return None;
     }
-    let num = |r: std::ops::Range<usize>| s.get(r).filter(|d| d.bytes().all(|c| c.is_ascii_digit()))?.parse::<u32>().ok();
+    let num = |r: std::ops::Range<usize>| {
+        s.get(r)
+            .filter(|d| d.bytes().all(|c| c.is_ascii_digit()))?
+            .parse::<u32>()
+            .ok()
+    };
     let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     let days = match month {
@@ -111,7 +122,9 @@ fn date(s: &str) -> Option<&str> {
 fn time(s: &str) -> Option<&str> {
     let rest = time_hm(s)?;
     let sec = rest.strip_prefix(':')?;
-    let ok = sec.get(..2).is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()) && d < "60");
+    let ok = sec
+        .get(..2)
+        .is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()) && d < "60");
     ok.then(|| &sec[2..])
 }
 
@@ -155,9 +168,37 @@ mod tests {
     #[test]
     fn what_goccy_quotes() {
         for s in [
-            "", "true", "yes", "n", "~", "1.0", "0x1F", "012", "1_000", "+1", "-1", ".5", "0o17", "1.0e400",
-            "99999999999999999999", "-", " a", "a ", "a:", "@x", "`x", "a #b", "a\\b", "a: b", "- x", "12:30",
-            "1:2", "2026-01-01", "2006-01-02 15:04:05", "2001-12-14t21:59:43.10-05:00", "2026-01-01T00:00:00Z",
+            "",
+            "true",
+            "yes",
+            "n",
+            "~",
+            "1.0",
+            "0x1F",
+            "012",
+            "1_000",
+            "+1",
+            "-1",
+            ".5",
+            "0o17",
+            "1.0e400",
+            "99999999999999999999",
+            "-",
+            " a",
+            "a ",
+            "a:",
+            "@x",
+            "`x",
+            "a #b",
+            "a\\b",
+            "a: b",
+            "- x",
+            "12:30",
+            "1:2",
+            "2026-01-01",
+            "2006-01-02 15:04:05",
+            "2001-12-14t21:59:43.10-05:00",
+            "2026-01-01T00:00:00Z",
         ] {
             assert!(needs_quotes(s), "{s}");
         }
@@ -166,8 +207,24 @@ mod tests {
     #[test]
     fn what_goccy_leaves_plain() {
         for s in [
-            "10.0.0.1", "1e3", "1e400", ".inf", "NaN", "x:y", "?x", "a,b", "=", "<<", "v1.2", "${x}", "été",
-            "2026-02-30", "24:00", "a\u{1}b", "https://x.y/z", "line1\nline2",
+            "10.0.0.1",
+            "1e3",
+            "1e400",
+            ".inf",
+            "NaN",
+            "x:y",
+            "?x",
+            "a,b",
+            "=",
+            "<<",
+            "v1.2",
+            "${x}",
+            "été",
+            "2026-02-30",
+            "24:00",
+            "a\u{1}b",
+            "https://x.y/z",
+            "line1\nline2",
         ] {
             assert!(!needs_quotes(s), "{s}");
         }
