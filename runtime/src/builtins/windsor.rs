@@ -268,6 +268,11 @@ fn float<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 }
 
 fn sum<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    // A string's items are numbers, its characters' code points (as the
+    // predicate functions loop over it).
+    if let Val::Str(s) = a[0] {
+        return Ok(Val::Int(s.chars().map(|c| i64::from(u32::from(c))).sum()));
+    }
     let mut total = Val::Int(0);
     for v in list_at("sum", a, 0)?.iter() {
         total = match (total, v) {
@@ -435,7 +440,7 @@ fn replace<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 }
 
 fn repeat<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    sized::repeat(c, "repeat", str_at("repeat", a, 0)?, int_at("repeat", a, 1)?)
+    sized::repeat(c, "repeat", str_at("repeat", a, 0)?, count_at("repeat", a, 1)?)
 }
 
 fn index_of<'a>(f: &str, a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
