@@ -588,7 +588,10 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                     Loop::All | Loop::None => frame.acc = Val::Bool(true),
                     Loop::Any => frame.acc = Val::Bool(false),
                     Loop::Reduce => {
-                        frame.acc = items.get(0).unwrap_or(Val::Nil);
+                        let Some(first) = items.get(0) else {
+                            fail!(ip - 1, Fault::Op(OpError::Other(EMPTY_REDUCE.into())));
+                        };
+                        frame.acc = first;
                         frame.at = 1;
                     }
                     Loop::ReduceFrom => frame.acc = init.unwrap_or(Val::Nil),
@@ -973,6 +976,10 @@ fn slice<'a>(arena: &'a Bump, base: Val<'a>, from: Val<'a>, to: Val<'a>) -> Resu
         }),
     }
 }
+
+/// expr-lang has no first accumulator for `reduce(xs, body)` of an
+/// empty list (compiler.go: the loop throws this error).
+const EMPTY_REDUCE: &str = "reduce of an empty list needs an initial value";
 
 /// A string's items, as expr-lang loops over a string: each a number,
 /// here the character's code point (strings count characters, D5; Go

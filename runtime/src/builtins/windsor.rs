@@ -144,6 +144,8 @@ fn from_pairs<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         })?;
         let key = match p.get(0).unwrap_or(Val::Nil) {
             Val::Str(s) => s,
+            // As Windsor prints a map with a nil key (fmt.Sprint).
+            Val::Nil => "<nil>",
             k @ (Val::Int(_) | Val::Float(_) | Val::Bool(_)) => {
                 let mut s = String::new();
                 text::push_text(&mut s, k);
