@@ -572,9 +572,10 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
             Op::LoopBegin(kind) => {
                 let init = if kind == Loop::ReduceFrom { Some(pop!()) } else { None };
                 let list = pop!();
-                let items = match list.list() {
-                    Some(items) => items,
-                    None => fail!(ip - 1, Fault::NotIterable(list.type_name())),
+                let items = match (list.list(), list) {
+                    (Some(items), _) => items,
+                    (None, Val::Str(s)) => code_points(arena, s),
+                    (None, _) => fail!(ip - 1, Fault::NotIterable(list.type_name())),
                 };
                 let mut frame = Frame {
                     kind,
@@ -981,6 +982,14 @@ fn slice<'a>(arena: &'a Bump, base: Val<'a>, from: Val<'a>, to: Val<'a>) -> Resu
     }
 }
 
+/// A string's items, as expr-lang loops over a string: each a number,
+/// here the character's code point (strings count characters, D5; Go
+/// gives its bytes, the same for ASCII text).
+fn code_points<'a>(arena: &'a Bump, s: &str) -> ListRef<'a> {
+    let items = BumpVec::from_iter_in(s.chars().map(|c| Val::Int(i64::from(u32::from(c)))), arena);
+    ListRef::Vals(items.into_bump_slice())
+}
+
 /// Takes one predicate or body result into the frame.
 fn step<'a>(f: &mut Frame<'a>, v: Val<'a>) -> Result<(), Fault> {
     let current = f.at.saturating_sub(1);
@@ -1064,8 +1073,11 @@ fn finish<'a>(arena: &'a Bump, f: Frame<'a>) -> Result<Val<'a>, Fault> {
         Loop::GroupBy => {
             let mut groups: Vec<(&'a str, Vec<Val<'a>>)> = Vec::new();
             for (i, key) in f.out.iter().enumerate() {
+                // Keys are text, as Windsor prints a grouping (Go's
+                // fmt.Sprint of each key): 1, true, <nil>.
                 let name: &'a str = match *key {
                     Val::Str(s) => s,
+                    Val::Nil => "<nil>",
                     Val::Doc(_) | Val::List(_) | Val::Map(_) | Val::Func(_) => {
                         return Err(Fault::Op(OpError::Other(format!(
                             "cannot group by a {}",

@@ -37,6 +37,7 @@ pub mod effects;
 pub mod encoding;
 mod extreme;
 mod go_json;
+mod go_yaml;
 pub mod higher;
 pub mod http;
 pub mod pointer;

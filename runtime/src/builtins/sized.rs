@@ -20,6 +20,23 @@ pub fn replace<'a>(c: &Ctx<'a>, f: &str, s: &str, from: &str, to: &str) -> Resul
     Ok(c.str(&s.replace(from, to)))
 }
 
+/// Go's `strings.Replace`: the first `n` matches of `from` replaced
+/// (every one when `n < 0`).
+pub fn replace_n<'a>(c: &Ctx<'a>, f: &str, s: &str, from: &str, to: &str, n: i64) -> Result<Val<'a>, FnError> {
+    let Ok(n) = usize::try_from(n) else {
+        return replace(c, f, s, from, to);
+    };
+    let hits = if from.is_empty() {
+        s.chars().count() + 1
+    } else {
+        s.matches(from).count()
+    }
+    .min(n);
+    let size = (s.len() - hits * from.len()).saturating_add(hits.saturating_mul(to.len()));
+    c.reserve(&format!("{f}()"), size)?;
+    Ok(c.str(&s.replacen(from, to, n)))
+}
+
 /// `s` cut at every `sep` (every character when `sep` is empty and
 /// `chars` is set).
 pub fn split<'a>(c: &Ctx<'a>, f: &str, s: &'a str, sep: &str, chars: bool) -> Result<Val<'a>, FnError> {
@@ -36,6 +53,41 @@ pub fn split<'a>(c: &Ctx<'a>, f: &str, s: &'a str, sep: &str, chars: bool) -> Re
     };
     c.reserve_items(&format!("{f}()"), n)?;
     Ok(c.list(s.split(sep).map(Val::Str).collect::<Vec<_>>()))
+}
+
+/// Go's `strings.SplitN`/`SplitAfterN` (`after` keeps each `sep` on the
+/// part before it): at most `n` parts, the last holding the rest; `n < 0`
+/// is no limit and `n == 0` no parts. An empty `sep` cuts between
+/// characters.
+pub fn split_n<'a>(c: &Ctx<'a>, f: &str, s: &'a str, sep: &str, after: bool, n: i64) -> Result<Val<'a>, FnError> {
+    let most = if sep.is_empty() {
+        s.chars().count()
+    } else {
+        s.matches(sep).count() + 1
+    };
+    let n = if n < 0 {
+        most
+    } else {
+        most.min(usize::try_from(n).unwrap_or(usize::MAX))
+    };
+    c.reserve_items(&format!("{f}()"), n)?;
+    let mut parts = Vec::with_capacity(n);
+    let mut rest = s;
+    while parts.len() + 1 < n {
+        let cut = if sep.is_empty() {
+            rest.chars().next().map(|ch| (ch.len_utf8(), 0))
+        } else {
+            rest.find(sep).map(|at| (at, sep.len()))
+        };
+        let Some((at, len)) = cut else { break };
+        let end = if after { at + len } else { at };
+        parts.push(Val::Str(&rest[..end]));
+        rest = &rest[at + len..];
+    }
+    if n > 0 {
+        parts.push(Val::Str(rest));
+    }
+    Ok(c.list(parts))
 }
 
 /// Checks the text `join` would build from `items` (strings counted by

@@ -5,7 +5,7 @@
 //! not here: the compiler turns them into loops in bytecode.
 
 use super::args::{char_offset, in_i64, index_in, int_at, list_at, map_at, num_at, out_of_i64, size, str_at, wrong};
-use super::extreme::extreme;
+use super::extreme::expr_extreme;
 use super::sized;
 use crate::func::{Builtin, Ctx, FnError, VARIADIC};
 use crate::ops;
@@ -20,7 +20,8 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("len", 1, 1, len),
     builtin!("string", 1, 1, string),
     builtin!("split", 2, 2, split),
-    builtin!("concat", 0, VARIADIC, concat),
+    builtin!("splitAfter", 2, 3, split_after),
+    builtin!("concat", 1, VARIADIC, concat),
     builtin!("fromPairs", 1, 1, from_pairs),
     builtin!("toPairs", 1, 1, to_pairs),
     builtin!("get", 2, 2, get),
@@ -32,15 +33,15 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("abs", 1, 1, abs),
     builtin!("int", 1, 1, int),
     builtin!("float", 1, 1, float),
-    builtin!("min", 1, VARIADIC, |_, a| extreme("min", a, Ordering::Less)),
-    builtin!("max", 1, VARIADIC, |_, a| extreme("max", a, Ordering::Greater)),
+    builtin!("min", 1, VARIADIC, |_, a| expr_extreme("min", a, Ordering::Less)),
+    builtin!("max", 1, VARIADIC, |_, a| expr_extreme("max", a, Ordering::Greater)),
     builtin!("sum", 1, 1, sum),
     builtin!("mean", 1, VARIADIC, mean),
     builtin!("median", 1, VARIADIC, median),
     builtin!("values", 1, 1, values),
     builtin!("keys", 1, 1, keys),
-    builtin!("first", 1, 1, |_, a| end_item("first", a, false)),
-    builtin!("last", 1, 1, |_, a| end_item("last", a, true)),
+    builtin!("first", 1, 1, |_, a| end_item(a, false)),
+    builtin!("last", 1, 1, |_, a| end_item(a, true)),
     builtin!("join", 1, 2, join),
     builtin!("lower", 1, 1, |c, a| Ok(super::case::lower(c, str_at("lower", a, 0)?))),
     builtin!("upper", 1, 1, |c, a| Ok(super::case::upper(c, str_at("upper", a, 0)?))),
@@ -53,7 +54,7 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("hasSuffix", 2, 2, |_, a| Ok(Val::Bool(
         str_at("hasSuffix", a, 0)?.ends_with(str_at("hasSuffix", a, 1)?)
     ))),
-    builtin!("replace", 3, 3, replace),
+    builtin!("replace", 3, 4, replace),
     builtin!("repeat", 2, 2, repeat),
     builtin!("indexOf", 2, 2, |_, a| index_of("indexOf", a, false)),
     builtin!("lastIndexOf", 2, 2, |_, a| index_of("lastIndexOf", a, true)),
@@ -61,7 +62,7 @@ pub static FUNCTIONS: &[Builtin] = &[
     builtin!("reverse", 1, 1, reverse),
     builtin!("sort", 1, 2, sort),
     builtin!("type", 1, 1, type_of),
-    builtin!("toJSON", 1, 1, to_json),
+    builtin!("toJSON", 1, 1, super::go_json::to_json),
     builtin!("jsonString", 1, 1, super::go_json::json_string),
     builtin!("fromJSON", 1, 1, from_json),
     builtin!("toBase64", 1, 1, to_base64),
@@ -76,10 +77,16 @@ fn len<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(Val::Int(n as i64))
 }
 
-/// Windsor's `string`: nil is empty, lists and maps are YAML, the rest is Go `%v`.
+/// Windsor's `string`: nil is empty, lists and maps are goccy's YAML
+/// (trimmed), the rest is Go `%v`.
 fn string<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     if let Val::Str(_) = a[0] {
         return Ok(a[0]);
+    }
+    if a[0].list().is_some() || a[0].map().is_some() {
+        let s = super::go_yaml::to_yaml(a[0]);
+        c.reserve("string()", s.len())?;
+        return Ok(c.str(&s));
     }
     let mut s = String::new();
     text::push_text(&mut s, a[0]);
@@ -88,6 +95,26 @@ fn string<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 
 fn split<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     sized::split(c, "split", str_at("split", a, 0)?, str_at("split", a, 1)?, true)
+}
+
+/// expr-lang's `splitAfter(s, sep[, n])`: Go's `SplitAfterN`. (Windsor
+/// replaces expr-lang's `split` with its own two-argument one.)
+fn split_after<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    let f = "splitAfter";
+    let n = if a.len() > 2 { count_at(f, a, 2)? } else { -1 };
+    sized::split_n(c, f, str_at(f, a, 0)?, str_at(f, a, 1)?, true, n)
+}
+
+/// A count argument as expr-lang reads it: an integer, or a float
+/// without its fraction.
+fn count_at(f: &str, a: &[Val<'_>], i: usize) -> Result<i64, FnError> {
+    match a[i] {
+        Val::Int(n) => Ok(n),
+        Val::Float(x) => {
+            in_i64(x).ok_or_else(|| FnError::arg(i, format!("{f}() argument {} {}", i + 1, out_of_i64(x))))
+        }
+        v => Err(wrong(f, i, "an integer", v)),
+    }
 }
 
 fn concat<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
@@ -117,6 +144,8 @@ fn from_pairs<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         })?;
         let key = match p.get(0).unwrap_or(Val::Nil) {
             Val::Str(s) => s,
+            // As Windsor prints a map with a nil key (fmt.Sprint).
+            Val::Nil => "<nil>",
             k @ (Val::Int(_) | Val::Float(_) | Val::Bool(_)) => {
                 let mut s = String::new();
                 text::push_text(&mut s, k);
@@ -140,29 +169,45 @@ fn to_pairs<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(c.list(pairs))
 }
 
+/// expr-lang's `get(x, key)`: a member or item, nil when there is none
+/// or `x` cannot have one; a key of the wrong kind for a map or list is
+/// an error. A string's item is a number, as `char_at` says.
 fn get<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let (base, key) = (a[0], a[1]);
     if let Some(m) = base.map() {
         return match key {
             Val::Str(k) => Ok(m.get(k).unwrap_or(Val::Nil)),
-            _ => Ok(Val::Nil),
+            // Go looks a nil key up as the zero key, "".
+            Val::Nil => Ok(m.get("").unwrap_or(Val::Nil)),
+            other => Err(wrong("get", 1, "a string key for a map", other)),
         };
     }
     if let Some(l) = base.list() {
-        return match key {
-            Val::Int(i) => Ok(index_in(i, l.len()).and_then(|i| l.get(i)).unwrap_or(Val::Nil)),
-            other => Err(wrong("get", 1, "an integer index for a list", other)),
-        };
+        let i = count_at("get", a, 1)?;
+        return Ok(index_in(i, l.len()).and_then(|i| l.get(i)).unwrap_or(Val::Nil));
     }
     match base {
-        Val::Nil => Ok(Val::Nil),
-        other => Err(wrong("get", 0, "a map, a list or nil", other)),
+        Val::Str(s) => Ok(char_at(s, count_at("get", a, 1)?)),
+        _ => Ok(Val::Nil),
     }
+}
+
+/// The item of `s` at index `i` (negative counts from the end), or nil:
+/// as `s[i]`, a number, the character's code point (Go gives the byte,
+/// the same for ASCII text; strings count characters, D5).
+fn char_at<'a>(s: &str, i: i64) -> Val<'a> {
+    index_in(i, s.chars().count())
+        .and_then(|at| s.chars().nth(at))
+        .map_or(Val::Nil, |ch| Val::Int(i64::from(u32::from(ch))))
 }
 
 fn take<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let l = list_at("take", a, 0)?;
-    let n = int_at("take", a, 1)?.clamp(0, l.len() as i64) as usize;
+    let n = int_at("take", a, 1)?;
+    if n < 0 {
+        return Err(FnError::arg(1, format!("take() count {n} is negative")));
+    }
+    let n = n.min(l.len() as i64) as usize;
     Ok(c.list(l.iter().take(n)))
 }
 
@@ -228,6 +273,11 @@ fn float<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 }
 
 fn sum<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
+    // A string's items are numbers, its characters' code points (as the
+    // predicate functions loop over it).
+    if let Val::Str(s) = a[0] {
+        return Ok(Val::Int(s.chars().map(|c| i64::from(u32::from(c))).sum()));
+    }
     let mut total = Val::Int(0);
     for v in list_at("sum", a, 0)?.iter() {
         total = match (total, v) {
@@ -320,13 +370,16 @@ fn keys<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     Ok(c.list(m.iter().map(|(k, _)| Val::Str(k))))
 }
 
-fn end_item<'a>(f: &str, a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
-    if a[0].is_nil() {
-        return Ok(Val::Nil);
-    }
-    let l = list_at(f, a, 0)?;
-    let i = if last { l.len().checked_sub(1) } else { Some(0) };
-    Ok(i.and_then(|i| l.get(i)).unwrap_or(Val::Nil))
+/// expr-lang's `first`/`last`: the end item of a list or a string (a
+/// number, as `char_at`), nil for anything else (expr-lang recovers from the
+/// failed fetch with nil).
+fn end_item<'a>(a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
+    let at = if last { -1 } else { 0 };
+    Ok(match (a[0], a[0].list()) {
+        (_, Some(l)) => index_in(at, l.len()).and_then(|i| l.get(i)).unwrap_or(Val::Nil),
+        (Val::Str(s), None) => char_at(s, at),
+        _ => Val::Nil,
+    })
 }
 
 fn join<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
@@ -385,11 +438,14 @@ fn replace<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
         str_at("replace", a, 1)?,
         str_at("replace", a, 2)?,
     );
-    sized::replace(c, "replace", s, from, to)
+    match a.get(3) {
+        Some(_) => sized::replace_n(c, "replace", s, from, to, count_at("replace", a, 3)?),
+        None => sized::replace(c, "replace", s, from, to),
+    }
 }
 
 fn repeat<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    sized::repeat(c, "repeat", str_at("repeat", a, 0)?, int_at("repeat", a, 1)?)
+    sized::repeat(c, "repeat", str_at("repeat", a, 0)?, count_at("repeat", a, 1)?)
 }
 
 fn index_of<'a>(f: &str, a: &[Val<'a>], last: bool) -> Result<Val<'a>, FnError> {
@@ -424,7 +480,8 @@ fn reverse<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
 }
 
 fn sort<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let mut items: Vec<Val<'a>> = list_at("sort", a, 0)?.iter().collect();
+    // expr-lang sorts nothing but a list; anything else sorts as empty.
+    let mut items: Vec<Val<'a>> = a[0].list().map_or_else(Vec::new, |l| l.iter().collect());
     let desc = match a.get(1) {
         None => false,
         Some(_) => match str_at("sort", a, 1)? {
@@ -467,16 +524,22 @@ fn type_of<'a>(_: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     }))
 }
 
-fn to_json<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
-    let v = a[0].to_value();
-    let s = serde_json::to_string_pretty(&v).map_err(|e| FnError::new(format!("toJSON() {e}")))?;
-    Ok(c.str(&s))
-}
-
 fn from_json<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let s = str_at("fromJSON", a, 0)?;
-    let v = crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("fromJSON() invalid JSON: {e}")))?;
+    let mut v = crate::Value::from_json(s).map_err(|e| FnError::arg(0, format!("fromJSON() invalid JSON: {e}")))?;
+    numbers_as_floats(&mut v);
     c.adopt("fromJSON()", &v)
+}
+
+/// Go's `encoding/json` decodes every number into `any` as a float64
+/// (`fromJSON("1")` is 1.0). JSON text nests boundedly, so this recursion is.
+fn numbers_as_floats(v: &mut crate::Value) {
+    match v {
+        crate::Value::Int(i) => *v = crate::Value::Float(*i as f64),
+        crate::Value::List(items) => items.iter_mut().for_each(numbers_as_floats),
+        crate::Value::Map(m) => m.iter_mut().for_each(|(_, x)| numbers_as_floats(x)),
+        _ => {}
+    }
 }
 
 fn to_base64<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
@@ -493,6 +556,7 @@ fn from_base64<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(s)
         .map_err(|e| FnError::arg(0, format!("fromBase64() invalid base64: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|_| FnError::arg(0, "fromBase64() result is not UTF-8 text"))?;
-    Ok(c.str(&text))
+    // Go gives the bytes as a string whatever they are; bytes that are
+    // not UTF-8 print as U+FFFD, so they are that here.
+    Ok(c.str(&String::from_utf8_lossy(&bytes)))
 }
