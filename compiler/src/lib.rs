@@ -24,6 +24,7 @@ mod dialect;
 mod fold;
 mod host_line;
 mod logic;
+mod natures;
 mod peephole;
 mod table;
 pub mod template;

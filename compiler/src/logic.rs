@@ -62,7 +62,8 @@
 //! fails and `nil in ['']` is true; `predicate_combination.go` merges
 //! `all(xs, p) && all(xs, q)`), which are not about boolean positions.
 
-use crate::ast::{Accessor, Binary, Expr, Kind, Link, Unary};
+use crate::ast::{Accessor, Binary, Expr, Kind, Link, Span, Step, Unary};
+use crate::natures;
 use bpvm_runtime::{Diagnostic, Kind as Type, Vocabulary, excerpt};
 use bpvm_vm::Loop;
 
@@ -91,24 +92,9 @@ impl<'s> Checker<'s> {
             Kind::Int(_) => Some(Type::Int),
             Kind::Float(_) => Some(Type::Float),
             Kind::Str(_) => Some(Type::Str),
+            Kind::Bytes(_) => Some(Type::Bytes),
             Kind::Ident(name) => self.scope.iter().rev().find(|(n, _)| *n == name).and_then(|(_, t)| *t),
-            Kind::Access(base, steps) => {
-                self.nature(base)?;
-                for step in steps {
-                    match &step.op {
-                        Accessor::Member(_) => {}
-                        Accessor::Index(i) => {
-                            self.nature(i)?;
-                        }
-                        Accessor::Slice(from, to) => {
-                            for bound in from.iter().chain(to.iter()) {
-                                self.nature(bound)?;
-                            }
-                        }
-                    }
-                }
-                None
-            }
+            Kind::Access(base, steps) => self.access(base, steps)?,
             Kind::Unary(op, a) => {
                 let t = self.nature(a)?;
                 match op {
@@ -183,8 +169,11 @@ impl<'s> Checker<'s> {
         {
             self.need_bool(left, first, l.op.text())?;
         }
+        let mut left_span = first.span;
         for link in links {
             let right = self.nature(&link.rhs)?;
+            self.check_operands(left_span, left, link, right)?;
+            left_span.1 = link.rhs.span.1;
             left = match link.op {
                 Binary::And | Binary::Or => {
                     self.need_bool(right, &link.rhs, link.op.text())?;
@@ -195,6 +184,66 @@ impl<'s> Checker<'s> {
             };
         }
         Ok(left)
+    }
+
+    /// The nature of `base` read with `steps`, each accessor checked
+    /// against what is known of the value it reads.
+    fn access(&mut self, base: &'s Expr, steps: &'s [Step]) -> Result<Nature, Box<Diagnostic>> {
+        let mut t = self.nature(base)?;
+        let mut from = base.span.1;
+        for step in steps {
+            let read = match &step.op {
+                Accessor::Member(key) => natures::Step::Member(key.clone()),
+                Accessor::Index(i) => natures::Step::Index(self.nature(i)?),
+                Accessor::Slice(from, to) => {
+                    let from = from.as_deref().map_or(Ok(None), |b| self.nature(b))?;
+                    let to = to.as_deref().map_or(Ok(None), |b| self.nature(b))?;
+                    natures::Step::Slice(from, to)
+                }
+            };
+            t = natures::access(t, read).map_err(|m| self.error((from, step.end), m))?;
+            from = step.end;
+        }
+        Ok(t)
+    }
+
+    /// Refuses `==`/`!=` between operands that can never be equal and
+    /// `in` a map with a key that is not a string, when their types are
+    /// known.
+    fn check_operands(&self, left_span: Span, left: Nature, link: &Link, right: Nature) -> Result<(), Box<Diagnostic>> {
+        let span = self.operator_span(left_span.1, link.rhs.span.0);
+        let message = match link.op {
+            Binary::Eq | Binary::Ne => match (left, right) {
+                (Some(l), Some(r)) if !natures::comparable(left, right) => {
+                    let text = |s: (u32, u32)| excerpt::clip(self.src.get(s.0 as usize..s.1 as usize).unwrap_or(""));
+                    natures::incomparable(link.op.text(), l, &text(left_span), r, &text(link.rhs.span))
+                }
+                _ => return Ok(()),
+            },
+            Binary::In | Binary::NotIn => match natures::in_map(left, right) {
+                Some(m) => m,
+                None => return Ok(()),
+            },
+            Binary::Range => match natures::range_bounds(left, right) {
+                Some(m) => m,
+                None => return Ok(()),
+            },
+            _ => return Ok(()),
+        };
+        Err(self.error(span, message))
+    }
+
+    /// The operator between two operands: what is between the end of
+    /// one and the start of the other, but blanks and parentheses.
+    fn operator_span(&self, after: u32, before: u32) -> Span {
+        let between = self.src.get(after as usize..before as usize).unwrap_or("");
+        let outside = |c: char| c.is_whitespace() || c == '(' || c == ')';
+        let start = after + (between.len() - between.trim_start_matches(outside).len()) as u32;
+        (start, start + between.trim_matches(outside).len() as u32)
+    }
+
+    fn error(&self, span: (u32, u32), message: String) -> Box<Diagnostic> {
+        Box::new(Diagnostic::new(message, self.src, span.0 as usize, span.1 as usize))
     }
 
     fn need_bool(&self, t: Nature, e: &Expr, what: &str) -> Result<(), Box<Diagnostic>> {
