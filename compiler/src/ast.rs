@@ -66,6 +66,26 @@ pub enum Kind {
     FuncRef(String),
 }
 
+/// The builtins that take a predicate, which the library does not hold
+/// (each compiles to a loop,
+/// [`Kind::Predicate`]).
+pub(crate) const PREDICATES: &[&str] = &[
+    "all",
+    "any",
+    "none",
+    "one",
+    "filter",
+    "map",
+    "count",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "groupBy",
+    "sortBy",
+    "reduce",
+];
+
 /// One accessor of a [`Kind::Access`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {

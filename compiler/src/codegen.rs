@@ -307,7 +307,7 @@ impl<'l> Gen<'l> {
         if name.is_empty() || self.dialect != Dialect::Windsor {
             return Ok(());
         }
-        let message = if self.lib.find(name).is_some() || PREDICATES.contains(&name) {
+        let message = if self.lib.find(name).is_some() || crate::ast::PREDICATES.contains(&name) {
             format!("'{name}' is a function; a let needs a name of its own")
         } else if self.scope.iter().any(|(n, _)| n == name) {
             format!("'{name}' is already a let name here; a let needs a name of its own")
@@ -738,25 +738,6 @@ impl<'l> Gen<'l> {
 
 /// The name of the whole environment.
 const ENV: &str = "$env";
-
-/// The builtins that take a predicate, which the library does not hold
-/// (each compiles to a loop).
-const PREDICATES: &[&str] = &[
-    "all",
-    "any",
-    "none",
-    "one",
-    "filter",
-    "map",
-    "count",
-    "find",
-    "findIndex",
-    "findLast",
-    "findLastIndex",
-    "groupBy",
-    "sortBy",
-    "reduce",
-];
 
 /// How many of `steps`, from the first, a path can take: names and
 /// constant indexes.

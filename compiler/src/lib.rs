@@ -112,7 +112,7 @@ impl Compiler {
             Dialect::Bluelink => bluelink::parse::parse(src, start, end, self.library)?,
         };
         if self.logic == Logic::ExprLang {
-            logic::check(&e, src)?;
+            logic::check(&e, src, self.library)?;
             logic::rewrite(&mut e, src)?;
         }
         if self.optimize {

@@ -64,7 +64,7 @@
 
 use crate::ast::{Accessor, Binary, Expr, Kind, Link, Span, Step, Unary};
 use crate::natures;
-use bpvm_runtime::{Diagnostic, Kind as Type, Vocabulary, excerpt};
+use bpvm_runtime::{Diagnostic, Kind as Type, Library, Vocabulary, excerpt};
 use bpvm_vm::Loop;
 
 /// What expr's checker knows of a value's type when compiling: `None`
@@ -72,8 +72,12 @@ use bpvm_vm::Loop;
 type Nature = Option<Type>;
 
 /// The checker's rejections of known non-bool operands (1. above).
-pub(crate) fn check(e: &Expr, src: &str) -> Result<(), Diagnostic> {
-    let mut c = Checker { src, scope: Vec::new() };
+pub(crate) fn check(e: &Expr, src: &str, lib: &Library) -> Result<(), Diagnostic> {
+    let mut c = Checker {
+        src,
+        scope: Vec::new(),
+        lib,
+    };
     c.nature(e).map(|_| ()).map_err(|d| *d)
 }
 
@@ -81,6 +85,9 @@ struct Checker<'s> {
     src: &'s str,
     /// The natures of the `let` names in scope.
     scope: Vec<(&'s str, Nature)>,
+    /// The functions: a bare name of one is typed as a function (it still
+    /// reads the environment when it runs, as in expr-lang).
+    lib: &'s Library,
 }
 
 impl<'s> Checker<'s> {
@@ -93,7 +100,13 @@ impl<'s> Checker<'s> {
             Kind::Float(_) => Some(Type::Float),
             Kind::Str(_) => Some(Type::Str),
             Kind::Bytes(_) => Some(Type::Bytes),
-            Kind::Ident(name) => self.scope.iter().rev().find(|(n, _)| *n == name).and_then(|(_, t)| *t),
+            Kind::Ident(name) => match self.scope.iter().rev().find(|(n, _)| *n == name) {
+                Some((_, t)) => *t,
+                None if self.lib.find(name).is_some() || crate::ast::PREDICATES.contains(&name.as_str()) => {
+                    Some(Type::Func)
+                }
+                None => None,
+            },
             Kind::Access(base, steps) => self.access(base, steps)?,
             Kind::Unary(op, a) => {
                 let t = self.nature(a)?;
@@ -228,7 +241,19 @@ impl<'s> Checker<'s> {
                 Some(m) => m,
                 None => return Ok(()),
             },
-            _ => return Ok(()),
+            Binary::And | Binary::Or | Binary::Coalesce => return Ok(()),
+            op => {
+                let (operand, at) = match (left, right) {
+                    (Some(Type::Func), _) => (left_span, "left"),
+                    (_, Some(Type::Func)) => (link.rhs.span, "right"),
+                    _ => return Ok(()),
+                };
+                let name = excerpt::clip(self.src.get(operand.0 as usize..operand.1 as usize).unwrap_or(""));
+                format!(
+                    "'{}' cannot be applied to a function ({at} operand '{name}'); call it: {name}(…)",
+                    op.text()
+                )
+            }
         };
         Err(self.error(span, message))
     }

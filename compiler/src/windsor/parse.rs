@@ -570,7 +570,12 @@ impl<'s> Parser<'s> {
         if tok == Tok::Ident && text == "not" {
             let next = self.c.toks.get(self.c.pos + 1).copied()?;
             let (op, bp, _) = next.tok.and_then(|n| infix(n, self.c.text(next)))?;
-            if bp != 20 || bp < min || op == Binary::Coalesce {
+            // Only these take a `not` (expr-lang's AllowedNegateSuffix).
+            let negatable = matches!(
+                op,
+                Binary::In | Binary::Matches | Binary::Contains | Binary::StartsWith | Binary::EndsWith
+            );
+            if !negatable || bp < min {
                 return None;
             }
             self.c.pos += 2;
@@ -736,6 +741,15 @@ impl<'s> Parser<'s> {
         match tok {
             Tok::Int | Tok::Radix | Tok::Float => {
                 self.c.pos += 1;
+                if let Some(glued) = self.c.peek_token().filter(|n| {
+                    n.span.0 == t.span.1 && matches!(n.tok, Some(Tok::Int | Tok::Radix | Tok::Float | Tok::Ident))
+                }) {
+                    // `0b15`, `1E`, `0x1G`: one malformed number, as
+                    // expr-lang's lexer reads it ("bad number syntax").
+                    let span = (t.span.0, glued.span.1);
+                    let written = excerpt::clip(&self.c.src[span.0 as usize..span.1 as usize]);
+                    return Err(self.c.error_at(span, format!("invalid number '{written}'")));
+                }
                 self.number(t, tok, text).map(|k| Expr::new(k, t.span))
             }
             Tok::RawStr => {
