@@ -26,9 +26,12 @@
 //!    comparisons bools, `??` and `?:` as `binaryNode`/`conditionalNode`
 //!    say). [`check`] does the same with the same words as the run-time
 //!    error (`'&&' needs a bool, got int (from '5')`), pointing at the
-//!    operand. Calls and the `#` of a predicate are taken as unknown here
-//!    (expr knows some builtins' result types, so `true && len(x)` is a
-//!    compile error there and an int here).
+//!    operand. Calls are taken as unknown here (expr knows some builtins'
+//!    result types, so `true && len(x)` is a compile error there and an
+//!    int here); the `#` of a predicate over a list whose items are all of
+//!    one known type has that type. The same natures let
+//!    [`crate::natures`] refuse what the checker refuses besides:
+//!    `1 == "1"`, `"abc"[0]`, `1.5..3`, `42 in ["a"]`, `len + 1`.
 //! 2. **The optimiser** (`optimizer/fold.go`, `case "and", "&&"` and
 //!    `case "or", "||"`) rewrites an `&&`/`||` with a literal bool operand
 //!    after checking: `true && x` → `x`, `x && true` → `x`, `false && x` and
@@ -77,6 +80,8 @@ pub(crate) fn check(e: &Expr, src: &str, lib: &Library) -> Result<(), Diagnostic
         src,
         scope: Vec::new(),
         lib,
+        items_of: Vec::new(),
+        items: Vec::new(),
     };
     c.nature(e).map(|_| ()).map_err(|d| *d)
 }
@@ -88,6 +93,13 @@ struct Checker<'s> {
     /// The functions: a bare name of one is typed as a function (it still
     /// reads the environment when it runs, as in expr-lang).
     lib: &'s Library,
+    /// The lists whose items are all of one known type (`arrayNode`), and
+    /// that type: list literals, ranges, and what `filter`, `sortBy` and
+    /// `map` make of them.
+    items_of: Vec<(*const Expr, Type)>,
+    /// The item type of each predicate enclosing the current position
+    /// (what `#` is), innermost last.
+    items: Vec<Nature>,
 }
 
 impl<'s> Checker<'s> {
@@ -120,7 +132,13 @@ impl<'s> Checker<'s> {
                     Unary::Neg | Unary::Plus => t.filter(|t| matches!(t, Type::Int | Type::Float)),
                 }
             }
-            Kind::Chain(first, links) => self.chain(first, links)?,
+            Kind::Chain(first, links) => {
+                let t = self.chain(first, links)?;
+                if let [Link { op: Binary::Range, .. }] = links.as_slice() {
+                    self.items_of.push((e, Type::Int));
+                }
+                t
+            }
             Kind::Ternary(c, a, b) => {
                 let t = self.nature(c)?;
                 self.need_bool(t, c, "?:")?;
@@ -133,12 +151,7 @@ impl<'s> Checker<'s> {
                     _ => None,
                 }
             }
-            Kind::List(items) => {
-                for item in items {
-                    self.nature(item)?;
-                }
-                Some(Type::List)
-            }
+            Kind::List(items) => self.list(e, items)?,
             Kind::Map(entries) => {
                 for (k, v) in entries {
                     self.nature(k)?;
@@ -152,18 +165,10 @@ impl<'s> Checker<'s> {
                 }
                 None
             }
-            Kind::Predicate(kind, args, body) => {
-                for a in args {
-                    self.nature(a)?;
-                }
-                let t = self.nature(body)?;
-                if is_test(*kind) {
-                    self.need_bool(t, body, kind.name())?;
-                }
-                predicate_nature(*kind)
-            }
+            Kind::Predicate(kind, args, body) => self.predicate(e, *kind, args, body)?,
             Kind::ItemIndex => Some(Type::Int),
-            Kind::Item | Kind::Acc | Kind::FuncRef(_) => None,
+            Kind::Item => self.items.last().copied().flatten(),
+            Kind::Acc | Kind::FuncRef(_) => None,
             Kind::Let(name, value, body) => {
                 let t = self.nature(value)?;
                 self.scope.push((name.as_str(), t));
@@ -197,6 +202,56 @@ impl<'s> Checker<'s> {
             };
         }
         Ok(left)
+    }
+
+    /// A list literal: a list, whose items' type is known when all are
+    /// of one.
+    fn list(&mut self, e: &'s Expr, items: &'s [Expr]) -> Result<Nature, Box<Diagnostic>> {
+        let mut common = None;
+        for (i, item) in items.iter().enumerate() {
+            let t = self.nature(item)?;
+            common = if i == 0 { t } else { common.filter(|c| t == Some(*c)) };
+        }
+        if let Some(t) = common.filter(|t| *t != Type::Nil) {
+            self.items_of.push((e, t));
+        }
+        Ok(Some(Type::List))
+    }
+
+    /// The item type of the list `e`, when known.
+    fn items_of(&self, e: &Expr) -> Nature {
+        self.items_of.iter().find(|(x, _)| std::ptr::eq(*x, e)).map(|(_, t)| *t)
+    }
+
+    /// A predicate builtin: its body is checked with `#` of the list's
+    /// item type.
+    fn predicate(
+        &mut self,
+        e: &'s Expr,
+        kind: Loop,
+        args: &'s [Expr],
+        body: &'s Expr,
+    ) -> Result<Nature, Box<Diagnostic>> {
+        for a in args {
+            self.nature(a)?;
+        }
+        let item = args.first().and_then(|list| self.items_of(list));
+        self.items.push(item);
+        let t = self.nature(body);
+        self.items.pop();
+        let t = t?;
+        if is_test(kind) {
+            self.need_bool(t, body, kind.name())?;
+        }
+        let made = match kind {
+            Loop::Filter | Loop::SortBy | Loop::SortByDesc => item,
+            Loop::Map => t,
+            _ => None,
+        };
+        if let Some(t) = made.filter(|t| *t != Type::Nil) {
+            self.items_of.push((e, t));
+        }
+        Ok(predicate_nature(kind))
     }
 
     /// The nature of `base` read with `steps`, each accessor checked
@@ -235,7 +290,10 @@ impl<'s> Checker<'s> {
             },
             Binary::In | Binary::NotIn => match natures::in_map(left, right) {
                 Some(m) => m,
-                None => return Ok(()),
+                None => match natures::in_list(left, self.items_of(&link.rhs)) {
+                    Some(m) => m,
+                    None => return Ok(()),
+                },
             },
             Binary::Range => match natures::range_bounds(left, right) {
                 Some(m) => m,

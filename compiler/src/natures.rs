@@ -50,6 +50,20 @@ pub(crate) fn in_map(needle: Nature, haystack: Nature) -> Option<String> {
     }
 }
 
+/// Why `x in list` is refused when the list's items are all of a type
+/// `x` can never equal (`binaryNode`, `case "in"`: `ComparableTo` the
+/// array's item type).
+pub(crate) fn in_list(needle: Nature, items: Nature) -> Option<String> {
+    match (needle, items) {
+        (Some(n), Some(i)) if !comparable(needle, items) => Some(format!(
+            "'in' looks for {} among items of type {}: it is never there",
+            article(n),
+            name(i)
+        )),
+        _ => None,
+    }
+}
+
 /// Why `a..b` is refused: a bound known not to be an int
 /// (`binaryNode`, `case ".."`).
 pub(crate) fn range_bounds(l: Nature, r: Nature) -> Option<String> {
