@@ -129,7 +129,13 @@ impl<'s> Checker<'s> {
                     }
                     // `-x` keeps a number's type; anything else is left
                     // for run time.
-                    Unary::Neg | Unary::Plus => t.filter(|t| matches!(t, Type::Int | Type::Float)),
+                    Unary::Neg | Unary::Plus => {
+                        let what = if *op == Unary::Neg { "-" } else { "+" };
+                        if let Some(m) = natures::sign(what, t) {
+                            return Err(self.error(e.span, m));
+                        }
+                        t
+                    }
                 }
             }
             Kind::Chain(first, links) => {
@@ -300,6 +306,10 @@ impl<'s> Checker<'s> {
                 None => return Ok(()),
             },
             Binary::And | Binary::Or | Binary::Coalesce => return Ok(()),
+            op if natures::operands(op, left, right).is_some() && !natures::has_func(left, right) => {
+                let message = natures::operands(op, left, right).unwrap_or_default();
+                return Err(self.error((left_span.0, link.rhs.span.1), message));
+            }
             op => {
                 let (operand, at) = match (left, right) {
                     (Some(Type::Func), _) => (left_span, "left"),

@@ -4,6 +4,7 @@
 //! `"abc"[0]`, `[1, 2][1.5]`, `(nil).a`, `1 in {a: 1}`. [`crate::logic`]
 //! works out the types and calls these.
 
+use crate::ast::Binary;
 use bpvm_runtime::{Kind as Type, Vocabulary};
 
 /// What the checker knows of a value's type: `None` when nothing.
@@ -60,6 +61,54 @@ pub(crate) fn in_list(needle: Nature, items: Nature) -> Option<String> {
             article(n),
             name(i)
         )),
+        _ => None,
+    }
+}
+
+/// Why an arithmetic, ordering or string operator refuses its operands
+/// (`binaryNode`): both known and of types it does not take, or one
+/// unknown and the other of a type it never takes (`MaybeCompatible`).
+/// nil is a type of its own here, taken by none of them.
+pub(crate) fn operands(op: Binary, l: Nature, r: Nature) -> Option<String> {
+    let classes: &[fn(Type) -> bool] = match op {
+        Binary::Add | Binary::Lt | Binary::Le | Binary::Gt | Binary::Ge => &[is_number, is_string],
+        Binary::Sub | Binary::Mul | Binary::Div | Binary::Pow => &[is_number],
+        Binary::Mod => &[|t| t == Type::Int],
+        Binary::Matches | Binary::Contains | Binary::StartsWith | Binary::EndsWith => &[is_string],
+        _ => return None,
+    };
+    // `matches` also takes bytes on its left.
+    let left = match (op, l) {
+        (Binary::Matches, Some(Type::Bytes)) => Some(Type::Str),
+        _ => l,
+    };
+    let fine = match (left, r) {
+        (Some(a), Some(b)) => classes.iter().any(|c| c(a) && c(b)),
+        (None, Some(t)) | (Some(t), None) => classes.iter().any(|c| c(t)),
+        (None, None) => true,
+    };
+    let known = |t: Nature| t.map_or("unknown", name);
+    (!fine).then(|| format!("'{}' cannot be applied to {} and {}", op.text(), known(l), known(r)))
+}
+
+fn is_number(t: Type) -> bool {
+    matches!(t, Type::Int | Type::Float)
+}
+
+fn is_string(t: Type) -> bool {
+    t == Type::Str
+}
+
+/// Whether either operand is a function (its own message says so).
+pub(crate) fn has_func(l: Nature, r: Nature) -> bool {
+    l == Some(Type::Func) || r == Some(Type::Func)
+}
+
+/// Why a unary `-` or `+` refuses an operand of a known type that is not
+/// a number (`unaryNode`).
+pub(crate) fn sign(op: &str, t: Nature) -> Option<String> {
+    match t {
+        Some(t) if !matches!(t, Type::Int | Type::Float) => Some(format!("'{op}' cannot be applied to {}", name(t))),
         _ => None,
     }
 }

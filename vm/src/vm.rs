@@ -459,6 +459,10 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                         Ok(re) => Val::Bool(re.is_match(s)),
                         Err(e) => fail!(ip - 1, Fault::Regex(e.to_string())),
                     },
+                    (Val::Bytes(b), Val::Str(p)) => match regex::Regex::new(p) {
+                        Ok(re) => Val::Bool(re.is_match(&String::from_utf8_lossy(b))),
+                        Err(e) => fail!(ip - 1, Fault::Regex(e.to_string())),
+                    },
                     // Nil on either side does not match (expr-lang's VM).
                     (Val::Nil, _) | (_, Val::Nil) => Val::Bool(false),
                     (a, b) => fail!(ip - 1, Fault::Op(OpError::Types(a.type_name(), b.type_name()))),
@@ -468,6 +472,8 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                 let t = top!();
                 *t = match *t {
                     Val::Str(s) => Val::Bool(prog.regexes[r as usize].is_match(s)),
+                    // Bytes match as their text (expr-lang: `[]byte` matches).
+                    Val::Bytes(b) => Val::Bool(prog.regexes[r as usize].is_match(&String::from_utf8_lossy(b))),
                     Val::Nil => Val::Bool(false),
                     a => fail!(ip - 1, Fault::Op(OpError::Types(a.type_name(), "string"))),
                 };
