@@ -285,7 +285,7 @@ impl<'l> Gen<'l> {
             self.expr(k)?;
             self.expr(v)?;
         }
-        self.emit(Op::Map(entries.len() as u32), span, "map");
+        self.emit(Op::Map(entries.len() as u32), span, "map literal");
         Ok(())
     }
 

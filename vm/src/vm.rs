@@ -520,13 +520,17 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                 let (lo, hi) = window!(2 * n as usize);
                 let mut entries: BumpVec<'a, (&'a str, Val<'a>)> = BumpVec::with_capacity_in(n as usize, arena);
                 for pair in stack[lo..hi].chunks(2) {
+                    // A computed key must be a string (expr-lang's OpMap
+                    // asserts `key.(string)`).
                     let key = match pair[0] {
                         Val::Str(s) => s,
-                        other => {
-                            let mut s = bumpalo::collections::String::new_in(arena);
-                            text::push_text(&mut s, other);
-                            s.into_bump_str()
-                        }
+                        other => fail!(
+                            ip - 1,
+                            Fault::Op(OpError::Other(format!(
+                                "keys must be strings, got {}",
+                                other.type_name()
+                            )))
+                        ),
                     };
                     // A key written twice keeps its first value, as in
                     // expr-lang (its VM sets the pairs last to first).
