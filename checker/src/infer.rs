@@ -114,7 +114,7 @@ impl<'p> Walk<'p> {
                 self.lets.pop();
                 out
             }
-            Kind::FuncRef(_) => Ty::Any,
+            Kind::FuncRef(_) | Kind::Bytes(_) => Ty::Any,
         }
     }
 

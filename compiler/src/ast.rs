@@ -27,6 +27,8 @@ pub enum Kind {
     Float(f64),
     /// A string literal (escapes already applied).
     Str(String),
+    /// A bytes literal (`b'…'`, escapes already applied).
+    Bytes(Vec<u8>),
     /// A name: a let binding, else a top-level name of the environment.
     Ident(String),
     /// A base and the accessors after it (`base.key[0][from:to]`), in one
@@ -63,6 +65,26 @@ pub enum Kind {
     /// A function named as a value (Bluelink: `map(xs, to_upper)`).
     FuncRef(String),
 }
+
+/// The builtins that take a predicate, which the library does not hold
+/// (each compiles to a loop,
+/// [`Kind::Predicate`]).
+pub(crate) const PREDICATES: &[&str] = &[
+    "all",
+    "any",
+    "none",
+    "one",
+    "filter",
+    "map",
+    "count",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "groupBy",
+    "sortBy",
+    "reduce",
+];
 
 /// One accessor of a [`Kind::Access`].
 #[derive(Debug, Clone, PartialEq)]
@@ -353,6 +375,7 @@ impl Expr {
             Kind::Int(i) => write!(out, "{i}").unwrap(),
             Kind::Float(f) => write!(out, "{f:?}").unwrap(),
             Kind::Str(s) => write!(out, "{s:?}").unwrap(),
+            Kind::Bytes(b) => write!(out, "b{:?}", String::from_utf8_lossy(b)).unwrap(),
             Kind::Ident(name) => out.push_str(name),
             Kind::Access(base, steps) => write_access(out, base, steps),
             Kind::Unary(op, x) => {

@@ -4,9 +4,11 @@
 //! that function, even where the context has a key of that name: the
 //! value is read at run time (`values == nil` compares the context's
 //! `values`), but a field or an index of it (`values.x`, `count['y']`) is
-//! a field of a function and does not compile, nor does `let` of such a
-//! name; a `let` bound to the bare name (`let v = values`) is typed as
-//! the function too. `$env.values.x` reads the context's key.
+//! a field of a function and does not compile; a `let` bound to the bare
+//! name (`let v = values`) is typed as the function too. `$env.values.x`
+//! reads the context's key. (Code generation refuses a `let` of such a
+//! name.) Checked before the other types expr-lang's checker knows, so
+//! that the message can say how to read the key.
 
 use crate::ast::{Expr, Kind};
 use bpvm_runtime::{Diagnostic, Library};
@@ -50,13 +52,6 @@ impl<'a> Names<'a> {
                 _ => {}
             },
             Kind::Let(name, value, body) => {
-                if self.is_builtin(name) {
-                    let start = e.span.0 as usize;
-                    let at = self.src[start..].find(name.as_str()).map_or(start, |i| start + i);
-                    let message = format!("cannot redeclare the builtin '{name}' with let; choose another name");
-                    self.refuse(message, at, at + name.len());
-                    return;
-                }
                 self.visit(value);
                 let alias = matches!(&value.kind, Kind::Ident(v) if self.is_function(v));
                 if alias {

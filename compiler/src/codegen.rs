@@ -285,11 +285,12 @@ impl<'l> Gen<'l> {
             self.expr(k)?;
             self.expr(v)?;
         }
-        self.emit(Op::Map(entries.len() as u32), span, "map");
+        self.emit(Op::Map(entries.len() as u32), span, "map literal");
         Ok(())
     }
 
     fn let_binding(&mut self, name: &str, value: &Expr, body: &Expr, span: Span) -> Emitted {
+        self.check_let_name(name, span)?;
         self.expr(value)?;
         let slot = self.prog.locals;
         self.prog.locals += 1;
@@ -298,6 +299,24 @@ impl<'l> Gen<'l> {
         let r = self.expr(body);
         self.scope.pop();
         r
+    }
+
+    /// A `let` name must be new: not a function's, not another `let`'s in
+    /// scope (expr-lang's checker, `variableDeclaratorNode`).
+    fn check_let_name(&self, name: &str, span: Span) -> Emitted {
+        if name.is_empty() || self.dialect != Dialect::Windsor {
+            return Ok(());
+        }
+        let message = if self.lib.find(name).is_some() || crate::ast::PREDICATES.contains(&name) {
+            format!("'{name}' is a function; a let needs a name of its own")
+        } else if self.scope.iter().any(|(n, _)| n == name) {
+            format!("'{name}' is already a let name here; a let needs a name of its own")
+        } else {
+            return Ok(());
+        };
+        let written = self.prog.source.get(span.0 as usize..span.1 as usize).unwrap_or("");
+        let at = span.0 + written.get(3..).and_then(|t| t.find(name)).map_or(0, |i| i as u32 + 3);
+        Err(self.error((at, at + name.len() as u32), message))
     }
 
     /// An expression with nothing inside to compile first.
@@ -321,6 +340,10 @@ impl<'l> Gen<'l> {
             Kind::Str(s) => {
                 let c = self.constant(Value::Str(s.as_str().into()));
                 self.emit(Op::Const(c), span, "string");
+            }
+            Kind::Bytes(b) => {
+                let c = self.constant(Value::Bytes(b.as_slice().into()));
+                self.emit(Op::Const(c), span, "bytes");
             }
             Kind::Item | Kind::ItemIndex | Kind::Acc => {
                 if self.loops == 0 {
@@ -545,12 +568,28 @@ impl<'l> Gen<'l> {
         let end = steps.last().map_or(base.span.1, |s| s.end);
         let span = if steps.is_empty() { base.span } else { (start, end) };
         let written = (base.span.0, end);
+        let mut steps = steps;
         let root = match &base.kind {
             Kind::Ident(name) => match self.scope.iter().rev().find(|(n, _)| n == name) {
                 Some(&(_, slot)) => {
                     self.emit(Op::Local(slot), base.span, "let");
                     None
                 }
+                None if name == ENV && self.dialect == Dialect::Windsor => match steps.first() {
+                    // `$env.name` reads `name` from the environment, even
+                    // where a `let` hides it.
+                    Some(Step {
+                        op: Accessor::Member(key),
+                        ..
+                    }) => {
+                        steps = &steps[1..];
+                        Some(key.as_str())
+                    }
+                    _ => {
+                        self.emit(Op::Env, base.span, "$env");
+                        None
+                    }
+                },
                 None => Some(name.as_str()),
             },
             _ => {
@@ -692,6 +731,9 @@ impl<'l> Gen<'l> {
         Ok(())
     }
 }
+
+/// The name of the whole environment.
+const ENV: &str = "$env";
 
 /// How many of `steps`, from the first, a path can take: names and
 /// constant indexes.

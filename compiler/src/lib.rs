@@ -26,6 +26,7 @@ mod fold;
 mod host_line;
 mod literal_calls;
 mod logic;
+mod natures;
 mod peephole;
 mod table;
 pub mod template;
@@ -114,8 +115,8 @@ impl Compiler {
         };
         literal_calls::mark(&mut e);
         if self.logic == Logic::ExprLang {
-            logic::check(&e, src)?;
             builtin_names::check(&e, self.library, src)?;
+            logic::check(&e, src, self.library)?;
             logic::rewrite(&mut e, src)?;
         }
         if self.optimize {

@@ -26,9 +26,12 @@
 //!    comparisons bools, `??` and `?:` as `binaryNode`/`conditionalNode`
 //!    say). [`check`] does the same with the same words as the run-time
 //!    error (`'&&' needs a bool, got int (from '5')`), pointing at the
-//!    operand. Calls and the `#` of a predicate are taken as unknown here
-//!    (expr knows some builtins' result types, so `true && len(x)` is a
-//!    compile error there and an int here).
+//!    operand. Calls are taken as unknown here (expr knows some builtins'
+//!    result types, so `true && len(x)` is a compile error there and an
+//!    int here); the `#` of a predicate over a list whose items are all of
+//!    one known type has that type. The same natures let
+//!    [`crate::natures`] refuse what the checker refuses besides:
+//!    `1 == "1"`, `"abc"[0]`, `1.5..3`, `42 in ["a"]`, `len + 1`.
 //! 2. **The optimiser** (`optimizer/fold.go`, `case "and", "&&"` and
 //!    `case "or", "||"`) rewrites an `&&`/`||` with a literal bool operand
 //!    after checking: `true && x` → `x`, `x && true` → `x`, `false && x` and
@@ -62,8 +65,9 @@
 //! fails and `nil in ['']` is true; `predicate_combination.go` merges
 //! `all(xs, p) && all(xs, q)`), which are not about boolean positions.
 
-use crate::ast::{Accessor, Binary, Expr, Kind, Link, Unary};
-use bpvm_runtime::{Diagnostic, Kind as Type, Vocabulary, excerpt};
+use crate::ast::{Accessor, Binary, Expr, Kind, Link, Span, Step, Unary};
+use crate::natures;
+use bpvm_runtime::{Diagnostic, Kind as Type, Library, Vocabulary, excerpt};
 use bpvm_vm::Loop;
 
 /// What expr's checker knows of a value's type when compiling: `None`
@@ -71,8 +75,14 @@ use bpvm_vm::Loop;
 type Nature = Option<Type>;
 
 /// The checker's rejections of known non-bool operands (1. above).
-pub(crate) fn check(e: &Expr, src: &str) -> Result<(), Diagnostic> {
-    let mut c = Checker { src, scope: Vec::new() };
+pub(crate) fn check(e: &Expr, src: &str, lib: &Library) -> Result<(), Diagnostic> {
+    let mut c = Checker {
+        src,
+        scope: Vec::new(),
+        lib,
+        items_of: Vec::new(),
+        items: Vec::new(),
+    };
     c.nature(e).map(|_| ()).map_err(|d| *d)
 }
 
@@ -80,6 +90,16 @@ struct Checker<'s> {
     src: &'s str,
     /// The natures of the `let` names in scope.
     scope: Vec<(&'s str, Nature)>,
+    /// The functions: a bare name of one is typed as a function (it still
+    /// reads the environment when it runs, as in expr-lang).
+    lib: &'s Library,
+    /// The lists whose items are all of one known type (`arrayNode`), and
+    /// that type: list literals, ranges, and what `filter`, `sortBy` and
+    /// `map` make of them.
+    items_of: Vec<(*const Expr, Type)>,
+    /// The item type of each predicate enclosing the current position
+    /// (what `#` is), innermost last.
+    items: Vec<Nature>,
 }
 
 impl<'s> Checker<'s> {
@@ -91,24 +111,15 @@ impl<'s> Checker<'s> {
             Kind::Int(_) => Some(Type::Int),
             Kind::Float(_) => Some(Type::Float),
             Kind::Str(_) => Some(Type::Str),
-            Kind::Ident(name) => self.scope.iter().rev().find(|(n, _)| *n == name).and_then(|(_, t)| *t),
-            Kind::Access(base, steps) => {
-                self.nature(base)?;
-                for step in steps {
-                    match &step.op {
-                        Accessor::Member(_) => {}
-                        Accessor::Index(i) => {
-                            self.nature(i)?;
-                        }
-                        Accessor::Slice(from, to) => {
-                            for bound in from.iter().chain(to.iter()) {
-                                self.nature(bound)?;
-                            }
-                        }
-                    }
+            Kind::Bytes(_) => Some(Type::Bytes),
+            Kind::Ident(name) => match self.scope.iter().rev().find(|(n, _)| *n == name) {
+                Some((_, t)) => *t,
+                None if self.lib.find(name).is_some() || crate::ast::PREDICATES.contains(&name.as_str()) => {
+                    Some(Type::Func)
                 }
-                None
-            }
+                None => None,
+            },
+            Kind::Access(base, steps) => self.access(base, steps)?,
             Kind::Unary(op, a) => {
                 let t = self.nature(a)?;
                 match op {
@@ -118,10 +129,22 @@ impl<'s> Checker<'s> {
                     }
                     // `-x` keeps a number's type; anything else is left
                     // for run time.
-                    Unary::Neg | Unary::Plus => t.filter(|t| matches!(t, Type::Int | Type::Float)),
+                    Unary::Neg | Unary::Plus => {
+                        let what = if *op == Unary::Neg { "-" } else { "+" };
+                        if let Some(m) = natures::sign(what, t) {
+                            return Err(self.error(e.span, m));
+                        }
+                        t
+                    }
                 }
             }
-            Kind::Chain(first, links) => self.chain(first, links)?,
+            Kind::Chain(first, links) => {
+                let t = self.chain(first, links)?;
+                if let [Link { op: Binary::Range, .. }] = links.as_slice() {
+                    self.items_of.push((e, Type::Int));
+                }
+                t
+            }
             Kind::Ternary(c, a, b) => {
                 let t = self.nature(c)?;
                 self.need_bool(t, c, "?:")?;
@@ -134,12 +157,7 @@ impl<'s> Checker<'s> {
                     _ => None,
                 }
             }
-            Kind::List(items) => {
-                for item in items {
-                    self.nature(item)?;
-                }
-                Some(Type::List)
-            }
+            Kind::List(items) => self.list(e, items)?,
             Kind::Map(entries) => {
                 for (k, v) in entries {
                     self.nature(k)?;
@@ -148,23 +166,22 @@ impl<'s> Checker<'s> {
                 Some(Type::Map)
             }
             Kind::Call(call) => {
+                let mut natures = Vec::with_capacity(call.args.len());
                 for a in call.args.iter().chain(call.named.iter().map(|(_, _, v)| v)) {
-                    self.nature(a)?;
+                    natures.push(self.nature(a)?);
+                }
+                // `get(x, i)` is `x[i]` to the checker (builtin.go's
+                // Types): a base or an index of the wrong known type is
+                // refused, though `get` of any value at run time is nil.
+                if let ("get", [base, index]) = (call.name.as_str(), natures.as_slice()) {
+                    natures::access(*base, natures::Step::Index(*index)).map_err(|m| self.error(e.span, m))?;
                 }
                 None
             }
-            Kind::Predicate(kind, args, body) => {
-                for a in args {
-                    self.nature(a)?;
-                }
-                let t = self.nature(body)?;
-                if is_test(*kind) {
-                    self.need_bool(t, body, kind.name())?;
-                }
-                predicate_nature(*kind)
-            }
+            Kind::Predicate(kind, args, body) => self.predicate(e, *kind, args, body)?,
             Kind::ItemIndex => Some(Type::Int),
-            Kind::Item | Kind::Acc | Kind::FuncRef(_) => None,
+            Kind::Item => self.items.last().copied().flatten(),
+            Kind::Acc | Kind::FuncRef(_) => None,
             Kind::Let(name, value, body) => {
                 let t = self.nature(value)?;
                 self.scope.push((name.as_str(), t));
@@ -183,8 +200,11 @@ impl<'s> Checker<'s> {
         {
             self.need_bool(left, first, l.op.text())?;
         }
+        let mut left_span = first.span;
         for link in links {
             let right = self.nature(&link.rhs)?;
+            self.check_operands(left_span, left, link, right)?;
+            left_span.1 = link.rhs.span.1;
             left = match link.op {
                 Binary::And | Binary::Or => {
                     self.need_bool(right, &link.rhs, link.op.text())?;
@@ -195,6 +215,135 @@ impl<'s> Checker<'s> {
             };
         }
         Ok(left)
+    }
+
+    /// A list literal: a list, whose items' type is known when all are
+    /// of one.
+    fn list(&mut self, e: &'s Expr, items: &'s [Expr]) -> Result<Nature, Box<Diagnostic>> {
+        let mut common = None;
+        for (i, item) in items.iter().enumerate() {
+            let t = self.nature(item)?;
+            common = if i == 0 { t } else { common.filter(|c| t == Some(*c)) };
+        }
+        if let Some(t) = common.filter(|t| *t != Type::Nil) {
+            self.items_of.push((e, t));
+        }
+        Ok(Some(Type::List))
+    }
+
+    /// The item type of the list `e`, when known.
+    fn items_of(&self, e: &Expr) -> Nature {
+        self.items_of.iter().find(|(x, _)| std::ptr::eq(*x, e)).map(|(_, t)| *t)
+    }
+
+    /// A predicate builtin: its body is checked with `#` of the list's
+    /// item type.
+    fn predicate(
+        &mut self,
+        e: &'s Expr,
+        kind: Loop,
+        args: &'s [Expr],
+        body: &'s Expr,
+    ) -> Result<Nature, Box<Diagnostic>> {
+        for a in args {
+            self.nature(a)?;
+        }
+        let item = args.first().and_then(|list| self.items_of(list));
+        self.items.push(item);
+        let t = self.nature(body);
+        self.items.pop();
+        let t = t?;
+        if is_test(kind) {
+            self.need_bool(t, body, kind.name())?;
+        }
+        let made = match kind {
+            Loop::Filter | Loop::SortBy | Loop::SortByDesc => item,
+            Loop::Map => t,
+            _ => None,
+        };
+        if let Some(t) = made.filter(|t| *t != Type::Nil) {
+            self.items_of.push((e, t));
+        }
+        Ok(predicate_nature(kind))
+    }
+
+    /// The nature of `base` read with `steps`, each accessor checked
+    /// against what is known of the value it reads.
+    fn access(&mut self, base: &'s Expr, steps: &'s [Step]) -> Result<Nature, Box<Diagnostic>> {
+        let mut t = self.nature(base)?;
+        let mut from = base.span.1;
+        for step in steps {
+            let read = match &step.op {
+                Accessor::Member(key) => natures::Step::Member(key.clone()),
+                Accessor::Index(i) => natures::Step::Index(self.nature(i)?),
+                Accessor::Slice(from, to) => {
+                    let from = from.as_deref().map_or(Ok(None), |b| self.nature(b))?;
+                    let to = to.as_deref().map_or(Ok(None), |b| self.nature(b))?;
+                    natures::Step::Slice(from, to)
+                }
+            };
+            t = natures::access(t, read).map_err(|m| self.error((from, step.end), m))?;
+            from = step.end;
+        }
+        Ok(t)
+    }
+
+    /// Refuses `==`/`!=` between operands that can never be equal and
+    /// `in` a map with a key that is not a string, when their types are
+    /// known.
+    fn check_operands(&self, left_span: Span, left: Nature, link: &Link, right: Nature) -> Result<(), Box<Diagnostic>> {
+        let span = self.operator_span(left_span.1, link.rhs.span.0);
+        let message = match link.op {
+            Binary::Eq | Binary::Ne => match (left, right) {
+                (Some(l), Some(r)) if !natures::comparable(left, right) => {
+                    let text = |s: (u32, u32)| excerpt::clip(self.src.get(s.0 as usize..s.1 as usize).unwrap_or(""));
+                    natures::incomparable(link.op.text(), l, &text(left_span), r, &text(link.rhs.span))
+                }
+                _ => return Ok(()),
+            },
+            Binary::In | Binary::NotIn => match natures::in_map(left, right) {
+                Some(m) => m,
+                None => match natures::in_list(left, self.items_of(&link.rhs)) {
+                    Some(m) => m,
+                    None => return Ok(()),
+                },
+            },
+            Binary::Range => match natures::range_bounds(left, right) {
+                Some(m) => m,
+                None => return Ok(()),
+            },
+            Binary::And | Binary::Or | Binary::Coalesce => return Ok(()),
+            op if natures::operands(op, left, right).is_some() && !natures::has_func(left, right) => {
+                let message = natures::operands(op, left, right).unwrap_or_default();
+                return Err(self.error((left_span.0, link.rhs.span.1), message));
+            }
+            op => {
+                let (operand, at) = match (left, right) {
+                    (Some(Type::Func), _) => (left_span, "left"),
+                    (_, Some(Type::Func)) => (link.rhs.span, "right"),
+                    _ => return Ok(()),
+                };
+                let name = excerpt::clip(self.src.get(operand.0 as usize..operand.1 as usize).unwrap_or(""));
+                format!(
+                    "'{}' cannot be applied to a function ({at} operand '{name}'); call it: {name}(…)",
+                    op.text()
+                )
+            }
+        };
+        Err(self.error(span, message))
+    }
+
+    /// The operator between two operands: what is between the end of
+    /// one and the start of the other, but blanks and parentheses.
+    fn operator_span(&self, after: u32, before: u32) -> Span {
+        let between = self.src.get(after as usize..before as usize).unwrap_or("");
+        let outside = |c: char| c.is_whitespace() || c == '(' || c == ')';
+        let start = after + (between.len() - between.trim_start_matches(outside).len()) as u32;
+        (start, start + between.trim_matches(outside).len() as u32)
+    }
+
+    fn error(&self, span: (u32, u32), message: String) -> Box<Diagnostic> {
+        Box::new(Diagnostic::new(message, self.src, span.0 as usize, span.1 as usize))
     }
 
     fn need_bool(&self, t: Nature, e: &Expr, what: &str) -> Result<(), Box<Diagnostic>> {

@@ -38,6 +38,10 @@ pub fn equal(a: Val<'_>, b: Val<'_>) -> bool {
         (Val::Time(x), Val::Time(y)) => x.unix_nanos() == y.unix_nanos(),
         (Val::Duration(x), Val::Duration(y)) => x == y,
         (Val::Calendar(x), Val::Calendar(y)) => x == y,
+        // Bytes are a list of numbers to expr-lang (Go's `[]byte`).
+        (Val::Bytes(x), l) | (l, Val::Bytes(x)) => l
+            .list()
+            .is_some_and(|l| l.len() == x.len() && l.iter().zip(x).all(|(v, b)| equal(v, Val::Int(i64::from(*b))))),
         _ => match (a.list(), b.list()) {
             (Some(x), Some(y)) => lists_equal(x, y),
             (None, None) => match (a.map(), b.map()) {
@@ -171,7 +175,14 @@ pub fn pow<'a>(a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
 /// `b < a` (as expr-lang). Both must be integers, and the list must fit
 /// the evaluation's memory budget.
 pub fn range<'a>(arena: &'a Bump, a: Val<'a>, b: Val<'a>) -> Result<Val<'a>, OpError> {
-    let (Val::Int(from), Val::Int(to)) = (a, b) else {
+    // A float bound is cut to an int, as Go's `int(x)` does (expr-lang's
+    // `runtime.ToInt`).
+    let int = |v: Val<'_>| match v {
+        Val::Int(i) => Some(i),
+        Val::Float(f) => Some(f as i64),
+        _ => None,
+    };
+    let (Some(from), Some(to)) = (int(a), int(b)) else {
         return Err(OpError::Types(a.type_name(), b.type_name()));
     };
     let n = if to < from {
@@ -219,6 +230,8 @@ pub fn contains_item(needle: Val<'_>, haystack: Val<'_>) -> Result<bool, OpError
     if let Some(map) = haystack.map() {
         return match needle {
             Val::Str(k) => Ok(map.get(k).is_some()),
+            // expr-lang looks nil up as the key type's zero value, "".
+            Val::Nil => Ok(map.get("").is_some()),
             _ => Err(OpError::Types(needle.type_name(), haystack.type_name())),
         };
     }

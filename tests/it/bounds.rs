@@ -210,7 +210,8 @@ fn the_deepest_expressions_allowed_run_on_a_small_stack() {
         (
             "let",
             windsor,
-            |n| format!("{}a", "let a = 1; ".repeat(n - 1)),
+            // Each `let` names a new variable (a name cannot be declared twice).
+            |n| (1..n).map(|i| format!("let a{i} = 1; ")).collect::<String>() + "a1",
             |_| "1".into(),
         ),
         (
@@ -279,7 +280,7 @@ fn expr_lang_logic_is_bounded_too() {
         ("predicate", |n| nest("any(xs, ", "t", ")", n - 1), |_| "true".into()),
         (
             "let",
-            |n| format!("{}a", "let a = t; ".repeat(n - 1)),
+            |n| (1..n).map(|i| format!("let a{i} = t; ")).collect::<String>() + "a1",
             |_| "true".into(),
         ),
     ];

@@ -25,6 +25,7 @@ pub fn disassemble(prog: &Program) -> String {
             },
             Op::Call { func, .. } => prog.funcs.get(func as usize).map(|f| f.name.to_string()),
             Op::Func(f) => prog.funcs.get(f as usize).map(|f| f.name.to_string()),
+            Op::Env => Some("$env".to_string()),
             Op::MatchesConst(r) => prog.regexes.get(r as usize).map(|r| format!("/{}/", r.as_str())),
             Op::JumpIf { path, test, c, .. } | Op::JumpUnless { path, test, c, .. } => {
                 match (prog.paths.get(path as usize), prog.consts.get(c as usize)) {

@@ -90,11 +90,15 @@ impl Program {
             Fault::OutOfRange { index, len } => {
                 format!("index {index} is out of range for length {len} (in '{from}')")
             }
-            Fault::BadIndex { index, base } => format!(
-                "cannot index {} with {} (in '{from}')",
-                a(name(*base)),
-                index.map_or("a slice".to_string(), |k| a(name(k)))
-            ),
+            Fault::BadIndex {
+                index: None,
+                base: Kind::Nil,
+            } => format!("cannot slice nil (in '{from}')"),
+            Fault::BadIndex { index: None, base } => format!("cannot slice {} (in '{from}')", a(name(*base))),
+            Fault::BadIndex {
+                index: Some(index),
+                base,
+            } => format!("cannot index {} with {} (in '{from}')", a(name(*base)), a(name(*index))),
             Fault::Call(e) => e.text(self.vocabulary),
             Fault::NotIterable(got) => format!("'{what}' needs a list, got {got}"),
             Fault::Regex(e) => format!("'matches' has an invalid regular expression: {e}"),

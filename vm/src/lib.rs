@@ -18,6 +18,7 @@
 mod disasm;
 mod error;
 mod eval;
+mod index;
 mod op;
 mod program;
 pub mod reads;

@@ -42,6 +42,8 @@ pub enum Op {
     Get(u32),
     /// Push local slot `n` (a `let` binding).
     Local(u32),
+    /// Push the whole environment as a map (expr-lang's `$env`).
+    Env,
     /// Pop into local slot `n`.
     SetLocal(u32),
     /// Pop a key or index and a base; push `base[key]`.
@@ -364,6 +366,7 @@ impl Op {
             | Op::Load(_)
             | Op::LoadOr { .. }
             | Op::Local(_)
+            | Op::Env
             | Op::Func(_) => (0, 1),
             Op::Item | Op::ItemIndex | Op::Acc | Op::LoopEnd => (0, 1),
             Op::Get(_)

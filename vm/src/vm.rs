@@ -6,6 +6,7 @@
 //! slots and the loop frames live in that arena too.
 
 use crate::error::{Fault, RunError};
+use crate::index::{index, slice};
 use crate::op::{Access, Loop, Op, Test, TextRule};
 use crate::program::{Path, Program, Seg};
 use bpvm_runtime::builtins::args::index_in;
@@ -13,7 +14,7 @@ use bpvm_runtime::key::same_text;
 use bpvm_runtime::limits::VALUE_DEPTH;
 use bpvm_runtime::nesting::deeper_than;
 use bpvm_runtime::ops::{self, OpError};
-use bpvm_runtime::{Ctx, Environment, FuncVal, Kind, ListRef, Map, Scope, Val, Value, text};
+use bpvm_runtime::{Ctx, Environment, FuncVal, ListRef, Map, Scope, Val, Value, text};
 use bpvm_runtime::{govern, steps};
 use bumpalo::Bump;
 use bumpalo::collections::Vec as BumpVec;
@@ -353,6 +354,7 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                 };
             }
             Op::Local(n) => push!(locals.get(n as usize).copied().unwrap_or(Val::Nil)),
+            Op::Env => push!(whole(arena, scope.root())),
             Op::SetLocal(n) => {
                 let v = pop!();
                 if let Some(slot) = locals.get_mut(n as usize) {
@@ -460,6 +462,10 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                         Ok(re) => Val::Bool(re.is_match(s)),
                         Err(e) => fail!(ip - 1, Fault::Regex(e.to_string())),
                     },
+                    (Val::Bytes(b), Val::Str(p)) => match regex::Regex::new(p) {
+                        Ok(re) => Val::Bool(re.is_match(&String::from_utf8_lossy(b))),
+                        Err(e) => fail!(ip - 1, Fault::Regex(e.to_string())),
+                    },
                     // Nil on either side does not match (expr-lang's VM).
                     (Val::Nil, _) | (_, Val::Nil) => Val::Bool(false),
                     (a, b) => fail!(ip - 1, Fault::Op(OpError::Types(a.type_name(), b.type_name()))),
@@ -469,6 +475,8 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                 let t = top!();
                 *t = match *t {
                     Val::Str(s) => Val::Bool(prog.regexes[r as usize].is_match(s)),
+                    // Bytes match as their text (expr-lang: `[]byte` matches).
+                    Val::Bytes(b) => Val::Bool(prog.regexes[r as usize].is_match(&String::from_utf8_lossy(b))),
                     Val::Nil => Val::Bool(false),
                     a => fail!(ip - 1, Fault::Op(OpError::Types(a.type_name(), "string"))),
                 };
@@ -515,17 +523,22 @@ fn exec<'a>(prog: &'a Program, scope: Scope<'a>, arena: &'a Bump, host: &'a dyn 
                 let (lo, hi) = window!(2 * n as usize);
                 let mut entries: BumpVec<'a, (&'a str, Val<'a>)> = BumpVec::with_capacity_in(n as usize, arena);
                 for pair in stack[lo..hi].chunks(2) {
+                    // A computed key must be a string (expr-lang's OpMap
+                    // asserts `key.(string)`).
                     let key = match pair[0] {
                         Val::Str(s) => s,
-                        other => {
-                            let mut s = bumpalo::collections::String::new_in(arena);
-                            text::push_text(&mut s, other);
-                            s.into_bump_str()
-                        }
+                        other => fail!(
+                            ip - 1,
+                            Fault::Op(OpError::Other(format!(
+                                "keys must be strings, got {}",
+                                other.type_name()
+                            )))
+                        ),
                     };
-                    match entries.iter_mut().find(|(k, _)| *k == key) {
-                        Some(slot) => slot.1 = pair[1],
-                        None => entries.push((key, pair[1])),
+                    // A key written twice keeps its first value, as in
+                    // expr-lang (its VM sets the pairs last to first).
+                    if !entries.iter().any(|(k, _)| *k == key) {
+                        entries.push((key, pair[1]));
                     }
                 }
                 replace!(lo, Val::Map(entries.into_bump_slice()));
@@ -772,6 +785,13 @@ fn alternative<'a>(prog: &'a Program, scope: Scope<'a>, path: &'a Path) -> Resul
     Ok(Val::Nil)
 }
 
+/// The environment's root as one map value (`$env`): its entries
+/// copied into the arena, the values borrowed.
+fn whole<'a>(arena: &'a Bump, root: &'a Map) -> Val<'a> {
+    let entries = arena.alloc_slice_fill_iter(root.iter().map(|(k, v)| (k.as_str(), Val::from_doc(v))));
+    Val::Map(entries)
+}
+
 /// The common case of a path: keys all the way through maps of the
 /// document. `None` sends everything else (indexes, strict misses,
 /// errors) to [`load`].
@@ -899,89 +919,6 @@ fn get<'a>(v: Val<'a>, path: &'a Path) -> Result<Val<'a>, Fault> {
     step_from(v, path, 0)
 }
 
-fn index<'a>(base: Val<'a>, key: Val<'a>, access: Access) -> Result<Val<'a>, Fault> {
-    if let Some(m) = base.map() {
-        return match key {
-            Val::Str(k) => match m.get(k) {
-                Some(v) => Ok(v),
-                None if access == Access::Strict => Err(Fault::Missing(k.to_string())),
-                None => Ok(Val::Nil),
-            },
-            other => Err(Fault::BadIndex {
-                index: Some(other.kind()),
-                base: Kind::Map,
-            }),
-        };
-    }
-    if let Some(l) = base.list() {
-        return match key {
-            Val::Int(i) => match index_in(i, l.len()) {
-                Some(at) => Ok(l.get(at).unwrap_or(Val::Nil)),
-                None => Err(Fault::OutOfRange { index: i, len: l.len() }),
-            },
-            other => Err(Fault::BadIndex {
-                index: Some(other.kind()),
-                base: Kind::List,
-            }),
-        };
-    }
-    match (base, key) {
-        (Val::Nil, _) if access == Access::Optional => Ok(Val::Nil),
-        (Val::Str(s), Val::Int(i)) => {
-            let len = s.chars().count();
-            match index_in(i, len) {
-                Some(at) => {
-                    let (b, ch) = s.char_indices().nth(at).unwrap_or((0, ' '));
-                    Ok(Val::Str(&s[b..b + ch.len_utf8()]))
-                }
-                None => Err(Fault::OutOfRange { index: i, len }),
-            }
-        }
-        (b, Val::Str(k)) => Err(Fault::NoMembers {
-            key: k.to_string(),
-            got: b.kind(),
-        }),
-        (b, k) => Err(Fault::BadIndex {
-            index: Some(k.kind()),
-            base: b.kind(),
-        }),
-    }
-}
-
-fn slice<'a>(arena: &'a Bump, base: Val<'a>, from: Val<'a>, to: Val<'a>) -> Result<Val<'a>, Fault> {
-    let bound = |v: Val<'a>, default: usize, len: usize| -> Result<usize, Fault> {
-        match v {
-            Val::Nil => Ok(default),
-            Val::Int(i) => Ok((if i < 0 { i + len as i64 } else { i }).clamp(0, len as i64) as usize),
-            other => Err(Fault::BadIndex {
-                index: Some(other.kind()),
-                base: base.kind(),
-            }),
-        }
-    };
-    if let Some(l) = base.list() {
-        let a = bound(from, 0, l.len())?;
-        let b = bound(to, l.len(), l.len())?.max(a);
-        let items: BumpVec<'a, Val<'a>> = BumpVec::from_iter_in(l.iter().skip(a).take(b - a), arena);
-        return Ok(Val::List(items.into_bump_slice()));
-    }
-    match base {
-        Val::Str(s) => {
-            let len = s.chars().count();
-            let a = bound(from, 0, len)?;
-            let b = bound(to, len, len)?.max(a);
-            let start = s.char_indices().nth(a).map_or(s.len(), |(i, _)| i);
-            let end = s.char_indices().nth(b).map_or(s.len(), |(i, _)| i);
-            Ok(Val::Str(&s[start..end]))
-        }
-        Val::Nil => Ok(Val::Nil),
-        other => Err(Fault::BadIndex {
-            index: None,
-            base: other.kind(),
-        }),
-    }
-}
-
 /// A string's items, as expr-lang loops over a string: each a number,
 /// here the character's code point (strings count characters, D5; Go
 /// gives its bytes, the same for ASCII text).
@@ -989,7 +926,6 @@ fn code_points<'a>(arena: &'a Bump, s: &str) -> ListRef<'a> {
     let items = BumpVec::from_iter_in(s.chars().map(|c| Val::Int(i64::from(u32::from(c)))), arena);
     ListRef::Vals(items.into_bump_slice())
 }
-
 /// Takes one predicate or body result into the frame.
 fn step<'a>(f: &mut Frame<'a>, v: Val<'a>) -> Result<(), Fault> {
     let current = f.at.saturating_sub(1);

@@ -416,6 +416,7 @@ fn children<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
         | Kind::Int(_)
         | Kind::Float(_)
         | Kind::Str(_)
+        | Kind::Bytes(_)
         | Kind::Ident(_)
         | Kind::Item
         | Kind::ItemIndex

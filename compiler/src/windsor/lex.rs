@@ -25,6 +25,10 @@ pub enum Tok {
     #[regex(r#""([^"\\]|\\(.|\n))*""#)]
     #[regex(r"'([^'\\]|\\(.|\n))*'")]
     Str,
+    /// A bytes literal: a quoted string after `b` or `B`.
+    #[regex(r#"[bB]"([^"\\]|\\(.|\n))*""#)]
+    #[regex(r"[bB]'([^'\\]|\\(.|\n))*'")]
+    Bytes,
     /// A raw string between backticks: no escapes but `` for a backtick.
     #[regex(r"`([^`]|``)*`")]
     RawStr,
@@ -61,6 +65,9 @@ pub enum Tok {
     /// `:`
     #[token(":")]
     Colon,
+    /// `::`, before the name of a builtin called as such.
+    #[token("::")]
+    ColonColon,
     /// `;`
     #[token(";")]
     Semi,
@@ -170,50 +177,6 @@ pub fn tokens(src: &str, start: usize, end: usize) -> Vec<Token> {
     crate::token::tokens(src, start, end)
 }
 
-/// Applies the escapes of a quoted string literal (`"…"` or `'…'`).
-pub fn unescape(lit: &str) -> Result<String, (usize, String)> {
-    let body = &lit[1..lit.len() - 1];
-    let mut out = String::with_capacity(body.len());
-    let mut chars = body.char_indices();
-    while let Some((i, c)) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        let at = i + 1;
-        match chars.next().map(|(_, c)| c) {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('0') => out.push('\0'),
-            Some('a') => out.push('\x07'),
-            Some('b') => out.push('\x08'),
-            Some('f') => out.push('\x0c'),
-            Some('v') => out.push('\x0b'),
-            Some(c @ ('\\' | '"' | '\'' | '`')) => out.push(c),
-            Some(kind @ ('x' | 'u' | 'U')) => {
-                let n = match kind {
-                    'x' => 2,
-                    'u' => 4,
-                    _ => 8,
-                };
-                let hex: String = chars.by_ref().take(n).map(|(_, c)| c).collect();
-                let ch = u32::from_str_radix(&hex, 16)
-                    .ok()
-                    .filter(|_| hex.len() == n)
-                    .and_then(char::from_u32);
-                match ch {
-                    Some(ch) => out.push(ch),
-                    None => return Err((at, format!("invalid escape '\\{kind}{hex}'"))),
-                }
-            }
-            Some(other) => return Err((at, format!("unknown escape '\\{other}'"))),
-            None => return Err((at, "a string cannot end with a backslash".into())),
-        }
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,12 +199,5 @@ mod tests {
                 Tok::Int
             ]
         );
-    }
-
-    #[test]
-    fn escapes() {
-        assert_eq!(unescape(r#""a\n\"b\u00e9""#).unwrap(), "a\n\"bé");
-        assert_eq!(unescape(r"'it\'s'").unwrap(), "it's");
-        assert!(unescape(r#""\q""#).is_err());
     }
 }

@@ -4,5 +4,7 @@
 //! (`ast`), tokens and the cursor over them; nothing of the code
 //! generator.
 
+pub mod escape;
 pub mod lex;
+mod names;
 pub mod parse;

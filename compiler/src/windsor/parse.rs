@@ -10,7 +10,9 @@
 //! before parsing goes deeper, so that the deepest expression allowed
 //! parses on a small stack even in a debug build.
 
-use super::lex::{Tok, Token, raw, tokens, unescape};
+use super::escape::{unescape, unescape_bytes};
+use super::lex::{Tok, Token, raw, tokens};
+use super::names;
 use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Span, Step, Unary, access};
 use crate::cursor::{Cursor, Parsed};
 use bpvm_runtime::{Diagnostic, excerpt};
@@ -21,7 +23,7 @@ pub fn parse(src: &str, start: usize, end: usize) -> Result<Expr, Diagnostic> {
     let toks = tokens(src, start, end);
     let mut p = Parser {
         c: Cursor::new(src, toks, end),
-        closure: 0,
+        closures: Vec::new(),
     };
     if let Some(open) = p.c.toks.iter().find(|t| t.tok == Some(Tok::OpenComment)) {
         return Err(*p.c.error_at((open.span.0, open.span.0 + 2), "unclosed comment".into()));
@@ -38,8 +40,9 @@ pub fn parse(src: &str, start: usize, end: usize) -> Result<Expr, Diagnostic> {
 
 struct Parser<'s> {
     c: Cursor<'s, Tok>,
-    /// How many closures (predicate bodies) enclose the current position.
-    closure: u32,
+    /// The predicate builtins whose bodies (closures) enclose the current
+    /// position, innermost last.
+    closures: Vec<&'s str>,
 }
 
 /// An infix operator as read.
@@ -257,6 +260,9 @@ impl<'s> Parser<'s> {
         // The right operand of `<`, `<=`, `>` or `>=` when that was the
         // last operator: a second one chains (`a < b < c`).
         let mut compared = None;
+        // Whether the last operator taken here was `??`: expr-lang refuses
+        // another operator after it at the same level (`a ?? b > c`).
+        let mut coalesced = false;
         loop {
             // `|` binds loosest of all, so only a whole expression takes
             // it: what is on its left so far becomes the first argument.
@@ -267,9 +273,15 @@ impl<'s> Parser<'s> {
                 left = self.pipe(left)?;
                 chain_bp = 0;
                 compared = None;
+                coalesced = false;
                 continue;
             }
+            let at = self.c.pos;
             let Some(o) = self.operator(min) else { break };
+            if coalesced && o.op != Binary::Coalesce {
+                return Err(self.mixed_with_coalesce(at));
+            }
+            coalesced = o.op == Binary::Coalesce;
             let bp = if o.right_assoc { o.bp } else { o.bp + 1 };
             self.expr(bp).map(|rhs| {
                 let link = Link {
@@ -472,6 +484,17 @@ impl<'s> Parser<'s> {
             Some(Tok::LBracket) => self.list(),
             Some(Tok::LBrace) => self.map(),
             Some(Tok::Ident) if self.is_call() => self.call(),
+            // `::name(…)` calls the builtin even where a function of the
+            // host has its name; bpvm's names never clash, so it is a call.
+            Some(Tok::ColonColon)
+                if self.c.peek_at(1) == Some(Tok::Ident) && self.c.peek_at(2) == Some(Tok::LParen) =>
+            {
+                let start = self.c.next().map_or(0, |t| t.span.0);
+                self.call().map(|mut call| {
+                    call.span.0 = start;
+                    call
+                })
+            }
             _ => self.leaf(),
         }
     }
@@ -499,18 +522,20 @@ impl<'s> Parser<'s> {
 
     fn map_key(&mut self) -> Parsed<Expr> {
         match self.c.peek_token() {
-            Some(t) if t.tok == Some(Tok::Ident) => {
+            Some(t) if t.tok == Some(Tok::Ident) && names::is_keyword(self.c.text(t)) => {
+                let word = self.c.text(t);
+                Err(self.c.error_at(
+                    t.span,
+                    format!("'{word}' is a keyword; quote it to use it as a map key: {{'{word}': …}}"),
+                ))
+            }
+            // A name or a number is the key as written (`{0x10: 1}` has
+            // the key "0x10"), as expr-lang's parser makes it.
+            Some(t) if matches!(t.tok, Some(Tok::Ident | Tok::Int | Tok::Radix | Tok::Float)) => {
                 self.c.pos += 1;
                 Ok(Expr::new(Kind::Str(self.c.text(t).to_string()), t.span))
             }
-            Some(t)
-                if matches!(
-                    t.tok,
-                    Some(Tok::Str | Tok::RawStr | Tok::Int | Tok::Float | Tok::LParen)
-                ) =>
-            {
-                self.primary()
-            }
+            Some(t) if matches!(t.tok, Some(Tok::Str | Tok::RawStr | Tok::LParen)) => self.primary(),
             _ => Err(self.unexpected("a map key")),
         }
     }
@@ -535,10 +560,11 @@ impl<'s> Parser<'s> {
             span: self.c.eof_span(),
         });
         self.expect(Tok::LParen, "'('")?;
-        let takes_closure = predicate(self.c.text(name)).is_some() || self.c.text(name) == "sum";
+        let fname = self.c.text(name);
+        let takes_closure = predicate(fname).is_some() || fname == "sum";
         while self.c.peek() != Some(Tok::RParen) {
             let arg = if takes_closure && args.len() == 1 {
-                self.closure_body()
+                self.closure_body(fname)
             } else {
                 self.expr(0)
             };
@@ -552,11 +578,11 @@ impl<'s> Parser<'s> {
     }
 
     /// A predicate's body: `{ expr }` or a bare expression.
-    fn closure_body(&mut self) -> Parsed<Expr> {
-        self.closure += 1;
+    fn closure_body(&mut self, builtin: &'s str) -> Parsed<Expr> {
+        self.closures.push(builtin);
         let braced = self.c.eat(Tok::LBrace).is_some();
         let body = if braced { self.sequence() } else { self.expr(0) };
-        self.closure -= 1;
+        self.closures.pop();
         if braced {
             body.and_then(|body| self.expect(Tok::RBrace, "'}' to close the predicate").map(|_| body))
         } else if body.is_ok() && self.c.peek() == Some(Tok::Semi) {
@@ -578,7 +604,12 @@ impl<'s> Parser<'s> {
         if tok == Tok::Ident && text == "not" {
             let next = self.c.toks.get(self.c.pos + 1).copied()?;
             let (op, bp, _) = next.tok.and_then(|n| infix(n, self.c.text(next)))?;
-            if bp != 20 || bp < min || op == Binary::Coalesce {
+            // Only these take a `not` (expr-lang's AllowedNegateSuffix).
+            let negatable = matches!(
+                op,
+                Binary::In | Binary::Matches | Binary::Contains | Binary::StartsWith | Binary::EndsWith
+            );
+            if !negatable || bp < min {
                 return None;
             }
             self.c.pos += 2;
@@ -634,6 +665,12 @@ impl<'s> Parser<'s> {
     fn let_head(&mut self) -> Parsed<(u32, String)> {
         let start = self.c.next().map_or(0, |t| t.span.0);
         let name = self.expect(Tok::Ident, "a name after 'let'")?;
+        if names::is_keyword(self.c.text(name)) {
+            return Err(self.c.error_at(
+                name.span,
+                format!("'{}' is a keyword and cannot be a let name", self.c.text(name)),
+            ));
+        }
         self.expect(Tok::Assign, "'=' after the let name")?;
         Ok((start, self.c.text(name).to_string()))
     }
@@ -691,8 +728,8 @@ impl<'s> Parser<'s> {
 
     /// Whether a name followed by `(` is next, and is not a keyword.
     fn is_call(&self) -> bool {
-        self.c.peek_at(1) == Some(Tok::LParen)
-            && !matches!(self.peek_text(), "true" | "false" | "nil" | "let" | "if" | "else")
+        let word = self.peek_text();
+        self.c.peek_at(1) == Some(Tok::LParen) && !matches!(word, "true" | "false" | "nil") && !names::is_keyword(word)
     }
 
     /// The number literal `t` (of kind `tok`, written `text`).
@@ -738,6 +775,15 @@ impl<'s> Parser<'s> {
         match tok {
             Tok::Int | Tok::Radix | Tok::Float => {
                 self.c.pos += 1;
+                if let Some(glued) = self.c.peek_token().filter(|n| {
+                    n.span.0 == t.span.1 && matches!(n.tok, Some(Tok::Int | Tok::Radix | Tok::Float | Tok::Ident))
+                }) {
+                    // `0b15`, `1E`, `0x1G`: one malformed number, as
+                    // expr-lang's lexer reads it ("bad number syntax").
+                    let span = (t.span.0, glued.span.1);
+                    let written = excerpt::clip(&self.c.src[span.0 as usize..span.1 as usize]);
+                    return Err(self.c.error_at(span, format!("invalid number '{written}'")));
+                }
                 self.number(t, tok, text).map(|k| Expr::new(k, t.span))
             }
             Tok::RawStr => {
@@ -748,38 +794,18 @@ impl<'s> Parser<'s> {
                 self.c.pos += 1;
                 match unescape(text) {
                     Ok(s) => lit(Kind::Str(s)),
-                    Err((at, msg)) => {
-                        let at = t.span.0 + at as u32;
-                        Err(self.c.error_at((at, at + 2), msg))
-                    }
+                    Err((at, msg)) => Err(self.escape_error(t, at, msg)),
                 }
             }
-            Tok::Hash => {
+            Tok::Hash => self.pointer(t),
+            Tok::Bytes => {
                 self.c.pos += 1;
-                if self.closure == 0 {
-                    return Err(self.c.error_at(
-                        t.span,
-                        "'#' can only be used inside a predicate (like filter(xs, # > 1))".into(),
-                    ));
+                match unescape_bytes(text) {
+                    Ok(b) => lit(Kind::Bytes(b)),
+                    Err((at, msg)) => Err(self.escape_error(t, at, msg)),
                 }
-                if let Some(n) = self
-                    .c
-                    .peek_token()
-                    .filter(|n| n.tok == Some(Tok::Ident) && n.span.0 == t.span.1)
-                {
-                    let kind = match self.c.text(n) {
-                        "acc" => Some(Kind::Acc),
-                        "index" => Some(Kind::ItemIndex),
-                        _ => None,
-                    };
-                    if let Some(kind) = kind {
-                        self.c.pos += 1;
-                        return Ok(Expr::new(kind, (t.span.0, n.span.1)));
-                    }
-                }
-                lit(Kind::Item)
             }
-            Tok::Dot if self.closure > 0 && self.c.peek_at(1) == Some(Tok::Ident) => {
+            Tok::Dot if !self.closures.is_empty() && self.c.peek_at(1) == Some(Tok::Ident) => {
                 // `.name` inside a predicate is `#.name`.
                 Ok(Expr::new(Kind::Item, (t.span.0, t.span.0)))
             }
@@ -789,15 +815,59 @@ impl<'s> Parser<'s> {
                     "true" => lit(Kind::Bool(true)),
                     "false" => lit(Kind::Bool(false)),
                     "nil" => lit(Kind::Nil),
-                    "let" | "if" => Err(self
-                        .c
-                        .error_at(t.span, format!("'{text}' must start an expression or follow '('"))),
-                    "else" => Err(self.c.error_at(t.span, "'else' must follow the '}' of an if".into())),
+                    _ if names::is_keyword(text) => Err(self.keyword(t)),
                     _ => lit(Kind::Ident(text.to_string())),
                 }
             }
             _ => Err(self.unexpected("an expression")),
         }
+    }
+
+    /// `#`, `#index` or `#acc` (the name may be apart from the `#`, as in
+    /// expr-lang, unless it is a keyword), inside a predicate's body.
+    fn pointer(&mut self, hash: Token) -> Parsed<Expr> {
+        self.c.pos += 1;
+        let Some(&builtin) = self.closures.last() else {
+            return Err(self.c.error_at(
+                hash.span,
+                "'#' can only be used inside a predicate (like filter(xs, # > 1))".into(),
+            ));
+        };
+        let named = self
+            .c
+            .peek_token()
+            .filter(|n| n.tok == Some(Tok::Ident) && (n.span.0 == hash.span.1 || !names::is_keyword(self.c.text(*n))));
+        let Some(name) = named else {
+            return Ok(Expr::new(Kind::Item, hash.span));
+        };
+        self.c.pos += 1;
+        let span = (hash.span.0, name.span.1);
+        match names::pointer(self.c.text(name), builtin) {
+            Ok(kind) => Ok(Expr::new(kind, span)),
+            Err(message) => Err(self.c.error_at(span, message)),
+        }
+    }
+
+    /// The error of an operator (its tokens from `at` to the one just
+    /// taken) right after a `??` operand.
+    fn mixed_with_coalesce(&self, at: usize) -> Box<Diagnostic> {
+        let (first, last) = (self.c.toks[at], self.c.toks[self.c.pos - 1]);
+        let op = self.c.src[first.span.0 as usize..last.span.1 as usize].to_string();
+        self.c.error_at(
+            (first.span.0, last.span.1),
+            format!("'{op}' and '??' cannot be mixed without parentheses: write (a ?? b) {op} c or a ?? (b {op} c)"),
+        )
+    }
+
+    /// The error of a bad escape at byte `at` of the literal `t`.
+    fn escape_error(&self, t: Token, at: usize, message: String) -> Box<Diagnostic> {
+        let at = t.span.0 + at as u32;
+        self.c.error_at((at, at + 2), message)
+    }
+
+    /// The error of the keyword `t` where a name or a value should be.
+    fn keyword(&self, t: Token) -> Box<Diagnostic> {
+        self.c.error_at(t.span, names::misplaced_keyword(self.c.text(t)))
     }
 
     /// The call expression for `name(args)`: a predicate gets its body
