@@ -1,7 +1,7 @@
 //! The anchor expressions of `benches/anchors.yaml`, evaluated on a reused
 //! VM (compiled once) against an environment bound to their paths (as a
 //! render binds each context), plus compile time of a short `when` (h =
-//! d); then the same with every path looked up by name (`eval-unbound`),
+//! d, under each of the bound groups' rules); then the same with every path looked up by name (`eval-unbound`),
 //! and under expr-lang's boolean rules (`Logic::ExprLang`, as Windsor v0.9
 //! templates are compiled) in the group `eval-exprlang`.
 //!
@@ -48,6 +48,7 @@ fn anchors(c: &mut Criterion) {
             group.bench_function(id, |b| {
                 b.iter(|| black_box(vm.run(black_box(&prog), black_box(&env)).is_ok()))
             });
+            // Compiling under expr-lang's rules runs its type checks too.
             if id == "d" && bound {
                 group.bench_function("h (compile d)", |b| {
                     b.iter(|| black_box(compiler.compile(black_box(src)).is_ok()))

@@ -18,7 +18,6 @@
 
 pub mod ast;
 pub mod bluelink;
-mod builtin_names;
 mod codegen;
 mod cursor;
 mod dialect;
@@ -115,7 +114,6 @@ impl Compiler {
         };
         literal_calls::mark(&mut e);
         if self.logic == Logic::ExprLang {
-            builtin_names::check(&e, self.library, src)?;
             logic::check(&e, src, self.library)?;
             logic::rewrite(&mut e, src)?;
         }

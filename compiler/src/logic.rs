@@ -282,10 +282,28 @@ impl<'s> Checker<'s> {
                     natures::Step::Slice(from, to)
                 }
             };
+            if t == Some(Type::Func)
+                && let Kind::Ident(name) = &base.kind
+                && from == base.span.1
+                && !self.scope.iter().any(|(n, _)| n == name)
+            {
+                return Err(self.builtin_field(name, base, step.end));
+            }
             t = natures::access(t, read).map_err(|m| self.error((from, step.end), m))?;
             from = step.end;
         }
         Ok(t)
+    }
+
+    /// A field or an index of a builtin's name (`values.x`): the name is
+    /// the function to expr-lang's checker even where the context has a
+    /// key of that name, which `$env` reads.
+    fn builtin_field(&self, name: &str, base: &Expr, end: u32) -> Box<Diagnostic> {
+        let written = &self.src[base.span.0 as usize..end as usize];
+        let message = format!(
+            "'{name}' names a builtin function, so `{written}` does not compile; read the context's key as `$env.{name}`"
+        );
+        self.error((base.span.0, end), message)
     }
 
     /// Refuses `==`/`!=` between operands that can never be equal and

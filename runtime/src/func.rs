@@ -386,20 +386,36 @@ impl fmt::Display for FnError {
 /// ```
 pub struct Library {
     sets: &'static [&'static [Builtin]],
+    /// Every name's function, built on the first lookup. Compiling looks
+    /// up every name an expression reads (a name may be a builtin's):
+    /// scanning some 150 names for each took 9 % of compiling a short
+    /// `when` (2,400 of its 27,000 instructions, callgrind).
+    index: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static Builtin, foldhash::fast::FixedState>>,
 }
 
 impl Library {
     /// A library of `sets`, searched last to first.
     pub const fn new(sets: &'static [&'static [Builtin]]) -> Library {
-        Library { sets }
+        Library {
+            sets,
+            index: std::sync::OnceLock::new(),
+        }
     }
 
     /// The function called `name`.
     pub fn find(&self, name: &str) -> Option<&'static Builtin> {
-        self.sets
-            .iter()
-            .rev()
-            .find_map(|set| set.iter().find(|b| b.name == name))
+        self.index.get_or_init(|| self.build_index()).get(name).copied()
+    }
+
+    /// Each name's function; a later set's wins over an earlier one's.
+    fn build_index(&self) -> std::collections::HashMap<&'static str, &'static Builtin, foldhash::fast::FixedState> {
+        let mut index = std::collections::HashMap::with_hasher(foldhash::fast::FixedState::default());
+        for set in self.sets {
+            for b in set.iter() {
+                index.insert(b.name, b);
+            }
+        }
+        index
     }
 }
 

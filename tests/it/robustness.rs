@@ -166,7 +166,7 @@ fn expression(rng: &mut Rng, depth: u32) -> String {
     }
     let a = expression(rng, depth - 1);
     let b = expression(rng, depth - 1);
-    match rng.below(13) {
+    match rng.below(14) {
         0 => format!("!({a})"),
         1 => format!("-({a})"),
         2 => format!("({a}) ? ({b}) : ({})", expression(rng, depth - 1)),
@@ -177,6 +177,7 @@ fn expression(rng: &mut Rng, depth: u32) -> String {
             expr_lang_form(rng, a, b, c)
         }
         7 => builtin_call(rng, a, b),
+        8 => value_form(rng, a, b),
         _ => {
             let op = rng.pick(&[
                 "+", "-", "*", "/", "%", "**", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "??", "contains",
@@ -204,6 +205,26 @@ fn expr_lang_form(rng: &mut Rng, a: String, b: String, c: String) -> String {
         4 => format!("({a}) | string()"),
         5 => format!("({a}; {b})"),
         _ => format!("(let v = {a}; v ?? ({b}))"),
+    }
+}
+
+/// `a` and `b` among the values expr-lang adds to the document's: the
+/// whole environment (`$env`), bytes, times and durations and their
+/// methods, indexes and slices of any value, JSON text.
+fn value_form(rng: &mut Rng, a: String, b: String) -> String {
+    match rng.below(10) {
+        0 => format!("$env[{a}]"),
+        1 => rng
+            .pick(&["$env.n", "keys($env)", "len($env)", "'m' in $env", "$env?.m.k"])
+            .to_string(),
+        2 => format!("{} == ({a})", rng.pick(&["b'ab'", "b'\\x00'", "[97, 98]"])),
+        3 => format!("date('2024-01-02') {} ({a})", rng.pick(&["+", "-", "<", "=="])),
+        4 => format!("duration('1h30m') {} ({a})", rng.pick(&["*", "+", "-", ">"])),
+        5 => format!("({a}).{}()", rng.pick(&["Year", "Hours", "String", "Unix"])),
+        6 => format!("({a})[{b}]"),
+        7 => format!("({a})[{}]", rng.pick(&["1:", ":1", "0:2", "1.0", "-1"])),
+        8 => format!("fromJSON(toJSON({a}))"),
+        _ => format!("splitAfter({a}, {b})"),
     }
 }
 

@@ -134,7 +134,7 @@ fn ternary(cond: Expr, then: Expr, otherwise: Expr) -> Expr {
 }
 
 /// The predicate builtins and the loop each compiles to.
-pub(crate) fn predicate(name: &str) -> Option<Loop> {
+fn predicate(name: &str) -> Option<Loop> {
     Some(match name {
         "filter" => Loop::Filter,
         "map" => Loop::Map,
