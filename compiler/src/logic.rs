@@ -176,6 +176,9 @@ impl<'s> Checker<'s> {
                 if let ("get", [base, index]) = (call.name.as_str(), natures.as_slice()) {
                     natures::access(*base, natures::Step::Index(*index)).map_err(|m| self.error(e.span, m))?;
                 }
+                if let Some(m) = natures.first().and_then(|t| natures::first_argument(&call.name, *t)) {
+                    return Err(self.error(e.span, m));
+                }
                 None
             }
             Kind::Predicate(kind, args, body) => self.predicate(e, *kind, args, body)?,
@@ -245,8 +248,11 @@ impl<'s> Checker<'s> {
         args: &'s [Expr],
         body: &'s Expr,
     ) -> Result<Nature, Box<Diagnostic>> {
-        for a in args {
-            self.nature(a)?;
+        for (i, a) in args.iter().enumerate() {
+            let t = self.nature(a)?;
+            if let Some(m) = natures::predicate_list(kind.name(), t).filter(|_| i == 0) {
+                return Err(self.error(a.span, m));
+            }
         }
         let item = args.first().and_then(|list| self.items_of(list));
         self.items.push(item);

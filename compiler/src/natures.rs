@@ -159,6 +159,39 @@ pub(crate) fn access(base: Nature, step: Step) -> Result<Nature, String> {
 }
 
 /// `a string`, `an int`, `nil`.
+/// Why a builtin refuses its first argument of known type `t`, as
+/// expr-lang's checker does for literals (`first(3)`, `sort('ab')`,
+/// `map({a: 1}, #)`, `keys(1)`); at run time such a value gives nil or
+/// an empty list instead. Bytes and unknown types pass.
+pub(crate) fn first_argument(f: &str, t: Nature) -> Option<String> {
+    let t = t.filter(|t| *t != Type::Bytes)?;
+    let fits = match f {
+        "first" | "last" | "reverse" | "uniq" | "flatten" | "take" | "concat" | "sort" | "join" | "sum" => {
+            t == Type::List
+        }
+        "keys" | "values" | "toPairs" => t == Type::Map,
+        "len" => matches!(t, Type::Str | Type::List | Type::Map),
+        "mean" | "median" => matches!(t, Type::List | Type::Int | Type::Float),
+        _ => true,
+    };
+    let wanted = match f {
+        "keys" | "values" | "toPairs" => "a map",
+        "len" => "a string, list or map",
+        "mean" | "median" => "a number or a list of numbers",
+        _ => "a list",
+    };
+    (!fits).then(|| format!("{f}() argument 1 must be {wanted}, got {}", name(t)))
+}
+
+/// Why a predicate builtin refuses a list of known type `t` that is not
+/// one (`builtinNode`: "takes only array").
+pub(crate) fn predicate_list(f: &str, t: Nature) -> Option<String> {
+    match t {
+        Some(Type::List | Type::Bytes) | None => None,
+        Some(t) => Some(format!("'{f}' needs a list, got {}", name(t))),
+    }
+}
+
 fn article(t: Type) -> String {
     match t {
         Type::Nil => "nil".into(),
