@@ -467,6 +467,19 @@ impl<'l> Gen<'l> {
                 }
                 Ok(())
             }
+            // A condition that is a `?:` is each branch's condition, so a
+            // branch that is not a bool is named as folding `true ? a : b`
+            // to `a` names it.
+            Kind::Ternary(c, a, b) if self.logic == Logic::ExprLang => {
+                let (otherwise, end) = (self.label(), self.label());
+                self.branch(c, false, otherwise, "?:")?;
+                self.branch(a, when, target, what)?;
+                self.jump(Op::Jump, end, e.span, what);
+                self.place(otherwise);
+                self.branch(b, when, target, what)?;
+                self.place(end);
+                Ok(())
+            }
             _ => {
                 self.expr(e)?;
                 if self.logic == Logic::ExprLang && !yields_bool(&e.kind) {

@@ -67,7 +67,7 @@ impl Program {
         let site = self.sites.get(err.ip).copied().unwrap_or_default();
         // Quoted source and keys are shortened: an operand can be a
         // chain of a million steps.
-        let from = excerpt::clip(self.site_text(err.ip));
+        let from = excerpt::clip(self.fault_text(err));
         let what = site.what;
         let name = |k: Kind| k.name(self.vocabulary);
         let message = match &err.fault {
@@ -128,4 +128,26 @@ fn a(type_name: &str) -> String {
         "a"
     };
     format!("{article} {type_name}")
+}
+
+impl Program {
+    /// The source a failure quotes: its instruction's, or for a path that
+    /// a fused test could not read (`xs.mode == 'a'` with `xs` a list),
+    /// the path's, as the unfused `Load` quotes it.
+    fn fault_text(&self, err: &RunError) -> &str {
+        let path_fault = matches!(
+            err.fault,
+            Fault::NoMembers { .. } | Fault::OutOfRange { .. } | Fault::BadIndex { .. } | Fault::Missing(_)
+        );
+        let path = match self.code.get(err.ip) {
+            Some(
+                crate::Op::JumpIf { path, .. } | crate::Op::JumpUnless { path, .. } | crate::Op::LoadOr { path, .. },
+            ) => self.paths.get(usize::from(*path)),
+            _ => None,
+        };
+        match path.filter(|_| path_fault) {
+            Some(p) => self.source.get(p.span.0 as usize..p.span.1 as usize).unwrap_or(""),
+            None => self.site_text(err.ip),
+        }
+    }
 }
