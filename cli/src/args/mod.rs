@@ -11,6 +11,6 @@ mod output;
 mod windsor;
 
 pub use bluelink::{BluelinkFlags, NEEDS_BLUEPRINT};
-pub use dialect::DialectArg;
+pub use dialect::{DialectArg, RulesArg};
 pub use output::{Format, OutputFormat};
 pub use windsor::{Rules, WindsorTarget};

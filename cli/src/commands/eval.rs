@@ -1,10 +1,10 @@
 //! `bpvm eval`: one expression compiled, evaluated and printed as JSON.
 
-use crate::args::DialectArg;
+use crate::args::{DialectArg, RulesArg};
 use crate::{exit, load};
 use bpvm::runtime::builtins::effects::Effects;
 use bpvm::runtime::root::Root;
-use bpvm::{Compiler, Logic, Program, Vm};
+use bpvm::{Compiler, Program, Vm};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -31,7 +31,7 @@ pub struct Args {
     /// (nil counts as false in `&&`, `||`, `!` and `?:`, which always
     /// give a bool).
     #[arg(long, value_enum, default_value = "v0.9")]
-    rules: EvalRules,
+    rules: RulesArg,
     /// A YAML or JSON mapping the expression reads. For bluelink its
     /// top-level keys are the namespaces variables, values, datasources,
     /// resources, children, elem and i.
@@ -59,25 +59,6 @@ pub struct Args {
     /// The expression (or, with --template, the host string).
     #[arg(value_name = "EXPR")]
     expr: String,
-}
-
-/// The rules of a Windsor expression.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum EvalRules {
-    /// The seed facet format's
-    Seed,
-    /// Windsor v0.9's
-    #[value(name = "v0.9")]
-    V09,
-}
-
-impl From<EvalRules> for Logic {
-    fn from(r: EvalRules) -> Logic {
-        match r {
-            EvalRules::Seed => Logic::Windsor,
-            EvalRules::V09 => Logic::ExprLang,
-        }
-    }
 }
 
 pub fn run(args: Args) -> ExitCode {

@@ -7,7 +7,7 @@
 mod measure;
 mod report;
 
-use crate::args::DialectArg;
+use crate::args::{DialectArg, RulesArg};
 use crate::{exit, load};
 use bpvm::Compiler;
 use measure::Reads;
@@ -22,11 +22,16 @@ use std::process::ExitCode;
 #[command(after_help = "\
 Examples:
   bpvm bench --env examples/blueprint.yaml --seconds 0.2 \"cluster.cni.driver == 'cilium'\" \"cluster.nodes.count > 2\"
-  bpvm bench --env examples/blueprint.yaml --seconds 0.2 --unbound --json \"cluster.enabled ?? true\"")]
+  bpvm bench --env examples/blueprint.yaml --seconds 0.2 --unbound --json \"cluster.enabled ?? true\"
+  bpvm bench --env examples/blueprint.yaml --seconds 0.2 --rules seed \"cluster.enabled && cluster.cni.driver == 'cilium'\"")]
 pub struct Args {
     /// The expression language.
     #[arg(long, value_enum, default_value = "windsor")]
     dialect: DialectArg,
+    /// Which Windsor rules the expressions follow: Windsor v0.9's
+    /// (expr-lang v1.17.8 as Windsor runs it) or the seed facet format's.
+    #[arg(long, value_enum, default_value = "v0.9")]
+    rules: RulesArg,
     /// A YAML or JSON mapping the expressions read.
     #[arg(long, value_name = "FILE")]
     env: Option<PathBuf>,
@@ -62,7 +67,10 @@ fn seconds(text: &str) -> Result<f64, String> {
 
 pub fn run(args: Args) -> ExitCode {
     let reads = if args.unbound { Reads::Unbound } else { Reads::Bound };
-    let compiler = Compiler::new(args.dialect.into());
+    let compiler = match args.dialect {
+        DialectArg::Windsor => Compiler::new(args.dialect.into()).logic(args.rules.into()),
+        DialectArg::Bluelink => Compiler::new(args.dialect.into()),
+    };
     let measured = load::environment(args.env.as_deref())
         .and_then(|env| measure::all(&compiler, &env, reads, args.seconds, &args.exprs));
     exit::code(measured.map(|results| report::print(&results, args.json)))
