@@ -131,8 +131,8 @@ pub struct Call {
     /// Named arguments (`object(a = 1)`), in order.
     pub named: Vec<(String, Span, Expr)>,
     /// Whether every argument is a literal as written, before any
-    /// rewrite or folding ([`crate::literal_calls`]): such a call's
-    /// argument types are checked when compiling.
+    /// rewrite or folding: such a call's argument types are checked when
+    /// compiling, as expr-lang's checker types them.
     pub literal_args: bool,
 }
 
