@@ -160,7 +160,8 @@ fn apply(op: Binary, not: bool, l: Val<'_>, r: Val<'_>, logic: Logic) -> Option<
     }
 }
 
-fn literal(e: &Expr) -> Option<Val<'_>> {
+/// The value of a scalar literal (`nil`, `true`, `1`, `2.5`, `'a'`).
+pub(crate) fn literal(e: &Expr) -> Option<Val<'_>> {
     Some(match &e.kind {
         Kind::Nil => Val::Nil,
         Kind::Bool(b) => Val::Bool(*b),

@@ -26,12 +26,10 @@ fn is_literal(e: &Expr) -> bool {
 /// The value of a literal as expr-lang's checker types one: a scalar, or
 /// a number with a sign.
 pub fn value(e: &Expr) -> Option<Val<'_>> {
+    if let Some(v) = crate::fold::literal(e) {
+        return Some(v);
+    }
     Some(match &e.kind {
-        Kind::Nil => Val::Nil,
-        Kind::Bool(b) => Val::Bool(*b),
-        Kind::Int(i) => Val::Int(*i),
-        Kind::Float(f) => Val::Float(*f),
-        Kind::Str(s) => Val::Str(s),
         Kind::Unary(sign @ (Unary::Neg | Unary::Plus), x) => match (sign, &x.kind) {
             (Unary::Neg, Kind::Int(i)) => Val::Int(i.checked_neg()?),
             (Unary::Neg, Kind::Float(f)) => Val::Float(-f),

@@ -108,7 +108,7 @@ fn scalar(out: &mut String, v: Val<'_>, col: usize) {
 /// Text: quoted, a literal block when it has several lines, else plain.
 fn text(out: &mut String, s: &str, col: usize) {
     if quote::needs_quotes(s) {
-        quote::go_quote(out, s);
+        crate::text::push_go_quoted(out, s);
     } else if s.contains('\n') {
         literal(out, s, col);
     } else {

@@ -2,8 +2,6 @@
 //! when it writes them, and how: its `token.IsNeedQuoted` rules, and Go's
 //! `strconv.Quote` for the quoted text.
 
-use std::fmt::Write;
-
 /// Words a YAML reader could take for null or a bool (YAML 1.1's too).
 const KEYWORDS: &[&str] = &[
     "null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "False", "FALSE", "y", "Y", "yes", "Yes", "YES", "n",
@@ -133,32 +131,6 @@ fn time_hm(s: &str) -> Option<&str> {
     let two = |d: Option<&str>, max: &str| d.is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()) && d <= max);
     let ok = two(s.get(..2), "23") && s.as_bytes().get(2) == Some(&b':') && two(s.get(3..5), "59");
     ok.then(|| &s[5..])
-}
-
-/// `s` in double quotes as Go's `strconv.Quote` writes it.
-pub fn go_quote(out: &mut String, s: &str) {
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if c.is_control() || (c.is_whitespace() && c != ' ') || matches!(c, '\u{ad}' | '\u{feff}') => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 #[cfg(test)]
