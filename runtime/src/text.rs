@@ -118,34 +118,6 @@ pub fn to_json(v: &Value) -> String {
     s
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn f(x: f64) -> String {
-        let mut s = String::new();
-        push_float(&mut s, x);
-        s
-    }
-
-    #[test]
-    fn floats_print_like_go() {
-        assert_eq!(f(2.0), "2");
-        assert_eq!(f(2.5), "2.5");
-        assert_eq!(f(3.25), "3.25");
-        assert_eq!(f(-0.5), "-0.5");
-        assert_eq!(f(1e21), "1e+21");
-        assert_eq!(f(1e20), "1e+20");
-        assert_eq!(f(1e6), "1e+06");
-        assert_eq!(f(1234567.0), "1.234567e+06");
-        assert_eq!(f(123456.0), "123456");
-        assert_eq!(f(0.0001), "0.0001");
-        assert_eq!(f(0.00001), "1e-05");
-        assert_eq!(f(1.5e-7), "1.5e-07");
-        assert_eq!(f(0.1 + 0.2), "0.30000000000000004");
-    }
-}
-
 /// `s` the way Go's `strconv.Quote` (and `%q`) writes a string:
 /// double-quoted, `"` and `\` escaped, control and other non-printing
 /// characters as Go escapes them.
@@ -202,4 +174,32 @@ fn printable(c: char) -> bool {
             | '\u{1d173}'..='\u{1d17a}'
             | '\u{e0001}'..='\u{e007f}'
             | '\u{f0000}'..))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(x: f64) -> String {
+        let mut s = String::new();
+        push_float(&mut s, x);
+        s
+    }
+
+    #[test]
+    fn floats_print_like_go() {
+        assert_eq!(f(2.0), "2");
+        assert_eq!(f(2.5), "2.5");
+        assert_eq!(f(3.25), "3.25");
+        assert_eq!(f(-0.5), "-0.5");
+        assert_eq!(f(1e21), "1e+21");
+        assert_eq!(f(1e20), "1e+20");
+        assert_eq!(f(1e6), "1e+06");
+        assert_eq!(f(1234567.0), "1.234567e+06");
+        assert_eq!(f(123456.0), "123456");
+        assert_eq!(f(0.0001), "0.0001");
+        assert_eq!(f(0.00001), "1e-05");
+        assert_eq!(f(1.5e-7), "1.5e-07");
+        assert_eq!(f(0.1 + 0.2), "0.30000000000000004");
+    }
 }
