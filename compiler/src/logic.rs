@@ -165,22 +165,7 @@ impl<'s> Checker<'s> {
                 }
                 Some(Type::Map)
             }
-            Kind::Call(call) => {
-                let mut natures = Vec::with_capacity(call.args.len());
-                for a in call.args.iter().chain(call.named.iter().map(|(_, _, v)| v)) {
-                    natures.push(self.nature(a)?);
-                }
-                // `get(x, i)` is `x[i]` to the checker (builtin.go's
-                // Types): a base or an index of the wrong known type is
-                // refused, though `get` of any value at run time is nil.
-                if let ("get", [base, index]) = (call.name.as_str(), natures.as_slice()) {
-                    natures::access(*base, natures::Step::Index(*index)).map_err(|m| self.error(e.span, m))?;
-                }
-                if let Some(m) = natures.first().and_then(|t| natures::first_argument(&call.name, *t)) {
-                    return Err(self.error(e.span, m));
-                }
-                None
-            }
+            Kind::Call(call) => self.call(e, call)?,
             Kind::Predicate(kind, args, body) => self.predicate(e, *kind, args, body)?,
             Kind::ItemIndex => Some(Type::Int),
             Kind::Item => self.items.last().copied().flatten(),
@@ -273,6 +258,26 @@ impl<'s> Checker<'s> {
         Ok(predicate_nature(kind))
     }
 
+    /// A call's arguments checked; its nature is unknown. Out of
+    /// [`Checker::nature`], so that the recursion's frame stays small.
+    #[inline(never)]
+    fn call(&mut self, e: &'s Expr, call: &'s crate::ast::Call) -> Result<Nature, Box<Diagnostic>> {
+        let mut natures = Vec::with_capacity(call.args.len());
+        for a in call.args.iter().chain(call.named.iter().map(|(_, _, v)| v)) {
+            natures.push(self.nature(a)?);
+        }
+        // `get(x, i)` is `x[i]` to the checker (builtin.go's Types): a
+        // base or an index of the wrong known type is refused, though
+        // `get` of any value at run time is nil.
+        if let ("get", [base, index]) = (call.name.as_str(), natures.as_slice()) {
+            natures::access(*base, natures::Step::Index(*index)).map_err(|m| self.error(e.span, m))?;
+        }
+        match natures.first().and_then(|t| natures::first_argument(&call.name, *t)) {
+            Some(m) => Err(self.error(e.span, m)),
+            None => Ok(None),
+        }
+    }
+
     /// The nature of `base` read with `steps`, each accessor checked
     /// against what is known of the value it reads.
     fn access(&mut self, base: &'s Expr, steps: &'s [Step]) -> Result<Nature, Box<Diagnostic>> {
@@ -289,11 +294,10 @@ impl<'s> Checker<'s> {
                 }
             };
             if t == Some(Type::Func)
-                && let Kind::Ident(name) = &base.kind
                 && from == base.span.1
-                && !self.scope.iter().any(|(n, _)| n == name)
+                && let Some(refusal) = self.builtin_field(base, step.end)
             {
-                return Err(self.builtin_field(name, base, step.end));
+                return Err(refusal);
             }
             t = natures::access(t, read).map_err(|m| self.error((from, step.end), m))?;
             from = step.end;
@@ -304,12 +308,17 @@ impl<'s> Checker<'s> {
     /// A field or an index of a builtin's name (`values.x`): the name is
     /// the function to expr-lang's checker even where the context has a
     /// key of that name, which `$env` reads.
-    fn builtin_field(&self, name: &str, base: &Expr, end: u32) -> Box<Diagnostic> {
+    #[inline(never)]
+    fn builtin_field(&self, base: &Expr, end: u32) -> Option<Box<Diagnostic>> {
+        let Kind::Ident(name) = &base.kind else { return None };
+        if self.scope.iter().any(|(n, _)| n == name) {
+            return None;
+        }
         let written = &self.src[base.span.0 as usize..end as usize];
         let message = format!(
             "'{name}' names a builtin function, so `{written}` does not compile; read the context's key as `$env.{name}`"
         );
-        self.error((base.span.0, end), message)
+        Some(self.error((base.span.0, end), message))
     }
 
     /// Refuses `==`/`!=` between operands that can never be equal and

@@ -389,9 +389,11 @@ pub struct Library {
     /// Every name's function, built on the first lookup. Compiling looks
     /// up every name an expression reads (a name may be a builtin's):
     /// scanning some 150 names for each took 9 % of compiling a short
-    /// `when` (2,400 of its 27,000 instructions, callgrind). The table
-    /// lives in the library, not on the heap: a library is a static,
-    /// never dropped.
+    /// `when` (2,400 of its 27,000 instructions, callgrind). The table is
+    /// one heap block the library points to from its start (a static
+    /// library is never dropped; memory checkers see it as reachable),
+    /// made there directly: the first lookup may come deep in a
+    /// recursion, on a small stack.
     index: std::sync::OnceLock<NameIndex>,
 }
 
@@ -429,7 +431,7 @@ const SLOTS: usize = 512;
 
 /// A library's functions by name.
 struct NameIndex {
-    slots: [Option<&'static Builtin>; SLOTS],
+    slots: Box<[Option<&'static Builtin>]>,
     /// False when the library has more names than the table holds: they
     /// are then looked up by scanning.
     complete: bool,
@@ -439,7 +441,7 @@ impl NameIndex {
     /// The index of `sets`; a later set's function wins over an earlier
     /// one's of the same name.
     fn of(sets: &'static [&'static [Builtin]]) -> NameIndex {
-        let mut slots: [Option<&'static Builtin>; SLOTS] = [None; SLOTS];
+        let mut slots: Box<[Option<&'static Builtin>]> = vec![None; SLOTS].into_boxed_slice();
         let mut count = 0;
         for b in sets.iter().flat_map(|set| set.iter()) {
             let mut at = slot(b.name);
@@ -456,7 +458,7 @@ impl NameIndex {
     }
 }
 
-fn lookup(slots: &[Option<&'static Builtin>; SLOTS], name: &str) -> Option<&'static Builtin> {
+fn lookup(slots: &[Option<&'static Builtin>], name: &str) -> Option<&'static Builtin> {
     let mut at = slot(name);
     loop {
         match slots[at] {
