@@ -2,9 +2,8 @@
 //! eval`, `bpvm render` and `bpvm test`, so that their output is the
 //! same every run; a value that is no RFC 3339 instant is refused.
 
-use crate::support::{self, bpvm};
-use std::path::{Path, PathBuf};
-use std::process::Output;
+use crate::support::{self, bpvm, run_in_project, text};
+use std::path::PathBuf;
 
 const NOW: &str = "2024-05-06T07:08:09Z";
 
@@ -29,20 +28,6 @@ fn project(name: &str) -> PathBuf {
     )
     .unwrap();
     dir
-}
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    bpvm()
-        .args(args)
-        .arg("--project")
-        .arg(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 const REFUSED: &str = "error: --now \"yesterday\" is not an RFC 3339 time such as 2024-05-06T07:08:09Z\n";
@@ -72,7 +57,7 @@ fn eval_now_gives_the_pinned_instant() {
 fn render_now_gives_the_pinned_instant() {
     let dir = project("now-render");
     for rules in ["seed", "v0.9"] {
-        let out = run(
+        let out = run_in_project(
             &dir,
             &[
                 "render",
@@ -91,20 +76,20 @@ fn render_now_gives_the_pinned_instant() {
         assert!(stdout.contains("\"day\": \"2024-05-06\""), "{stdout}");
         assert!(stdout.contains("\"at\": \"2024-05-06T07:08:09Z\""), "{stdout}");
     }
-    let out = run(&dir, &["render", "--context", "dev", "--now", "yesterday"]);
+    let out = run_in_project(&dir, &["render", "--context", "dev", "--now", "yesterday"]);
     assert_eq!((out.status.code(), text(&out.stderr)), (Some(1), REFUSED.to_string()));
 }
 
 #[test]
 fn test_now_gives_the_pinned_instant() {
     let dir = project("now-test");
-    let out = run(&dir, &["test", "--now", NOW]);
+    let out = run_in_project(&dir, &["test", "--now", NOW]);
     assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
     assert!(
         text(&out.stdout).contains("✓ stamped\n1 passed, 0 failed\n"),
         "{}",
         text(&out.stdout)
     );
-    let out = run(&dir, &["test", "--now", "yesterday"]);
+    let out = run_in_project(&dir, &["test", "--now", "yesterday"]);
     assert_eq!((out.status.code(), text(&out.stderr)), (Some(1), REFUSED.to_string()));
 }

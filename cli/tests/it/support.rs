@@ -2,7 +2,7 @@
 //! folders, and scratch folders to write projects into.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// The `bpvm` binary Cargo built for this test run.
 pub const BPVM: &str = env!("CARGO_BIN_EXE_bpvm");
@@ -10,6 +10,22 @@ pub const BPVM: &str = env!("CARGO_BIN_EXE_bpvm");
 /// A command running `bpvm`.
 pub fn bpvm() -> Command {
     Command::new(BPVM)
+}
+
+/// `bpvm ARGS --project DIR` without colour, run to its end.
+pub fn run_in_project(dir: &Path, args: &[&str]) -> Output {
+    bpvm()
+        .args(args)
+        .arg("--project")
+        .arg(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+/// A command's output as text (lossy: a test shows what it got).
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
 }
 
 /// The repository's root: the README and `examples/` are there, and the

@@ -1,9 +1,8 @@
 //! `bpvm test` and `bpvm check` on test files that could pass by
 //! accident: misspelt keys, ignored expectation keys, names given twice.
 
-use crate::support::{self, bpvm};
-use std::path::{Path, PathBuf};
-use std::process::Output;
+use crate::support::{self, bpvm, run_in_project, text};
+use std::path::PathBuf;
 
 /// A seed-format project whose one test file is `tests`.
 fn project(name: &str, tests: &str) -> PathBuf {
@@ -21,27 +20,13 @@ fn project(name: &str, tests: &str) -> PathBuf {
     dir
 }
 
-fn run(args: &[&str], dir: &Path) -> Output {
-    bpvm()
-        .args(args)
-        .arg("--project")
-        .arg(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 #[test]
 fn a_misspelt_key_fails_before_any_case_runs() {
     let dir = project(
         "test-keys-typo",
         "cases:\n- name: vpc\n  expcet: {terraform: [{path: vpc}]}\n- name: vpc\n",
     );
-    let out = run(&["test", "--rules", "seed"], &dir);
+    let out = run_in_project(&dir, &["test", "--rules", "seed"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
@@ -59,7 +44,7 @@ fn an_ignored_expectation_key_warns_and_strict_fails() {
         "test-keys-strict",
         "cases:\n- name: vpc\n  expect:\n    terraform: [{path: vpc}]\n    config: {a: 1}\n",
     );
-    let out = run(&["test", "--rules", "seed"], &dir);
+    let out = run_in_project(&dir, &["test", "--rules", "seed"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let warning = "contexts/_template/tests/base.test.yaml:5:5: cases[0].expect.config: \"config\" is not a blueprint \
                    field; Windsor's runner ignores it, so it asserts nothing";
@@ -68,7 +53,7 @@ fn an_ignored_expectation_key_warns_and_strict_fails() {
         "{}",
         text(&out.stdout)
     );
-    let strict = run(&["test", "--rules", "seed", "--strict"], &dir);
+    let strict = run_in_project(&dir, &["test", "--rules", "seed", "--strict"]);
     assert_eq!(strict.status.code(), Some(1));
     assert_eq!(
         text(&strict.stderr),
