@@ -1,5 +1,5 @@
 //! `bpvm bench`: one JSON row per expression, bound or (`--unbound`) not,
-//! and the errors it stops on.
+//! by either rules, and the errors it stops on.
 
 use crate::support::bpvm;
 
@@ -62,4 +62,19 @@ fn seconds_out_of_range_are_a_usage_error_not_a_crash() {
             "{err}"
         );
     }
+}
+
+#[test]
+fn rules_choose_how_nil_counts_as_eval_does() {
+    // Windsor v0.9's rules (the default): `!` needs a bool, and nil is not one.
+    let v09 = bench(&["!missing"]);
+    assert!(!v09.status.success());
+    let err = String::from_utf8_lossy(&v09.stderr);
+    assert!(
+        err.contains("error: 1:2: '!' needs a bool, got nil (from 'missing')"),
+        "{err}"
+    );
+    // The seed format's: nil counts as false.
+    let seed = bench(&["--rules", "seed", "!missing"]);
+    assert_eq!(rows(&seed)[0]["allocs_per_eval"], 0.0);
 }
