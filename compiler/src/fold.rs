@@ -23,46 +23,7 @@ pub fn fold(e: &mut Expr, logic: Logic) {
 
 /// Folds the expressions `e` is made of.
 fn fold_parts(e: &mut Expr, logic: Logic) {
-    match &mut e.kind {
-        Kind::Access(base, steps) => {
-            fold(base, logic);
-            for step in steps {
-                match &mut step.op {
-                    Accessor::Member(_) => {}
-                    Accessor::Index(i) => fold(i, logic),
-                    Accessor::Slice(from, to) => from.iter_mut().chain(to.iter_mut()).for_each(|x| fold(x, logic)),
-                }
-            }
-        }
-        Kind::Unary(_, a) => fold(a, logic),
-        Kind::Chain(first, links) => {
-            fold(first, logic);
-            links.iter_mut().for_each(|l| fold(&mut l.rhs, logic));
-        }
-        Kind::Ternary(a, b, c) => {
-            fold(a, logic);
-            fold(b, logic);
-            fold(c, logic);
-        }
-        Kind::List(items) => items.iter_mut().for_each(|i| fold(i, logic)),
-        Kind::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
-            fold(k, logic);
-            fold(v, logic);
-        }),
-        Kind::Call(call) => {
-            call.args.iter_mut().for_each(|a| fold(a, logic));
-            call.named.iter_mut().for_each(|(_, _, v)| fold(v, logic));
-        }
-        Kind::Predicate(_, args, body) => {
-            args.iter_mut().for_each(|a| fold(a, logic));
-            fold(body, logic);
-        }
-        Kind::Let(_, v, body) => {
-            fold(v, logic);
-            fold(body, logic);
-        }
-        _ => {}
-    }
+    e.for_each_part_mut(|part| fold(part, logic));
 }
 
 /// Folds `e` itself, its parts already folded.
