@@ -511,52 +511,9 @@ fn folded(z: &mut ZeroMod, e: &mut Expr) -> Option<Lit> {
 
 /// Rewrites the parts of an expression that is never a literal.
 fn parts(z: &mut ZeroMod, e: &mut Expr) {
-    match &mut e.kind {
-        Kind::Access(base, steps) => {
-            folded(z, base);
-            for step in steps {
-                match &mut step.op {
-                    Accessor::Member(_) => {}
-                    Accessor::Index(i) => {
-                        folded(z, i);
-                    }
-                    Accessor::Slice(from, to) => {
-                        for bound in from.iter_mut().chain(to.iter_mut()) {
-                            folded(z, bound);
-                        }
-                    }
-                }
-            }
-        }
-        Kind::Ternary(c, a, b) => {
-            folded(z, c);
-            folded(z, a);
-            folded(z, b);
-        }
-        Kind::List(items) => items.iter_mut().for_each(|i| {
-            folded(z, i);
-        }),
-        Kind::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
-            folded(z, k);
-            folded(z, v);
-        }),
-        Kind::Call(call) => {
-            for a in call.args.iter_mut().chain(call.named.iter_mut().map(|(_, _, v)| v)) {
-                folded(z, a);
-            }
-        }
-        Kind::Predicate(_, args, body) => {
-            args.iter_mut().for_each(|a| {
-                folded(z, a);
-            });
-            folded(z, body);
-        }
-        Kind::Let(_, value, body) => {
-            folded(z, value);
-            folded(z, body);
-        }
-        _ => {}
-    }
+    e.for_each_part_mut(|part| {
+        folded(z, part);
+    });
 }
 
 /// A chain: its operands rewritten, then (for `&&`/`||`) the chain itself.
