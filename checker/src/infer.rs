@@ -92,7 +92,7 @@ impl<'p> Walk<'p> {
                     let t = self.expr(v);
                     match &k.kind {
                         Kind::Str(name) | Kind::Ident(name) => {
-                            fields.known.insert(name.clone(), t);
+                            fields.known.insert(name.to_string(), t);
                         }
                         _ => {
                             self.expr(k);
@@ -109,7 +109,7 @@ impl<'p> Walk<'p> {
             Kind::Acc => Ty::Any,
             Kind::Let(name, value, body) => {
                 let t = self.expr(value);
-                self.lets.push((name.clone(), t));
+                self.lets.push((name.to_string(), t));
                 let out = self.expr(body);
                 self.lets.pop();
                 out
@@ -163,7 +163,7 @@ impl<'p> Walk<'p> {
     /// The path `base.steps…` as far as it is names, for messages.
     fn access(&mut self, base: &Expr, steps: &[Step]) -> Ty {
         let mut path = match &base.kind {
-            Kind::Ident(name) if !self.lets.iter().any(|(n, _)| n == name) => Some(name.clone()),
+            Kind::Ident(name) if !self.lets.iter().any(|(n, _)| n == name) => Some(name.to_string()),
             _ => None,
         };
         let mut t = self.expr(base);
@@ -407,7 +407,7 @@ impl<'p> Walk<'p> {
         {
             self.calls.push(LiteralCall {
                 name: call.name.clone(),
-                arg: arg.clone(),
+                arg: arg.to_string(),
                 span: *at,
             });
         }

@@ -2,6 +2,11 @@
 
 use bpvm_vm::Loop;
 
+/// A name or a string literal's text: held inline up to 24 bytes, which
+/// almost every name and literal of a `when` is (allocating each was a
+/// fifth of compiling one).
+pub type Name = compact_str::CompactString;
+
 /// A byte range of the source: `start..end`.
 pub type Span = (u32, u32);
 
@@ -26,11 +31,11 @@ pub enum Kind {
     /// A float literal.
     Float(f64),
     /// A string literal (escapes already applied).
-    Str(String),
+    Str(Name),
     /// A bytes literal (`b'…'`, escapes already applied).
     Bytes(Vec<u8>),
     /// A name: a let binding, else a top-level name of the environment.
-    Ident(String),
+    Ident(Name),
     /// A base and the accessors after it (`base.key[0][from:to]`), in one
     /// list: a chain of a million accessors is as flat as one of two, so
     /// no pass recurses along it.
@@ -61,9 +66,9 @@ pub enum Kind {
     Acc,
     /// `let name = value; body`; with an empty name, `value; body` (a
     /// sequence: the value is computed, then set aside).
-    Let(String, Box<Expr>, Box<Expr>),
+    Let(Name, Box<Expr>, Box<Expr>),
     /// A function named as a value (Bluelink: `map(xs, to_upper)`).
-    FuncRef(String),
+    FuncRef(Name),
 }
 
 /// The builtins that take a predicate, which the library does not hold
@@ -100,7 +105,7 @@ pub struct Step {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Accessor {
     /// `.key`, `?.key`, `["key"]`.
-    Member(String),
+    Member(Name),
     /// `[index]`, the index computed or constant.
     Index(Box<Expr>),
     /// `[from:to]`.

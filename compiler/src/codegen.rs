@@ -36,7 +36,7 @@ pub(crate) struct Gen<'l> {
     /// Let bindings in scope: (name, slot).
     scope: Vec<(String, u32)>,
     /// Resolved label addresses.
-    labels: Vec<Option<u32>>,
+    labels: smallvec::SmallVec<[Option<u32>; 16]>,
     /// Predicate loops enclosing the current position.
     loops: u32,
     /// Whether `finish` applies the peephole rewrites.
@@ -66,7 +66,7 @@ impl<'l> Gen<'l> {
             dialect,
             lib,
             scope: Vec::new(),
-            labels: Vec::new(),
+            labels: smallvec::SmallVec::new(),
             loops: 0,
             optimize,
             logic,

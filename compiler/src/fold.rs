@@ -139,7 +139,7 @@ fn to_kind(v: Val<'_>) -> Option<Kind> {
         Val::Bool(b) => Kind::Bool(b),
         Val::Int(i) => Kind::Int(i),
         Val::Float(f) => Kind::Float(f),
-        Val::Str(s) => Kind::Str(s.to_string()),
+        Val::Str(s) => Kind::Str(s.into()),
         _ => return None,
     })
 }

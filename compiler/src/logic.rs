@@ -285,7 +285,7 @@ impl<'s> Checker<'s> {
         let mut from = base.span.1;
         for step in steps {
             let read = match &step.op {
-                Accessor::Member(key) => natures::Step::Member(key.clone()),
+                Accessor::Member(key) => natures::Step::Member(key),
                 Accessor::Index(i) => natures::Step::Index(self.nature(i)?),
                 Accessor::Slice(from, to) => {
                     let from = from.as_deref().map_or(Ok(None), |b| self.nature(b))?;
@@ -464,7 +464,7 @@ fn predicate_nature(kind: Loop) -> Nature {
 enum Lit {
     Bool(bool),
     Int(i64),
-    Str(String),
+    Str(crate::ast::Name),
 }
 
 /// Where expr's folding first takes an int literal modulo a literal
@@ -522,16 +522,13 @@ fn folded_chain(z: &mut ZeroMod, e: &mut Expr) -> Option<Lit> {
     let Kind::Chain(first, links) = &mut e.kind else {
         return None;
     };
-    let mut lits = Vec::with_capacity(links.len() + 1);
-    lits.push(folded(z, first));
-    for link in links.iter_mut() {
-        lits.push(folded(z, &mut link.rhs));
-    }
+    let first_lit = folded(z, first);
     let op = links.first()?.op;
     if !matches!(op, Binary::And | Binary::Or) {
         // Operators of one precedence: fold left to right while known.
-        let mut acc = lits[0].take();
-        for (link, r) in links.iter().zip(lits.into_iter().skip(1)) {
+        let mut acc = first_lit;
+        for link in links.iter_mut() {
+            let r = folded(z, &mut link.rhs);
             acc = match (link.not, acc, r) {
                 (false, Some(Lit::Int(_)), Some(Lit::Int(0))) if link.op == Binary::Mod => {
                     z.get_or_insert((start, link.rhs.span.1));
@@ -543,8 +540,20 @@ fn folded_chain(z: &mut ZeroMod, e: &mut Expr) -> Option<Lit> {
         }
         return acc;
     }
-    if !lits.iter().any(|l| matches!(l, Some(Lit::Bool(_)))) {
+    let mut any_bool = matches!(first_lit, Some(Lit::Bool(_)));
+    for link in links.iter_mut() {
+        any_bool |= matches!(folded(z, &mut link.rhs), Some(Lit::Bool(_)));
+    }
+    if !any_bool {
         return None;
+    }
+    // Rare: the operands' literals are asked again (their parts are
+    // rewritten already, so this changes nothing) rather than kept for
+    // every chain.
+    let mut lits = Vec::with_capacity(links.len() + 1);
+    lits.push(first_lit);
+    for link in links.iter_mut() {
+        lits.push(folded(z, &mut link.rhs));
     }
     // `&&` decides on `false`, `||` on `true`; the other literal is the
     // operation's identity.

@@ -122,9 +122,9 @@ pub(crate) fn range_bounds(l: Nature, r: Nature) -> Option<String> {
 
 /// What one accessor makes of a base of known type (`memberNode`,
 /// `sliceNode`): the nature of the result, or why it is refused.
-pub(crate) enum Step {
+pub(crate) enum Step<'s> {
     /// `.name` or `["name"]`.
-    Member(String),
+    Member(&'s str),
     /// `[i]`, `i` of the nature given.
     Index(Nature),
     /// `[from:to]`, the bounds' natures (`None` inside when left out).
@@ -132,7 +132,7 @@ pub(crate) enum Step {
 }
 
 /// The nature of `base` read with `step`, or why the checker refuses it.
-pub(crate) fn access(base: Nature, step: Step) -> Result<Nature, String> {
+pub(crate) fn access(base: Nature, step: Step<'_>) -> Result<Nature, String> {
     let Some(base) = base else { return Ok(None) };
     match step {
         Step::Member(_) if base == Type::Map => Ok(None),

@@ -12,21 +12,59 @@
 
 use bpvm_runtime::Value;
 use bpvm_vm::{Access, Op, Program, Seg, Site, Test, has_jumps};
+use smallvec::SmallVec;
 use std::collections::HashMap;
 
 /// Applies every rewrite, in an order where each one helps the next.
 pub fn optimize(prog: &mut Program) {
     // Every rewrite but `decide_comparison` starts from a jump: most
     // templates have none, and are spared the passes' bookkeeping.
+    let mut scratch = Scratch::default();
     if has_jumps(&prog.code) {
         thread_jumps(&mut prog.code);
         return_early(&mut prog.code);
-        coalesce(prog);
-        default_loads(prog);
+        coalesce(prog, &mut scratch);
+        default_loads(prog, &mut scratch);
     }
     decide_comparison(prog);
     if has_jumps(&prog.code) {
-        fuse_tests(prog);
+        fuse_tests(prog, &mut scratch);
+    }
+}
+
+/// The tables the passes build, kept from one pass to the next: each
+/// pass would otherwise allocate its own, and on a short `when` those
+/// allocations were a tenth of compiling it.
+#[derive(Default)]
+struct Scratch {
+    /// For each instruction (and the end), whether a jump lands on it.
+    targeted: SmallVec<[bool; 64]>,
+    /// The runs the pass fuses.
+    fusions: SmallVec<[Fusion; 8]>,
+    /// Where each instruction moved to ([`relocate`]).
+    moved: SmallVec<[u32; 64]>,
+}
+
+impl Scratch {
+    /// Marks the instructions of `code` a jump lands on (a run that
+    /// something jumps into the middle of cannot become one instruction),
+    /// and forgets the last pass's fusions.
+    fn start(&mut self, code: &[Op]) {
+        self.fusions.clear();
+        self.targeted.clear();
+        self.targeted.resize(code.len() + 1, false);
+        for op in code {
+            if let Some(t) = op.target() {
+                self.targeted[(t as usize).min(code.len())] = true;
+            }
+        }
+    }
+
+    /// Replaces the fused runs found, if any.
+    fn relocate(&mut self, prog: &mut Program) {
+        if !self.fusions.is_empty() {
+            relocate(prog, &self.fusions, &mut self.moved);
+        }
     }
 }
 
@@ -35,11 +73,10 @@ pub fn optimize(prog: &mut Program) {
 /// can then be fused into a test (`(platform ?? provider) != 'none'`).
 /// `b` must be one root key, which cannot fail: an error reading `a` is
 /// still reported where `a` is.
-fn coalesce(prog: &mut Program) {
-    let code = &prog.code;
-    let targeted = targeted(code);
+fn coalesce(prog: &mut Program, scratch: &mut Scratch) {
+    scratch.start(&prog.code);
+    let targeted = &scratch.targeted;
     let plain = |prog: &Program, p: u32| fusable(prog, p) && prog.paths[p as usize].otherwise.is_none();
-    let mut fusions = Vec::new();
     let mut i = 0;
     while i + 2 < prog.code.len() {
         let run = match prog.code[i..i + 3] {
@@ -59,10 +96,10 @@ fn coalesce(prog: &mut Program) {
         let mut path = bpvm_vm::Path::new(first.segs.clone(), Access::Optional, first.span);
         path.otherwise = Some(b);
         let Ok(index) = u32::try_from(prog.paths.len()) else {
-            return;
+            break;
         };
         prog.paths.push(path);
-        fusions.push(Fusion {
+        scratch.fusions.push(Fusion {
             at: i,
             len: 3,
             op: Op::Load(index),
@@ -70,17 +107,15 @@ fn coalesce(prog: &mut Program) {
         });
         i += 3;
     }
-    if !fusions.is_empty() {
-        relocate(prog, &fusions);
-    }
+    scratch.relocate(prog);
 }
 
 /// `Load p; JumpIfNotNil →next; Const k` (`p ?? 'default'`) becomes one
 /// [`Op::LoadOr`]. Errors reading `p` are still reported at the `Load`.
-fn default_loads(prog: &mut Program) {
+fn default_loads(prog: &mut Program, scratch: &mut Scratch) {
+    scratch.start(&prog.code);
     let code = &prog.code;
-    let targeted = targeted(code);
-    let mut fusions = Vec::new();
+    let targeted = &scratch.targeted;
     let mut i = 0;
     while i + 2 < code.len() {
         if let [Op::Load(p), Op::JumpIfNotNil(t), Op::Const(c)] = code[i..i + 3]
@@ -89,7 +124,7 @@ fn default_loads(prog: &mut Program) {
             && !targeted[i + 2]
             && let (Ok(path), Ok(c)) = (u16::try_from(p), u16::try_from(c))
         {
-            fusions.push(Fusion {
+            scratch.fusions.push(Fusion {
                 at: i,
                 len: 3,
                 op: Op::LoadOr { path, c },
@@ -100,9 +135,7 @@ fn default_loads(prog: &mut Program) {
             i += 1;
         }
     }
-    if !fusions.is_empty() {
-        relocate(prog, &fusions);
-    }
+    scratch.relocate(prog);
 }
 
 /// `Load p; <compare with a constant>; Return` as the whole program
@@ -183,18 +216,6 @@ fn fusable(prog: &Program, p: u32) -> bool {
         .is_some_and(|p| p.access == Access::Optional && p.segs.iter().all(|s| matches!(s, Seg::Key(..))))
 }
 
-/// For each instruction (and the end), whether a jump lands on it: a run
-/// that something jumps into the middle of cannot become one instruction.
-fn targeted(code: &[Op]) -> Vec<bool> {
-    let mut targeted = vec![false; code.len() + 1];
-    for op in code {
-        if let Some(t) = op.target() {
-            targeted[(t as usize).min(code.len())] = true;
-        }
-    }
-    targeted
-}
-
 /// A run of instructions that becomes one.
 struct Fusion {
     at: usize,
@@ -204,14 +225,14 @@ struct Fusion {
     site: usize,
 }
 
-fn fuse_tests(prog: &mut Program) {
+fn fuse_tests(prog: &mut Program, scratch: &mut Scratch) {
+    scratch.start(&prog.code);
     let code = &prog.code;
-    let targeted = targeted(code);
-    let mut fusions = Vec::new();
+    let targeted = &scratch.targeted;
     let mut numbers = Numbers::default();
     let mut i = 0;
     while i < code.len() {
-        match fusion_at(prog, &targeted, i) {
+        match fusion_at(prog, targeted, i) {
             Some((len, path, test, c, jump)) => {
                 let c = match c {
                     Konst::Index(c) => c,
@@ -238,7 +259,7 @@ fn fuse_tests(prog: &mut Program) {
                     },
                 };
                 // Errors are reported at the comparison.
-                fusions.push(Fusion {
+                scratch.fusions.push(Fusion {
                     at: i,
                     len,
                     op,
@@ -249,10 +270,7 @@ fn fuse_tests(prog: &mut Program) {
             None => i += 1,
         }
     }
-    if fusions.is_empty() {
-        return;
-    }
-    relocate(prog, &fusions);
+    scratch.relocate(prog);
 }
 
 /// The constant a fused test compares against.
@@ -348,10 +366,11 @@ fn number_key(v: &Value) -> Option<u64> {
 /// Replaces each fused run by its one instruction, keeping the site of
 /// the comparison (where a fused test's errors point), and moves every
 /// jump target to the instruction's new position.
-fn relocate(prog: &mut Program, fusions: &[Fusion]) {
+fn relocate(prog: &mut Program, fusions: &[Fusion], moved: &mut SmallVec<[u32; 64]>) {
     let len = prog.code.len();
     prog.sites.resize(len, Site::default());
-    let mut moved = vec![0u32; len + 1];
+    moved.clear();
+    moved.resize(len + 1, 0);
     let mut next = fusions.iter().peekable();
     // Compacts in place: the write position never passes the read one.
     let (mut read, mut write) = (0, 0);

@@ -340,10 +340,23 @@ pub fn max_depth(code: &[Op]) -> u32 {
     }
 }
 
-/// [`max_depth`] by a walk of every way through `code`.
+/// [`max_depth`] by a walk of every way through `code`; the depths seen
+/// are kept on the stack for short code (a `when` is a few dozen
+/// instructions, and allocating the table was 2 % of compiling one).
 fn walked_depth(code: &[Op]) -> u32 {
-    let mut depth_at: Vec<Option<u32>> = vec![None; code.len() + 1];
-    let mut work = vec![(0usize, 0u32)];
+    const SHORT: usize = 64;
+    if code.len() < SHORT {
+        walk_depths(code, &mut [None; SHORT][..=code.len()])
+    } else {
+        walk_depths(code, &mut vec![None; code.len() + 1])
+    }
+}
+
+/// [`walked_depth`], the depth each instruction was reached at (`None`
+/// where not yet) kept in `depth_at`.
+fn walk_depths(code: &[Op], depth_at: &mut [Option<u32>]) -> u32 {
+    let mut work: smallvec::SmallVec<[(usize, u32); 16]> = smallvec::SmallVec::new();
+    work.push((0usize, 0u32));
     let mut deepest = 0;
     // Each instruction is revisited only when reached deeper than before,
     // and depth is capped, so this ends even on malformed code.

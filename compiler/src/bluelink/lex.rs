@@ -53,9 +53,17 @@ pub fn tokens(src: &str, start: usize, end: usize) -> Vec<Token> {
 
 /// The text of a string literal: only the quote itself can be escaped;
 /// every other backslash stays as written (seed 002 grammar).
-pub fn unquote(lit: &str) -> String {
-    let quote = &lit[..1];
-    lit[1..lit.len() - 1].replace(&format!("\\{quote}"), quote)
+pub fn unquote(lit: &str) -> crate::ast::Name {
+    let quote = lit.chars().next().unwrap_or('"');
+    let mut out = crate::ast::Name::with_capacity(lit.len());
+    let mut chars = lit[1..lit.len() - 1].chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.peek() == Some(&quote) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -234,7 +234,7 @@ impl<'s> Parser<'s> {
     }
 
     fn root(&self, name: &str, span: Span) -> Expr {
-        Expr::new(Kind::Ident(name.to_string()), span)
+        Expr::new(Kind::Ident(name.into()), span)
     }
 
     fn reference(&mut self, first: Token, argument: bool) -> Parsed<Expr> {
@@ -297,13 +297,13 @@ impl<'s> Parser<'s> {
                 && self.lib.find(name).is_some()
                 && !matches!(self.c.peek(), Some(Tok::Dot | Tok::LBracket)) =>
             {
-                Ok(Expr::new(Kind::FuncRef(name.to_string()), span))
+                Ok(Expr::new(Kind::FuncRef(name.into()), span))
             }
             name => {
                 // A bare name is a resource: the step after the root is
                 // the name itself, ending where it ends.
                 steps.push(Step {
-                    op: Accessor::Member(name.to_string()),
+                    op: Accessor::Member(name.into()),
                     end: span.1,
                 });
                 self.accessors(self.root("resources", span), steps)
@@ -318,7 +318,7 @@ impl<'s> Parser<'s> {
                 self.c.pos += 1;
                 let name = self.expect(Tok::Ident, wanted)?;
                 Ok(Step {
-                    op: Accessor::Member(self.c.text(name).to_string()),
+                    op: Accessor::Member(self.c.text(name).into()),
                     end: name.span.1,
                 })
             }

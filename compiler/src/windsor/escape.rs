@@ -9,8 +9,8 @@ pub type EscapeError = (usize, String);
 
 /// The text of a quoted string literal (`"…"` or `'…'`), its escapes
 /// applied.
-pub fn unescape(lit: &str) -> Result<String, EscapeError> {
-    let mut out = String::with_capacity(lit.len());
+pub fn unescape(lit: &str) -> Result<crate::ast::Name, EscapeError> {
+    let mut out = crate::ast::Name::with_capacity(lit.len());
     each(lit, 1, false, |piece| match piece {
         Piece::Char(c) => out.push(c),
         // A string takes `\xNN` and octal escapes as characters.

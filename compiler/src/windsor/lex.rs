@@ -165,8 +165,8 @@ fn bare_point(lex: &mut logos::Lexer<Tok>) {
 }
 
 /// The text of a raw string literal (`` `…` ``).
-pub fn raw(lit: &str) -> String {
-    lit[1..lit.len() - 1].replace("``", "`")
+pub fn raw(lit: &str) -> crate::ast::Name {
+    crate::ast::Name::from(lit[1..lit.len() - 1].replace("``", "`"))
 }
 
 /// A token of this dialect with its span.

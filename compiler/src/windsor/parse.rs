@@ -13,7 +13,7 @@
 use super::escape::{unescape, unescape_bytes};
 use super::lex::{Tok, Token, raw, tokens};
 use super::names;
-use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Span, Step, Unary, access};
+use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Name, Span, Step, Unary, access};
 use crate::cursor::{Cursor, Parsed};
 use bpvm_runtime::{Diagnostic, excerpt};
 use bpvm_vm::Loop;
@@ -122,7 +122,7 @@ fn sequence(mut items: Vec<Expr>) -> Expr {
     let mut e = items.pop().unwrap_or_else(|| Expr::new(Kind::Nil, (0, 0)));
     while let Some(item) = items.pop() {
         let span = (item.span.0, e.span.1);
-        e = Expr::new(Kind::Let(String::new(), Box::new(item), Box::new(e)), span);
+        e = Expr::new(Kind::Let(Name::default(), Box::new(item), Box::new(e)), span);
     }
     e
 }
@@ -391,7 +391,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `; body` of a `let`.
-    fn let_body(&mut self, start: u32, name: String, value: Expr) -> Parsed<Expr> {
+    fn let_body(&mut self, start: u32, name: Name, value: Expr) -> Parsed<Expr> {
         self.expect(Tok::Semi, "';' after the let value")?;
         self.sequence().map(|body| {
             let span = (start, body.span.1);
@@ -433,7 +433,7 @@ impl<'s> Parser<'s> {
     /// `receiver.name(args…)`, from the `(`: a call of the hidden method
     /// function with the receiver and the name first (time values have
     /// methods, as Go's do).
-    fn method_call(&mut self, receiver: Expr, name: String) -> Parsed<Expr> {
+    fn method_call(&mut self, receiver: Expr, name: Name) -> Parsed<Expr> {
         let name_span = (
             receiver.span.1,
             self.c.peek_token().map_or(receiver.span.1, |t| t.span.0),
@@ -533,7 +533,7 @@ impl<'s> Parser<'s> {
             // the key "0x10"), as expr-lang's parser makes it.
             Some(t) if matches!(t.tok, Some(Tok::Ident | Tok::Int | Tok::Radix | Tok::Float)) => {
                 self.c.pos += 1;
-                Ok(Expr::new(Kind::Str(self.c.text(t).to_string()), t.span))
+                Ok(Expr::new(Kind::Str(self.c.text(t).into()), t.span))
             }
             Some(t) if matches!(t.tok, Some(Tok::Str | Tok::RawStr | Tok::LParen)) => self.primary(),
             _ => Err(self.unexpected("a map key")),
@@ -662,7 +662,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `let name =`, taken: where it starts and the name.
-    fn let_head(&mut self) -> Parsed<(u32, String)> {
+    fn let_head(&mut self) -> Parsed<(u32, Name)> {
         let start = self.c.next().map_or(0, |t| t.span.0);
         let name = self.expect(Tok::Ident, "a name after 'let'")?;
         if names::is_keyword(self.c.text(name)) {
@@ -672,7 +672,7 @@ impl<'s> Parser<'s> {
             ));
         }
         self.expect(Tok::Assign, "'=' after the let name")?;
-        Ok((start, self.c.text(name).to_string()))
+        Ok((start, self.c.text(name).into()))
     }
 
     /// `.name` or `?.name`, taken; `None` for the `?.` of `a?.[0]`.
@@ -683,7 +683,7 @@ impl<'s> Parser<'s> {
         }
         let name = self.expect(Tok::Ident, "a field name after '.'")?;
         Ok(Some(Step {
-            op: Accessor::Member(self.c.text(name).to_string()),
+            op: Accessor::Member(self.c.text(name).into()),
             end: name.span.1,
         }))
     }
@@ -816,7 +816,7 @@ impl<'s> Parser<'s> {
                     "false" => lit(Kind::Bool(false)),
                     "nil" => lit(Kind::Nil),
                     _ if names::is_keyword(text) => Err(self.keyword(t)),
-                    _ => lit(Kind::Ident(text.to_string())),
+                    _ => lit(Kind::Ident(text.into())),
                 }
             }
             _ => Err(self.unexpected("an expression")),
