@@ -87,25 +87,20 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     match n {
         0 => true,
         1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4..=7 => ends::<4>(a) == ends::<4>(b),
+        8..=16 => ends::<8>(a) == ends::<8>(b),
         _ => a == b,
     }
 }
 
+/// The first and the last `N` bytes (overlapping when the slice is
+/// shorter than `2 * N`); chunks rather than ranges, so that the one
+/// length check the caller made is the only one.
 #[inline(always)]
-fn word(s: &[u8], at: usize) -> u64 {
-    match s[at..at + 8].try_into() {
-        Ok(w) => u64::from_ne_bytes(w),
-        Err(_) => 0,
-    }
-}
-
-#[inline(always)]
-fn half(s: &[u8], at: usize) -> u32 {
-    match s[at..at + 4].try_into() {
-        Ok(w) => u32::from_ne_bytes(w),
-        Err(_) => 0,
+fn ends<const N: usize>(s: &[u8]) -> ([u8; N], [u8; N]) {
+    match (s.first_chunk::<N>(), s.last_chunk::<N>()) {
+        (Some(first), Some(last)) => (*first, *last),
+        _ => ([0; N], [0; N]),
     }
 }
 

@@ -252,6 +252,15 @@ impl<'a> Scope<'a> {
             // generation, and `'a` borrows the environment.
             return Some(unsafe { &*p });
         }
+        self.fill(cell, walk)
+    }
+
+    /// A slot's first read in a generation: kept out of line, so that the
+    /// walk (inlined by every reader) does not crowd the hot path's
+    /// registers.
+    #[cold]
+    #[inline(never)]
+    fn fill(self, cell: &Cell, walk: impl for<'x> FnOnce(&'x Map) -> Option<&'x Value>) -> Option<&'a Value> {
         let v = walk(self.root);
         if let Some(v) = v {
             cell.value.store(std::ptr::from_ref(v).cast_mut(), Ordering::Relaxed);
