@@ -7,7 +7,8 @@ use super::cursor::{Cursor, Parsed, fail};
 use super::token::TokenKind as T;
 
 impl Cursor {
-    /// An expression.
+    /// An expression (each nested one a level deeper: arrays and objects
+    /// nest through their items' expressions).
     pub(super) fn expr(&mut self) -> Parsed<Expr> {
         let at = self.peek().start;
         self.enter(at)?;
@@ -113,8 +114,7 @@ impl Cursor {
 
     /// `[ item, … ]`: commas (and line ends) between the items, any number.
     pub(super) fn array<I>(&mut self, mut item: impl FnMut(&mut Cursor) -> Parsed<I>) -> Parsed<Vec<I>> {
-        let open = self.expect(T::LBracket, "'['")?;
-        self.enter(open.start)?;
+        self.expect(T::LBracket, "'['")?;
         let mut items = Vec::new();
         self.separators();
         while !matches!(self.kind(), T::RBracket | T::Eof) {
@@ -124,7 +124,6 @@ impl Cursor {
             }
         }
         self.expect(T::RBracket, "']'")?;
-        self.leave();
         Ok(items)
     }
 
@@ -148,8 +147,7 @@ impl Cursor {
     /// `{ entry … }`: entries separated by commas or line ends, the `{` on
     /// the line of what it belongs to.
     pub(super) fn block(&mut self, mut entry: impl FnMut(&mut Cursor) -> Parsed<()>) -> Parsed<()> {
-        let open = self.expect(T::LBrace, "'{'")?;
-        self.enter(open.start)?;
+        self.expect(T::LBrace, "'{'")?;
         self.separators();
         while !matches!(self.kind(), T::RBrace | T::Eof) {
             entry(self)?;
@@ -158,7 +156,6 @@ impl Cursor {
             }
         }
         self.expect(T::RBrace, "'}'")?;
-        self.leave();
         Ok(())
     }
 

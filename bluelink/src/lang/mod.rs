@@ -100,3 +100,73 @@ pub fn is_bp(name: &str) -> bool {
 pub fn tokens(text: &str) -> (Vec<Token>, Option<ReadError>) {
     lex::lex(text, false)
 }
+
+/// Bluelink's `lang/tokenize_test.go`, translated.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn has(toks: &[Token], kind: TokenKind) -> bool {
+        toks.iter().any(|t| t.kind == kind)
+    }
+
+    #[test]
+    fn tokenizes_a_resource_declaration() {
+        // from: "lang/tokenize_test.go: Test_tokenizes_a_resource_declaration"
+        let src = "version \"2025-05-12\"\n\nresource myTable: aws/dynamodb/table {\n    spec {\n        tableName = \"orders\"\n    }\n}\n";
+        let (toks, error) = tokens(src);
+        assert!(error.is_none());
+        assert_eq!(toks.last().map(|t| t.kind), Some(TokenKind::Eof));
+        for kind in [
+            TokenKind::Newline,
+            TokenKind::Keyword("resource"),
+            TokenKind::Keyword("spec"),
+            TokenKind::LBrace,
+            TokenKind::RBrace,
+            TokenKind::Assign,
+        ] {
+            assert!(has(&toks, kind), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn tokens_carry_source_positions() {
+        // from: "lang/tokenize_test.go: Test_tokens_carry_source_positions"
+        let (toks, error) = tokens("resource myTable: aws/s3/bucket {}\n");
+        assert!(error.is_none());
+        let first = &toks[0];
+        assert_eq!(first.kind, TokenKind::Keyword("resource"));
+        assert_eq!((first.start.line, first.start.col, first.end.col), (1, 1, 9));
+    }
+
+    #[test]
+    fn returns_tokens_and_error_on_lexical_failure() {
+        // from: "lang/tokenize_test.go: Test_returns_tokens_and_error_on_lexical_failure"
+        let (toks, error) = tokens("variable region: string {\n    default = \"oops\n}\n");
+        let error = error.expect("an unterminated string is an error");
+        assert_eq!((error.at.line, error.at.col), (2, 20));
+        assert!(toks.len() > 1);
+        assert_eq!(toks.last().map(|t| t.kind), Some(TokenKind::Eof));
+    }
+
+    #[test]
+    fn comments_are_tokens_the_parser_skips() {
+        let (toks, _) = tokens("# top\nversion \"2025-11-02\" # after\n");
+        let comments: Vec<&str> = toks
+            .iter()
+            .filter(|t| t.kind == TokenKind::Comment)
+            .map(|t| t.text.as_str())
+            .collect();
+        assert_eq!(comments, [" top", " after"]);
+        assert!(read("# top\nversion \"2025-11-02\" # after\n").is_ok());
+    }
+
+    #[test]
+    fn a_lexical_error_before_a_parse_error_is_the_one_reported() {
+        let e = read("version \"2025-11-02\"\nmetadata { a = @ }\n").unwrap_err();
+        assert_eq!(
+            (e.at.line, e.at.col, e.message.as_str()),
+            (2, 16, "unexpected character '@'")
+        );
+    }
+}
