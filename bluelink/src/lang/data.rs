@@ -5,7 +5,7 @@
 use super::build::{Builder, Entries, scalar, text};
 use super::cursor::{Cursor, Parsed, fail};
 use super::decl::Reader;
-use super::fields::unknown_field;
+use super::fields::{misspelt_keyword, unknown_field};
 use super::token::TokenKind as T;
 use crate::error::Pos;
 use crate::node::{Kind, Node};
@@ -85,6 +85,9 @@ impl Builder<'_> {
                 Ok(())
             }
             T::Keyword("export") => self.data_export(c, d),
+            T::Ident if c.kind_at(1) != T::Assign => {
+                misspelt_keyword(&t.text, t.start, "a data source", &["metadata", "filter", "export"])
+            }
             T::Ident => {
                 let (key, key_at) = c.assignment()?;
                 if key != "description" {

@@ -24,6 +24,22 @@ pub(super) fn unknown_field<X>(key: &str, at: Pos, place: &str, known: &[&str]) 
     )
 }
 
+/// The message for a name where an entry of `place` starts, which is not
+/// followed by `=` (so not a field): a misspelt keyword among `keywords`.
+pub(super) fn misspelt_keyword<X>(word: &str, at: Pos, place: &str, keywords: &[&str]) -> Parsed<X> {
+    let hint = match bpvm_runtime::suggest::closest(word, keywords) {
+        Some(k) => format!(" (did you mean {k:?}?)"),
+        None => String::new(),
+    };
+    fail(
+        at,
+        format!(
+            "{word:?} is not an entry of {place}: expected {}, or a field (name = value){hint}",
+            keywords.join(", ")
+        ),
+    )
+}
+
 impl Builder<'_> {
     /// `{ key = expr … }`, free-form (a spec, metadata, an include's
     /// variables).

@@ -32,7 +32,7 @@ mod refs;
 mod resource;
 mod token;
 
-pub use build::Origins;
+pub(crate) use build::Origins;
 pub use token::{KEYWORDS, Token, TokenKind};
 
 use crate::key_table::KeyTable;

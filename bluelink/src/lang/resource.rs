@@ -5,7 +5,7 @@ use super::ast::{Expr, ExprKind};
 use super::build::{Builder, Entries, text};
 use super::cursor::{Cursor, Parsed, fail};
 use super::decl::Reader;
-use super::fields::unknown_field;
+use super::fields::{misspelt_keyword, unknown_field};
 use super::token::TokenKind as T;
 use crate::error::Pos;
 use crate::node::{Kind, Node};
@@ -46,6 +46,14 @@ impl Builder<'_> {
                 c.advance();
                 let e = c.expr()?;
                 ("each".to_string(), t.start, self.string_or_sub(e)?)
+            }
+            T::Ident if c.kind_at(1) != T::Assign => {
+                return misspelt_keyword(
+                    &t.text,
+                    t.start,
+                    "a resource",
+                    &["metadata", "select", "spec", "foreach"],
+                );
             }
             T::Ident => {
                 let (key, key_at) = c.assignment()?;
