@@ -159,18 +159,21 @@ impl<'k> Reader<'k> {
         Ok(())
     }
 
-    /// `name: type` of a declaration: the name, and the `type` entry.
-    fn header(&mut self, types: Option<&[&str]>, place: &str) -> Parsed<((String, Pos), Entries, Pos)> {
+    /// `name: type` of a declaration: the name, and the `type` entry. The
+    /// type is one of `types`, or else, for a variable (`custom`), an
+    /// element type (`aws/ec2/instanceType`).
+    fn header(&mut self, types: &[&str], custom: bool, place: &str) -> Parsed<((String, Pos), Entries)> {
         self.c.advance();
         let name = self.c.element_name()?;
         self.c.expect(T::Colon, "':'")?;
         let t = self.c.peek().clone();
-        let (ty, ty_at) = match (t.kind, types) {
-            (T::Keyword(w), Some(types)) if types.contains(&w) => {
+        let (ty, ty_at) = match t.kind {
+            T::Keyword(w) if types.contains(&w) => {
                 self.c.advance();
                 (t.text, t.start)
             }
-            (_, Some(types)) if types.len() > 4 || place == "data source export" => {
+            _ if custom => self.c.element_type()?,
+            _ => {
                 let hint = bpvm_runtime::suggest::closest(&t.text, types)
                     .map(|k| format!(" (did you mean {k:?}?)"))
                     .unwrap_or_default();
@@ -181,16 +184,15 @@ impl<'k> Reader<'k> {
                 );
                 return fail(t.start, message);
             }
-            _ => self.c.element_type()?,
         };
         let mut entries = Entries::default();
         self.b.add(&mut entries, "type", ty_at, text(ty_at, &ty), "the field")?;
-        Ok((name, entries, ty_at))
+        Ok((name, entries))
     }
 
     fn variable(&mut self, at: Pos) -> Parsed<()> {
         const KNOWN: &[&str] = &["default", "description", "secret", "allowedValues"];
-        let (name, mut entries, _) = self.header(Some(&VALUE_TYPES[..4]), "variable")?;
+        let (name, mut entries) = self.header(&VALUE_TYPES[..4], true, "variable")?;
         let boolean = entries.0[0].value.as_str() == Some("boolean");
         let b = &mut self.b;
         self.c.block(|c| {
@@ -221,7 +223,7 @@ impl<'k> Reader<'k> {
 
     fn value(&mut self, at: Pos) -> Parsed<()> {
         const KNOWN: &[&str] = &["value", "description", "secret"];
-        let (name, mut entries, _) = self.header(Some(VALUE_TYPES), "value")?;
+        let (name, mut entries) = self.header(VALUE_TYPES, false, "value")?;
         let b = &mut self.b;
         self.c.block(|c| {
             let (key, key_at) = c.assignment()?;
@@ -242,7 +244,7 @@ impl<'k> Reader<'k> {
 
     fn export(&mut self, at: Pos) -> Parsed<()> {
         const KNOWN: &[&str] = &["field", "description"];
-        let (name, mut entries, _) = self.header(Some(VALUE_TYPES), "export")?;
+        let (name, mut entries) = self.header(VALUE_TYPES, false, "export")?;
         let b = &mut self.b;
         self.c.block(|c| {
             let (key, key_at) = c.assignment()?;

@@ -162,6 +162,20 @@ mod tests {
     }
 
     #[test]
+    fn every_prefix_of_a_blueprint_is_read_or_refused_without_a_panic() {
+        let text = "version \"2025-11-02\" # c\r\nvariable \"a.b\": aws/x/y { default = -1.5, allowedValues = [1] }\n\
+                    value v: object { value = { k = [none, !x.y[0] || a != \"q\\\"\" && b <= 2] } }\n\
+                    resource r: a/b { foreach f(n = 1, [2], {a = \"${i}\"}), select by label { exclude = x }\n\
+                    metadata { labels = { a = \"b\" } }, spec { s = \"\"\"\n  $${elem.k} ${children.c.o}\n  \"\"\" } }\n\
+                    data d: a/b { filter \"f\" not starts with datasources.d.f[1], export * }\n";
+        for (end, _) in text.char_indices() {
+            let _ = read(&text[..end]);
+            let _ = tokens(&text[..end]);
+        }
+        assert!(read(text).is_ok(), "{:?}", read(text));
+    }
+
+    #[test]
     fn a_lexical_error_before_a_parse_error_is_the_one_reported() {
         let e = read("version \"2025-11-02\"\nmetadata { a = @ }\n").unwrap_err();
         assert_eq!(

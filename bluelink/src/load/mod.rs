@@ -4,7 +4,8 @@
 //!
 //! The loader is one type, `Loader`, whose reading of each section lives in a
 //! file of its own here (variables, definitions, data sources, resources,
-//! accessors). It imports the document tree (`node`), the blueprint model
+//! accessors). It imports the document tree (`node`, and `lang`, which
+//! reads a `.bp` file into the same tree), the blueprint model
 //! (`blueprint`, `sub`) and `render`'s wording of a value; never the
 //! renderer itself.
 
