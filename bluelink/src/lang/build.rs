@@ -5,7 +5,7 @@
 use super::cursor::{Parsed, fail};
 use crate::error::Pos;
 use crate::key_table::KeyTable;
-use crate::node::{Entry, KeyText, Kind, Node};
+use crate::node::{Entry, KeyText, Keys, Kind, Node};
 use bpvm_runtime::Value;
 use std::collections::HashMap;
 
@@ -52,23 +52,26 @@ pub(super) fn scalar(at: Pos, v: Value) -> Node {
     }
 }
 
-/// A mapping's entries as they are read, a duplicate key refused.
+/// A mapping's entries as they are read, a duplicate key refused (found
+/// by hash in a large mapping, as the YAML reader does).
 #[derive(Default)]
-pub(super) struct Entries(pub Vec<Entry>);
+pub(super) struct Entries(pub Vec<Entry>, Keys);
 
 impl Builder<'_> {
     /// Adds `key: value`, refusing a key already there (`what` names the
     /// kind of key in the message).
     pub(super) fn add(&mut self, entries: &mut Entries, key: &str, key_at: Pos, value: Node, what: &str) -> Parsed<()> {
-        if let Some(first) = entries.0.iter().find(|e| e.key.as_str() == key) {
-            let at = first.key_at;
+        let shared = self.keys.key(key);
+        if !entries.1.is_new(&shared, &entries.0) {
+            let first = entries.0.iter().find(|e| e.key.as_str() == key);
+            let at = first.map_or(key_at, |e| e.key_at);
             return fail(
                 key_at,
                 format!("{what} {key:?} is already given at {}:{}", at.line, at.col),
             );
         }
         entries.0.push(Entry {
-            key: KeyText(self.keys.key(key)),
+            key: KeyText(shared),
             key_at,
             value,
         });

@@ -176,6 +176,17 @@ mod tests {
     }
 
     #[test]
+    fn a_late_duplicate_in_a_large_block_is_refused_where_it_is() {
+        let keys: String = (0..20_000).map(|i| format!("  k{i} = {i}\n")).collect();
+        let text = format!("version \"2025-11-02\"\nmetadata {{\n{keys}  k7 = 0\n}}\n");
+        let e = read(&text).unwrap_err();
+        assert_eq!(
+            (e.at.line, e.message.as_str()),
+            (20_003, "the key \"k7\" is already given at 10:3")
+        );
+    }
+
+    #[test]
     fn a_lexical_error_before_a_parse_error_is_the_one_reported() {
         let e = read("version \"2025-11-02\"\nmetadata { a = @ }\n").unwrap_err();
         assert_eq!(

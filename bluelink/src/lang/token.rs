@@ -126,6 +126,16 @@ pub enum TokenKind {
 /// A token: what it is, its text (a string's text as read), and where it
 /// starts and ends (end exclusive). Positions are those of the text with
 /// each `\r\n` read as `\n`.
+///
+/// ```
+/// use bpvm_bluelink::lang::{tokens, TokenKind};
+/// let (toks, _) = tokens("a = \"x\\\"y\"");
+/// let kinds: Vec<TokenKind> = toks.iter().map(|t| t.kind).collect();
+/// assert_eq!(kinds, [TokenKind::Ident, TokenKind::Assign, TokenKind::StringStart,
+///                    TokenKind::Text, TokenKind::StringEnd, TokenKind::Eof]);
+/// assert_eq!(toks[3].text, "x\"y");
+/// assert_eq!((toks[3].start.col, toks[3].end.col), (6, 10));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Token {
     /// What it is.
@@ -140,6 +150,12 @@ pub struct Token {
 
 impl TokenKind {
     /// What the token is, for messages: `'{'`, `keyword "by"`, `a string`.
+    ///
+    /// ```
+    /// use bpvm_bluelink::lang::TokenKind;
+    /// assert_eq!(TokenKind::LBrace.describe(), "'{'");
+    /// assert_eq!(TokenKind::Keyword("by").describe(), "keyword \"by\"");
+    /// ```
     pub fn describe(self) -> String {
         use TokenKind::*;
         let symbol = match self {
