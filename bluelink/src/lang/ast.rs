@@ -57,7 +57,9 @@ pub(super) struct Reference {
 #[derive(Debug, Clone)]
 pub(super) struct Call {
     pub name: String,
-    pub args: Vec<(Option<String>, Expr)>,
+    /// The arguments, each with its name and where the name is when it
+    /// is a named one.
+    pub args: Vec<(Option<(String, Pos)>, Expr)>,
     /// Accessors after the call, as text (`.a[0]`).
     pub path: String,
 }

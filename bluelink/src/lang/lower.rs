@@ -115,7 +115,7 @@ fn substitution(e: Expr, w: &mut Written) -> Parsed<()> {
                     );
                     return fail(f.key_at, message);
                 }
-                args.push((Some(f.key), f.value));
+                args.push((Some((f.key, f.key_at)), f.value));
             }
             call(w, "object", args, "")?;
         }
@@ -140,14 +140,15 @@ fn substitution(e: Expr, w: &mut Written) -> Parsed<()> {
     Ok(())
 }
 
-fn call(w: &mut Written, name: &str, args: Vec<(Option<String>, Expr)>, path: &str) -> Parsed<()> {
+fn call(w: &mut Written, name: &str, args: Vec<(Option<(String, Pos)>, Expr)>, path: &str) -> Parsed<()> {
     w.out.push_str(name);
     w.out.push('(');
     for (k, (arg_name, value)) in args.into_iter().enumerate() {
         if k > 0 {
             w.out.push_str(", ");
         }
-        if let Some(n) = arg_name {
+        if let Some((n, at)) = arg_name {
+            w.spans.push((w.out.len(), at));
             w.out.push_str(&n);
             w.out.push_str(" = ");
         }

@@ -186,9 +186,9 @@ impl Cursor {
         while self.kind() != T::RParen {
             let arg_name = match (self.kind(), self.kind_at(1)) {
                 (T::Ident, T::Assign) => {
-                    let n = self.advance().text;
+                    let n = self.advance();
                     self.advance();
-                    Some(n)
+                    Some((n.text, n.start))
                 }
                 _ => None,
             };
