@@ -17,6 +17,7 @@ mod error;
 pub mod explain;
 pub mod filter;
 mod key_table;
+pub mod lang;
 pub mod load;
 pub mod node;
 mod reads;

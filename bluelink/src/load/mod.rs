@@ -4,7 +4,8 @@
 //!
 //! The loader is one type, `Loader`, whose reading of each section lives in a
 //! file of its own here (variables, definitions, data sources, resources,
-//! accessors). It imports the document tree (`node`), the blueprint model
+//! accessors). It imports the document tree (`node`, and `lang`, which
+//! reads a `.bp` file into the same tree), the blueprint model
 //! (`blueprint`, `sub`) and `render`'s wording of a value; never the
 //! renderer itself.
 
@@ -18,6 +19,7 @@ use super::blueprint::{Blueprint, Index, Type};
 use super::distinct::Distinct;
 use super::error::{Error, Errors, Pos};
 use super::key_table::{ByHash, KeyTable};
+use super::lang::{self, Origins};
 use super::node::{Entry, Kind, Node, read_keys};
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs_in};
 use bpvm_compiler::{Compiler, Dialect};
@@ -114,13 +116,14 @@ pub fn load_fetched(fetched: Fetched, path: &str, file: &str) -> Result<Blueprin
     };
     let real = fetched.path;
     let text = String::from_utf8(fetched.bytes).map_err(|_| refused(format!("{path:?} is not UTF-8 text")))?;
-    let (doc, keys) = read_doc(&text, file)?;
+    let (doc, keys, origins) = read_doc(&text, file, path)?;
     // The text is not needed once read (the document holds its strings).
     drop(text);
-    from_doc(doc, keys, file, &real)
+    from_doc(doc, keys, origins, file, &real)
 }
 
-/// Validates blueprint text (YAML or JSON).
+/// Validates blueprint text: YAML or JSON, or Bluelink's `.bp` language
+/// when `path` names a `.bp` or `.blueprint` file.
 ///
 /// ```
 /// use bpvm_bluelink::load::parse;
@@ -132,22 +135,30 @@ pub fn load_fetched(fetched: Fetched, path: &str, file: &str) -> Result<Blueprin
 /// );
 /// ```
 pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
-    let (doc, keys) = read_doc(text, file)?;
-    from_doc(doc, keys, file, path)
+    let (doc, keys, origins) = read_doc(text, file, &path.to_string_lossy())?;
+    from_doc(doc, keys, origins, file, path)
 }
 
-fn read_doc(text: &str, file: &str) -> Result<(Node, KeyTable), Errors> {
+/// Reads the document of the blueprint file `name`: the `.bp` language for
+/// a `.bp` or `.blueprint` file, else YAML or JSON. The one place a
+/// blueprint's language is chosen.
+fn read_doc(text: &str, file: &str, name: &str) -> Result<(Node, KeyTable, Origins), Errors> {
     let mut keys = KeyTable::default();
-    let doc = read_keys(text, &mut keys).map_err(|e| Error {
+    let read = if lang::is_bp(name) {
+        lang::read_keys(text, &mut keys)
+    } else {
+        read_keys(text, &mut keys).map(|doc| (doc, Origins::default()))
+    };
+    let (doc, origins) = read.map_err(|e| Error {
         file: file.to_string(),
         at: e.at,
         path: String::new(),
         message: e.message,
     })?;
-    Ok((doc, keys))
+    Ok((doc, keys, origins))
 }
 
-fn from_doc(doc: Node, keys: KeyTable, file: &str, path: &Path) -> Result<Blueprint, Errors> {
+fn from_doc(doc: Node, keys: KeyTable, origins: Origins, file: &str, path: &Path) -> Result<Blueprint, Errors> {
     let mut l = Loader {
         file: file.to_string(),
         errors: Vec::new(),
@@ -157,6 +168,7 @@ fn from_doc(doc: Node, keys: KeyTable, file: &str, path: &Path) -> Result<Bluepr
         export_all: Default::default(),
         keys,
         programs: HashMap::default(),
+        origins,
         version: match doc.get("version").and_then(Node::as_str) {
             Some("2023-04-20") => Some(Version::V2023),
             Some("2025-11-02") => Some(Version::V2025),
@@ -198,6 +210,9 @@ struct Loader {
     keys: KeyTable,
     /// Every substitution text compiled so far, with what it reads.
     programs: HashMap<u64, (Arc<str>, Compiled), ByHash>,
+    /// Where the pieces of substitution text lowered from a `.bp` file
+    /// were written (empty for YAML and JSON).
+    origins: Origins,
 }
 
 /// Where a value is in the document (`resources.fn.spec.timeout`), its
@@ -495,8 +510,13 @@ impl Loader {
         }
         let prog = match self.compiler.compile_template(text) {
             Ok(prog) => Arc::new(self.trim(prog)),
+            // Lowered from `.bp`: at the expression in the `.bp` text (a
+            // column in the lowered text would mean nothing there).
             Err(d) => {
-                self.fail(at, &path, d.to_string().trim_end());
+                match self.origins.locate(at, d.start) {
+                    Some(written) => self.fail(written, &path, d.message),
+                    None => self.fail(at, &path, d.to_string().trim_end()),
+                }
                 return None;
             }
         };

@@ -9,6 +9,7 @@ mod keys;
 mod read;
 mod tree;
 
+pub(crate) use keys::Keys;
 pub(crate) use read::read_keys;
 pub use read::{ReadError, read};
 pub use tree::{Entry, KeyText, Kind, Node};

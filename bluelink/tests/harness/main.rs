@@ -38,11 +38,16 @@
 //! need a provider plugin, or test a Go helper with no blueprint form) are
 //! listed in `reference/README.md`.
 //!
+//! `tests/blueprints/lang/*.yaml` are the `.bp` language's cases (see
+//! [`lang`]), Bluelink's own `libs/blueprint/lang` tests among them; the
+//! README there lists what is translated and what is left out.
+//!
 //! Blessing writes `output` (or the file `expect` names in a fixture
 //! folder), `deferred` and `error` (every line in full).
 
 mod expected;
 mod fields;
+mod lang;
 mod rendered;
 
 use bpvm_harness::{Case, Failure, Suite};
@@ -68,6 +73,15 @@ fn main() {
             rendering += expected::rendering(&file);
         }
         counts.push((count, rendering));
+    }
+    let lang_run = Arc::new(|case: &Case| match case.get("bp") {
+        Some(_) => lang::parse_case(case),
+        None => run(case, false),
+    });
+    for (prefix, path) in suite.files("blueprints::lang", &blueprints.join("lang"), false) {
+        if let Some(file) = suite.file(&prefix, &path) {
+            suite.cases(&prefix, &file, "cases", &lang_run);
+        }
     }
     let [(cases, rendering), (reference_cases, reference_rendering)] = counts[..] else {
         unreachable!("two folders")

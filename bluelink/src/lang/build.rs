@@ -1,0 +1,88 @@
+//! Building the document tree: nodes, mappings that refuse a duplicate
+//! key, keys shared through the loader's key table, and where the text of
+//! each lowered substitution came from.
+
+use super::cursor::{Parsed, fail};
+use crate::error::Pos;
+use crate::key_table::KeyTable;
+use crate::node::{Entry, KeyText, Keys, Kind, Node};
+use bpvm_runtime::Value;
+use std::collections::HashMap;
+
+/// Where the pieces of lowered substitution text come from in the `.bp`
+/// source: for each string made of substitutions (by where its node
+/// starts), the byte offsets in its text at which a source expression
+/// starts, with that expression's place.
+#[derive(Debug, Default)]
+pub struct Origins(HashMap<(u32, u32), Vec<(usize, Pos)>>);
+
+impl Origins {
+    /// The `.bp` place of byte `offset` in the text of the node at `at`:
+    /// the start of the innermost expression written there.
+    pub fn locate(&self, at: Pos, offset: usize) -> Option<Pos> {
+        let spans = self.0.get(&(at.line, at.col))?;
+        spans
+            .iter()
+            .rev()
+            .find(|(o, _)| *o <= offset)
+            .or(spans.first())
+            .map(|(_, p)| *p)
+    }
+
+    pub(super) fn record(&mut self, at: Pos, spans: Vec<(usize, Pos)>) {
+        self.0.insert((at.line, at.col), spans);
+    }
+}
+
+/// What the parser builds the tree with.
+pub(super) struct Builder<'k> {
+    pub keys: &'k mut KeyTable,
+    pub origins: Origins,
+}
+
+/// A string scalar.
+pub(super) fn text(at: Pos, s: &str) -> Node {
+    scalar(at, Value::Str(s.into()))
+}
+
+pub(super) fn scalar(at: Pos, v: Value) -> Node {
+    Node {
+        at,
+        kind: Kind::Scalar(v),
+    }
+}
+
+/// A mapping's entries as they are read, a duplicate key refused (found
+/// by hash in a large mapping, as the YAML reader does).
+#[derive(Default)]
+pub(super) struct Entries(pub Vec<Entry>, Keys);
+
+impl Builder<'_> {
+    /// Adds `key: value`, refusing a key already there (`what` names the
+    /// kind of key in the message).
+    pub(super) fn add(&mut self, entries: &mut Entries, key: &str, key_at: Pos, value: Node, what: &str) -> Parsed<()> {
+        let shared = self.keys.key(key);
+        if !entries.1.is_new(&shared, &entries.0) {
+            let first = entries.0.iter().find(|e| e.key.as_str() == key);
+            let at = first.map_or(key_at, |e| e.key_at);
+            return fail(
+                key_at,
+                format!("{what} {key:?} is already given at {}:{}", at.line, at.col),
+            );
+        }
+        entries.0.push(Entry {
+            key: KeyText(shared),
+            key_at,
+            value,
+        });
+        Ok(())
+    }
+
+    /// The mapping of `entries`, starting at `at`.
+    pub(super) fn map(at: Pos, entries: Entries) -> Node {
+        Node {
+            at,
+            kind: Kind::Map(entries.0),
+        }
+    }
+}
