@@ -161,12 +161,20 @@ fn decide<'a>(prog: &'a Program, scope: Scope<'a>) -> Option<Result<Val<'a>, Run
                 ip = t as usize;
                 continue;
             }
+            // A constant before `Return` (how a decision ends: `True;
+            // Return`) is the result at once, one dispatch sooner.
             Op::True => {
                 result = Val::Bool(true);
+                if returns_next(prog, ip) {
+                    return Some(Ok(result));
+                }
                 None
             }
             Op::False => {
                 result = Val::Bool(false);
+                if returns_next(prog, ip) {
+                    return Some(Ok(result));
+                }
                 None
             }
             Op::Nil => {
@@ -175,6 +183,9 @@ fn decide<'a>(prog: &'a Program, scope: Scope<'a>) -> Option<Result<Val<'a>, Run
             }
             Op::Int(i) => {
                 result = Val::Int(i as i64);
+                if returns_next(prog, ip) {
+                    return Some(Ok(result));
+                }
                 None
             }
             Op::Const(c) => {
@@ -203,6 +214,12 @@ fn decide<'a>(prog: &'a Program, scope: Scope<'a>) -> Option<Result<Val<'a>, Run
             None => ip + 1,
         };
     }
+}
+
+/// Whether the instruction after `ip` is `Return`.
+#[inline(always)]
+fn returns_next(prog: &Program, ip: usize) -> bool {
+    matches!(prog.code.get(ip + 1), Some(Op::Return))
 }
 
 /// Stack slots a program gets when it does not say how many it needs.
