@@ -130,7 +130,10 @@ impl Loader {
                 Some(name) if has_substitution(name) => {}
                 Some(name) if name == r.name => self.fail(n.at, p, "a resource cannot depend on itself"),
                 Some(name) if self.names.resources.contains_key(name) => r.depends_on.push(name.to_string()),
-                Some(name) => self.fail(n.at, p, format!("resources.{name} is not defined")),
+                Some(name) => {
+                    let message = self.undefined_resource(name, &r.name);
+                    self.fail(n.at, p, message);
+                }
                 None => self.fail(n.at, p, "expected a resource name or an array of resource names"),
             }
         }
@@ -215,7 +218,10 @@ impl Loader {
             match n.as_str() {
                 Some(name) if has_substitution(name) => {}
                 Some(name) if self.names.resources.contains_key(name) => out.push(name.to_string()),
-                Some(name) => self.fail(n.at, &p, format!("resources.{name} is not defined")),
+                Some(name) => {
+                    let message = self.undefined_resource(name, "");
+                    self.fail(n.at, &p, message);
+                }
                 None => self.fail(
                     n.at,
                     &p,
