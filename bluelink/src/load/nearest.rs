@@ -1,8 +1,6 @@
 //! The name a reference to an undefined one probably meant: the closest
 //! one its section defines, for the loader's did-you-mean.
 
-use super::Loader;
-use crate::error::hinted;
 use std::collections::HashMap;
 
 /// Hints given at most per blueprint: each compares the name with every
@@ -30,20 +28,6 @@ pub(super) fn nearest<'s, V>(
     }
     let names: Vec<&str> = written.into_iter().flatten().collect();
     bpvm_runtime::suggest::closest(name, &names)
-}
-
-impl Loader {
-    /// `resources.<name> is not defined`, with the closest resource's
-    /// name other than `except` (the resource the name is written in).
-    pub(super) fn undefined_resource(&mut self, name: &str, except: &str) -> String {
-        let near = match self.hints < HINTS {
-            true => nearest(&self.names.resources, |&i| i, name, except),
-            false => None,
-        };
-        self.hints += usize::from(near.is_some());
-        let hint = near.map(|k| format!("resources.{k}"));
-        hinted(format!("resources.{name} is not defined"), hint.as_deref())
-    }
 }
 
 #[cfg(test)]
