@@ -41,5 +41,54 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// How a message ends that names what was probably meant.
+const HINT: (&str, &str) = ("; did you mean ", "?");
+
+impl Error {
+    /// What was probably meant, when the message says
+    /// (`variables.regoin is not defined; did you mean variables.region?`).
+    ///
+    /// ```
+    /// use bpvm_bluelink::{Error, Pos};
+    /// let e = Error {
+    ///     file: "bp.yaml".into(),
+    ///     at: Pos { line: 3, col: 9 },
+    ///     path: "resources.fn.spec.region".into(),
+    ///     message: "variables.regoin is not defined; did you mean variables.region?".into(),
+    /// };
+    /// assert_eq!(e.hint(), Some("variables.region"));
+    /// assert_eq!(e.problem(), "variables.regoin is not defined");
+    /// ```
+    pub fn hint(&self) -> Option<&str> {
+        self.split().1
+    }
+
+    /// The message without what was probably meant.
+    pub fn problem(&self) -> &str {
+        self.split().0
+    }
+
+    fn split(&self) -> (&str, Option<&str>) {
+        let (lead, end) = HINT;
+        let hinted = self
+            .message
+            .strip_suffix(end)
+            .and_then(|m| m.rsplit_once(lead))
+            .filter(|(_, hint)| !hint.is_empty() && !hint.contains(' '));
+        match hinted {
+            Some((problem, hint)) => (problem, Some(hint)),
+            None => (&self.message, None),
+        }
+    }
+}
+
+/// `message`, and what was probably meant when there is a guess.
+pub(crate) fn hinted(message: String, hint: Option<&str>) -> String {
+    match hint {
+        Some(h) => format!("{message}{}{h}{}", HINT.0, HINT.1),
+        None => message,
+    }
+}
+
 /// Every problem found, so that one run reports them all.
 pub type Errors = bpvm_runtime::Problems<Error>;

@@ -643,7 +643,15 @@ impl<'l> Gen<'l> {
 
     fn resolve(&mut self, name: &str, span: Span) -> Result<u32, Box<Diagnostic>> {
         let Some(f) = self.lib.find(name) else {
-            return Err(self.error(span, format!("unknown function '{name}'")));
+            // Bluelink suggests one of its core functions, as libs/blueprint
+            // 0.52 does; Windsor's message stays as its reference cases
+            // have it.
+            let near = match self.dialect {
+                Dialect::Bluelink => bpvm_runtime::suggest::closest(name, &self.lib.names()),
+                Dialect::Windsor => None,
+            };
+            let hint = near.map(|n| format!("; did you mean '{n}'?")).unwrap_or_default();
+            return Err(self.error(span, format!("unknown function '{name}'{hint}")));
         };
         if let Some(i) = self.prog.funcs.iter().position(|g| std::ptr::eq(*g, f)) {
             return Ok(i as u32);

@@ -416,6 +416,25 @@ impl Library {
         }
     }
 
+    /// Every function's name, once, in the order the sets list them (for
+    /// a did-you-mean).
+    ///
+    /// ```
+    /// use bpvm_runtime::builtins::BLUELINK;
+    /// let names = BLUELINK.names();
+    /// assert!(names.contains(&"join") && names.contains(&"cidrsubnet"));
+    /// assert_eq!(names.iter().filter(|n| **n == "join").count(), 1);
+    /// ```
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = Vec::new();
+        for b in self.sets.iter().flat_map(|set| set.iter()) {
+            if !names.contains(&b.name) {
+                names.push(b.name);
+            }
+        }
+        names
+    }
+
     /// `find` by looking at every name, the last set first.
     fn scan(&self, name: &str) -> Option<&'static Builtin> {
         self.sets

@@ -14,7 +14,6 @@ mod place;
 mod rules;
 mod scope;
 mod subs;
-mod undefined;
 mod variables;
 
 pub use rules::{MISSING_CHILD_VARIABLE, RULES, UNKNOWN_CHILD_VARIABLE, UNKNOWN_EXPORT};
@@ -48,10 +47,7 @@ pub fn check(path: &Path, file: &str) -> Vec<Finding> {
     let lines = Lines::new(&text);
     let bp = match load::load(path, file) {
         Ok(bp) => bp,
-        Err(errors) => {
-            let names = undefined::Names::of(&text);
-            return errors.0.iter().map(|e| invalid(e, &text, &names)).collect();
-        }
+        Err(errors) => return errors.0.iter().map(|e| invalid(e, &text)).collect(),
     };
     let children = children::children(&bp);
     let scope = scope::scope(&bp, &children);
@@ -74,12 +70,12 @@ fn read(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// A loader's problem as a finding; one without a position is placed at
-/// its path when the text has it, and a name it says is not defined comes
-/// with the closest one `names` has.
-fn invalid(e: &Error, text: &str, names: &undefined::Names) -> Finding {
-    let mut f = Finding::new(&INVALID_TEMPLATE, &e.file, &e.path, &e.message);
-    f.suggestion = names.suggest(&e.message);
+/// A loader's problem as a finding, with the loader's guess at what was
+/// meant as its suggestion; one without a position is placed at its path
+/// when the text has it.
+fn invalid(e: &Error, text: &str) -> Finding {
+    let mut f = Finding::new(&INVALID_TEMPLATE, &e.file, &e.path, e.problem());
+    f.suggestion = e.hint().map(str::to_string);
     let (line, column) = match e.at.line {
         0 if !e.path.is_empty() => bpvm_runtime::locate::locate(text, &e.path).unwrap_or((0, 0)),
         0 => (0, 0),

@@ -178,7 +178,17 @@ impl Loader {
         for f in fields {
             let p = join(path, &f.key);
             match f.key.as_str() {
-                "field" => field = self.plain_str(&f.value, &p, "the data source filter.field property"),
+                "field" => {
+                    field = self.plain_str(&f.value, &p, "the data source filter.field property");
+                    if field.as_deref() == Some("") {
+                        self.fail(
+                            f.value.at,
+                            &p,
+                            "a filter field cannot be empty: it names the field to search",
+                        );
+                        field = None;
+                    }
+                }
                 "operator" => {
                     let Some(text) = self.plain_str(&f.value, &p, "the data source filter.operator property") else {
                         continue;
@@ -207,33 +217,7 @@ impl Loader {
                         }
                     }
                 }
-                "search" => {
-                    let ok = match &f.value.kind {
-                        Kind::Scalar(Value::Null) => false,
-                        Kind::Scalar(_) => true,
-                        Kind::List(items) => items
-                            .iter()
-                            .all(|i| matches!(&i.kind, Kind::Scalar(x) if !matches!(x, Value::Null))),
-                        Kind::Map(_) => false,
-                    };
-                    if !ok {
-                        self.fail(
-                            f.value.at,
-                            &p,
-                            "a filter search is a primitive or an array of primitives",
-                        );
-                    }
-                    let t = self.tree(&f.value, &p);
-                    for sub in t.subs() {
-                        if let Some(v) = super::constant(&sub.prog)
-                            && !search_value(&v)
-                        {
-                            let message = super::not_primitive("a filter search", &v);
-                            self.fail(sub.at, &sub.path, message);
-                        }
-                    }
-                    search = Some(t);
-                }
+                "search" => search = self.search(&f.value, &p),
                 _ => {}
             }
         }
@@ -243,5 +227,35 @@ impl Loader {
             search: search?,
             at: v.at,
         })
+    }
+
+    /// `search`: a primitive or a list of at least one (each may be a
+    /// substitution that yields a primitive).
+    fn search(&mut self, v: &Node, p: &str) -> Option<Tree> {
+        if matches!(&v.kind, Kind::List(items) if items.is_empty()) {
+            self.fail(v.at, p, "a filter search has at least one value");
+            return None;
+        }
+        let ok = match &v.kind {
+            Kind::Scalar(Value::Null) => false,
+            Kind::Scalar(_) => true,
+            Kind::List(items) => items
+                .iter()
+                .all(|i| matches!(&i.kind, Kind::Scalar(x) if !matches!(x, Value::Null))),
+            Kind::Map(_) => false,
+        };
+        if !ok {
+            self.fail(v.at, p, "a filter search is a primitive or an array of primitives");
+        }
+        let t = self.tree(v, p);
+        for sub in t.subs() {
+            if let Some(v) = super::constant(&sub.prog)
+                && !search_value(&v)
+            {
+                let message = super::not_primitive("a filter search", &v);
+                self.fail(sub.at, &sub.path, message);
+            }
+        }
+        Some(t)
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! The loader is one type, `Loader`, whose reading of each section lives in a
 //! file of its own here (variables, definitions, data sources, resources,
-//! accessors). It imports the document tree (`node`, and `lang`, which
+//! accessors), and the name an undefined reference probably meant in
+//! `nearest`. It imports the document tree (`node`, and `lang`, which
 //! reads a `.bp` file into the same tree), the blueprint model
 //! (`blueprint`, `sub`) and `render`'s wording of a value; never the
 //! renderer itself.
@@ -12,12 +13,13 @@
 mod accessors;
 mod datasource;
 mod definitions;
+mod nearest;
 mod resource;
 mod variables;
 
 use super::blueprint::{Blueprint, Index, Type};
 use super::distinct::Distinct;
-use super::error::{Error, Errors, Pos};
+use super::error::{Error, Errors, Pos, hinted};
 use super::key_table::{ByHash, KeyTable};
 use super::lang::{self, Origins};
 use super::node::{Entry, Kind, Node, read_keys};
@@ -165,6 +167,7 @@ fn from_doc(doc: Node, keys: KeyTable, origins: Origins, file: &str, path: &Path
         compiler: Compiler::new(Dialect::Bluelink),
         names: Index::default(),
         in_each: false,
+        hints: 0,
         export_all: Default::default(),
         keys,
         programs: HashMap::default(),
@@ -200,6 +203,8 @@ struct Loader {
     names: Index,
     /// True inside a resource with `each` (where `elem` and `i` exist).
     in_each: bool,
+    /// Did-you-means given so far (at most [`nearest::HINTS`]).
+    hints: usize,
     /// The version, when it is a supported one (else version-dependent
     /// fields are not reported: the version itself is).
     version: Option<Version>,
@@ -213,6 +218,17 @@ struct Loader {
     /// Where the pieces of substitution text lowered from a `.bp` file
     /// were written (empty for YAML and JSON).
     origins: Origins,
+}
+
+/// Where to look for what an undefined reference probably meant.
+enum Near<'n> {
+    None,
+    /// A section's names, and the prefix a reference writes before one.
+    Name(&'static str, &'n HashMap<String, usize>, &'n str),
+    /// The data sources' names.
+    Source(&'n HashMap<String, (usize, Vec<String>)>, &'n str),
+    /// A data source's exported fields.
+    Export(&'n str, &'n [String], &'n str),
 }
 
 /// Where a value is in the document (`resources.fn.spec.timeout`), its
@@ -598,31 +614,62 @@ impl Loader {
 
     fn check_ref(&mut self, r: &Ref<&str>, at: Pos, path: &str) {
         let n = &self.names;
-        let problem = match *r {
-            Ref::Variable(v) if !n.variables.contains_key(v) => Some(format!("variables.{v} is not defined")),
-            Ref::Value(v) if !n.values.contains_key(v) => Some(format!("values.{v} is not defined")),
+        let index = |&i: &usize| i;
+        let (problem, near) = match *r {
+            Ref::Variable(v) if !n.variables.contains_key(v) => (
+                format!("variables.{v} is not defined"),
+                Near::Name("variables.", &n.variables, v),
+            ),
+            Ref::Value(v) if !n.values.contains_key(v) => (
+                format!("values.{v} is not defined"),
+                Near::Name("values.", &n.values, v),
+            ),
             Ref::DataSource(d, f) => match n.datasources.get(d) {
-                None => Some(format!("datasources.{d} is not defined")),
-                Some(_) if self.export_all.contains(d) => None,
-                Some((_, fields)) if fields.is_empty() => Some(format!("datasources.{d} exports no fields")),
-                Some((_, fields)) if !fields.iter().any(|x| x == f) => Some(format!(
-                    "datasources.{d} does not export {f:?}; its exports are: {}",
-                    fields.join(", ")
-                )),
-                Some(_) => None,
+                None => (
+                    format!("datasources.{d} is not defined"),
+                    Near::Source(&n.datasources, d),
+                ),
+                Some(_) if self.export_all.contains(d) => return,
+                Some((_, fields)) if fields.is_empty() => (format!("datasources.{d} exports no fields"), Near::None),
+                Some((_, fields)) if !fields.iter().any(|x| x == f) => (
+                    format!(
+                        "datasources.{d} does not export {f:?}; its exports are: {}",
+                        fields.join(", ")
+                    ),
+                    Near::Export(d, fields, f),
+                ),
+                Some(_) => return,
             },
-            Ref::Resource(name) if !n.resources.contains_key(name) => Some(format!("resources.{name} is not defined")),
-            Ref::Child(c, _) if !n.includes.contains_key(c) => {
-                Some(format!("children.{c} is not defined (no include of that name)"))
-            }
-            Ref::Elem | Ref::Index if !self.in_each => {
-                Some(format!("'{}' can only be used in a resource with `each`", r.describe()))
-            }
-            _ => None,
+            Ref::Resource(name) if !n.resources.contains_key(name) => (
+                format!("resources.{name} is not defined"),
+                Near::Name("resources.", &n.resources, name),
+            ),
+            Ref::Child(c, _) if !n.includes.contains_key(c) => (
+                format!("children.{c} is not defined (no include of that name)"),
+                Near::Name("children.", &n.includes, c),
+            ),
+            Ref::Elem | Ref::Index if !self.in_each => (
+                format!("'{}' can only be used in a resource with `each`", r.describe()),
+                Near::None,
+            ),
+            _ => return,
         };
-        if let Some(p) = problem {
-            self.fail(at, path, p);
-        }
+        let hint = match near {
+            _ if self.hints >= nearest::HINTS => None,
+            Near::None => None,
+            Near::Name(prefix, section, name) => {
+                nearest::nearest(section, index, name, "").map(|k| format!("{prefix}{k}"))
+            }
+            Near::Source(section, name) => {
+                nearest::nearest(section, |(i, _)| *i, name, "").map(|k| format!("datasources.{k}"))
+            }
+            Near::Export(d, fields, f) => {
+                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+                bpvm_runtime::suggest::closest(f, &fields).map(|k| format!("datasources.{d}.{k}"))
+            }
+        };
+        self.hints += usize::from(hint.is_some());
+        self.fail(at, path, hinted(problem, hint.as_deref()));
     }
 
     fn blueprint(&mut self, doc: Node, path: &Path) -> Blueprint {

@@ -1,9 +1,10 @@
 //! Resource definitions: metadata, labels, dependencies, conditions,
 //! `each`, link selectors and spec.
 
-use super::{Loader, join, namespaced};
+use super::{Loader, join, namespaced, nearest};
 use crate::blueprint::{Condition, Resource, ResourceMeta};
 use crate::distinct::Distinct;
+use crate::error::hinted;
 use crate::node::{Entry, Kind, Node};
 use crate::sub::{Def, Ref, Sub, Tree, has_substitution};
 use bpvm_runtime::Value;
@@ -130,7 +131,10 @@ impl Loader {
                 Some(name) if has_substitution(name) => {}
                 Some(name) if name == r.name => self.fail(n.at, p, "a resource cannot depend on itself"),
                 Some(name) if self.names.resources.contains_key(name) => r.depends_on.push(name.to_string()),
-                Some(name) => self.fail(n.at, p, format!("resources.{name} is not defined")),
+                Some(name) => {
+                    let message = self.undefined_resource(name, &r.name);
+                    self.fail(n.at, p, message);
+                }
                 None => self.fail(n.at, p, "expected a resource name or an array of resource names"),
             }
         }
@@ -215,7 +219,10 @@ impl Loader {
             match n.as_str() {
                 Some(name) if has_substitution(name) => {}
                 Some(name) if self.names.resources.contains_key(name) => out.push(name.to_string()),
-                Some(name) => self.fail(n.at, &p, format!("resources.{name} is not defined")),
+                Some(name) => {
+                    let message = self.undefined_resource(name, "");
+                    self.fail(n.at, &p, message);
+                }
                 None => self.fail(
                     n.at,
                     &p,
@@ -362,3 +369,18 @@ impl Loader {
 
 /// The removal policies version 2025-11-02 has.
 const REMOVAL_POLICIES: [&str; 2] = ["delete", "retain"];
+
+impl Loader {
+    /// `resources.<name> is not defined`, with the closest resource's
+    /// name other than `except` (the resource the name is written in).
+    pub(super) fn undefined_resource(&mut self, name: &str, except: &str) -> String {
+        let near = if self.hints < nearest::HINTS {
+            nearest::nearest(&self.names.resources, |&i| i, name, except)
+        } else {
+            None
+        };
+        self.hints += usize::from(near.is_some());
+        let hint = near.map(|k| format!("resources.{k}"));
+        hinted(format!("resources.{name} is not defined"), hint.as_deref())
+    }
+}

@@ -146,3 +146,29 @@ fn a_dependency_cycle_is_an_error_at_its_dependson() {
         "error: contexts/_template/facets/base.yaml:6:5: terraform[a].dependsOn: dependency cycle: a → b → a\n"
     );
 }
+
+#[test]
+fn a_blueprint_reference_to_an_undefined_name_says_once_what_was_meant() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("blueprint.yaml"),
+        "version: 2023-04-20\nvariables:\n  region: {type: string}\nresources:\n  fn:\n    type: aws/lambda/function\n    spec:\n      region: ${variables.regoin}\n",
+    )
+    .unwrap();
+    let out = check(&["blueprint.yaml"], dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "blueprint.yaml:8:15: error[invalid-template]: variables.regoin is not defined\n\
+         help: did you mean variables.region?\n  \
+           |\n\
+         8 |       region: ${variables.regoin}\n  \
+           |               ^\n\
+         \n\
+         1 error in 1 template\n"
+    );
+    let out = check(&["blueprint.yaml", "--format", "json"], dir.path());
+    let findings: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(findings[0]["message"], "variables.regoin is not defined");
+    assert_eq!(findings[0]["suggestion"], "variables.region");
+}
