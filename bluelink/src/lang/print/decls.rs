@@ -1,0 +1,282 @@
+//! The canonical `.bp` text of a document tree: the directives and
+//! declarations in the tree's order, one blank line between them; in each
+//! block the fields in the tree's order (`type`, and an include's `path`,
+//! go in the header), one per line, indented by four spaces.
+
+use super::expr::{pad, scalar, string, value};
+use super::words::{self, decl_name, plain};
+use super::{Refused, refused};
+use crate::node::{Entry, Kind, Node};
+use bpvm_runtime::Value;
+
+/// The document's `.bp` text.
+pub(super) fn document(doc: &Node) -> Result<String, Refused> {
+    let entries = doc
+        .entries()
+        .ok_or_else(|| refused(doc.at, "a blueprint is a mapping"))?;
+    let mut items = Vec::new();
+    for e in entries {
+        match e.key.as_str() {
+            "version" => items.push(format!("version {}\n", plain_of(&e.value, "the version")?)),
+            "transform" => items.push(transform(&e.value)?),
+            "metadata" => items.push(format!("metadata {}\n", block(&e.value, 0)?)),
+            "variables" => each(&e.value, &mut items, variable)?,
+            "values" => each(&e.value, &mut items, value_decl)?,
+            "include" => each(&e.value, &mut items, include)?,
+            "resources" => each(&e.value, &mut items, super::resource::resource)?,
+            "datasources" => each(&e.value, &mut items, super::resource::data)?,
+            "exports" => each(&e.value, &mut items, export)?,
+            other => return Err(unknown(e, &format!("{other:?} is not a section of a blueprint"))),
+        }
+    }
+    Ok(items.join("\n"))
+}
+
+/// The refusal for the entry `e` that `.bp` has no place for.
+pub(super) fn unknown(e: &Entry, why: &str) -> Refused {
+    refused(e.key_at, format!("{why}: it cannot be written in .bp"))
+}
+
+/// Each declaration of a section, printed by `print`.
+fn each(section: &Node, items: &mut Vec<String>, print: fn(&Entry) -> Result<String, Refused>) -> Result<(), Refused> {
+    let entries = section
+        .entries()
+        .ok_or_else(|| refused(section.at, "a section of a blueprint is a mapping of names"))?;
+    for e in entries {
+        items.push(print(e)?);
+    }
+    Ok(())
+}
+
+/// A string scalar that must be a plain string.
+pub(super) fn plain_of(node: &Node, what: &str) -> Result<String, Refused> {
+    match node.as_str() {
+        Some(s) => plain(s, node.at, what),
+        None => Err(refused(node.at, format!("{what} is a string"))),
+    }
+}
+
+fn transform(node: &Node) -> Result<String, Refused> {
+    match &node.kind {
+        Kind::List(items) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|i| plain_of(i, "a transform"))
+                .collect::<Result<_, _>>()?;
+            Ok(format!("transform [{}]\n", items.join(", ")))
+        }
+        _ => Ok(format!("transform {}\n", plain_of(node, "the transform")?)),
+    }
+}
+
+/// `{ key = value … }` at `level`: a spec, metadata, an include's
+/// variables.
+pub(super) fn block(node: &Node, level: usize) -> Result<String, Refused> {
+    let entries = node
+        .entries()
+        .ok_or_else(|| refused(node.at, "this field is a mapping in .bp"))?;
+    if entries.is_empty() {
+        return Ok("{}".into());
+    }
+    let mut out = String::from("{\n");
+    for e in entries {
+        out.push_str(&pad(level + 1));
+        out.push_str(&words::key(&e.key, e.key_at)?);
+        out.push_str(" = ");
+        out.push_str(&value(&e.value, level + 1)?);
+        out.push('\n');
+    }
+    out.push_str(&pad(level));
+    out.push('}');
+    Ok(out)
+}
+
+/// A declaration: `header {`, its field lines, `}`.
+pub(super) fn declaration(header: &str, lines: Vec<String>) -> String {
+    if lines.is_empty() {
+        return format!("{header} {{}}\n");
+    }
+    let mut out = format!("{header} {{\n");
+    for line in lines {
+        out.push_str("    ");
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// A declaration's `type`: one of `simple`, or (when `element`) an
+/// element type `a/b/c`.
+pub(super) fn type_of(decl: &Entry, simple: &[&str], element: bool) -> Result<String, Refused> {
+    let Some(node) = decl.value.get("type") else {
+        return Err(refused(
+            decl.key_at,
+            format!("{:?} has no type, which .bp writes in its header", decl.key.as_str()),
+        ));
+    };
+    let Some(t) = node.as_str() else {
+        return Err(refused(node.at, "a type is a string"));
+    };
+    if simple.contains(&t) {
+        return Ok(t.to_string());
+    }
+    let segment =
+        |s: &str| s.starts_with(|c: char| c.is_ascii_alphabetic()) && s.chars().all(|c| c.is_ascii_alphanumeric());
+    if element && t.split('/').count() >= 2 && t.split('/').all(segment) {
+        return Ok(t.to_string());
+    }
+    let why = if element {
+        "each part of a .bp type is a letter followed by letters or digits, two parts or more".to_string()
+    } else {
+        format!("it is not one of {}", simple.join(", "))
+    };
+    Err(refused(
+        node.at,
+        format!("the type {t:?} cannot be written in .bp: {why}"),
+    ))
+}
+
+/// The fields of a declaration, each printed by `field` (`None`: not a
+/// field `.bp` has there), `skip` left out (they are in the header).
+pub(super) fn lines(
+    decl: &Entry,
+    skip: &[&str],
+    place: &str,
+    mut field: impl FnMut(&Entry) -> Result<Option<String>, Refused>,
+) -> Result<Vec<String>, Refused> {
+    let entries = decl
+        .value
+        .entries()
+        .ok_or_else(|| refused(decl.value.at, format!("a {place} is a mapping")))?;
+    let mut out = Vec::new();
+    for e in entries {
+        if skip.contains(&e.key.as_str()) {
+            continue;
+        }
+        match field(e)? {
+            Some(line) => out.push(line),
+            None => return Err(unknown(e, &format!("{:?} is not a field of a {place}", e.key.as_str()))),
+        }
+    }
+    Ok(out)
+}
+
+const VALUE_TYPES: &[&str] = &["string", "integer", "float", "boolean", "array", "object"];
+
+fn variable(decl: &Entry) -> Result<String, Refused> {
+    let ty = type_of(decl, &VALUE_TYPES[..4], true)?;
+    let lines = lines(decl, &["type"], "variable", |e| {
+        let v = &e.value;
+        Ok(Some(match e.key.as_str() {
+            "default" => format!("default = {}", literal(v)?),
+            "description" => format!("description = {}", static_string(v)?),
+            "secret" => format!("secret = {}", boolean(v)?),
+            "allowedValues" => {
+                let Kind::List(items) = &v.kind else {
+                    return Err(refused(v.at, "allowedValues is a list"));
+                };
+                let items: Vec<String> = items.iter().map(literal).collect::<Result<_, _>>()?;
+                format!("allowedValues = [{}]", items.join(", "))
+            }
+            _ => return Ok(None),
+        }))
+    })?;
+    let header = format!("variable {}: {ty}", decl_name(&decl.key, decl.key_at)?);
+    Ok(declaration(&header, lines))
+}
+
+/// A literal: a string without `${`, a number or a boolean.
+fn literal(v: &Node) -> Result<String, Refused> {
+    match &v.kind {
+        Kind::Scalar(Value::Str(_)) => static_string(v),
+        Kind::Scalar(x @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) => scalar(x, v.at, 1),
+        _ => Err(refused(
+            v.at,
+            format!("a variable's values are literals in .bp, not {}", v.describe()),
+        )),
+    }
+}
+
+/// A string without `${…}`, single- or multi-line.
+fn static_string(v: &Node) -> Result<String, Refused> {
+    match v.as_str() {
+        Some(s) if !s.contains("${") => string(s, v.at, 1, false),
+        Some(_) => Err(refused(v.at, "this field takes a string without substitutions in .bp")),
+        None => Err(refused(v.at, format!("this field is a string, not {}", v.describe()))),
+    }
+}
+
+fn boolean(v: &Node) -> Result<String, Refused> {
+    match v.kind {
+        Kind::Scalar(Value::Bool(b)) => Ok(b.to_string()),
+        _ => Err(refused(
+            v.at,
+            format!("this field is true or false in .bp, not {}", v.describe()),
+        )),
+    }
+}
+
+/// A string field that may interpolate (a description), at `level`.
+pub(super) fn text_field(v: &Node, level: usize) -> Result<String, Refused> {
+    match v.as_str() {
+        Some(s) => string(s, v.at, level, false),
+        None => Err(refused(
+            v.at,
+            format!("this field is a string in .bp, not {}", v.describe()),
+        )),
+    }
+}
+
+fn value_decl(decl: &Entry) -> Result<String, Refused> {
+    let ty = type_of(decl, VALUE_TYPES, false)?;
+    let lines = lines(decl, &["type"], "value", |e| {
+        let v = &e.value;
+        Ok(Some(match e.key.as_str() {
+            "value" => format!("value = {}", value(v, 1)?),
+            "description" => format!("description = {}", text_field(v, 1)?),
+            "secret" => format!("secret = {}", boolean(v)?),
+            _ => return Ok(None),
+        }))
+    })?;
+    let header = format!("value {}: {ty}", decl_name(&decl.key, decl.key_at)?);
+    Ok(declaration(&header, lines))
+}
+
+fn include(decl: &Entry) -> Result<String, Refused> {
+    let Some(path) = decl.value.get("path") else {
+        return Err(refused(
+            decl.key_at,
+            format!(
+                "the include {:?} has no path, which .bp writes in its header",
+                decl.key.as_str()
+            ),
+        ));
+    };
+    let path = text_field(path, 0)?;
+    let lines = lines(decl, &["path"], "include", |e| {
+        let v = &e.value;
+        Ok(Some(match e.key.as_str() {
+            "description" => format!("description = {}", text_field(v, 1)?),
+            "variables" => format!("variables {}", block(v, 1)?),
+            "metadata" => format!("metadata {}", block(v, 1)?),
+            _ => return Ok(None),
+        }))
+    })?;
+    let header = format!("include {} {path}", decl_name(&decl.key, decl.key_at)?);
+    Ok(declaration(&header, lines))
+}
+
+fn export(decl: &Entry) -> Result<String, Refused> {
+    let ty = type_of(decl, VALUE_TYPES, false)?;
+    let lines = lines(decl, &["type"], "export", |e| {
+        let v = &e.value;
+        Ok(Some(match e.key.as_str() {
+            "field" => format!("field = {}", plain_of(v, "an export's field")?),
+            "description" => format!("description = {}", text_field(v, 1)?),
+            _ => return Ok(None),
+        }))
+    })?;
+    let header = format!("export {}: {ty}", decl_name(&decl.key, decl.key_at)?);
+    Ok(declaration(&header, lines))
+}
