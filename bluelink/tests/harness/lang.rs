@@ -35,6 +35,7 @@ pub fn parse_case(case: &Case) -> Result<(), Failure> {
                 failure.differs("the document", want_json, got_json, Some(fix));
             }
             places(case, &doc, &mut failure);
+            formatted(bp, &doc, &mut failure);
         }
         (Err(e), None, Some(want)) => {
             let line = format!("{}:{}: {}", e.at.line, e.at.col, e.message);
@@ -64,6 +65,37 @@ pub fn parse_case(case: &Case) -> Result<(), Failure> {
             .push("a bp case has exactly one of yaml and error".into()),
     }
     failure.result()
+}
+
+/// `fmt` of a source that reads keeps its tree (values, types, order)
+/// and changes nothing the second time; its YAML reads into the tree too.
+fn formatted(bp: &str, doc: &Node, failure: &mut Failure) {
+    let want = doc.to_value().to_json();
+    match lang::print::format(bp) {
+        Ok(once) => {
+            let again = lang::print::format(&once).unwrap_or_else(|e| e.message);
+            if again != once {
+                failure.differs("fmt of fmt", once.clone(), again, None);
+            }
+            let read_back = lang::read(&once).map(|d| d.to_value().to_json());
+            if read_back.as_ref() != Ok(&want) {
+                failure.differs(
+                    "the tree after fmt",
+                    want.clone(),
+                    format!("{read_back:?}\n{once}"),
+                    None,
+                );
+            }
+        }
+        Err(e) => failure.differs("fmt", "the source formatted".into(), e.message, None),
+    }
+    let yaml = lang::print::to_yaml(bp).map_err(|e| e.message);
+    let read_back = yaml
+        .as_ref()
+        .map(|y| read(y).map(|d| d.to_value().to_json()).map_err(|e| e.message));
+    if !matches!(&read_back, Ok(Ok(j)) if *j == want) {
+        failure.differs("the tree of the YAML", want, format!("{read_back:?}\n{yaml:?}"), None);
+    }
 }
 
 /// Checks the case's `at` and `key_at` against the tree `doc`.

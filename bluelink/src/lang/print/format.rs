@@ -207,7 +207,8 @@ fn space(line: &mut Line, next: T) {
     let call = next == T::LParen && matches!(prev, T::Ident | T::Keyword(_));
     let index = next == T::LBracket && accessed;
     let empty = prev == T::LBrace && next == T::RBrace;
-    let closing = is_closer(prev) && is_closer(next);
+    // `}}` at a line's start; `] }` closing an object opened on the line.
+    let closing = is_closer(next) && line.out.trim_start().chars().all(|c| matches!(c, ')' | ']' | '}'));
     if !(tight_after || tight_before || call || index || empty || closing) {
         line.out.push(' ');
     }

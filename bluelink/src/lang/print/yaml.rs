@@ -18,17 +18,47 @@ pub(super) struct Comment {
 struct Writer {
     out: String,
     comments: VecDeque<Comment>,
+    /// For each entry and item in the order written: whether it is the
+    /// last to start on its line (the one a trailing comment goes after).
+    last: Vec<bool>,
+    seen: usize,
 }
 
 /// `doc` as YAML, with `comments` (in source order) placed by line.
 pub(super) fn write(doc: &Node, comments: Vec<Comment>) -> String {
+    let mut lines = Vec::new();
+    starts(doc, &mut lines);
+    let last = (0..lines.len())
+        .map(|k| lines.get(k + 1).is_none_or(|next| *next != lines[k]))
+        .collect();
     let mut w = Writer {
         out: String::new(),
         comments: comments.into(),
+        last,
+        seen: 0,
     };
-    w.node(doc, 0);
+    w.node(doc, 0, false);
     w.before(u32::MAX, 0);
     w.out
+}
+
+/// The line of each entry and item under `node`, in the order written.
+fn starts(node: &Node, lines: &mut Vec<u32>) {
+    match &node.kind {
+        Kind::Map(entries) => {
+            for e in entries {
+                lines.push(e.key_at.line);
+                starts(&e.value, lines);
+            }
+        }
+        Kind::List(items) => {
+            for item in items {
+                lines.push(item.at.line);
+                starts(item, lines);
+            }
+        }
+        Kind::Scalar(_) => {}
+    }
 }
 
 impl Writer {
@@ -45,7 +75,9 @@ impl Writer {
 
     /// Ends the line begun for an entry on `line`, with its comment.
     fn end_line(&mut self, line: u32) {
-        if let Some(c) = self.comments.front().filter(|c| c.line == line && c.trailing) {
+        let last = self.last.get(self.seen).copied().unwrap_or(true);
+        self.seen += 1;
+        if let Some(c) = self.comments.front().filter(|c| last && c.line == line && c.trailing) {
             self.out.push_str(" #");
             self.out.push_str(&c.text);
             self.comments.pop_front();
@@ -53,13 +85,16 @@ impl Writer {
         self.out.push('\n');
     }
 
-    /// A mapping or list's entries at `indent` (the root at 0).
-    fn node(&mut self, node: &Node, indent: usize) {
+    /// A mapping or list's entries at `indent` (the root at 0); `inline`:
+    /// the first goes on the line begun (after a list's `- `).
+    fn node(&mut self, node: &Node, indent: usize, inline: bool) {
         match &node.kind {
             Kind::Map(entries) => {
-                for e in entries {
-                    self.before(e.key_at.line, indent);
-                    self.out.push_str(&"  ".repeat(indent));
+                for (k, e) in entries.iter().enumerate() {
+                    if !(inline && k == 0) {
+                        self.before(e.key_at.line, indent);
+                        self.out.push_str(&"  ".repeat(indent));
+                    }
                     self.out.push_str(&scalar(&Value::Str(e.key.as_str().into())));
                     self.out.push(':');
                     self.value(&e.value, indent, e.key_at.line);
@@ -70,7 +105,14 @@ impl Writer {
                     self.before(item.at.line, indent);
                     self.out.push_str(&"  ".repeat(indent));
                     self.out.push('-');
-                    self.value(item, indent, item.at.line);
+                    if matches!(&item.kind, Kind::Map(e) if !e.is_empty()) {
+                        // `- key: value`, the mapping's other keys under it.
+                        self.seen += 1;
+                        self.out.push(' ');
+                        self.node(item, indent + 1, true);
+                    } else {
+                        self.value(item, indent, item.at.line);
+                    }
                 }
             }
             Kind::Scalar(v) => {
@@ -91,7 +133,7 @@ impl Writer {
             }
             _ => {
                 self.end_line(line);
-                self.node(v, indent + 1);
+                self.node(v, indent + 1, false);
                 return;
             }
         }
