@@ -34,7 +34,7 @@ pub fn rendering_cases(file: &CaseFile) -> Option<Arc<CaseFile>> {
         return None;
     }
     let mut doc = file.doc.as_map()?.clone();
-    doc.insert("cases", Value::List(kept.into()));
+    doc.insert("cases", Value::List(kept));
     Some(Arc::new(CaseFile {
         path: file.path.clone(),
         doc: Value::Map(doc),

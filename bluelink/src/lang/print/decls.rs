@@ -3,9 +3,10 @@
 //! block the fields in the tree's order (`type`, and an include's `path`,
 //! go in the header), one per line, indented by four spaces.
 
-use super::expr::{pad, scalar, string, value};
-use super::words::{self, decl_name, plain};
-use super::{Refused, refused};
+use super::expr::{scalar, string, value};
+use super::fields::{block, boolean, declaration, lines, plain_of, text_field, type_of, unknown};
+use super::refusal::{Refused, refused};
+use super::words::decl_name;
 use crate::node::{Entry, Kind, Node};
 use bpvm_runtime::Value;
 
@@ -32,11 +33,6 @@ pub(super) fn document(doc: &Node) -> Result<String, Refused> {
     Ok(items.join("\n"))
 }
 
-/// The refusal for the entry `e` that `.bp` has no place for.
-pub(super) fn unknown(e: &Entry, why: &str) -> Refused {
-    refused(e.key_at, format!("{why}: it cannot be written in .bp"))
-}
-
 /// Each declaration of a section, printed by `print`.
 fn each(section: &Node, items: &mut Vec<String>, print: fn(&Entry) -> Result<String, Refused>) -> Result<(), Refused> {
     let entries = section
@@ -46,14 +42,6 @@ fn each(section: &Node, items: &mut Vec<String>, print: fn(&Entry) -> Result<Str
         items.push(print(e)?);
     }
     Ok(())
-}
-
-/// A string scalar that must be a plain string.
-pub(super) fn plain_of(node: &Node, what: &str) -> Result<String, Refused> {
-    match node.as_str() {
-        Some(s) => plain(s, node.at, what),
-        None => Err(refused(node.at, format!("{what} is a string"))),
-    }
 }
 
 fn transform(node: &Node) -> Result<String, Refused> {
@@ -67,99 +55,6 @@ fn transform(node: &Node) -> Result<String, Refused> {
         }
         _ => Ok(format!("transform {}\n", plain_of(node, "the transform")?)),
     }
-}
-
-/// `{ key = value … }` at `level`: a spec, metadata, an include's
-/// variables.
-pub(super) fn block(node: &Node, level: usize) -> Result<String, Refused> {
-    let entries = node
-        .entries()
-        .ok_or_else(|| refused(node.at, "this field is a mapping in .bp"))?;
-    if entries.is_empty() {
-        return Ok("{}".into());
-    }
-    let mut out = String::from("{\n");
-    for e in entries {
-        out.push_str(&pad(level + 1));
-        out.push_str(&words::key(&e.key, e.key_at)?);
-        out.push_str(" = ");
-        out.push_str(&value(&e.value, level + 1)?);
-        out.push('\n');
-    }
-    out.push_str(&pad(level));
-    out.push('}');
-    Ok(out)
-}
-
-/// A declaration: `header {`, its field lines, `}`.
-pub(super) fn declaration(header: &str, lines: Vec<String>) -> String {
-    if lines.is_empty() {
-        return format!("{header} {{}}\n");
-    }
-    let mut out = format!("{header} {{\n");
-    for line in lines {
-        out.push_str("    ");
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out.push_str("}\n");
-    out
-}
-
-/// A declaration's `type`: one of `simple`, or (when `element`) an
-/// element type `a/b/c`.
-pub(super) fn type_of(decl: &Entry, simple: &[&str], element: bool) -> Result<String, Refused> {
-    let Some(node) = decl.value.get("type") else {
-        return Err(refused(
-            decl.key_at,
-            format!("{:?} has no type, which .bp writes in its header", decl.key.as_str()),
-        ));
-    };
-    let Some(t) = node.as_str() else {
-        return Err(refused(node.at, "a type is a string"));
-    };
-    if simple.contains(&t) {
-        return Ok(t.to_string());
-    }
-    let segment =
-        |s: &str| s.starts_with(|c: char| c.is_ascii_alphabetic()) && s.chars().all(|c| c.is_ascii_alphanumeric());
-    if element && t.split('/').count() >= 2 && t.split('/').all(segment) {
-        return Ok(t.to_string());
-    }
-    let why = if element {
-        "each part of a .bp type is a letter followed by letters or digits, two parts or more".to_string()
-    } else {
-        format!("it is not one of {}", simple.join(", "))
-    };
-    Err(refused(
-        node.at,
-        format!("the type {t:?} cannot be written in .bp: {why}"),
-    ))
-}
-
-/// The fields of a declaration, each printed by `field` (`None`: not a
-/// field `.bp` has there), `skip` left out (they are in the header).
-pub(super) fn lines(
-    decl: &Entry,
-    skip: &[&str],
-    place: &str,
-    mut field: impl FnMut(&Entry) -> Result<Option<String>, Refused>,
-) -> Result<Vec<String>, Refused> {
-    let entries = decl
-        .value
-        .entries()
-        .ok_or_else(|| refused(decl.value.at, format!("a {place} is a mapping")))?;
-    let mut out = Vec::new();
-    for e in entries {
-        if skip.contains(&e.key.as_str()) {
-            continue;
-        }
-        match field(e)? {
-            Some(line) => out.push(line),
-            None => return Err(unknown(e, &format!("{:?} is not a field of a {place}", e.key.as_str()))),
-        }
-    }
-    Ok(out)
 }
 
 const VALUE_TYPES: &[&str] = &["string", "integer", "float", "boolean", "array", "object"];
@@ -204,27 +99,6 @@ fn static_string(v: &Node) -> Result<String, Refused> {
         Some(s) if !s.contains("${") => string(s, v.at, 1, false),
         Some(_) => Err(refused(v.at, "this field takes a string without substitutions in .bp")),
         None => Err(refused(v.at, format!("this field is a string, not {}", v.describe()))),
-    }
-}
-
-fn boolean(v: &Node) -> Result<String, Refused> {
-    match v.kind {
-        Kind::Scalar(Value::Bool(b)) => Ok(b.to_string()),
-        _ => Err(refused(
-            v.at,
-            format!("this field is true or false in .bp, not {}", v.describe()),
-        )),
-    }
-}
-
-/// A string field that may interpolate (a description), at `level`.
-pub(super) fn text_field(v: &Node, level: usize) -> Result<String, Refused> {
-    match v.as_str() {
-        Some(s) => string(s, v.at, level, false),
-        None => Err(refused(
-            v.at,
-            format!("this field is a string in .bp, not {}", v.describe()),
-        )),
     }
 }
 

@@ -4,8 +4,8 @@
 //! printed back in `.bp` syntax: a whole `${e}` as the bare expression,
 //! text with `${…}` as an interpolated string.
 
+use super::refusal::{Refused, refused};
 use super::words::{self, float, is_ident, is_quotable_name, needs_block, push_escaped, unwritable};
-use super::{Refused, refused};
 use crate::error::Pos;
 use crate::node::{Kind, Node};
 use bpvm_compiler::ast::{Accessor, Expr, Kind as E, Step};

@@ -27,23 +27,16 @@
 
 mod decls;
 mod expr;
+mod fields;
 mod format;
+mod refusal;
 mod resource;
 mod words;
 mod yaml;
 
-use crate::error::Pos;
 use crate::node::{Node, ReadError};
 
-/// What cannot be written in the target syntax, and where.
-pub type Refused = ReadError;
-
-pub(super) fn refused(at: Pos, message: impl Into<String>) -> Refused {
-    ReadError {
-        at,
-        message: message.into(),
-    }
-}
+pub use refusal::Refused;
 
 /// The canonical `.bp` text of a blueprint's document tree, or why it
 /// cannot be written in `.bp` and where.

@@ -4,7 +4,7 @@
 //! with a backslash.
 
 use super::super::token::KEYWORDS;
-use super::{Refused, refused};
+use super::refusal::{Refused, refused};
 use crate::error::Pos;
 
 /// True for an IDENT of the language: `[A-Za-z_][A-Za-z0-9_-]*`.
