@@ -16,7 +16,18 @@ use bpvm_harness::{Case, Failure, Fix};
 use bpvm_runtime::Value;
 use bpvm_runtime::text::to_yaml;
 
-const FIELDS: &[&str] = &["name", "from", "note", "bp", "yaml", "error", "at", "key_at"];
+const FIELDS: &[&str] = &[
+    "name",
+    "from",
+    "note",
+    "bp",
+    "yaml",
+    "error",
+    "at",
+    "key_at",
+    "formatted",
+    "converted",
+];
 
 /// Runs a case with a `bp` source.
 pub fn parse_case(case: &Case) -> Result<(), Failure> {
@@ -36,6 +47,7 @@ pub fn parse_case(case: &Case) -> Result<(), Failure> {
             }
             places(case, &doc, &mut failure);
             formatted(bp, &doc, &mut failure);
+            printed(case, bp, &mut failure);
         }
         (Err(e), None, Some(want)) => {
             let line = format!("{}:{}: {}", e.at.line, e.at.col, e.message);
@@ -95,6 +107,25 @@ fn formatted(bp: &str, doc: &Node, failure: &mut Failure) {
         .map(|y| read(y).map(|d| d.to_value().to_json()).map_err(|e| e.message));
     if !matches!(&read_back, Ok(Ok(j)) if *j == want) {
         failure.differs("the tree of the YAML", want, format!("{read_back:?}\n{yaml:?}"), None);
+    }
+}
+
+/// The case's `formatted` (what `fmt` makes of `bp`) and `converted`
+/// (the YAML `convert --to yaml` writes, comments and all), when given.
+fn printed(case: &Case, bp: &str, failure: &mut Failure) {
+    let outputs = [
+        ("formatted", lang::print::format(bp)),
+        ("converted", lang::print::to_yaml(bp)),
+    ];
+    for (field, got) in outputs {
+        let Some(want) = case.text(field) else {
+            continue;
+        };
+        let got = got.unwrap_or_else(|e| e.message);
+        if got != want {
+            let fix = Fix::Field(field.into(), Value::from(got.as_str()));
+            failure.differs(field, want.into(), got, Some(fix));
+        }
     }
 }
 

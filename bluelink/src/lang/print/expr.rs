@@ -326,5 +326,34 @@ mod tests {
         assert_eq!(bp("say \"${elem}\""), "\"say \\\"${elem}\\\"\"");
         assert!(bp("a $${b}").starts_with("refused: a literal '${'"));
         assert_eq!(bp("a\nb ${i}"), "\"\"\"\n    a\n    b ${i}\n    \"\"\"");
+        assert_eq!(bp("${object(logs = 1, data = 2)}"), "\"${{ logs = 1, data = 2 }}\"");
+        assert_eq!(bp("${[1, 2]}"), "\"${[1, 2]}\"");
+        assert_eq!(bp("C:\\"), "\"\"\"\n    C:\\\n    \"\"\"");
+    }
+
+    #[test]
+    fn what_bp_cannot_spell_is_refused_saying_why() {
+        for (text, why) in [
+            (
+                "a\r\nb",
+                "refused: this string cannot be written in .bp: it has a carriage return",
+            ),
+            (
+                "x\n\"\"\"",
+                "refused: this string cannot be written in .bp: it has '\"\"\"'",
+            ),
+            ("${map(values.xs, trim)}", "refused: the function value 'trim'"),
+            (
+                "${f(data = 1)}",
+                "refused: the named argument \"data\" cannot be written in .bp",
+            ),
+            (
+                "${join(\"a\nb\", \",\")}",
+                "refused: the string \"a\\nb\" inside a substitution",
+            ),
+            ("${resources[\"a b\"]}", "refused: this substitution does not parse"),
+        ] {
+            assert!(bp(text).starts_with(why), "{text:?}: {}", bp(text));
+        }
     }
 }

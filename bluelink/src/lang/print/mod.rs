@@ -14,15 +14,17 @@
 //!
 //! [`format`] works on the tokens, so comments, line breaks, and the
 //! author's forms (an operator or a call, `x` or `resources.x`) stay as
-//! written; only spacing and indentation are made canonical. A comment
-//! belongs to the line it is on: one on a line of its own stays on its
-//! own line, indented as the line after it; one after code stays at
-//! the end of that line.
+//! written; only spacing, indentation and blank lines are made canonical.
+//! A comment belongs to the line it is on: one on a line of its own stays
+//! on its own line, before the token that follows it, indented as the
+//! code of the block it is in; one after code stays at the end of that
+//! line, after the token it follows.
 //!
 //! [`to_yaml`] carries comments over where YAML has a place for them: a
-//! comment on a line of its own goes before the entry that follows it,
-//! and one at the end of a line goes after that line's entry when the
-//! entry fits on one line. YAML → `.bp` ([`to_bp`]) works on the tree,
+//! comment on a line of its own goes before the entry that follows it;
+//! one at the end of a line goes at the end of the last entry that starts
+//! on that line, or, when no entry starts there (`&& x # why`, a closing
+//! `}`), before the next entry. YAML → `.bp` ([`to_bp`]) works on the tree,
 //! which has no comments: they are not carried over.
 
 mod decls;
