@@ -83,7 +83,8 @@ pub fn run(case: &Case, listed: &[(String, String)]) -> Result<(), Failure> {
     let doc = node::read(&text).map_err(|e| format!("{file}: {}", e.message))?;
     let listing = listed.iter().find(|(n, _)| n == name);
     let changed = listing.is_some_and(|(_, why)| why.starts_with("changed:"));
-    let converted = children(&dir, &text, &file, case.text("expect")).and_then(|()| print::to_bp(&doc));
+    let converted =
+        children(&dir, &text, &file, case.text("expect")).and_then(|()| print::to_bp_commented(&doc, &text));
     let bp = match (converted, listing) {
         (Err(e), Some((_, why))) if !changed && e.message.contains(why.as_str()) => return Ok(()),
         (Err(e), _) => {
@@ -152,7 +153,7 @@ fn children(dir: &Path, text: &str, main: &str, expect: Option<&str>) -> Result<
             e.message = format!("{rel}: {}", e.message);
             e
         };
-        let bp = print::to_bp(&doc).map_err(in_file)?;
+        let bp = print::to_bp_commented(&doc, &child).map_err(in_file)?;
         let yaml = print::to_yaml(&bp).map_err(in_file)?;
         let _ = std::fs::write(&path, yaml);
     }
@@ -199,7 +200,7 @@ pub fn example(file: &str) -> Result<(), String> {
     let doc = node::read(&text).map_err(|e| e.message)?;
     let shown = |e: print::Refused| format!("refused at {}:{}: {}", e.at.line, e.at.col, e.message);
     children(&dir, &text, file, None).map_err(shown)?;
-    let bp = print::to_bp(&doc).map_err(shown)?;
+    let bp = print::to_bp_commented(&doc, &text).map_err(shown)?;
     if print::format(&bp).map_err(shown)? != bp {
         return Err(format!("fmt changes the converted .bp:\n{bp}"));
     }

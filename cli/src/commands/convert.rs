@@ -25,7 +25,9 @@ pub enum Syntax {
 /// at its file:line:column: a type with a part that is not a letter
 /// followed by letters and digits (`aws/api-gateway/rest-api`), a literal
 /// `${` (written `$${`), a carriage return, a function's bare name as an
-/// argument. YAML comments are not carried over.
+/// argument. A YAML comment on a line of its own just above a key (at
+/// its column) goes before what the key becomes; other comments are
+/// dropped.
 ///
 /// --to yaml reads a .bp or .blueprint file and writes the YAML
 /// blueprint it reads as (what `bpvm render` renders), its comments
@@ -75,7 +77,7 @@ fn convert(args: &Args) -> Result<(), String> {
                 "error: {name} is YAML already (--to yaml reads a .bp or .blueprint file)"
             ));
         }
-        Syntax::Bp => print::to_bp(&node::read(&text).map_err(at)?).map_err(at)?,
+        Syntax::Bp => print::to_bp_commented(&node::read(&text).map_err(at)?, &text).map_err(at)?,
         Syntax::Yaml => print::to_yaml(&text).map_err(at)?,
     };
     write::output(args.out.as_deref(), &converted)

@@ -17,6 +17,8 @@ pub(super) fn document(doc: &Node) -> Result<String, Refused> {
         .ok_or_else(|| refused(doc.at, "a blueprint is a mapping"))?;
     let mut items = Vec::new();
     for e in entries {
+        let above = super::notes::above(e.key_at, 0);
+        let first = items.len();
         match e.key.as_str() {
             "version" => items.push(format!("version {}\n", plain_of(&e.value, "the version")?)),
             "transform" => items.push(transform(&e.value)?),
@@ -29,6 +31,10 @@ pub(super) fn document(doc: &Node) -> Result<String, Refused> {
             "exports" => each(&e.value, &mut items, export)?,
             other => return Err(unknown(e, &format!("{other:?} is not a section of a blueprint"))),
         }
+        // Above a section's key: above its first declaration.
+        if let Some(item) = items.get_mut(first) {
+            item.insert_str(0, &above);
+        }
     }
     Ok(items.join("\n"))
 }
@@ -39,7 +45,8 @@ fn each(section: &Node, items: &mut Vec<String>, print: fn(&Entry) -> Result<Str
         .entries()
         .ok_or_else(|| refused(section.at, "a section of a blueprint is a mapping of names"))?;
     for e in entries {
-        items.push(print(e)?);
+        let above = super::notes::above(e.key_at, 0);
+        items.push(above + &print(e)?);
     }
     Ok(())
 }

@@ -39,6 +39,7 @@ pub(super) fn value(node: &Node, level: usize) -> Result<String, Refused> {
             let mut out = String::from("{\n");
             for (k, e) in entries.iter().enumerate() {
                 out.push_str(&pad(level + 1));
+                out.push_str(&super::notes::above(e.key_at, level + 1));
                 out.push_str(&words::key(&e.key, e.key_at)?);
                 out.push_str(" = ");
                 out.push_str(&value(&e.value, level + 1)?);

@@ -32,6 +32,7 @@ pub(super) fn block(node: &Node, level: usize) -> Result<String, Refused> {
     let mut out = String::from("{\n");
     for e in entries {
         out.push_str(&pad(level + 1));
+        out.push_str(&super::notes::above(e.key_at, level + 1));
         out.push_str(&words::key(&e.key, e.key_at)?);
         out.push_str(" = ");
         out.push_str(&value(&e.value, level + 1)?);
@@ -105,8 +106,9 @@ pub(super) fn lines(
         if skip.contains(&e.key.as_str()) {
             continue;
         }
+        let above = super::notes::above(e.key_at, 1);
         match field(e)? {
-            Some(line) => out.push(line),
+            Some(line) => out.push(above + &line),
             None => return Err(unknown(e, &format!("{:?} is not a field of a {place}", e.key.as_str()))),
         }
     }

@@ -24,13 +24,16 @@
 //! comment on a line of its own goes before the entry that follows it;
 //! one at the end of a line goes at the end of the last entry that starts
 //! on that line, or, when no entry starts there (`&& x # why`, a closing
-//! `}`), before the next entry. YAML → `.bp` ([`to_bp`]) works on the tree,
-//! which has no comments: they are not carried over.
+//! `}`), before the next entry. YAML → `.bp` ([`to_bp_commented`])
+//! carries a comment on a line of its own when a key follows it at its
+//! column: it goes before what that key becomes (a declaration, a field,
+//! a block's entry); others are dropped (see `notes`).
 
 mod decls;
 mod expr;
 mod fields;
 mod format;
+mod notes;
 mod refusal;
 mod resource;
 mod words;
@@ -52,6 +55,21 @@ pub use refusal::Refused;
 /// assert_eq!((e.at.line, e.at.col), (4, 11));
 /// ```
 pub fn to_bp(doc: &Node) -> Result<String, Refused> {
+    decls::document(doc)
+}
+
+/// [`to_bp`] of the tree read from `yaml`, with the comments of `yaml`
+/// on lines of their own carried over: each goes before what the key
+/// just under it (at its column) becomes; others are dropped.
+///
+/// ```
+/// use bpvm_bluelink::{lang, node};
+/// let yaml = "version: 2025-11-02\n# storage\nresources:\n  # the bucket\n  b:\n    type: aws/s3/bucket\n    spec:\n      # its name\n      name: logs\n";
+/// let bp = lang::print::to_bp_commented(&node::read(yaml).unwrap(), yaml).unwrap();
+/// assert_eq!(bp, "version \"2025-11-02\"\n\n# storage\n# the bucket\nresource b: aws/s3/bucket {\n    spec {\n        # its name\n        name = \"logs\"\n    }\n}\n");
+/// ```
+pub fn to_bp_commented(doc: &Node, yaml: &str) -> Result<String, Refused> {
+    let _held = notes::Notes::hold(yaml);
     decls::document(doc)
 }
 
