@@ -5,18 +5,13 @@
 //! text with `${…}` as an interpolated string.
 
 use super::refusal::{Refused, refused};
-use super::words::{self, float, is_ident, is_quotable_name, needs_block, push_escaped, unwritable};
+use super::words::{self, float, is_ident, is_quotable_name, needs_block, pad, push_escaped, unwritable};
 use crate::error::Pos;
 use crate::node::{Kind, Node};
 use bpvm_compiler::ast::{Accessor, Expr, Kind as E, Step};
 use bpvm_compiler::template::{Part, split};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::Value;
-
-/// Four spaces per level.
-pub(super) fn pad(level: usize) -> String {
-    "    ".repeat(level)
-}
 
 /// `node` where a value goes (a spec field, a value's `value`): lists
 /// and mappings are literals, one item per line.

@@ -1,8 +1,9 @@
 //! What the declarations' blocks share in `.bp`: the block itself, its
 //! field lines, the header's type, plain strings, descriptions.
 
-use super::expr::{pad, string, value};
+use super::expr::{string, value};
 use super::refusal::{Refused, refused};
+use super::words::pad;
 use super::words::{self, plain};
 use crate::node::{Entry, Kind, Node};
 use bpvm_runtime::Value;

@@ -7,7 +7,7 @@
 //! text one level deeper than the line they start on).
 
 use super::super::token::{Token, TokenKind as T};
-use super::expr::pad;
+use super::words::pad;
 
 /// The source with `\r\n` read as `\n`, and where each line starts.
 pub(super) struct Source {

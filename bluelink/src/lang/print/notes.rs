@@ -10,7 +10,7 @@
 //! while it is printed ([`Notes::hold`]), so that each printer can take
 //! those above the keys it prints without passing them along.
 
-use super::expr::pad;
+use super::words::pad;
 use crate::error::Pos;
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -1,9 +1,10 @@
 //! Resources and data sources in `.bp`: `foreach`, `select by label`,
 //! conditions, metadata, filters and data source exports.
 
-use super::expr::{pad, scalar, value};
+use super::expr::{scalar, value};
 use super::fields::{block, declaration, lines, plain_of, text_field, type_of, unknown};
 use super::refusal::{Refused, refused};
+use super::words::pad;
 use super::words::{decl_name, key};
 use crate::node::{Entry, Kind, Node};
 

@@ -7,6 +7,11 @@ use super::super::token::KEYWORDS;
 use super::refusal::{Refused, refused};
 use crate::error::Pos;
 
+/// Four spaces per level.
+pub(super) fn pad(level: usize) -> String {
+    "    ".repeat(level)
+}
+
 /// True for an IDENT of the language: `[A-Za-z_][A-Za-z0-9_-]*`.
 pub(super) fn is_ident(s: &str) -> bool {
     s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
