@@ -80,7 +80,8 @@ pub fn parse_case(case: &Case) -> Result<(), Failure> {
 }
 
 /// `fmt` of a source that reads keeps its tree (values, types, order)
-/// and changes nothing the second time; its YAML reads into the tree too.
+/// and changes nothing the second time; the tree printed as `.bp`, and
+/// its YAML, read into the same tree.
 fn formatted(bp: &str, doc: &Node, failure: &mut Failure) {
     let want = doc.to_value().to_json();
     match lang::print::format(bp) {
@@ -100,6 +101,23 @@ fn formatted(bp: &str, doc: &Node, failure: &mut Failure) {
             }
         }
         Err(e) => failure.differs("fmt", "the source formatted".into(), e.message, None),
+    }
+    // Bluelink's emit corpus test: the tree printed as .bp reads back
+    // as the same tree.
+    match lang::print::to_bp(doc).map(|printed| (lang::read(&printed).map(|d| d.to_value().to_json()), printed)) {
+        Ok((Ok(j), _)) if j == want => {}
+        Ok((got, printed)) => failure.differs(
+            "the tree printed as .bp",
+            want.clone(),
+            format!("{got:?}\n{printed}"),
+            None,
+        ),
+        Err(e) => failure.differs(
+            "the tree printed as .bp",
+            want.clone(),
+            format!("refused: {}", e.message),
+            None,
+        ),
     }
     let yaml = lang::print::to_yaml(bp).map_err(|e| e.message);
     let read_back = yaml
