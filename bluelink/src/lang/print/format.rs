@@ -234,3 +234,34 @@ fn distinct(open: &[usize]) -> usize {
     }
     n
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{format, to_yaml};
+    use crate::lang::read;
+
+    /// Every prefix of a source that reads: formatted without a panic,
+    /// to the same tree, and formatting it again changes nothing.
+    #[test]
+    fn every_readable_prefix_formats_to_the_same_tree_and_stays() {
+        let text = "# c\r\nversion \"2025-11-02\" # v\r\nvariable \"a.b\": aws/x/y {\tdefault = -1.5, allowedValues = [1] }\n\n\n\
+                    value v: object { value = { k = [none, !x.y[0] || a != \"q\\\"\" && b <= 2] } # k\n}\n\
+                    resource r: a/b { foreach f(n = 1, [2], {a = \"${i}\"}), select by label { exclude = x }\n\
+                    metadata { labels = { a = \"b\" } }, spec { s = \"\"\"\n  $${elem.k} ${children.c.o}\n    x\n  \"\"\" } }\n\
+                    data d: a/b { filter \"f\" not starts with datasources.d.f[1]\n  # e\n  export * }\n";
+        let mut formatted = 0;
+        for (end, _) in text.char_indices() {
+            let src = &text[..end];
+            let Ok(doc) = read(src) else {
+                continue;
+            };
+            let once = format(src).unwrap();
+            assert_eq!(format(&once).unwrap(), once, "{src:?}");
+            let again = read(&once).unwrap();
+            assert_eq!(again.to_value().to_json(), doc.to_value().to_json(), "{src:?}\n{once}");
+            assert!(to_yaml(src).is_ok());
+            formatted += 1;
+        }
+        assert!(formatted > 10, "{formatted}");
+    }
+}
