@@ -28,6 +28,7 @@ mod fields;
 mod lex;
 mod lower;
 mod names;
+pub mod print;
 mod refs;
 mod resource;
 mod token;

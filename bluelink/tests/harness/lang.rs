@@ -16,7 +16,18 @@ use bpvm_harness::{Case, Failure, Fix};
 use bpvm_runtime::Value;
 use bpvm_runtime::text::to_yaml;
 
-const FIELDS: &[&str] = &["name", "from", "note", "bp", "yaml", "error", "at", "key_at"];
+const FIELDS: &[&str] = &[
+    "name",
+    "from",
+    "note",
+    "bp",
+    "yaml",
+    "error",
+    "at",
+    "key_at",
+    "formatted",
+    "converted",
+];
 
 /// Runs a case with a `bp` source.
 pub fn parse_case(case: &Case) -> Result<(), Failure> {
@@ -35,6 +46,8 @@ pub fn parse_case(case: &Case) -> Result<(), Failure> {
                 failure.differs("the document", want_json, got_json, Some(fix));
             }
             places(case, &doc, &mut failure);
+            formatted(bp, &doc, &mut failure);
+            printed(case, bp, &mut failure);
         }
         (Err(e), None, Some(want)) => {
             let line = format!("{}:{}: {}", e.at.line, e.at.col, e.message);
@@ -64,6 +77,74 @@ pub fn parse_case(case: &Case) -> Result<(), Failure> {
             .push("a bp case has exactly one of yaml and error".into()),
     }
     failure.result()
+}
+
+/// `fmt` of a source that reads keeps its tree (values, types, order)
+/// and changes nothing the second time; the tree printed as `.bp`, and
+/// its YAML, read into the same tree.
+fn formatted(bp: &str, doc: &Node, failure: &mut Failure) {
+    let want = doc.to_value().to_json();
+    match lang::print::format(bp) {
+        Ok(once) => {
+            let again = lang::print::format(&once).unwrap_or_else(|e| e.message);
+            if again != once {
+                failure.differs("fmt of fmt", once.clone(), again, None);
+            }
+            let read_back = lang::read(&once).map(|d| d.to_value().to_json());
+            if read_back.as_ref() != Ok(&want) {
+                failure.differs(
+                    "the tree after fmt",
+                    want.clone(),
+                    format!("{read_back:?}\n{once}"),
+                    None,
+                );
+            }
+        }
+        Err(e) => failure.differs("fmt", "the source formatted".into(), e.message, None),
+    }
+    // Bluelink's emit corpus test: the tree printed as .bp reads back
+    // as the same tree.
+    match lang::print::to_bp(doc).map(|printed| (lang::read(&printed).map(|d| d.to_value().to_json()), printed)) {
+        Ok((Ok(j), _)) if j == want => {}
+        Ok((got, printed)) => failure.differs(
+            "the tree printed as .bp",
+            want.clone(),
+            format!("{got:?}\n{printed}"),
+            None,
+        ),
+        Err(e) => failure.differs(
+            "the tree printed as .bp",
+            want.clone(),
+            format!("refused: {}", e.message),
+            None,
+        ),
+    }
+    let yaml = lang::print::to_yaml(bp).map_err(|e| e.message);
+    let read_back = yaml
+        .as_ref()
+        .map(|y| read(y).map(|d| d.to_value().to_json()).map_err(|e| e.message));
+    if !matches!(&read_back, Ok(Ok(j)) if *j == want) {
+        failure.differs("the tree of the YAML", want, format!("{read_back:?}\n{yaml:?}"), None);
+    }
+}
+
+/// The case's `formatted` (what `fmt` makes of `bp`) and `converted`
+/// (the YAML `convert --to yaml` writes, comments and all), when given.
+fn printed(case: &Case, bp: &str, failure: &mut Failure) {
+    let outputs = [
+        ("formatted", lang::print::format(bp)),
+        ("converted", lang::print::to_yaml(bp)),
+    ];
+    for (field, got) in outputs {
+        let Some(want) = case.text(field) else {
+            continue;
+        };
+        let got = got.unwrap_or_else(|e| e.message);
+        if got != want {
+            let fix = Fix::Field(field.into(), Value::from(got.as_str()));
+            failure.differs(field, want.into(), got, Some(fix));
+        }
+    }
 }
 
 /// Checks the case's `at` and `key_at` against the tree `doc`.

@@ -49,6 +49,7 @@ mod expected;
 mod fields;
 mod lang;
 mod rendered;
+mod roundtrip;
 
 use bpvm_harness::{Case, Failure, Suite};
 use bpvm_runtime::Value;
@@ -59,6 +60,8 @@ fn main() {
     let mut suite = Suite::new();
     let blueprints = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/blueprints");
     let mut counts = Vec::new();
+    let listed = Arc::new(roundtrip::listed_refusals());
+    let round_trip = Arc::new(move |case: &Case| roundtrip::run(case, &listed));
     for (kind, folder, reference) in [
         ("blueprints", blueprints.clone(), false),
         ("blueprints::reference", blueprints.join("reference"), true),
@@ -70,10 +73,26 @@ fn main() {
                 continue;
             };
             count += suite.cases(&prefix, &file, "cases", &run);
+            if let Some(rendering) = roundtrip::rendering_cases(&file) {
+                suite.cases(&format!("roundtrip::{prefix}"), &rendering, "cases", &round_trip);
+            }
             rendering += expected::rendering(&file);
         }
         counts.push((count, rendering));
     }
+    let examples = roundtrip::examples();
+    let shipped = examples.len();
+    for file in examples {
+        let stem = file.trim_end_matches(".yaml").replace(['.', '-'], "_");
+        suite.check(&format!("roundtrip::examples::{stem}"), move || {
+            roundtrip::example(&file)
+        });
+    }
+    suite.check("roundtrip::examples_are_found", move || {
+        (shipped >= 2)
+            .then_some(())
+            .ok_or(format!("{shipped} example blueprints"))
+    });
     let lang_run = Arc::new(|case: &Case| match case.get("bp") {
         Some(_) => lang::parse_case(case),
         None => run(case, false),

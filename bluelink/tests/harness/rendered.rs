@@ -54,9 +54,13 @@ pub type Rendered = Result<(Value, Vec<String>), Vec<String>>;
 
 /// Renders the case's blueprint in `dir`.
 pub fn render(case: &Case, dir: &Path) -> Rendered {
-    let name = blueprint_name(case, dir);
+    render_named(case, dir, &blueprint_name(case, dir))
+}
+
+/// Renders the blueprint `name` in `dir` with the case's inputs.
+pub fn render_named(case: &Case, dir: &Path, name: &str) -> Rendered {
     let lines = |e: bpvm_bluelink::Errors| e.0.iter().map(ToString::to_string).collect::<Vec<_>>();
-    let bp = load::load(&dir.join(&name), &name).map_err(lines)?;
+    let bp = load::load(&dir.join(name), name).map_err(lines)?;
     let out = render::render(&bp, &options(case, dir)).map_err(lines)?;
     let deferred = out.deferred.iter().map(|d| d.reference.clone()).collect();
     Ok((out.document, deferred))

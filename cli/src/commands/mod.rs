@@ -11,8 +11,10 @@ mod batch;
 mod bench;
 mod check;
 mod completions;
+mod convert;
 mod eval;
 mod explain;
+mod fmt;
 mod graph;
 #[cfg(unix)]
 mod jsonnet_worker;
@@ -92,6 +94,8 @@ pub enum Command {
     Explain(explain::Args),
     Graph(graph::Args),
     Values(values::Args),
+    Fmt(fmt::Args),
+    Convert(convert::Args),
     Completions(completions::Args),
     Man(man::Args),
     #[cfg(unix)]
@@ -119,6 +123,8 @@ impl Command {
             Command::Explain(args) => govern(|| explain::run(args)),
             Command::Graph(args) => govern(|| graph::run(args)),
             Command::Values(args) => govern(|| values::run(args)),
+            Command::Fmt(args) => fmt::run(args),
+            Command::Convert(args) => convert::run(args),
             Command::Completions(args) => completions::run(args, Cli::command()),
             Command::Man(args) => man::run(args, Cli::command()),
             #[cfg(unix)]
