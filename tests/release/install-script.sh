@@ -4,7 +4,7 @@
 # the bpvm binary given (default target/release/bpvm). Checks that the
 # latest and a given version install and run, and that a tampered archive,
 # a missing version and an unknown platform are refused with nothing
-# installed.
+# installed. Also fills the Homebrew formula from such a release.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bpvm="$(realpath "${1:-$root/target/release/bpvm}")"
@@ -24,13 +24,16 @@ case "$(uname -m)" in
 esac
 name="bpvm-$arch-linux"
 
-# One release folder: the archive and its checksum file, as released.
-release() { # DIR
-  mkdir -p "$1/$name"
-  cp "$bpvm" "$1/$name/bpvm"
-  tar -czf "$1/$name.tar.gz" -C "$1" "$name"
-  rm -r "${1:?}/$name"
-  (cd "$1" && sha256sum "$name.tar.gz" > "$name.tar.gz.sha256")
+# One release folder: the archive and its checksum file, as released
+# (.github/workflows/release.yml), for this platform or PLATFORM.
+release() { # DIR [PLATFORM]
+  local archive="${2:+bpvm-$2}"
+  archive="${archive:-$name}"
+  mkdir -p "$1/$archive"
+  cp "$bpvm" "$1/$archive/bpvm"
+  tar -czf "$1/$archive.tar.gz" -C "$1" "$archive"
+  rm -r "${1:?}/$archive"
+  (cd "$1" && sha256sum "$archive.tar.gz" > "$archive.tar.gz.sha256")
 }
 site="$work/site"
 release "$site/latest/download"
@@ -116,6 +119,36 @@ elif grep -q "unknown option '--prefix'" "$work/badopt.log"; then
   pass "an unknown option is refused"
 else
   fail "badopt: $(cat "$work/badopt.log")"
+fi
+
+# The Homebrew formula, filled as the release workflow fills it.
+for platform in aarch64-macos x86_64-macos aarch64-linux x86_64-linux; do
+  release "$work/dist" "$platform"
+done
+# Each platform's url line is followed by that archive's sha256 line.
+formula_names_each() {
+  local platform
+  for platform in aarch64-macos x86_64-macos aarch64-linux x86_64-linux; do
+    grep -A1 "download/v0.1.0/bpvm-$platform.tar.gz\"" "$work/bpvm.rb" |
+      grep -q "sha256 \"$(cut -d ' ' -f 1 < "$work/dist/bpvm-$platform.tar.gz.sha256")\"" || return 1
+  done
+}
+if sh "$root/packaging/homebrew/fill.sh" v0.1.0 "$work/dist" > "$work/bpvm.rb" 2> "$work/fill.log" &&
+  ! grep -q "@" "$work/bpvm.rb" &&
+  grep -q 'version "0.1.0"' "$work/bpvm.rb" &&
+  [ "$(grep -c 'releases/download/v0.1.0/bpvm-' "$work/bpvm.rb")" -eq 4 ] &&
+  formula_names_each; then
+  pass "the Homebrew formula names each archive with its checksum"
+else
+  fail "homebrew: $(cat "$work/fill.log" "$work/bpvm.rb")"
+fi
+rm "$work/dist/bpvm-x86_64-linux.tar.gz.sha256"
+if sh "$root/packaging/homebrew/fill.sh" v0.1.0 "$work/dist" > /dev/null 2> "$work/fill.log"; then
+  fail "a formula was filled with an archive missing"
+elif grep -q "bpvm-x86_64-linux.tar.gz.sha256 is missing" "$work/fill.log"; then
+  pass "no formula without every archive"
+else
+  fail "homebrew missing: $(cat "$work/fill.log")"
 fi
 
 [ "$failures" -eq 0 ] || { echo "$failures install.sh check(s) failed" >&2; exit 1; }
