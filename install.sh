@@ -16,7 +16,7 @@
 set -eu
 
 version="${BPVM_VERSION:-latest}"
-dir="${BPVM_INSTALL_DIR:-${HOME:-}/.local/bin}"
+dir="${BPVM_INSTALL_DIR:-}"
 releases="${BPVM_RELEASES_URL:-https://github.com/bpvm/bpvm/releases}"
 
 fail() {
@@ -38,7 +38,10 @@ while [ "$#" -gt 0 ]; do
     *) usage >&2; fail "unknown option '$1'" ;;
   esac
 done
-[ -n "$dir" ] || fail "no install folder: set BPVM_INSTALL_DIR or pass --dir"
+if [ -z "$dir" ]; then
+  [ -n "${HOME:-}" ] || fail "HOME is not set: set BPVM_INSTALL_DIR or pass --dir"
+  dir="$HOME/.local/bin"
+fi
 
 # The platform names the release archives use.
 detect_os() {
@@ -99,7 +102,8 @@ case "$version" in
 esac
 
 tmp="$(mktemp -d 2> /dev/null || mktemp -d -t bpvm)"
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
 
 echo "bpvm install: downloading $name.tar.gz ($version)" >&2
 download "$base/$name.tar.gz" "$tmp/$name.tar.gz"
