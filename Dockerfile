@@ -9,24 +9,13 @@
 # image holds nothing else: no shell, no libc, no package manager.
 
 FROM --platform=$BUILDPLATFORM rust:1.95-bookworm AS build
+ARG BUILDARCH
 ARG TARGETARCH
-# A C cross compiler and libc for arm64, used only when building for it.
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends gcc-aarch64-linux-gnu=4:12.* libc6-dev-arm64-cross=2.36-* \
-  && rm -rf /var/lib/apt/lists/*
-RUN rustup target add x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu
-ENV CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
-    CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc \
-    AR_aarch64_unknown_linux_gnu=aarch64-linux-gnu-ar
 WORKDIR /src
 COPY . .
-RUN case "$TARGETARCH" in \
-      amd64) target=x86_64-unknown-linux-gnu ;; \
-      arm64) target=aarch64-unknown-linux-gnu ;; \
-      *) echo "no build for $TARGETARCH" >&2; exit 1 ;; \
-    esac \
-  && binary="$(packaging/build-static.sh "$target")" \
-  && packaging/docker/rootfs.sh "$binary" /rootfs
+# Installs the other architecture's C cross compiler first when the image
+# is for it (packaging/docker/build.sh).
+RUN packaging/docker/build.sh "$BUILDARCH" "$TARGETARCH" /rootfs
 
 FROM scratch
 COPY --from=build /rootfs/ /
