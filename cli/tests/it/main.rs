@@ -30,4 +30,5 @@ mod provenance;
 mod readme;
 mod render;
 mod test_keys;
+mod test_report;
 mod values;
