@@ -8,21 +8,28 @@ use std::path::Path;
 const TESTS: &str = "contexts/_template/tests/aws.test.yaml";
 const FAILING: &str = "dev adds the dashboard and observability";
 
-/// A copy of examples/windsor in which the case [`FAILING`] expects one
-/// replica where the template renders one: changed to two, it fails; the
-/// file's other three cases pass.
+/// The expectation of [`FAILING`] that the template meets: one replica.
+const ONE_REPLICA: &str = "substitutions: {replicas: \"1\"}}";
+
+/// A copy of examples/windsor in which the case [`FAILING`] expects two
+/// replicas where the template renders one, so it fails; the file's other
+/// three cases pass.
 fn project_with_a_failing_case() -> tempfile::TempDir {
+    project_changed(&[(ONE_REPLICA, "substitutions: {replicas: \"2\"}}")])
+}
+
+/// A copy of examples/windsor with each `(from, to)` made in its tests.
+fn project_changed(changes: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     support::copy_tree(&support::examples().join("windsor"), dir.path());
     let file = dir.path().join(TESTS);
-    let tests = std::fs::read_to_string(&file).unwrap();
-    let changed = tests.replacen(
-        "substitutions: {replicas: \"1\"}}",
-        "substitutions: {replicas: \"2\"}}",
-        1,
-    );
-    assert_ne!(changed, tests, "the example's case changed");
-    std::fs::write(&file, changed).unwrap();
+    let mut tests = std::fs::read_to_string(&file).unwrap();
+    for (from, to) in changes {
+        let changed = tests.replacen(from, to, 1);
+        assert_ne!(changed, tests, "the example's case has {from}");
+        tests = changed;
+    }
+    std::fs::write(&file, tests).unwrap();
     dir
 }
 
@@ -49,6 +56,17 @@ fn the_failed_cases_are_listed_again_after_the_summary() {
     assert!(stdout.ends_with(&expected), "{stdout}");
     // Each case's ✓ or ✗ still comes first, where it ran.
     assert!(stdout.contains(&format!("✗ {FAILING}\n")), "{stdout}");
+    // A case with more differences: the first, and how many more.
+    let two = project_changed(&[(ONE_REPLICA, "substitutions: {replicas: \"2\", domain: x}}")]);
+    let out = run_in_project(two.path(), &["test"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.ends_with(&format!(
+            "failed cases:\n  {TESTS}:16: {FAILING}: \
+             kustomize[ingress].substitutions.replicas: expected \"2\", got \"1\" (and 1 more)\n"
+        )),
+        "{stdout}"
+    );
     // All passed: nothing after the summary.
     let good = run_in_project(&support::examples().join("windsor"), &["test"]);
     assert!(
