@@ -54,6 +54,6 @@ pub fn run(project: &Project, case: &test::Case, schema_defaults: bool, strict: 
 
 /// A case's id in a report: `<test file>::<case name>`, as in the report
 /// of a batch run on the project's folder.
-pub fn id(case: &test::Case) -> String {
+fn id(case: &test::Case) -> String {
     format!("{}::{}", case.file, case.name)
 }
