@@ -8,13 +8,13 @@ import (
 	"testing"
 )
 
-// goBlocks gives the ```go blocks of the Markdown text.
-func goBlocks(text string) []string {
+// blocks gives the code blocks of the Markdown text fenced as ```lang.
+func blocks(text, lang string) []string {
 	var blocks []string
 	var open *strings.Builder
 	for _, line := range strings.Split(text, "\n") {
 		switch {
-		case open == nil && strings.TrimRight(line, " ") == "```go":
+		case open == nil && strings.TrimRight(line, " ") == "```"+lang:
 			open = &strings.Builder{}
 		case open != nil && strings.TrimRight(line, " ") == "```":
 			blocks = append(blocks, open.String())
@@ -26,9 +26,27 @@ func goBlocks(text string) []string {
 	return blocks
 }
 
+// cloneAt is where this package's README has the user's go.mod find the
+// bpvm clone.
+const cloneAt = "=> ../bpvm/bindings/go\n"
+
+// readmeGoMod gives the go.mod of this package's README, its replace
+// pointed at this folder.
+func readmeGoMod(t *testing.T, here string) string {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods := blocks(string(readme), "go-mod")
+	if len(mods) != 1 || !strings.Contains(mods[0], cloneAt) {
+		t.Fatalf("bindings/go/README.md needs one go.mod replacing the module %s", cloneAt)
+	}
+	return strings.Replace(mods[0], cloneAt, "=> "+here+"\n", 1)
+}
+
 // TestTheReadmesGoProgramRuns builds the Go program of the repository's
-// README ("From Go") as a module of its own that uses this package from
-// this folder, and runs it from the repository's root.
+// README ("From Go") as a module of its own, with the go.mod this
+// package's README gives users, and runs it from the repository's root.
 func TestTheReadmesGoProgramRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program: not with -short")
@@ -37,18 +55,17 @@ func TestTheReadmesGoProgramRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := goBlocks(string(readme))
-	if len(blocks) != 1 {
-		t.Fatalf("the README has %d Go programs, not one", len(blocks))
+	programs := blocks(string(readme), "go")
+	if len(programs) != 1 {
+		t.Fatalf("the README has %d Go programs, not one", len(programs))
 	}
 	here, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	goMod := "module readme\n\ngo 1.19\n\nrequire github.com/bpvm/bpvm/bindings/go v0.0.0\n\n" +
-		"replace github.com/bpvm/bpvm/bindings/go => " + here + "\n"
-	for name, text := range map[string]string{"go.mod": goMod, "main.go": blocks[0]} {
+	goMod := readmeGoMod(t, here)
+	for name, text := range map[string]string{"go.mod": goMod, "main.go": programs[0]} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}

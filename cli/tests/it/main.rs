@@ -32,4 +32,5 @@ mod provenance;
 mod readme;
 mod render;
 mod test_keys;
+mod test_report;
 mod values;

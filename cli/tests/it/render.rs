@@ -205,7 +205,13 @@ fn test_reports_each_case_and_a_summary() {
         ),
         "{text}"
     );
-    assert!(text.ends_with("2 passed, 1 failed\n"), "{text}");
+    assert!(
+        text.ends_with(
+            "2 passed, 1 failed\nfailed cases:\n  contexts/_template/tests/base.test.yaml:5: wrong on purpose: \
+             terraform[vpc].inputs.cidr: expected \"10.1.0.0/16\", got \"10.0.0.0/16\"\n"
+        ),
+        "{text}"
+    );
     let one = bpvm()
         .args(["test", "--case", "aws has a vpc", "--project"])
         .arg(&dir)

@@ -1,8 +1,8 @@
-//! `bpvm batch`'s command line: the batch's arguments, `merge-reports`'s,
-//! and the report formats. A leaf of the command's folder.
+//! `bpvm batch`'s command line: the batch's arguments and `merge-reports`'s
+//! (the report formats are shared: `crate::args`). A leaf of the command's
+//! folder.
 
-use crate::args::OutputFormat;
-use bpvm::batch::Report;
+use crate::args::{OutputFormat, ReportFormat};
 use clap::Subcommand;
 use std::path::PathBuf;
 
@@ -103,23 +103,4 @@ pub struct MergeReports {
     /// Write to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-}
-
-/// The formats of `--report`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum ReportFormat {
-    /// One record per target and test case, which merge-reports reads
-    Json,
-    /// JUnit XML, which CI systems display
-    Junit,
-}
-
-impl ReportFormat {
-    /// `report` in this format.
-    pub fn text(self, report: &Report) -> String {
-        match self {
-            ReportFormat::Json => report.to_json(),
-            ReportFormat::Junit => report.to_junit(),
-        }
-    }
 }

@@ -1,21 +1,33 @@
 //! `bpvm test`: a Windsor template's test suites, a ✓ or ✗ per case.
+//!
+//! `case` runs one case into a report record, `failures` lists the
+//! failed ones again at the end; the report file is the one `bpvm batch`
+//! writes.
 
-use crate::args::Rules;
+mod case;
+mod failures;
+
+use crate::args::{ReportFormat, Rules};
 use crate::{exit, load, paint};
-use bpvm::windsor::{Project, test};
+use bpvm::batch::{Report, Status};
+use bpvm::windsor::test;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Run the template's test suites (contexts/_template/tests/**/*.test.yaml).
 ///
-/// Prints ✓ or ✗ per case, with what differed, then "N passed, M failed".
-/// Exit status 1 if any case failed.
+/// Prints ✓ or ✗ per case, with what differed, then "N passed, M failed",
+/// then each failed case again, one line each (file:line: name: why), so
+/// that a long CI log ends with what failed. Exit status 1 if any case
+/// failed.
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
   bpvm test --project examples/windsor
   bpvm test --project examples/windsor 'dev adds the dashboard and observability'
-  bpvm test --project examples/windsor --path contexts/_template/tests/aws.test.yaml")]
+  bpvm test --project examples/windsor --path contexts/_template/tests/aws.test.yaml
+  bpvm test --project examples/windsor --report test-report.json
+  bpvm test --project examples/windsor --report junit.xml --report-format junit")]
 pub struct Args {
     /// The project folder.
     #[arg(long, value_name = "DIR", default_value = ".")]
@@ -52,6 +64,14 @@ pub struct Args {
     /// (default: the real clock).
     #[arg(long, value_name = "RFC3339")]
     now: Option<String>,
+    /// Write a report of the run, one record per case, atomically: the
+    /// shape `bpvm batch --test --report` writes. Nothing is written when
+    /// the cases cannot be found.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// The report's format.
+    #[arg(long, value_enum, default_value = "json", requires = "report")]
+    report_format: ReportFormat,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -83,20 +103,22 @@ fn test(args: &Args) -> Result<bool, String> {
     }
     // Which rules the cases run by, on stderr: stdout stays the report.
     eprintln!("{}", load::windsor::rules(&project, args.rules));
-    let (mut passed, mut failed) = (0, 0);
+    let mut records = Vec::with_capacity(chosen.len());
     let mut file = "";
-    for case in chosen {
-        if case.file != file {
-            file = &case.file;
+    for c in &chosen {
+        if c.file != file {
+            file = &c.file;
             println!("{file}");
         }
-        if run_case(&project, case, !args.no_schema_defaults, args.strict) {
-            passed += 1;
-        } else {
-            failed += 1;
-        }
+        records.push(case::run(&project, c, !args.no_schema_defaults, args.strict));
     }
-    println!("{passed} passed, {failed} failed");
+    let failed = records.iter().filter(|r| r.status != Status::Ok).count();
+    println!("{} passed, {failed} failed", records.len() - failed);
+    failures::print(&project, &chosen, &records);
+    let report = Report::new(records, None);
+    if let Some(path) = &args.report {
+        crate::write::atomically("--report", path, &args.report_format.text(&report))?;
+    }
     Ok(failed == 0)
 }
 
@@ -107,33 +129,4 @@ fn error_lines(errors: &str) -> String {
         .map(|l| format!("error: {l}"))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// Runs one case and prints its mark, what differed and its warnings
-/// (values the schema refuses: errors with `strict`); whether it passed.
-fn run_case(project: &Project, case: &test::Case, schema_defaults: bool, strict: bool) -> bool {
-    let refused = bpvm::windsor::validate::case(project, &case.file, case.index, case.values());
-    // By --strict a refused value fails the render, as in Windsor's own
-    // runner: a case that expects an error then passes.
-    let diffs = if strict && !refused.is_empty() {
-        Vec::new()
-    } else {
-        test::run(project, case, schema_defaults)
-    };
-    let passed = if strict && !refused.is_empty() {
-        case.expects_error()
-    } else {
-        diffs.is_empty()
-    };
-    anstream::println!("{} {}", paint::mark(passed), paint::escaped(&case.name));
-    for d in diffs {
-        println!("    {}", paint::escaped(&d.to_string()));
-    }
-    for r in &refused {
-        println!("    {}", paint::escaped(&bpvm::windsor::warning_line(r, strict)));
-    }
-    for w in &case.warnings {
-        println!("    {}", paint::escaped(&bpvm::windsor::warning_line(w, false)));
-    }
-    passed
 }
