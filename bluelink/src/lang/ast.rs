@@ -41,7 +41,9 @@ pub(super) struct Field {
 #[derive(Debug, Clone)]
 pub(super) enum Part {
     Text(String),
-    Sub(Expr),
+    /// An interpolation, and its text as laid out when it is written over
+    /// several lines (see `layout`).
+    Sub(Expr, Option<String>),
 }
 
 /// A reference, as substitution text (`resources.fn.spec.arn`).

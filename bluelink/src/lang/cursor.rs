@@ -85,6 +85,16 @@ impl Cursor {
         t
     }
 
+    /// Where the cursor is among the tokens.
+    pub(super) fn index(&self) -> usize {
+        self.pos
+    }
+
+    /// The tokens from index `from` up to `to`.
+    pub(super) fn tokens(&self, from: usize, to: usize) -> &[Token] {
+        &self.toks[from.min(to)..to.min(self.toks.len())]
+    }
+
     /// Where the last token taken starts.
     pub(super) fn last(&self) -> Pos {
         self.last

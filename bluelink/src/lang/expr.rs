@@ -163,6 +163,7 @@ impl Cursor {
     pub(super) fn string_expr(&mut self) -> Parsed<Expr> {
         let start = self.expect(T::StringStart, "a string")?;
         let mut parts: Vec<Part> = Vec::new();
+        let mut subs = Vec::new();
         loop {
             match self.kind() {
                 T::Text | T::MultilineText => {
@@ -174,15 +175,24 @@ impl Cursor {
                 }
                 T::InterpolationStart => {
                     self.advance();
+                    let from = self.index();
                     let e = self.expr()?;
+                    subs.push((parts.len(), from, self.index()));
                     self.expect(T::InterpolationEnd, "'}' to close the interpolation")?;
-                    parts.push(Part::Sub(e));
+                    parts.push(Part::Sub(e, None));
                 }
                 T::StringEnd => break,
                 _ => return self.unexpected("the end of the string"),
             }
         }
-        self.advance();
+        let end = self.advance();
+        // A multi-line string's lines lose the closing `"""`'s indentation.
+        let strip = if start.text == "\"\"\"" { end.start.col - 1 } else { 0 };
+        for (k, from, to) in subs {
+            if let Some(Part::Sub(_, kept)) = parts.get_mut(k) {
+                *kept = super::layout::of_tokens(self.tokens(from, to), strip);
+            }
+        }
         let kind = match parts.as_slice() {
             [] => ExprKind::Str(String::new()),
             [Part::Text(t)] => ExprKind::Str(t.clone()),

@@ -17,6 +17,41 @@ struct Written {
     spans: Vec<(usize, Pos)>,
 }
 
+impl Written {
+    /// The substitution written from byte `from` (its pieces from span
+    /// `first_span`) replaced by `text`, its layout as written, when that
+    /// differs only in spaces and line breaks.
+    fn keep_layout(&mut self, from: usize, first_span: usize, text: &str) {
+        let canonical = self.out[from..].to_string();
+        if !super::layout::same_tokens(&canonical, text) {
+            return;
+        }
+        for span in &mut self.spans[first_span..] {
+            span.0 = from + super::layout::moved(&canonical, text, span.0 - from);
+        }
+        self.out.truncate(from);
+        self.out.push_str(text);
+    }
+}
+
+/// `src`, a `.bp` expression, as the substitution text it is lowered to
+/// (`None` when it is not one expression).
+pub(super) fn substitution_text(src: &str) -> Option<String> {
+    let (toks, error) = super::lex::lex(src, true);
+    if error.is_some() {
+        return None;
+    }
+    let mut c = super::cursor::Cursor::new(toks);
+    let e = c.expr().ok()?;
+    c.skip_newlines();
+    if c.kind() != super::token::TokenKind::Eof {
+        return None;
+    }
+    let mut w = Written::default();
+    substitution(e, &mut w).ok()?;
+    Some(w.out)
+}
+
 impl Builder<'_> {
     /// `e` where a value goes (a variable's value, a spec field): an array
     /// or object literal is a sequence or mapping.
@@ -72,16 +107,20 @@ impl Builder<'_> {
                 Part::Text(t) => {
                     // `$` just before `${` would read as bpvm's escape `$${`:
                     // the trailing `$`s are written as a string of their own.
-                    let before_sub = matches!(parts.peek(), Some(Part::Sub(_)));
+                    let before_sub = matches!(parts.peek(), Some(Part::Sub(..)));
                     let kept = if before_sub { t.trim_end_matches('$') } else { &t };
                     w.out.push_str(kept);
                     if kept.len() < t.len() {
                         w.out.push_str(&format!("${{\"{}\"}}", &t[kept.len()..]));
                     }
                 }
-                Part::Sub(e) => {
+                Part::Sub(e, laid_out) => {
                     w.out.push_str("${");
+                    let (from, first_span) = (w.out.len(), w.spans.len());
                     substitution(e, &mut w)?;
+                    if let Some(text) = laid_out {
+                        w.keep_layout(from, first_span, &text);
+                    }
                     w.out.push('}');
                 }
             }
@@ -128,7 +167,7 @@ fn substitution(e: Expr, w: &mut Written) -> Parsed<()> {
                 }
                 match part {
                     Part::Text(t) => w.out.push_str(&string_literal(&t, e.at)?),
-                    Part::Sub(s) => substitution(s, w)?,
+                    Part::Sub(s, _) => substitution(s, w)?,
                 }
             }
             w.out.push_str("), \"\")");

@@ -15,7 +15,8 @@
 //! Here: the tokens (`token`) and lexer (`lex`); the parser's cursor
 //! (`cursor`), expressions (`ast`, `expr`, `refs`), names and plain
 //! strings (`names`), the declarations (`decl`, `fields`, `resource`,
-//! `data`), and the tree they build (`build`, `lower`). It imports the
+//! `data`), and the tree they build (`build`, `lower`, and `layout` for a
+//! substitution written over several lines). It imports the
 //! document tree (`node`) and nothing of the loader.
 
 mod ast;
@@ -25,6 +26,7 @@ mod data;
 mod decl;
 mod expr;
 mod fields;
+mod layout;
 mod lex;
 mod lower;
 mod names;

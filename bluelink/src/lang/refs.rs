@@ -155,8 +155,10 @@ impl Cursor {
         self.advance();
         match self.kind() {
             T::StringStart if named => {
+                // Kept as written: a value known only at deploy time is
+                // output as its text, so `a["k"]` must not become `a.k`.
                 let (name, _) = self.quoted_name()?;
-                push_name(text, &name);
+                text.push_str(&format!("[\"{name}\"]"));
             }
             T::StringStart => {
                 let message = "a data source reference takes an index here, not a quoted name";

@@ -204,29 +204,31 @@ fn object(e: Expr, field: &str) -> Parsed<(Pos, Vec<super::ast::Field>)> {
 }
 
 /// Resource names (`dependsOn`, `exclude`): one or a list, each a string
-/// or a bare resource.
+/// or a bare resource. One written without brackets stays one (a YAML
+/// scalar), so that a blueprint converted from YAML comes back as it was.
 fn names(e: Expr, field: &str) -> Parsed<Node> {
     let at = e.at;
     let items = match e.kind {
         ExprKind::List(items) => items,
-        kind => vec![Expr { at, kind }],
+        kind => return name(Expr { at, kind }, field),
     };
-    let mut out = Vec::with_capacity(items.len());
-    for item in items {
-        let name = match &item.kind {
-            ExprKind::Str(s) => s.clone(),
-            ExprKind::Ref(r) if r.resource.is_some() => r.resource.clone().unwrap_or_default(),
-            _ => {
-                let message = format!("each entry of {field} is a string or a resource's name");
-                return fail(item.at, message);
-            }
-        };
-        out.push(text(item.at, &name));
-    }
+    let out = items.into_iter().map(|i| name(i, field)).collect::<Parsed<_>>()?;
     Ok(Node {
         at,
         kind: Kind::List(out),
     })
+}
+
+/// One resource name: a string or a bare resource.
+fn name(item: Expr, field: &str) -> Parsed<Node> {
+    match &item.kind {
+        ExprKind::Str(s) => Ok(text(item.at, s)),
+        ExprKind::Ref(r) if r.resource.is_some() => Ok(text(item.at, r.resource.as_deref().unwrap_or_default())),
+        _ => fail(
+            item.at,
+            format!("each entry of {field} is a string or a resource's name"),
+        ),
+    }
 }
 
 fn removal_policy(c: &mut Cursor) -> Parsed<Node> {

@@ -79,8 +79,17 @@ pub(super) fn string(s: &str, at: Pos, level: usize, bare: bool) -> Result<Strin
             Part::Text(t) => body.push_str(t),
             Part::Expr((start, end)) => {
                 let e = parse(s, *start as usize, *end as usize, at)?;
-                let printed = expr(s, &e, at)?;
-                if bare && parts.len() == 1 && !is_literal(&e) {
+                let written = s[*start as usize..*end as usize].trim();
+                // Over several lines, kept as written inside a string (the
+                // reader keeps an interpolation's layout, not a bare
+                // expression's, which `fmt` indents).
+                let laid_out = keeps_layout(written);
+                let printed = if laid_out {
+                    written.to_string()
+                } else {
+                    expr(s, &e, at)?
+                };
+                if bare && parts.len() == 1 && !is_literal(&e) && !laid_out {
                     return Ok(printed);
                 }
                 body.push_str("${");
@@ -160,6 +169,19 @@ fn interpolation_end(s: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// True when `written`, a substitution over several lines, is already
+/// `.bp` that reads back as itself: substitution text as the reader
+/// writes it, with only line breaks and spaces between its pieces, and
+/// nothing the reader does not lay out (strings, braces, tabs, spaces at
+/// a line's end).
+fn keeps_layout(written: &str) -> bool {
+    written.contains('\n')
+        && !written.contains(['"', '\'', '{', '}', '#', '\t', '\r', '$'])
+        && !written.contains(" \n")
+        && super::super::lower::substitution_text(written)
+            .is_some_and(|c| super::super::layout::same_tokens(&c, written))
 }
 
 /// True when `e`, written bare where a value goes, would not read back

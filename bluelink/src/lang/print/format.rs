@@ -151,11 +151,20 @@ fn string_end(toks: &[Token], k: usize) -> usize {
 fn block_string(src: &Source, toks: &[Token], line: &mut Line, indent: usize) {
     let mut body = String::new();
     let mut k = 1;
+    // The indentation of the closing `"""`, which every line loses, also
+    // a line of an interpolation written over several.
+    let strip = toks.last().map_or(0, |t| t.start.col.saturating_sub(1) as usize);
     while k + 1 < toks.len() {
         let t = &toks[k];
         if t.kind == T::InterpolationStart {
             let close = interpolation_end(toks, k);
-            body.push_str(src.slice(t, &toks[close]));
+            for (n, line) in src.slice(t, &toks[close]).split('\n').enumerate() {
+                if n > 0 {
+                    body.push('\n');
+                }
+                let indent = line.chars().take(strip).take_while(|c| matches!(c, ' ' | '\t')).count();
+                body.push_str(if n > 0 { &line[indent..] } else { line });
+            }
             k = close + 1;
             continue;
         }
@@ -263,5 +272,21 @@ mod tests {
             formatted += 1;
         }
         assert!(formatted > 10, "{formatted}");
+    }
+
+    /// The lines of an interpolation in a `"""` string move with the
+    /// string's indentation, and the tree keeps them.
+    #[test]
+    fn an_interpolation_over_several_lines_keeps_its_lines() {
+        let src = "version \"2023-04-20\"\nvalue v: array {\n  value = \"\"\"\n    ${list(\n      resources.a.spec.name\n    )}\n    \"\"\"\n}\n";
+        let once = format(src).unwrap();
+        assert_eq!(format(&once).unwrap(), once);
+        let tree = |s: &str| read(s).unwrap().to_value().to_json();
+        assert_eq!(tree(&once), tree(src));
+        assert!(
+            tree(src).contains(r#"${list(\n  resources.a.spec.name\n)}"#),
+            "{}",
+            tree(src)
+        );
     }
 }
