@@ -72,10 +72,16 @@ impl Cursor {
 
     pub(super) fn advance(&mut self) -> Token {
         self.skip_grouped_newlines();
-        let t = self.toks[self.pos].clone();
-        if t.kind != TokenKind::Eof {
+        // A token taken is never read again (the cursor only moves on):
+        // its text is moved out rather than copied. `Eof` stays.
+        let t = if self.toks[self.pos].kind == TokenKind::Eof {
+            self.toks[self.pos].clone()
+        } else {
+            let t = &mut self.toks[self.pos];
+            let text = std::mem::take(&mut t.text);
             self.pos += 1;
-        }
+            Token { text, ..*t }
+        };
         self.last = t.start;
         match t.kind {
             TokenKind::LParen | TokenKind::LBracket => self.grouping += 1,

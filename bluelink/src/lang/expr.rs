@@ -162,7 +162,7 @@ impl Cursor {
     /// A string: plain, or with interpolations.
     pub(super) fn string_expr(&mut self) -> Parsed<Expr> {
         let start = self.expect(T::StringStart, "a string")?;
-        let mut parts: Vec<Part> = Vec::new();
+        let mut parts: Vec<Part> = Vec::with_capacity(4);
         loop {
             match self.kind() {
                 T::Text | T::MultilineText => {

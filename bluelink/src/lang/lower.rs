@@ -11,10 +11,19 @@ use crate::node::{Kind, Node};
 use bpvm_runtime::Value;
 
 /// Substitution text being written, and where its pieces come from.
-#[derive(Default)]
 struct Written {
     out: String,
     spans: Vec<(usize, Pos)>,
+}
+
+impl Default for Written {
+    /// With room for a usual substitution, grown rarely.
+    fn default() -> Written {
+        Written {
+            out: String::with_capacity(64),
+            spans: Vec::with_capacity(4),
+        }
+    }
 }
 
 impl Builder<'_> {
