@@ -516,6 +516,19 @@ fn bpvm_batch_yaml_lists_a_bp_blueprint() {
     let found = discover(&[root]);
     assert_eq!(problems(&found), Vec::<String>::new());
     assert_eq!(ids(&found), ["svc/api@eu"]);
+    // Found beside a YAML blueprint of the same stem: one id, said.
+    std::fs::remove_file(root.join("bpvm-batch.yaml")).unwrap();
+    write(root, "svc/api.yaml", &blueprint("2023-04-20"));
+    let found = discover(&[root]);
+    let prefix = format!("{}/", root.display());
+    let said: Vec<String> = problems(&found).iter().map(|p| p.replace(&prefix, "")).collect();
+    assert_eq!(
+        said,
+        [
+            "svc/api.yaml: target \"svc/api@eu\" is given by both svc/api.bp (variables svc/api.eu.vars.yaml) and svc/api.yaml (variables svc/api.eu.vars.yaml); only the first is kept",
+            "svc/api.yaml: target \"svc/api@us\" is given by both svc/api.bp (variables svc/api.us.vars.yaml) and svc/api.yaml (variables svc/api.us.vars.yaml); only the first is kept",
+        ]
+    );
     write(
         root,
         "bpvm-batch.yaml",
