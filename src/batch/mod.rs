@@ -39,21 +39,23 @@
 //!   project is not searched further: its folders are its template's.
 //! - A **Bluelink blueprint** is a `.yaml`, `.yml` or `.json` file whose
 //!   top-level `version` is a Bluelink version (`2023-04-20`,
-//!   `2025-11-02`). Files named `*.vars.*`, `*.datasources.*` and
+//!   `2025-11-02`), or a `.bp` or `.blueprint` file (Bluelink's own
+//!   language) whose `version` directive names one (`app.blueprint.yaml`
+//!   is YAML). Files named `*.vars.*`, `*.datasources.*` and
 //!   `*.resource-state.*` are never read as blueprints. A file that
 //!   declares a Bluelink version but does not parse is a target still, so
 //!   that its render reports the mistake. A blueprint gives one target
 //!   per variable file beside it: `<stem>.vars.yaml` (or `.yml`, `.json`)
 //!   gives the target `<stem>`, each `<stem>.<set>.vars.yaml` the target
 //!   `<stem>@<set>`; with none, one target `<stem>` renders with the
-//!   variables' defaults. (A variable file belongs to the `.yaml`,
-//!   `.yml` or `.json` file beside it with the longest stem it starts
-//!   with: beside `app.yaml` and `app.v2.yaml`, `app.v2.vars.yaml` is
+//!   variables' defaults; variable files are YAML or JSON beside a `.bp`
+//!   blueprint too. (A variable file belongs to the blueprint file beside
+//!   it with the longest stem it starts with: beside `app.yaml` and `app.v2.yaml`, `app.v2.vars.yaml` is
 //!   `app.v2`'s.)
 //!   `<stem>.datasources.yaml` and `<stem>.resource-state.yaml` beside it
 //!   are given to each of its targets.
 //! - A blueprint that another blueprint under the PATH includes
-//!   (`include.<name>.path`, relative to the including file) is rendered
+//!   (`include.<name>.path`, or `include <name> "<path>"` in `.bp`, relative to the including file) is rendered
 //!   as part of it, and is not a target of its own. Include paths made
 //!   with `${..}` cannot be known before rendering and are not followed.
 //!

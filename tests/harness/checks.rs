@@ -111,8 +111,14 @@ fn run(case: &Case, language: &str) -> Result<(), Failure> {
         }
     }
     let expected = expected(&Value::Map(case.fields.clone()))?;
+    // A Bluelink case checks its `blueprint.bp` when it has one.
     let target: PathBuf = if language == "bluelink" {
-        dir.path().join("blueprint.yaml")
+        let bp = dir.path().join("blueprint.bp");
+        if bp.exists() {
+            bp
+        } else {
+            dir.path().join("blueprint.yaml")
+        }
     } else {
         dir.path().to_path_buf()
     };

@@ -441,3 +441,107 @@ fn a_missing_path_is_a_problem() {
         found.problems[0]
     );
 }
+
+/// `blueprint` written in the `.bp` language.
+fn bp_blueprint(version: &str) -> String {
+    format!("version \"{version}\"\nresource q: aws/sqs/queue {{\n  spec {{ name = \"orders\" }}\n}}\n")
+}
+
+#[test]
+fn bp_blueprints_are_targets_like_yaml_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".gitignore", "*.tmp.bp\n");
+    write(root, "svc/api.bp", &bp_blueprint("2025-11-02"));
+    write(root, "svc/api.eu.vars.yaml", "a: 1\n");
+    write(root, "svc/api.us.vars.json", "{\"a\": 2}\n");
+    write(root, "svc/api.datasources.yaml", "a: 1\n");
+    write(root, "svc/web.yaml", &blueprint("2023-04-20"));
+    write(root, "svc/web.vars.yaml", "a: 1\n");
+    write(root, "svc/jobs.blueprint", &bp_blueprint("2023-04-20"));
+    // YAML, named after the language: its own target.
+    write(root, "svc/jobs.blueprint.yaml", &blueprint("2023-04-20"));
+    // Included by a `.bp` parent: rendered as part of it only.
+    write(
+        root,
+        "stack/main.bp",
+        "version \"2025-11-02\"\ninclude net \"net/child.bp\" {}\n",
+    );
+    write(root, "stack/net/child.bp", &bp_blueprint("2025-11-02"));
+    // Not blueprints: another tool's `.bp`, an unknown version, ignored.
+    write(root, "android/Android.bp", "cc_library { name: \"libx\" }\n");
+    write(root, "svc/old.bp", &bp_blueprint("2024-01-01"));
+    write(root, "svc/draft.tmp.bp", &bp_blueprint("2025-11-02"));
+    let found = discover(&[root]);
+    assert_eq!(problems(&found), Vec::<String>::new());
+    assert_eq!(
+        ids(&found),
+        [
+            "stack/main",
+            "svc/api@eu",
+            "svc/api@us",
+            "svc/jobs",
+            "svc/jobs.blueprint",
+            "svc/web"
+        ]
+    );
+    let target = |id: &str| found.targets.iter().find(|t| t.id == id).unwrap();
+    assert_eq!(target("svc/api@us").template, root.join("svc/api.bp"));
+    assert_eq!(target("svc/jobs").template, root.join("svc/jobs.blueprint"));
+    match &target("svc/api@eu").kind {
+        Kind::Bluelink { files, .. } => assert_eq!(
+            files,
+            &Files {
+                vars: Some(root.join("svc/api.eu.vars.yaml")),
+                datasources: Some(root.join("svc/api.datasources.yaml")),
+                resource_state: None
+            }
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn bpvm_batch_yaml_lists_a_bp_blueprint() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "svc/api.bp", &bp_blueprint("2025-11-02"));
+    write(root, "svc/api.eu.vars.yaml", "a: 1\n");
+    write(root, "svc/api.us.vars.yaml", "a: 2\n");
+    write(
+        root,
+        "bpvm-batch.yaml",
+        "targets:\n  - bluelink: svc/api.bp\n    set: eu\n",
+    );
+    let found = discover(&[root]);
+    assert_eq!(problems(&found), Vec::<String>::new());
+    assert_eq!(ids(&found), ["svc/api@eu"]);
+    // Found beside a YAML blueprint of the same stem: one id, said.
+    std::fs::remove_file(root.join("bpvm-batch.yaml")).unwrap();
+    write(root, "svc/api.yaml", &blueprint("2023-04-20"));
+    let found = discover(&[root]);
+    let prefix = format!("{}/", root.display());
+    let said: Vec<String> = problems(&found).iter().map(|p| p.replace(&prefix, "")).collect();
+    assert_eq!(
+        said,
+        [
+            "svc/api.yaml: target \"svc/api@eu\" is given by both svc/api.bp (variables svc/api.eu.vars.yaml) and svc/api.yaml (variables svc/api.eu.vars.yaml); only the first is kept",
+            "svc/api.yaml: target \"svc/api@us\" is given by both svc/api.bp (variables svc/api.us.vars.yaml) and svc/api.yaml (variables svc/api.us.vars.yaml); only the first is kept",
+        ]
+    );
+    write(
+        root,
+        "bpvm-batch.yaml",
+        "targets:\n  - bluelink: svc/api.bp\n    set: uk\n",
+    );
+    let found = discover(&[root]);
+    assert_eq!(
+        problems(&found)
+            .iter()
+            .map(|p| p.rsplit_once(": targets[0].set: ").map_or(p.as_str(), |(_, m)| m))
+            .collect::<Vec<_>>(),
+        [
+            "no variable file for set \"uk\" beside svc/api.bp (did you mean \"us\"?): expected api.uk.vars.yaml, or name one with vars"
+        ]
+    );
+}

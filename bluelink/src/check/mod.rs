@@ -44,7 +44,7 @@ use std::path::Path;
 /// ```
 pub fn check(path: &Path, file: &str) -> Vec<Finding> {
     let text = read(path);
-    let lines = Lines::new(&text);
+    let lines = Lines::of_file(&text, path);
     let bp = match load::load(path, file) {
         Ok(bp) => bp,
         Err(errors) => return errors.0.iter().map(|e| invalid(e, &text)).collect(),

@@ -4,7 +4,10 @@
 //! string.
 
 use crate::Pos;
+use crate::key_table::KeyTable;
+use crate::lang::{self, Origins};
 use bpvm_compiler::ast::Span;
+use std::path::Path;
 
 /// A line:column, how many characters from there, and the line's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,12 +18,26 @@ pub(super) struct Place {
     pub source: Option<String>,
 }
 
-/// The lines of a blueprint file.
-pub(super) struct Lines<'t>(Vec<&'t str>);
+/// The lines of a blueprint file, and, for a `.bp` file, where the
+/// pieces of its lowered substitution text were written.
+pub(super) struct Lines<'t>(Vec<&'t str>, Origins);
 
 impl<'t> Lines<'t> {
     pub fn new(text: &'t str) -> Lines<'t> {
-        Lines(text.lines().collect())
+        Lines(text.lines().collect(), Origins::default())
+    }
+
+    /// The lines of `text`, the file at `path`: read in the `.bp`
+    /// language again for a `.bp` file, for where its substitutions'
+    /// pieces were written (the loader keeps only the tree).
+    pub fn of_file(text: &'t str, path: &Path) -> Lines<'t> {
+        let mut lines = Lines::new(text);
+        if lang::is_bp(&path.to_string_lossy()) {
+            if let Ok((_, origins)) = lang::read_keys(text, &mut KeyTable::default()) {
+                lines.1 = origins;
+            }
+        }
+        lines
     }
 
     /// The text of 1-based line `n`.
@@ -43,6 +60,9 @@ impl<'t> Lines<'t> {
     /// up to the span's end (plain, or right after an opening quote); else
     /// `at` itself.
     pub fn inside(&self, at: Pos, written: &str, span: Span) -> Place {
+        if let Some(from) = self.1.locate(at, span.0 as usize) {
+            return self.lowered(from, written, span);
+        }
         let mut place = self.at(at);
         let (Some(line), Some(before), Some(part)) = (
             self.get(at.line as usize),
@@ -69,6 +89,23 @@ impl<'t> Lines<'t> {
         }
         place.column += quote + before.chars().count();
         place.width = part.chars().count().max(1);
+        place
+    }
+
+    /// The place of `span` of substitution text lowered from `.bp`, at
+    /// `from`, the start of the expression it was lowered from: as wide
+    /// as the part when it is written there as it reads (a reference, a
+    /// call), else one character.
+    fn lowered(&self, from: Pos, written: &str, span: Span) -> Place {
+        let mut place = self.at(from);
+        let part = written.get(span.0 as usize..span.1 as usize).unwrap_or("");
+        let rest = self.get(from.line as usize).and_then(|l| {
+            let (b, _) = l.char_indices().nth((from.col as usize).checked_sub(1)?)?;
+            Some(&l[b..])
+        });
+        if !part.is_empty() && rest.is_some_and(|r| r.starts_with(part)) {
+            place.width = part.chars().count();
+        }
         place
     }
 }
@@ -100,6 +137,18 @@ mod tests {
         let lines = Lines::new(TEXT);
         let p = lines.inside(Pos { line: 3, col: 6 }, "${len(values.d)}", (2, 15));
         assert_eq!((p.line, p.column, p.width), (3, 9, 13));
+    }
+
+    #[test]
+    fn a_bp_expression_points_where_it_was_written() {
+        let text = "version \"2025-11-02\"\nresource fn: aws/lambda/function {\n  spec {\n    size = len(variables.debug)\n  }\n}\n";
+        let lines = Lines::of_file(text, Path::new("app.bp"));
+        // Lowered to `${len(variables.debug)}` at the start of `len(`.
+        let at = Pos { line: 4, col: 12 };
+        let p = lines.inside(at, "${len(variables.debug)}", (6, 21));
+        assert_eq!((p.line, p.column, p.width), (4, 16, 15));
+        let p = lines.inside(at, "${len(variables.debug)}", (2, 22));
+        assert_eq!((p.line, p.column, p.width), (4, 12, 20));
     }
 
     #[test]

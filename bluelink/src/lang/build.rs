@@ -7,20 +7,20 @@ use crate::error::Pos;
 use crate::key_table::KeyTable;
 use crate::node::{Entry, KeyText, Keys, Kind, Node};
 use bpvm_runtime::Value;
-use std::collections::HashMap;
 
 /// Where the pieces of lowered substitution text come from in the `.bp`
 /// source: for each string made of substitutions (by where its node
 /// starts), the byte offsets in its text at which a source expression
-/// starts, with that expression's place.
+/// starts, with that expression's place. Kept as a list: recorded for
+/// every substitution, looked up only for a problem or a finding.
 #[derive(Debug, Default)]
-pub struct Origins(HashMap<(u32, u32), Vec<(usize, Pos)>>);
+pub struct Origins(Vec<(Pos, Vec<(usize, Pos)>)>);
 
 impl Origins {
     /// The `.bp` place of byte `offset` in the text of the node at `at`:
     /// the start of the innermost expression written there.
     pub fn locate(&self, at: Pos, offset: usize) -> Option<Pos> {
-        let spans = self.0.get(&(at.line, at.col))?;
+        let (_, spans) = self.0.iter().rev().find(|(p, _)| *p == at)?;
         spans
             .iter()
             .rev()
@@ -30,7 +30,7 @@ impl Origins {
     }
 
     pub(super) fn record(&mut self, at: Pos, spans: Vec<(usize, Pos)>) {
-        self.0.insert((at.line, at.col), spans);
+        self.0.push((at, spans));
     }
 }
 

@@ -72,10 +72,16 @@ impl Cursor {
 
     pub(super) fn advance(&mut self) -> Token {
         self.skip_grouped_newlines();
-        let t = self.toks[self.pos].clone();
-        if t.kind != TokenKind::Eof {
+        // A token taken is never read again (the cursor only moves on):
+        // its text is moved out rather than copied. `Eof` stays.
+        let t = if self.toks[self.pos].kind == TokenKind::Eof {
+            self.toks[self.pos].clone()
+        } else {
+            let t = &mut self.toks[self.pos];
+            let text = std::mem::take(&mut t.text);
             self.pos += 1;
-        }
+            Token { text, ..*t }
+        };
         self.last = t.start;
         match t.kind {
             TokenKind::LParen | TokenKind::LBracket => self.grouping += 1,
@@ -88,6 +94,21 @@ impl Cursor {
     /// Where the cursor is among the tokens.
     pub(super) fn index(&self) -> usize {
         self.pos
+    }
+
+    /// The index of the `}` that closes the interpolation whose tokens
+    /// start at the next one (or of the end of the file).
+    pub(super) fn interpolation_end(&self) -> usize {
+        let mut depth = 0usize;
+        for (i, t) in self.toks.iter().enumerate().skip(self.pos) {
+            match t.kind {
+                TokenKind::InterpolationStart => depth += 1,
+                TokenKind::InterpolationEnd if depth == 0 => return i,
+                TokenKind::InterpolationEnd => depth -= 1,
+                _ => {}
+            }
+        }
+        self.toks.len() - 1
     }
 
     /// The tokens from index `from` up to `to`.

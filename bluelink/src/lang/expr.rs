@@ -162,7 +162,7 @@ impl Cursor {
     /// A string: plain, or with interpolations.
     pub(super) fn string_expr(&mut self) -> Parsed<Expr> {
         let start = self.expect(T::StringStart, "a string")?;
-        let mut parts: Vec<Part> = Vec::new();
+        let mut parts: Vec<Part> = Vec::with_capacity(4);
         let mut subs = Vec::new();
         loop {
             match self.kind() {
@@ -175,9 +175,16 @@ impl Cursor {
                 }
                 T::InterpolationStart => {
                     self.advance();
-                    let from = self.index();
+                    // Parsing takes the tokens' text: an interpolation over
+                    // several lines (rare) keeps a copy for its layout.
+                    let toks = self.tokens(self.index(), self.interpolation_end());
+                    let lines = toks
+                        .first()
+                        .zip(toks.last())
+                        .is_some_and(|(a, b)| a.start.line != b.start.line);
+                    let saved = lines.then(|| toks.to_vec());
                     let e = self.expr()?;
-                    subs.push((parts.len(), from, self.index()));
+                    subs.push((parts.len(), saved));
                     self.expect(T::InterpolationEnd, "'}' to close the interpolation")?;
                     parts.push(Part::Sub(e, None));
                 }
@@ -188,9 +195,9 @@ impl Cursor {
         let end = self.advance();
         // A multi-line string's lines lose the closing `"""`'s indentation.
         let strip = if start.text == "\"\"\"" { end.start.col - 1 } else { 0 };
-        for (k, from, to) in subs {
-            if let Some(Part::Sub(_, kept)) = parts.get_mut(k) {
-                *kept = super::layout::of_tokens(self.tokens(from, to), strip);
+        for (k, saved) in subs {
+            if let (Some(Part::Sub(_, kept)), Some(toks)) = (parts.get_mut(k), saved) {
+                *kept = super::layout::of_tokens(&toks, strip);
             }
         }
         let kind = match parts.as_slice() {

@@ -35,7 +35,7 @@ pub(super) fn of_tokens(toks: &[Token], strip: u32) -> Option<String> {
                 out.push_str(&" ".repeat(t.start.col.saturating_sub(p.end.col) as usize));
             }
         }
-        out.push_str(&t.text);
+        out.push_str(t.kind.spelling().filter(|_| t.text.is_empty()).unwrap_or(&t.text));
         prev = Some(t);
     }
     Some(out)

@@ -3,7 +3,7 @@
 //! `StringEnd`; inside an interpolation the lexer reads expressions again,
 //! counting braces so that an object literal does not close it.
 
-use super::token::{KEYWORDS, Token, TokenKind};
+use super::token::{Token, TokenKind};
 use crate::error::Pos;
 use crate::node::ReadError;
 
@@ -23,15 +23,29 @@ enum Mode {
 /// The tokens of `text` and its first lexical error. After an error the
 /// lexer goes on (a formatter reads as much as it can) unless `stop` is
 /// set, when the error's place becomes one [`TokenKind::Invalid`] token.
-/// The last token is always [`TokenKind::Eof`].
+/// The last token is always [`TokenKind::Eof`]. With `stop` (for the
+/// parser, which tells them by kind) line ends, punctuation, operators and
+/// the ends of strings and interpolations are left without their text.
 pub(super) fn lex(text: &str, stop: bool) -> (Vec<Token>, Option<ReadError>) {
+    let mut chars = Vec::with_capacity(text.len());
+    // Most blueprints are ASCII without `\r`: each byte is a character,
+    // and a token's text is a slice of `text` as it is.
+    let ascii = !text.contains('\r') && text.is_ascii();
+    if ascii {
+        chars.extend(text.bytes().map(char::from));
+    } else {
+        chars.extend(text.replace("\r\n", "\n").chars());
+    }
     let mut l = Lexer {
-        chars: text.replace("\r\n", "\n").chars().collect(),
+        ascii: if ascii { text } else { "" },
+        // About one token in four characters: grown rarely.
+        tokens: Vec::with_capacity(chars.len() / 4),
+        chars,
         i: 0,
         line: 1,
         col: 1,
         modes: vec![Mode::Code],
-        tokens: Vec::new(),
+        bare: stop,
     };
     let mut first = None;
     while l.i < l.chars.len() {
@@ -64,13 +78,62 @@ pub(super) fn lex(text: &str, stop: bool) -> (Vec<Token>, Option<ReadError>) {
     (l.tokens, first)
 }
 
-struct Lexer {
+struct Lexer<'t> {
+    /// The text when it is ASCII (else empty): sliced for tokens' text.
+    ascii: &'t str,
     chars: Vec<char>,
     i: usize,
     line: u32,
     col: u32,
     modes: Vec<Mode>,
     tokens: Vec<Token>,
+    /// Whether tokens told by their kind alone go without their text.
+    bare: bool,
+}
+
+/// The keyword `w` is, found as a `match` finds it (by length, then
+/// bytes): the lexer asks for every word. Kept to [`KEYWORDS`] by a test.
+fn keyword(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "variable" => "variable",
+        "value" => "value",
+        "data" => "data",
+        "resource" => "resource",
+        "include" => "include",
+        "export" => "export",
+        "metadata" => "metadata",
+        "spec" => "spec",
+        "select" => "select",
+        "filter" => "filter",
+        "foreach" => "foreach",
+        "as" => "as",
+        "by" => "by",
+        "label" => "label",
+        "version" => "version",
+        "transform" => "transform",
+        "not" => "not",
+        "in" => "in",
+        "has" => "has",
+        "key" => "key",
+        "contains" => "contains",
+        "starts" => "starts",
+        "with" => "with",
+        "ends" => "ends",
+        "string" => "string",
+        "integer" => "integer",
+        "float" => "float",
+        "boolean" => "boolean",
+        "array" => "array",
+        "object" => "object",
+        "variables" => "variables",
+        "values" => "values",
+        "datasources" => "datasources",
+        "resources" => "resources",
+        "children" => "children",
+        "elem" => "elem",
+        "i" => "i",
+        _ => return None,
+    })
 }
 
 fn ident_start(c: char) -> bool {
@@ -81,7 +144,7 @@ fn ident_char(c: char) -> bool {
     ident_start(c) || c.is_ascii_digit() || c == '-'
 }
 
-impl Lexer {
+impl Lexer<'_> {
     fn pos(&self) -> Pos {
         Pos {
             line: self.line,
@@ -121,11 +184,20 @@ impl Lexer {
         self.tokens.push(Token { kind, text, start, end });
     }
 
+    /// A token told by its kind alone: its text only when kept.
+    fn push_fixed(&mut self, kind: TokenKind, text: &str, start: Pos) {
+        let text = if self.bare { String::new() } else { text.to_string() };
+        self.push(kind, text, start);
+    }
+
     fn next(&mut self) -> Result<(), ReadError> {
-        match self.modes.last().cloned().unwrap_or(Mode::Code) {
-            Mode::Code | Mode::Interpolation(_) => self.code(),
-            Mode::Line => self.string_text(None),
-            Mode::Lines(strip) => self.string_text(Some(&strip)),
+        match self.modes.last() {
+            None | Some(Mode::Code | Mode::Interpolation(_)) => self.code(),
+            Some(Mode::Line) => self.string_text(None),
+            Some(Mode::Lines(strip)) => {
+                let strip = strip.clone();
+                self.string_text(Some(&strip))
+            }
         }
     }
 
@@ -140,7 +212,7 @@ impl Lexer {
         match c {
             '\n' => {
                 self.bump();
-                self.push(TokenKind::Newline, "\n".into(), start);
+                self.push_fixed(TokenKind::Newline, "\n", start);
             }
             '#' => {
                 self.bump();
@@ -159,16 +231,26 @@ impl Lexer {
         Ok(())
     }
 
-    fn word(&mut self, start: Pos) {
-        let mut text = String::new();
-        while let Some(c) = self.peek(0).filter(|c| ident_char(*c)) {
-            text.push(c);
-            self.bump();
+    /// The characters from `from` to here, as a string (none is a line
+    /// end: the column counts them).
+    fn taken(&mut self, from: usize) -> String {
+        self.col += (self.i - from) as u32;
+        match self.ascii.get(from..self.i) {
+            Some(text) => text.to_string(),
+            None => self.chars[from..self.i].iter().collect(),
         }
+    }
+
+    fn word(&mut self, start: Pos) {
+        let from = self.i;
+        while self.peek(0).is_some_and(ident_char) {
+            self.i += 1;
+        }
+        let text = self.taken(from);
         let kind = match text.as_str() {
             "true" | "false" => TokenKind::Bool,
             "none" => TokenKind::None,
-            w => match KEYWORDS.iter().find(|k| **k == w) {
+            w => match keyword(w) {
                 Some(k) => TokenKind::Keyword(k),
                 None => TokenKind::Ident,
             },
@@ -199,23 +281,31 @@ impl Lexer {
     }
 
     fn digits(&mut self, text: &mut String) {
-        while let Some(c) = self.peek(0).filter(|c| c.is_ascii_digit()) {
-            text.push(c);
-            self.bump();
+        let from = self.i;
+        while self.peek(0).is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
         }
+        text.push_str(&self.taken(from));
     }
 
     fn punctuation(&mut self, start: Pos) -> Result<(), ReadError> {
         use TokenKind::*;
-        for (op, kind) in [("==", Eq), ("!=", Neq), ("<=", Le), (">=", Ge), ("&&", And), ("||", Or)] {
-            if self.starts(op) {
-                self.bump();
-                self.bump();
-                self.push(kind, op.into(), start);
-                return Ok(());
-            }
-        }
         let c = self.peek(0).unwrap_or(' ');
+        let pair = match (c, self.peek(1)) {
+            ('=', Some('=')) => Some(("==", Eq)),
+            ('!', Some('=')) => Some(("!=", Neq)),
+            ('<', Some('=')) => Some(("<=", Le)),
+            ('>', Some('=')) => Some((">=", Ge)),
+            ('&', Some('&')) => Some(("&&", And)),
+            ('|', Some('|')) => Some(("||", Or)),
+            _ => Option::None,
+        };
+        if let Some((op, kind)) = pair {
+            self.bump();
+            self.bump();
+            self.push_fixed(kind, op, start);
+            return Ok(());
+        }
         let kind = match c {
             '[' => LBracket,
             ']' => RBracket,
@@ -240,7 +330,7 @@ impl Lexer {
             _ => return Err(self.error(start, format!("unexpected character {c:?}"))),
         };
         self.bump();
-        self.push(kind, c.to_string(), start);
+        self.push_fixed(kind, c.encode_utf8(&mut [0; 4]), start);
         Ok(())
     }
 
@@ -331,10 +421,7 @@ impl Lexer {
         };
         let mut text = String::new();
         while let Some(c) = self.peek(0) {
-            let closes = match strip {
-                Some(_) => self.starts("\"\"\""),
-                None => c == '"',
-            };
+            let closes = c == '"' && (strip.is_none() || self.starts("\"\"\""));
             if closes {
                 if !text.is_empty() {
                     if strip.is_some() {
@@ -351,13 +438,13 @@ impl Lexer {
                     self.bump();
                 }
                 self.modes.pop();
-                self.push(TokenKind::StringEnd, closer.into(), start);
+                self.push_fixed(TokenKind::StringEnd, closer, start);
                 return Ok(());
             }
             if strip.is_none() && c == '\n' {
                 return Err(self.error(self.pos(), "this string is not closed before the end of the line"));
             }
-            if self.starts("${") {
+            if c == '$' && self.peek(1) == Some('{') {
                 if !text.is_empty() {
                     self.push(kind, text, start);
                     return Ok(());
@@ -365,11 +452,11 @@ impl Lexer {
                 self.bump();
                 self.bump();
                 self.modes.push(Mode::Interpolation(1));
-                self.push(TokenKind::InterpolationStart, "${".into(), start);
+                self.push_fixed(TokenKind::InterpolationStart, "${", start);
                 return Ok(());
             }
             // `\"` is the only escape, in single-line strings only.
-            if strip.is_none() && self.starts("\\\"") {
+            if strip.is_none() && c == '\\' && self.peek(1) == Some('"') {
                 self.bump();
                 self.bump();
                 text.push('"');
@@ -387,11 +474,21 @@ impl Lexer {
 
 #[cfg(test)]
 mod tests {
+    use super::super::token::KEYWORDS;
     use super::*;
     use TokenKind::*;
 
     fn kinds(text: &str) -> Vec<TokenKind> {
         lex(text, false).0.into_iter().map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn every_keyword_and_only_they_are_found() {
+        for k in KEYWORDS {
+            assert_eq!(keyword(k), Some(k));
+        }
+        assert_eq!(keyword("variables2"), Option::None);
+        assert_eq!(keyword("Spec"), Option::None);
     }
 
     #[test]

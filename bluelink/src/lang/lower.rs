@@ -11,7 +11,6 @@ use crate::node::{Kind, Node};
 use bpvm_runtime::Value;
 
 /// Substitution text being written, and where its pieces come from.
-#[derive(Default)]
 struct Written {
     out: String,
     spans: Vec<(usize, Pos)>,
@@ -50,6 +49,16 @@ pub(super) fn substitution_text(src: &str) -> Option<String> {
     let mut w = Written::default();
     substitution(e, &mut w).ok()?;
     Some(w.out)
+}
+
+impl Default for Written {
+    /// With room for a usual substitution, grown rarely.
+    fn default() -> Written {
+        Written {
+            out: String::with_capacity(64),
+            spans: Vec::with_capacity(4),
+        }
+    }
 }
 
 impl Builder<'_> {

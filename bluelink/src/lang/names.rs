@@ -58,10 +58,9 @@ impl Cursor {
 
     /// The name of a declaration: a bare name, or one in quotes.
     pub(super) fn element_name(&mut self) -> Parsed<(String, Pos)> {
-        let t = self.peek().clone();
-        match t.kind {
+        match self.kind() {
             T::Ident => {
-                self.advance();
+                let t = self.advance();
                 Ok((t.text, t.start))
             }
             T::StringStart => self.quoted_name(),
@@ -69,7 +68,7 @@ impl Cursor {
                 let message = format!(
                     "{word:?} is a keyword and cannot be a bare name; write it in quotes (\"{word}\") to use it as a name"
                 );
-                fail(t.start, message)
+                fail(self.peek().start, message)
             }
             _ => self.unexpected("a name"),
         }
@@ -78,10 +77,9 @@ impl Cursor {
     /// The key of a field in a declaration's block: a name, a keyword, or
     /// a name in quotes.
     pub(super) fn field_key(&mut self) -> Parsed<(String, Pos)> {
-        let t = self.peek().clone();
-        match t.kind {
+        match self.kind() {
             T::Ident | T::Keyword(_) => {
-                self.advance();
+                let t = self.advance();
                 Ok((t.text, t.start))
             }
             T::StringStart => self.quoted_name(),
@@ -92,10 +90,9 @@ impl Cursor {
     /// The key of an object or free-form block: a name, a keyword, or any
     /// string without interpolation.
     pub(super) fn object_key(&mut self) -> Parsed<(String, Pos)> {
-        let t = self.peek().clone();
-        match t.kind {
+        match self.kind() {
             T::Ident | T::Keyword(_) => {
-                self.advance();
+                let t = self.advance();
                 Ok((t.text, t.start))
             }
             T::StringStart => self.plain_string(),
@@ -125,11 +122,10 @@ impl Cursor {
     }
 
     fn segment(&mut self) -> Parsed<(String, Pos)> {
-        let t = self.peek().clone();
-        if !matches!(t.kind, T::Ident | T::Keyword(_) | T::Bool | T::None) {
+        if !matches!(self.kind(), T::Ident | T::Keyword(_) | T::Bool | T::None) {
             return self.unexpected("a part of a type (letters and digits)");
         }
-        self.advance();
+        let t = self.advance();
         let valid =
             t.text.starts_with(|c: char| c.is_ascii_alphabetic()) && t.text.chars().all(|c| c.is_ascii_alphanumeric());
         if !valid {

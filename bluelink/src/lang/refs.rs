@@ -9,16 +9,16 @@ use crate::error::Pos;
 
 impl Cursor {
     pub(super) fn reference_or_call(&mut self) -> Parsed<Expr> {
-        let first = self.peek().clone();
-        let at = first.start;
+        let first = self.peek();
+        let (at, kind) = (first.start, first.kind);
         let reference = |text: String, resource: Option<String>| Expr {
             at,
             kind: ExprKind::Ref(Reference { text, resource }),
         };
-        match first.kind {
+        match kind {
             T::Keyword("variables") => {
                 self.advance();
-                let mut text = "variables".to_string();
+                let mut text = text_of("variables");
                 push_name(&mut text, &self.name_accessor()?.0);
                 if matches!(self.kind(), T::Dot | T::LBracket) {
                     let at = self.peek().start;
@@ -28,7 +28,7 @@ impl Cursor {
             }
             T::Keyword("values") => {
                 self.advance();
-                let mut text = "values".to_string();
+                let mut text = text_of("values");
                 push_name(&mut text, &self.name_accessor()?.0);
                 self.accessors(&mut text)?;
                 Ok(reference(text, None))
@@ -43,7 +43,7 @@ impl Cursor {
             T::Keyword("children") => {
                 self.advance();
                 let (name, name_at) = self.name_accessor()?;
-                let mut text = "children".to_string();
+                let mut text = text_of("children");
                 push_name(&mut text, &name);
                 if !matches!(self.kind(), T::Dot | T::LBracket) {
                     let message = format!("a child reference names an export of the child: 'children.{name}.<export>'");
@@ -54,7 +54,7 @@ impl Cursor {
             }
             T::Keyword("elem") => {
                 self.advance();
-                let mut text = "elem".to_string();
+                let mut text = text_of("elem");
                 self.accessors(&mut text)?;
                 Ok(reference(text, None))
             }
@@ -72,8 +72,8 @@ impl Cursor {
             }
             T::Ident | T::Keyword(_) if self.kind_at(1) == T::LParen => self.call(),
             T::Ident => {
-                self.advance();
-                let (text, resource) = self.resource(first.text)?;
+                let name = self.advance().text;
+                let (text, resource) = self.resource(name)?;
                 Ok(reference(text, resource))
             }
             _ => self.unexpected("an expression"),
@@ -83,7 +83,7 @@ impl Cursor {
     /// The rest of a resource reference after its name: an optional
     /// element index, then accessors.
     fn resource(&mut self, name: String) -> Parsed<(String, Option<String>)> {
-        let mut text = "resources".to_string();
+        let mut text = text_of("resources");
         push_name(&mut text, &name);
         let bare = text.len();
         if self.kind() == T::LBracket && self.kind_at(1) != T::StringStart {
@@ -96,7 +96,7 @@ impl Cursor {
 
     fn datasource(&mut self) -> Parsed<String> {
         self.advance();
-        let mut text = "datasources".to_string();
+        let mut text = text_of("datasources");
         push_name(&mut text, &self.name_accessor()?.0);
         push_name(&mut text, &self.name_accessor()?.0);
         if self.kind() == T::LBracket {
@@ -137,12 +137,10 @@ impl Cursor {
             match self.kind() {
                 T::Dot => {
                     self.advance();
-                    let t = self.peek().clone();
-                    if !matches!(t.kind, T::Ident | T::Keyword(_)) {
+                    if !matches!(self.kind(), T::Ident | T::Keyword(_)) {
                         return self.unexpected("a field name after '.'");
                     }
-                    self.advance();
-                    push_name(text, &t.text);
+                    push_name(text, &self.advance().text);
                 }
                 T::LBracket => self.bracket(text, true)?,
                 _ => return Ok(()),
@@ -211,4 +209,11 @@ impl Cursor {
             })),
         })
     }
+}
+
+/// A reference's text, begun with `head`, with room for the rest.
+fn text_of(head: &str) -> String {
+    let mut text = String::with_capacity(48);
+    text.push_str(head);
+    text
 }

@@ -158,7 +158,35 @@ impl TokenKind {
     /// ```
     pub fn describe(self) -> String {
         use TokenKind::*;
-        let symbol = match self {
+        match self {
+            Keyword(word) => format!("keyword {word:?}"),
+            Int => "an integer".into(),
+            Float => "a float".into(),
+            Bool => "a boolean".into(),
+            None => "none".into(),
+            StringStart | Text => "a string".into(),
+            StringEnd => "the end of the string".into(),
+            MultilineText => "a multi-line string".into(),
+            Newline => "the end of the line".into(),
+            Comment => "a comment".into(),
+            Ident => "a name".into(),
+            Invalid => "an unreadable character".into(),
+            Eof => "the end of the file".into(),
+            symbol => format!("'{}'", symbol.spelling().unwrap_or_default()),
+        }
+    }
+
+    /// The one way a punctuation or operator token is written (which the
+    /// parser's tokens leave out of their text).
+    ///
+    /// ```
+    /// use bpvm_bluelink::lang::TokenKind;
+    /// assert_eq!(TokenKind::Le.spelling(), Some("<="));
+    /// assert_eq!(TokenKind::Ident.spelling(), None);
+    /// ```
+    pub fn spelling(self) -> Option<&'static str> {
+        use TokenKind::*;
+        Some(match self {
             LBracket => "[",
             RBracket => "]",
             LParen => "(",
@@ -181,20 +209,7 @@ impl TokenKind {
             Slash => "/",
             Star => "*",
             InterpolationStart => "${",
-            Keyword(word) => return format!("keyword {word:?}"),
-            Int => return "an integer".into(),
-            Float => return "a float".into(),
-            Bool => return "a boolean".into(),
-            None => return "none".into(),
-            StringStart | Text => return "a string".into(),
-            StringEnd => return "the end of the string".into(),
-            MultilineText => return "a multi-line string".into(),
-            Newline => return "the end of the line".into(),
-            Comment => return "a comment".into(),
-            Ident => return "a name".into(),
-            Invalid => return "an unreadable character".into(),
-            Eof => return "the end of the file".into(),
-        };
-        format!("'{symbol}'")
+            _ => return Option::None,
+        })
     }
 }

@@ -201,3 +201,40 @@ fn an_out_folder_with_a_file_the_batch_reads_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A blueprint written in the `.bp` language renders in a batch beside a
+/// YAML one, with the variable file beside it, and the report names it.
+#[test]
+fn a_bp_blueprint_renders_beside_a_yaml_one() {
+    let root = scratch_dir("batch-bp");
+    write(&root, "src/queue.yaml", &good("from-yaml"));
+    let bp = "version \"2023-04-20\"\nvariable env: string {}\n\
+              resource q: aws/sqs/queue {\n  spec { name = \"from-bp-${variables.env}\" }\n}\n";
+    write(&root, "src/topic.bp", bp);
+    write(&root, "src/topic.prod.vars.yaml", "env: prod\n");
+    let run = bpvm()
+        .args(["batch", "src", "--out", "out", "--report", "report.json"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(stderr.contains("2 rendered, 0 failed"), "{stderr}");
+    let out = |id: &str| std::fs::read_to_string(root.join(format!("out/{id}.yaml"))).expect(id);
+    let topic = out("topic@prod");
+    assert!(
+        topic.contains("  q:\n    type: aws/sqs/queue\n    spec:\n      name: from-bp-prod\n"),
+        "{topic}"
+    );
+    assert!(out("queue").contains("name: from-yaml"), "{}", out("queue"));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("report.json")).unwrap()).unwrap();
+    let ids: Vec<(&str, &str)> = report["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(ids, [("queue", "ok"), ("topic@prod", "ok")]);
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -172,3 +172,20 @@ fn a_blueprint_reference_to_an_undefined_name_says_once_what_was_meant() {
     assert_eq!(findings[0]["message"], "variables.regoin is not defined");
     assert_eq!(findings[0]["suggestion"], "variables.region");
 }
+
+/// A `.bp` blueprint, given or found in a folder, is checked at the
+/// line:column of its own text, inside the expressions written there.
+#[test]
+fn a_bp_blueprint_is_checked_at_its_own_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let bp = "version \"2023-04-20\"\nvariable debug: boolean {}\n\
+              resource fn: aws/lambda/function {\n  condition = variables.debug && len(variables.debug) == 0\n  spec {}\n}\n";
+    std::fs::create_dir_all(dir.path().join("app")).unwrap();
+    std::fs::write(dir.path().join("app/fn.bp"), bp).unwrap();
+    let expected = "app/fn.bp:4:34: error[type-mismatch]: len() argument 1 must be a string, an array or an object, got boolean\n  |\n4 |   condition = variables.debug && len(variables.debug) == 0\n  |                                  ^^^^^^^^^^^^^^^^^^^^\n";
+    for path in ["app/fn.bp", "app"] {
+        let out = check(&[path], dir.path());
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).starts_with(expected), "{}", text(&out.stdout));
+    }
+}

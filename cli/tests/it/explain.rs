@@ -329,3 +329,44 @@ fn a_cycle_is_the_renders_failure_warned_beside_the_trace() {
          \x20     gives (empty)\n"
     );
 }
+
+/// A `.bp` blueprint is explained at the line:column of its own text,
+/// each expression shown as the substitution it stands for.
+#[test]
+fn a_bp_blueprint_is_explained_at_its_own_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let bp = "version \"2025-11-02\"\nvariable region: string { default = \"eu-west-1\" }\n\
+              value prefix: string { value = \"app-${variables.region}\" }\n\
+              resource table: aws/dynamodb/table {\n  spec { name = \"${values.prefix}-orders\" }\n}\n\
+              resource fn: aws/lambda/function {\n  spec {\n    tableName = table.spec.name\n    \
+              upper = to_upper(values.prefix) == \"X\"\n  }\n}\n";
+    std::fs::write(dir.path().join("orders.bp"), bp).unwrap();
+    let out = bpvm()
+        .args(["explain", "resources.fn.spec", "orders.bp", "--var", "region=us-east-1"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "resources.fn.spec = {\"tableName\":\"app-us-east-1-orders\",\"upper\":false}\n\
+         \x20 resources.fn.spec.tableName (orders.bp:9:17)\n\
+         \x20     ${resources.table.spec.name}\n\
+         \x20       reads resources.table.spec.name = \"app-us-east-1-orders\"\n\
+         \x20 resources.fn.spec.upper (orders.bp:10:13)\n\
+         \x20     ${eq(to_upper(values.prefix), \"X\")}\n\
+         \x20       reads values.prefix = \"app-us-east-1\"\n"
+    );
+    let value = bpvm()
+        .args(["explain", "values.prefix", "orders.bp"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&value.stdout),
+        "values.prefix = {\"type\":\"string\",\"value\":\"app-eu-west-1\"}\n\
+         \x20 values.prefix.value (orders.bp:3:32)\n\
+         \x20     app-${variables.region}\n\
+         \x20       reads variables.region = \"eu-west-1\"\n"
+    );
+}

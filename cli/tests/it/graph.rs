@@ -99,3 +99,87 @@ fn a_graph_of_a_broken_blueprint_is_its_errors() {
         "{err}"
     );
 }
+
+/// A blueprint in the `.bp` language: values, a data source, a child
+/// (itself `.bp`), `dependsOn`, a label selector, operators.
+const ORDERS_BP: &str = r#"version "2025-11-02"
+variable region: string { default = "eu-west-1" }
+value prefix: string { value = "app-${variables.region}" }
+data network: aws/vpc {
+  filter "tags" has key "prod"
+  export vpcId: string
+}
+include net "net.bp" {
+  variables { region = variables.region }
+}
+resource table: aws/dynamodb/table {
+  metadata { labels = { app = "orders" } }
+  spec { name = "${values.prefix}-orders" }
+}
+resource fn: aws/lambda/function {
+  dependsOn = [table]
+  select by label { app = "orders" }
+  spec {
+    tableName = table.spec.name
+    vpc = datasources.network.vpcId
+    subnet = children.net.subnetId
+    upper = to_upper(values.prefix) == "X"
+  }
+}
+"#;
+
+/// [`ORDERS_BP`] as a YAML author writes it.
+const ORDERS_YAML: &str = r#"version: 2025-11-02
+variables:
+  region: {type: string, default: eu-west-1}
+values:
+  prefix: {type: string, value: "app-${variables.region}"}
+datasources:
+  network:
+    type: aws/vpc
+    filter: {field: tags, operator: has key, search: prod}
+    exports: {vpcId: {type: string}}
+include:
+  net: {path: net.bp, variables: {region: "${variables.region}"}}
+resources:
+  table:
+    type: aws/dynamodb/table
+    metadata: {labels: {app: orders}}
+    spec: {name: "${values.prefix}-orders"}
+  fn:
+    type: aws/lambda/function
+    dependsOn: [table]
+    linkSelector: {byLabel: {app: orders}}
+    spec:
+      tableName: ${resources.table.spec.name}
+      vpc: ${datasources.network.vpcId}
+      subnet: ${children.net.subnetId}
+      upper: ${eq(to_upper(values.prefix), "X")}
+"#;
+
+#[test]
+fn a_bp_blueprint_is_drawn_as_its_yaml_twin() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write("orders.bp", ORDERS_BP);
+    write("orders.yaml", ORDERS_YAML);
+    write(
+        "net.bp",
+        "version \"2025-11-02\"\nvariable region: string {}\nresource subnet: aws/ec2/subnet {\n  spec { region = variables.region }\n}\nexport subnetId: string { field = subnet.spec.region }\n",
+    );
+    let draw = |file: &str, format: &str| {
+        let out = bpvm()
+            .arg("graph")
+            .arg(dir.path().join(file))
+            .args(["--format", format])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for format in ["mermaid", "dot"] {
+        let drawn = draw("orders.bp", format);
+        assert_eq!(drawn, draw("orders.yaml", format), "--format {format}");
+        assert!(drawn.contains("table") && drawn.contains("net"), "{drawn}");
+    }
+}

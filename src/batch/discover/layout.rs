@@ -41,8 +41,13 @@ pub const MANIFEST: &str = "bpvm-batch.yaml";
 pub const SKIPPED: [&str; 3] = [".git", "target", "node_modules"];
 
 /// The extensions a blueprint (and its variable, data source and
-/// resource state files) may have.
+/// resource state files) may have; a blueprint may also be written in
+/// the `.bp` language ([`BP_EXTENSIONS`]).
 const EXTENSIONS: [&str; 3] = ["yaml", "yml", "json"];
+
+/// The extensions of a blueprint written in the `.bp` language (never a
+/// variable, data source or resource state file, which are data).
+const BP_EXTENSIONS: [&str; 2] = ["bp", "blueprint"];
 
 /// `true` when `dir` is a Windsor project: it has `windsor.yaml` (or
 /// `windsor.yml`) and a folder `contexts/_template/`.
@@ -125,13 +130,17 @@ pub(super) enum Role {
 /// The extension of `name` when it is one a blueprint may have.
 pub(super) fn extension(name: &str) -> Option<&str> {
     let (_, ext) = name.rsplit_once('.')?;
-    EXTENSIONS.contains(&ext).then_some(ext)
+    (EXTENSIONS.contains(&ext) || BP_EXTENSIONS.contains(&ext)).then_some(ext)
 }
 
 /// What the file `name` (with a blueprint's extension) is.
 pub(super) fn role(name: &str) -> Role {
     if name == MANIFEST {
         return Role::Manifest;
+    }
+    if bpvm_bluelink::lang::is_bp(name) {
+        // `app.vars.bp` is a blueprint still: data is never `.bp`.
+        return Role::Candidate;
     }
     let inner = stem(name);
     for (suffix, role) in [
@@ -165,5 +174,10 @@ mod tests {
         assert_eq!(role("orders.resource-state.yaml"), Role::ResourceState);
         assert_eq!(role("bpvm-batch.yaml"), Role::Manifest);
         assert_eq!(owner("orders.prod.vars.yaml"), "orders.prod");
+        assert_eq!(role("orders.bp"), Role::Candidate);
+        assert_eq!(role("orders.vars.bp"), Role::Candidate);
+        assert_eq!(role("orders.blueprint.yaml"), Role::Candidate);
+        assert_eq!(extension("orders.blueprint"), Some("blueprint"));
+        assert_eq!(extension("orders.bpx"), None);
     }
 }

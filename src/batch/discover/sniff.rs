@@ -1,19 +1,28 @@
-//! Telling a Bluelink blueprint from other YAML and JSON by its version,
-//! and reading what it includes, without loading it.
+//! Telling a Bluelink blueprint from other YAML and JSON (or other
+//! `.bp` files) by its version, and reading what it includes, without
+//! loading it.
 
 use bpvm_bluelink::load::VERSIONS;
-use bpvm_bluelink::node;
+use bpvm_bluelink::{lang, node};
 
-/// The include paths of `text` when it is a Bluelink blueprint (its
-/// top-level `version` is a Bluelink version); `None` when it is not.
+/// The include paths of `text`, the file `name`, when it is a Bluelink
+/// blueprint (its top-level `version` is a Bluelink version); `None` when
+/// it is not. A `.bp` or `.blueprint` file is read in the `.bp` language.
 ///
 /// A file that declares a Bluelink version but cannot be parsed is a
 /// blueprint still, so that its render reports why rather than the batch
 /// missing it. Include paths made with substitutions cannot be known
 /// before rendering and are left out.
-pub(super) fn sniff(text: &str) -> Option<Vec<String>> {
+pub(super) fn sniff(name: &str, text: &str) -> Option<Vec<String>> {
     if !VERSIONS.iter().any(|v| text.contains(v)) {
         return None;
+    }
+    if lang::is_bp(name) {
+        // Other tools name files `.bp` too: a version tells.
+        return match lang::read(text) {
+            Ok(doc) => versioned_includes(&doc),
+            Err(_) => declares_bp_version(text).then(Vec::new),
+        };
     }
     // Most blueprints include nothing: a top-level `version:` line (a
     // key at column 0 of a block mapping) then tells without parsing the
@@ -25,6 +34,12 @@ pub(super) fn sniff(text: &str) -> Option<Vec<String>> {
     let Ok(doc) = node::read(text) else {
         return declares_version(text).then(Vec::new);
     };
+    versioned_includes(&doc)
+}
+
+/// The include paths of the document `doc` when its `version` is a
+/// Bluelink version.
+fn versioned_includes(doc: &node::Node) -> Option<Vec<String>> {
     let version = doc.get("version").and_then(node::Node::as_str)?;
     if !VERSIONS.contains(&version) {
         return None;
@@ -62,6 +77,18 @@ fn declares_version(text: &str) -> bool {
     })
 }
 
+/// `true` when a line of the `.bp` text `text` starts with a `version`
+/// directive naming a Bluelink version.
+fn declares_bp_version(text: &str) -> bool {
+    text.lines().any(|line| {
+        let Some(rest) = line.trim_start().strip_prefix("version") else {
+            return false;
+        };
+        let value = rest.trim_start_matches([' ', '\t']);
+        value.len() < rest.len() && VERSIONS.iter().any(|v| value.starts_with(&format!("\"{v}\"")))
+    })
+}
+
 /// `true` when `value`, the text after `version:` on its line, is a
 /// Bluelink version (quoted or not, with a comment or a JSON comma after).
 fn is_version(value: &str) -> bool {
@@ -82,19 +109,37 @@ mod tests {
 
     #[test]
     fn blueprints_are_told_by_their_version() {
-        assert_eq!(sniff("version: 2023-04-20\nresources: {}\n"), Some(vec![]));
-        assert_eq!(sniff("{\"version\": \"2025-11-02\", \"resources\": {}}"), Some(vec![]));
-        assert_eq!(sniff("version: 2024-01-01\nresources: {}\n"), None);
-        assert_eq!(sniff("released: 2023-04-20\n"), None);
-        assert_eq!(sniff("meta:\n  version: 2023-04-20\n"), None);
-        let text = "version: 2023-04-20\ninclude:\n  a: {path: child.yaml}\n  b: {path: '${variables.p}'}\n";
-        assert_eq!(sniff(text), Some(vec!["child.yaml".to_string()]));
-        // Broken, but declaring a version: its render reports why.
-        assert_eq!(sniff("version: 2023-04-20\nresources: [\n"), Some(vec![]));
+        assert_eq!(sniff("a.yaml", "version: 2023-04-20\nresources: {}\n"), Some(vec![]));
         assert_eq!(
-            sniff("{\n  \"version\" : \"2025-11-02\",\n  \"resources\": {\n"),
+            sniff("a.yaml", "{\"version\": \"2025-11-02\", \"resources\": {}}"),
             Some(vec![])
         );
-        assert_eq!(sniff("a: [\n  version: 2023-04-20\n"), None);
+        assert_eq!(sniff("a.yaml", "version: 2024-01-01\nresources: {}\n"), None);
+        assert_eq!(sniff("a.yaml", "released: 2023-04-20\n"), None);
+        assert_eq!(sniff("a.yaml", "meta:\n  version: 2023-04-20\n"), None);
+        let text = "version: 2023-04-20\ninclude:\n  a: {path: child.yaml}\n  b: {path: '${variables.p}'}\n";
+        assert_eq!(sniff("a.yaml", text), Some(vec!["child.yaml".to_string()]));
+        // Broken, but declaring a version: its render reports why.
+        assert_eq!(sniff("a.yaml", "version: 2023-04-20\nresources: [\n"), Some(vec![]));
+        assert_eq!(
+            sniff("a.yaml", "{\n  \"version\" : \"2025-11-02\",\n  \"resources\": {\n"),
+            Some(vec![])
+        );
+        assert_eq!(sniff("a.yaml", "a: [\n  version: 2023-04-20\n"), None);
+    }
+
+    #[test]
+    fn bp_blueprints_are_told_by_their_version_directive() {
+        let text = "version \"2025-11-02\"\ninclude core \"core.bp\" {}\ninclude x \"${variables.p}.bp\" {}\n";
+        assert_eq!(sniff("app.bp", text), Some(vec!["core.bp".to_string()]));
+        assert_eq!(sniff("app.blueprint", "version \"2023-04-20\"\n"), Some(vec![]));
+        assert_eq!(sniff("app.bp", "version \"2024-01-01\"\n# 2023-04-20\n"), None);
+        // An Android.bp names no Bluelink version.
+        assert_eq!(sniff("Android.bp", "cc_library { name: \"libx\" }\n"), None);
+        // Broken, but declaring a version: its render reports why.
+        assert_eq!(sniff("app.bp", "version \"2025-11-02\"\nresource {\n"), Some(vec![]));
+        assert_eq!(sniff("app.bp", "# version \"2025-11-02\"\nresource {\n"), None);
+        // YAML that names a `.bp` is still YAML.
+        assert_eq!(sniff("app.blueprint.yaml", "version: 2023-04-20\n"), Some(vec![]));
     }
 }

@@ -156,7 +156,7 @@ fn blueprints<'f>(
                     continue;
                 }
             };
-            let Some(includes) = sniff(&text) else {
+            let Some(includes) = sniff(name, &text) else {
                 continue;
             };
             // It was just read through the root, so its real path resolves.

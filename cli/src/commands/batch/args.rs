@@ -9,8 +9,8 @@ use std::path::PathBuf;
 /// Render every Windsor context and Bluelink blueprint under PATHs in one run
 ///
 /// Finds every Windsor project (windsor.yaml and contexts/_template/:
-/// one target per context folder) and Bluelink blueprint (one target per
-/// <stem>[.<set>].vars.yaml beside it) under each PATH, skipping .git,
+/// one target per context folder) and Bluelink blueprint (YAML, JSON or
+/// .bp; one target per <stem>[.<set>].vars.yaml beside it) under each PATH, skipping .git,
 /// target, node_modules, hidden folders and what .gitignore ignores; a
 /// bpvm-batch.yaml in a PATH lists its targets instead. Each template is
 /// loaded once and its targets render in parallel, each exactly as

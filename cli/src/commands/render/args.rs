@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 /// Print the blueprint of a Windsor context or of a Bluelink blueprint.
 ///
-/// With BLUEPRINT (YAML or JSON): the whole blueprint is validated
+/// With BLUEPRINT (YAML or JSON, or Bluelink's `.bp` language for a file
+/// named *.bp or *.blueprint): the whole blueprint is validated
 /// (every problem reported with file:line:column and its path), then
 /// variables, values, data sources, resources (condition, each),
 /// included children, exports and metadata are resolved in dependency
@@ -27,7 +28,7 @@ Examples:
   bpvm render examples/bluelink/blueprint.yaml --vars examples/bluelink/blueprint.vars.yaml \\
       --datasources examples/bluelink/blueprint.datasources.yaml --seed 7")]
 pub struct Args {
-    /// A Bluelink blueprint (YAML or JSON); without it, the Windsor
+    /// A Bluelink blueprint (YAML, JSON or .bp); without it, the Windsor
     /// project is rendered.
     #[arg(value_name = "BLUEPRINT")]
     pub blueprint: Option<PathBuf>,
