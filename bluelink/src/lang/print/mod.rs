@@ -1,6 +1,6 @@
 //! `.bp` text written out: the canonical text of a document tree
 //! ([`to_bp`], what `bpvm convert --to bp` prints) and the source
-//! formatter ([`format`], `bpvm fmt`); and a `.bp` blueprint as YAML
+//! formatter ([`format()`], `bpvm fmt`); and a `.bp` blueprint as YAML
 //! ([`to_yaml`], `bpvm convert --to yaml`).
 //!
 //! [`to_bp`] keeps the tree's order: declarations as the sections list
@@ -12,7 +12,7 @@
 //! cannot spell is refused at its place: a type part with `-` or `_`, a
 //! literal `${` (`$${`), a carriage return, a function value.
 //!
-//! [`format`] works on the tokens, so comments, line breaks, and the
+//! [`format()`] works on the tokens, so comments, line breaks, and the
 //! author's forms (an operator or a call, `x` or `resources.x`) stay as
 //! written; only spacing, indentation and blank lines are made canonical.
 //! A comment belongs to the line it is on: one on a line of its own stays
