@@ -14,6 +14,8 @@
 # Dockerfile itself would pull the Rust image from a registry.)
 #   tests/release/image.sh [STATIC_BINARY]
 set -euo pipefail
+# shellcheck source=tests/release/http-server.sh
+source "$(dirname "$0")/http-server.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bpvm="$(realpath "${1:-$("$root/packaging/build-static.sh")}")"
 cd "$root"
@@ -97,14 +99,7 @@ fi
 # runtimes provide (written here as they would).
 mkdir -p "$work/site"
 echo '{"ok": true}' > "$work/site/config.json"
-python3 -u -m http.server --bind 127.0.0.1 --directory "$work/site" 0 > "$work/server.log" 2>&1 &
-server=$!
-port=""
-for _ in $(seq 50); do
-  port="$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$work/server.log" | head -n 1)"
-  [ -n "$port" ] && break
-  sleep 0.1
-done
+serve "$work/site" "$work/server.log"
 echo "127.0.0.1 localhost" > "$mnt/etc/hosts"
 fetched="$(in_image eval --dialect bluelink --allow-http localhost \
   "utf8(http_resource('http://localhost:$port/config.json'))" 2>&1 || true)"

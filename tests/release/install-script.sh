@@ -6,6 +6,8 @@
 # a missing version and an unknown platform are refused with nothing
 # installed. Also fills the Homebrew formula from such a release.
 set -euo pipefail
+# shellcheck source=tests/release/http-server.sh
+source "$(dirname "$0")/http-server.sh"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bpvm="$(realpath "${1:-$root/target/release/bpvm}")"
 [ -x "$bpvm" ] || { echo "error: $bpvm is not an executable (cargo build --release)" >&2; exit 2; }
@@ -42,15 +44,7 @@ release "$site/download/v0.1.0"
 release "$site/download/v0.0.9"
 echo "extra" >> "$site/download/v0.0.9/$name.tar.gz"
 
-python3 -u -m http.server --bind 127.0.0.1 --directory "$site" 0 > "$work/server.log" 2>&1 &
-server=$!
-port=""
-for _ in $(seq 50); do
-  port="$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$work/server.log" | head -n 1)"
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "error: the test's HTTP server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
+serve "$site" "$work/server.log"
 export BPVM_RELEASES_URL="http://127.0.0.1:$port"
 
 failures=0
