@@ -7,12 +7,14 @@
 
 mod bluelink;
 mod dialect;
+mod empty;
 mod output;
 mod report;
 mod windsor;
 
 pub use bluelink::{BluelinkFlags, NEEDS_BLUEPRINT};
 pub use dialect::{DialectArg, RulesArg};
+pub use empty::AllowEmpty;
 pub use output::{Format, OutputFormat};
 pub use report::ReportFormat;
 pub use windsor::{Rules, WindsorTarget};

@@ -1,6 +1,7 @@
 //! `bpvm check`: the report of `bpvm::check`, in the format asked for,
 //! with a progress bar on a terminal while many templates are checked.
 
+use crate::args::AllowEmpty;
 use crate::{exit, paint};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -17,15 +18,21 @@ use std::process::ExitCode;
 /// that are constant or never hold), config blocks nothing reads,
 /// `dependsOn` names and files that are not there, and context and
 /// test values the schema refuses. Exits 1 when it finds an error (or
-/// a warning, with --deny-warnings), 0 otherwise. The rules are listed
-/// in the README.
+/// a warning, with --deny-warnings), 0 otherwise. Finding no template
+/// at all is an error too (a job pointed at the wrong folder must not
+/// pass), unless --allow-empty. The rules are listed in the README.
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
   bpvm check examples/windsor
   bpvm check examples --format json
   bpvm check examples/windsor --format sarif > bpvm.sarif
-  bpvm check examples/windsor --deny-warnings")]
+  bpvm check examples/windsor --deny-warnings
+  mkdir -p empty && bpvm check empty --allow-empty
+
+Folders are searched as `bpvm batch` searches them: hidden folders,
+.git, target and node_modules are passed over, and so is what a
+.gitignore or .ignore file ignores (also outside a Git repository).")]
 pub struct Args {
     /// Projects, blueprints or folders to search (default: the current folder).
     #[arg(value_name = "PATH", default_value = ".")]
@@ -36,6 +43,8 @@ pub struct Args {
     /// Fail on warnings too.
     #[arg(long)]
     deny_warnings: bool,
+    #[command(flatten)]
+    empty: AllowEmpty,
 }
 
 /// How findings are written.
@@ -50,12 +59,13 @@ pub enum Form {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit::passed(check(&args.paths, args.format, args.deny_warnings))
+    exit::passed(check(&args))
 }
 
-/// Checks `paths`: whether the run passes (no errors; no warnings either
+/// Checks the PATHs: whether the run passes (no errors; no warnings either
 /// with `deny_warnings`).
-fn check(paths: &[PathBuf], form: Form, deny_warnings: bool) -> Result<bool, String> {
+fn check(args: &Args) -> Result<bool, String> {
+    let (paths, form, deny_warnings) = (&args.paths, args.format, args.deny_warnings);
     let bar = progress_bar();
     let result = bpvm::check::check_with(paths, &|done, total| {
         bar.set_length(total as u64);
@@ -66,6 +76,8 @@ fn check(paths: &[PathBuf], form: Form, deny_warnings: bool) -> Result<bool, Str
         let lines: Vec<String> = problems.0.iter().map(|p| format!("error: {p}")).collect();
         lines.join("\n")
     })?;
+    let what = "no Windsor project or Bluelink blueprint to check";
+    args.empty.discovered(report.templates.len(), what, paths)?;
     match form {
         Form::Human => anstream::print!("{}", paint::diagnostic(&bpvm::check::human(&report))),
         Form::Json => print!("{}", bpvm::check::json(&report)),

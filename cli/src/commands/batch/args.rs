@@ -2,7 +2,7 @@
 //! (the report formats are shared: `crate::args`). A leaf of the command's
 //! folder.
 
-use crate::args::{OutputFormat, ReportFormat};
+use crate::args::{AllowEmpty, OutputFormat, ReportFormat};
 use clap::Subcommand;
 use std::path::PathBuf;
 
@@ -18,7 +18,8 @@ use std::path::PathBuf;
 /// --root PATH). A failed target is reported and the others still render.
 ///
 /// Exit status: 0 when every target rendered (and, with --check, matched;
-/// with --test, every case passed), 1 otherwise, 2 on bad usage.
+/// with --test, every case passed), 1 otherwise (also when nothing was
+/// found to render, unless --allow-empty), 2 on bad usage.
 #[derive(clap::Args)]
 #[command(
     args_conflicts_with_subcommands = true,
@@ -28,7 +29,13 @@ Examples:
   bpvm batch examples --out rendered --check
   bpvm batch examples --test --shard 1/2 --report shard-1.json
   bpvm batch examples --test --shard 2/2 --report shard-2.json
-  bpvm batch merge-reports shard-*.json --report-format junit --out junit.xml"
+  bpvm batch merge-reports shard-*.json --report-format junit --out junit.xml
+  mkdir -p empty && bpvm batch empty --allow-empty
+
+A .gitignore or .ignore file is obeyed in every folder searched, also
+outside a Git repository (e.g. a .ignore holding `rendered/` keeps
+committed output out of discovery); the global excludes file and
+.git/info/exclude are not read, so that shards on every machine agree."
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -76,6 +83,8 @@ pub struct Args {
     /// BPVM_MEMORY_LIMIT_MIB].
     #[arg(long, value_name = "MIB", value_parser = super::limits::parse_mib)]
     pub memory_limit: Option<u64>,
+    #[command(flatten)]
+    pub empty: AllowEmpty,
 }
 
 #[derive(Subcommand)]

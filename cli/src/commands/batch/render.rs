@@ -27,6 +27,9 @@ pub fn render(args: &Args) -> Result<bool, String> {
     let paths = paths(args);
     let found = discover(args, &paths);
     let all = &found.targets;
+    let suites = if args.test { batch::suites(all) } else { Vec::new() };
+    let what = "no Windsor context or Bluelink blueprint to render";
+    args.empty.discovered(all.len() + suites.len(), what, &paths)?;
     let targets: Vec<Target> = match args.shard {
         Some((k, n)) => batch::shard(all, k, n),
         None => all.clone(),
@@ -47,7 +50,6 @@ pub fn render(args: &Args) -> Result<bool, String> {
         read,
         out_real,
     };
-    let suites = if args.test { batch::suites(all) } else { Vec::new() };
     let job = Job {
         format,
         texts: !matches!(sink.mode, Mode::Render),

@@ -7,7 +7,7 @@
 mod case;
 mod failures;
 
-use crate::args::{ReportFormat, Rules};
+use crate::args::{AllowEmpty, ReportFormat, Rules};
 use crate::{exit, load, paint};
 use bpvm::batch::{Report, Status};
 use bpvm::windsor::test;
@@ -19,7 +19,7 @@ use std::process::ExitCode;
 /// Prints ✓ or ✗ per case, with what differed, then "N passed, M failed",
 /// then each failed case again, one line each (file:line: name: why), so
 /// that a long CI log ends with what failed. Exit status 1 if any case
-/// failed.
+/// failed, or if there is no case at all (unless --allow-empty).
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
@@ -27,7 +27,8 @@ Examples:
   bpvm test --project examples/windsor 'dev adds the dashboard and observability'
   bpvm test --project examples/windsor --path contexts/_template/tests/aws.test.yaml
   bpvm test --project examples/windsor --report test-report.json
-  bpvm test --project examples/windsor --report junit.xml --report-format junit")]
+  bpvm test --project examples/windsor --report junit.xml --report-format junit
+  mkdir -p t/contexts/_template/tests && touch t/windsor.yaml && bpvm test --project t --allow-empty")]
 pub struct Args {
     /// The project folder.
     #[arg(long, value_name = "DIR", default_value = ".")]
@@ -72,10 +73,26 @@ pub struct Args {
     /// The report's format.
     #[arg(long, value_enum, default_value = "json", requires = "report")]
     report_format: ReportFormat,
+    #[command(flatten)]
+    empty: AllowEmpty,
 }
 
 pub fn run(args: Args) -> ExitCode {
     exit::passed(load::windsor::at_now(args.now.as_deref(), || test(&args)))
+}
+
+/// What an empty run says: where cases were looked for.
+fn nothing_found(args: &Args) -> String {
+    let tests = args.project.join("contexts/_template/tests");
+    let under = if args.paths.is_empty() {
+        String::new()
+    } else {
+        format!(" (only --path {})", args.paths.join(", --path "))
+    };
+    format!(
+        "error: no test cases found: no *.test.yaml file with a case under {}{under}",
+        tests.display()
+    )
 }
 
 /// Runs the cases; `Ok(false)` when any failed.
@@ -95,12 +112,10 @@ fn test(args: &Args) -> Result<bool, String> {
     }
     let name = args.name.as_ref().or(args.case.as_ref());
     let chosen: Vec<&test::Case> = cases.iter().filter(|c| name.is_none_or(|n| &c.name == n)).collect();
-    if chosen.is_empty() {
-        return Err(match name {
-            Some(n) => format!("error: no test case is named {n:?}"),
-            None => "error: no test cases found".into(),
-        });
+    if let (true, Some(n)) = (chosen.is_empty(), name) {
+        return Err(format!("error: no test case is named {n:?}"));
     }
+    args.empty.accepts(chosen.len(), &nothing_found(args))?;
     // Which rules the cases run by, on stderr: stdout stays the report.
     eprintln!("{}", load::windsor::rules(&project, args.rules));
     let mut records = Vec::with_capacity(chosen.len());
