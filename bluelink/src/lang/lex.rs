@@ -216,11 +216,11 @@ impl Lexer<'_> {
             }
             '#' => {
                 self.bump();
-                let mut text = String::new();
-                while let Some(c) = self.peek(0).filter(|c| *c != '\n') {
-                    text.push(c);
-                    self.bump();
+                let from = self.i;
+                while self.peek(0).is_some_and(|c| c != '\n') {
+                    self.i += 1;
                 }
+                let text = self.taken(from);
                 self.push(TokenKind::Comment, text, start);
             }
             c if ident_start(c) => self.word(start),
@@ -238,6 +238,15 @@ impl Lexer<'_> {
         match self.ascii.get(from..self.i) {
             Some(text) => text.to_string(),
             None => self.chars[from..self.i].iter().collect(),
+        }
+    }
+
+    /// [`Lexer::taken`] appended to `text`: no string of its own.
+    fn take_into(&mut self, from: usize, text: &mut String) {
+        self.col += (self.i - from) as u32;
+        match self.ascii.get(from..self.i) {
+            Some(slice) => text.push_str(slice),
+            None => text.extend(&self.chars[from..self.i]),
         }
     }
 
@@ -285,7 +294,7 @@ impl Lexer<'_> {
         while self.peek(0).is_some_and(|c| c.is_ascii_digit()) {
             self.i += 1;
         }
-        text.push_str(&self.taken(from));
+        self.take_into(from, text);
     }
 
     fn punctuation(&mut self, start: Pos) -> Result<(), ReadError> {
@@ -420,7 +429,19 @@ impl Lexer<'_> {
             TokenKind::Text
         };
         let mut text = String::new();
-        while let Some(c) = self.peek(0) {
+        loop {
+            // A run of plain characters is taken whole: one copy, no
+            // growing one character at a time.
+            let from = self.i;
+            while self.peek(0).is_some_and(|c| !matches!(c, '"' | '\n' | '$' | '\\')) {
+                self.i += 1;
+            }
+            if text.is_empty() {
+                text = self.taken(from);
+            } else {
+                self.take_into(from, &mut text);
+            }
+            let Some(c) = self.peek(0) else { break };
             let closes = c == '"' && (strip.is_none() || self.starts("\"\"\""));
             if closes {
                 if !text.is_empty() {
