@@ -96,19 +96,11 @@ impl Cursor {
         self.pos
     }
 
-    /// The index of the `}` that closes the interpolation whose tokens
-    /// start at the next one (or of the end of the file).
+    /// The index of the `}` that closes the interpolation the next token
+    /// opens (or of the end of the file).
     pub(super) fn interpolation_end(&self) -> usize {
-        let mut depth = 0usize;
-        for (i, t) in self.toks.iter().enumerate().skip(self.pos) {
-            match t.kind {
-                TokenKind::InterpolationStart => depth += 1,
-                TokenKind::InterpolationEnd if depth == 0 => return i,
-                TokenKind::InterpolationEnd => depth -= 1,
-                _ => {}
-            }
-        }
-        self.toks.len() - 1
+        let (open, close) = (TokenKind::InterpolationStart, TokenKind::InterpolationEnd);
+        super::token::closing(&self.toks, self.pos, open, close).unwrap_or(self.toks.len() - 1)
     }
 
     /// The tokens from index `from` up to `to`.

@@ -174,10 +174,11 @@ impl Cursor {
                     }
                 }
                 T::InterpolationStart => {
+                    let close = self.interpolation_end();
                     self.advance();
                     // Parsing takes the tokens' text: an interpolation over
                     // several lines (rare) keeps a copy for its layout.
-                    let toks = self.tokens(self.index(), self.interpolation_end());
+                    let toks = self.tokens(self.index(), close);
                     let lines = toks
                         .first()
                         .zip(toks.last())

@@ -148,6 +148,24 @@ pub struct Token {
     pub end: Pos,
 }
 
+/// The index of the token that closes the `open` token at `toks[k]`: the
+/// first `close` at its depth (strings and interpolations nest); `None`
+/// when the tokens end first.
+pub(super) fn closing(toks: &[Token], k: usize, open: TokenKind, close: TokenKind) -> Option<usize> {
+    let mut depth = 0usize;
+    for (j, t) in toks.iter().enumerate().skip(k) {
+        if t.kind == open {
+            depth += 1;
+        } else if t.kind == close {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                return Some(j);
+            }
+        }
+    }
+    None
+}
+
 impl TokenKind {
     /// What the token is, for messages: `'{'`, `keyword "by"`, `a string`.
     ///

@@ -6,7 +6,7 @@
 //! ends), trailing spaces, and the indentation of `"""` strings (their
 //! text one level deeper than the line they start on).
 
-use super::super::token::{Token, TokenKind as T};
+use super::super::token::{Token, TokenKind as T, closing};
 use super::words::pad;
 
 /// The source with `\r\n` read as `\n`, and where each line starts.
@@ -128,23 +128,10 @@ fn write_line(
     k
 }
 
-/// The index of the `StringEnd` of the string starting at `k`.
+/// The index of the `StringEnd` of the string starting at `k` (the token
+/// before the end of the file when it has none).
 fn string_end(toks: &[Token], k: usize) -> usize {
-    let mut depth = 0;
-    for (j, t) in toks.iter().enumerate().skip(k) {
-        match t.kind {
-            T::StringStart => depth += 1,
-            T::StringEnd => {
-                depth -= 1;
-                if depth == 0 {
-                    return j;
-                }
-            }
-            T::Eof => return j.saturating_sub(1),
-            _ => {}
-        }
-    }
-    toks.len() - 1
+    closing(toks, k, T::StringStart, T::StringEnd).unwrap_or(toks.len().saturating_sub(2))
 }
 
 /// A `"""` string: its text one level deeper than the line it is on.
@@ -184,21 +171,9 @@ fn block_string(src: &Source, toks: &[Token], line: &mut Line, indent: usize) {
     line.out.push_str("\"\"\"");
 }
 
+/// The index of the `}` of the interpolation starting at `k`.
 fn interpolation_end(toks: &[Token], k: usize) -> usize {
-    let mut depth = 0;
-    for (j, t) in toks.iter().enumerate().skip(k) {
-        match t.kind {
-            T::InterpolationStart => depth += 1,
-            T::InterpolationEnd => {
-                depth -= 1;
-                if depth == 0 {
-                    return j;
-                }
-            }
-            _ => {}
-        }
-    }
-    toks.len().saturating_sub(2)
+    closing(toks, k, T::InterpolationStart, T::InterpolationEnd).unwrap_or(toks.len().saturating_sub(2))
 }
 
 /// The space, if any, before a token of kind `next`.
