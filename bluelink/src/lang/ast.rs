@@ -3,6 +3,11 @@
 
 use crate::error::Pos;
 
+/// A name or a piece of string text as read: the token's own text moved
+/// in, inline when short (most names and keys are), so reading a name
+/// allocates nothing.
+pub(super) type Text = compact_str::CompactString;
+
 /// An expression and where it starts.
 #[derive(Debug, Clone)]
 pub(super) struct Expr {
@@ -13,10 +18,10 @@ pub(super) struct Expr {
 #[derive(Debug, Clone)]
 pub(super) enum ExprKind {
     /// A string without interpolations.
-    Str(String),
+    Str(Text),
     Int(i64),
     /// A float, and its text (kept to lower it exactly).
-    Float(f64, String),
+    Float(f64, Text),
     Bool(bool),
     None,
     List(Vec<Expr>),
@@ -32,7 +37,7 @@ pub(super) enum ExprKind {
 /// An object literal's entry.
 #[derive(Debug, Clone)]
 pub(super) struct Field {
-    pub key: String,
+    pub key: Text,
     pub key_at: Pos,
     pub value: Expr,
 }
@@ -40,7 +45,7 @@ pub(super) struct Field {
 /// A piece of an interpolated string.
 #[derive(Debug, Clone)]
 pub(super) enum Part {
-    Text(String),
+    Text(Text),
     /// An interpolation, and its text as laid out when it is written over
     /// several lines (see `layout`).
     Sub(Expr, Option<String>),
@@ -52,16 +57,16 @@ pub(super) struct Reference {
     pub text: String,
     /// The resource's name when the reference is just a resource
     /// (`fn` or `resources.fn`): what `dependsOn` and `exclude` take.
-    pub resource: Option<String>,
+    pub resource: Option<Text>,
 }
 
 /// A function call.
 #[derive(Debug, Clone)]
 pub(super) struct Call {
-    pub name: String,
+    pub name: Text,
     /// The arguments, each with its name and where the name is when it
     /// is a named one.
-    pub args: Vec<(Option<(String, Pos)>, Expr)>,
+    pub args: Vec<(Option<(Text, Pos)>, Expr)>,
     /// Accessors after the call, as text (`.a[0]`).
     pub path: String,
 }

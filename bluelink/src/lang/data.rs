@@ -2,6 +2,7 @@
 //! description. The filters become one `filter` (a list when there are
 //! several) and the exports one `exports`, where the first was written.
 
+use super::ast::Text;
 use super::build::{Builder, Entries, scalar, text};
 use super::cursor::{Cursor, Parsed, fail};
 use super::decl::Reader;
@@ -206,7 +207,7 @@ impl Builder<'_> {
 
 /// A filter's operator: `==` is `=`, and `not` goes before `in`, `has
 /// key`, `contains`, `starts with` and `ends with`.
-fn operator(c: &mut Cursor) -> Parsed<(String, Pos)> {
+fn operator(c: &mut Cursor) -> Parsed<(Text, Pos)> {
     let at = c.peek().start;
     let not = c.eat(T::Keyword("not")).is_some();
     let t = c.peek().clone();
@@ -243,5 +244,10 @@ fn operator(c: &mut Cursor) -> Parsed<(String, Pos)> {
     if !matches!(word, "has key" | "starts with" | "ends with") {
         c.advance();
     }
-    Ok((if not { format!("not {word}") } else { word.to_string() }, at))
+    let operator = if not {
+        format!("not {word}").into()
+    } else {
+        Text::from(word)
+    };
+    Ok((operator, at))
 }

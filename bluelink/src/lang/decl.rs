@@ -1,6 +1,7 @@
 //! The file: its directives and declarations, each added to its section
 //! of the document (`variables`, `values`, …) in the order written.
 
+use super::ast::Text;
 use super::build::{Builder, Entries, text};
 use super::cursor::{Cursor, Parsed, fail};
 use super::fields::unknown_field;
@@ -111,7 +112,7 @@ impl<'k> Reader<'k> {
     }
 
     /// Adds the declaration `name: node` to the section `key`.
-    pub(super) fn declare(&mut self, key: &'static str, at: Pos, name: (String, Pos), node: Node) -> Parsed<()> {
+    pub(super) fn declare(&mut self, key: &'static str, at: Pos, name: (Text, Pos), node: Node) -> Parsed<()> {
         let k = match self.top.iter().position(|(k, ..)| *k == key) {
             Some(k) => k,
             None => {
@@ -162,7 +163,7 @@ impl<'k> Reader<'k> {
     /// `name: type` of a declaration: the name, and the `type` entry. The
     /// type is one of `types`, or else, for a variable (`custom`), an
     /// element type (`aws/ec2/instanceType`).
-    fn header(&mut self, types: &[&str], custom: bool, place: &str) -> Parsed<((String, Pos), Entries)> {
+    fn header(&mut self, types: &[&str], custom: bool, place: &str) -> Parsed<((Text, Pos), Entries)> {
         self.c.advance();
         let name = self.c.element_name()?;
         self.c.expect(T::Colon, "':'")?;

@@ -2,7 +2,7 @@
 //! `>` `>=`, `!`), then literals, strings, arrays, objects, groups,
 //! references and calls.
 
-use super::ast::{Expr, ExprKind, Field, Part};
+use super::ast::{Expr, ExprKind, Field, Part, Text};
 use super::cursor::{Cursor, Parsed, fail};
 use super::token::TokenKind as T;
 
@@ -202,7 +202,7 @@ impl Cursor {
             }
         }
         let kind = match parts.as_slice() {
-            [] => ExprKind::Str(String::new()),
+            [] => ExprKind::Str(Text::default()),
             [Part::Text(t)] => ExprKind::Str(t.clone()),
             _ => ExprKind::Interpolated(parts),
         };

@@ -3,7 +3,7 @@
 //! everything else to bpvm's `${…}` substitution text, written out in full
 //! (`resources.x`, `eq(a, b)`, `list(…)`, `object(k = v)`).
 
-use super::ast::{Expr, ExprKind, Part};
+use super::ast::{Expr, ExprKind, Part, Text};
 use super::build::{Builder, Entries, scalar, text};
 use super::cursor::{Parsed, fail};
 use crate::error::Pos;
@@ -188,7 +188,7 @@ fn substitution(e: Expr, w: &mut Written) -> Parsed<()> {
     Ok(())
 }
 
-fn call(w: &mut Written, name: &str, args: Vec<(Option<(String, Pos)>, Expr)>, path: &str) -> Parsed<()> {
+fn call(w: &mut Written, name: &str, args: Vec<(Option<(Text, Pos)>, Expr)>, path: &str) -> Parsed<()> {
     w.out.push_str(name);
     w.out.push('(');
     for (k, (arg_name, value)) in args.into_iter().enumerate() {

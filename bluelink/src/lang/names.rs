@@ -1,5 +1,6 @@
 //! Strings that hold no interpolation, names, keys and types.
 
+use super::ast::Text;
 use super::cursor::{Cursor, Parsed, fail};
 use super::token::TokenKind as T;
 use crate::error::Pos;
@@ -13,21 +14,21 @@ fn valid_name(s: &str) -> bool {
 
 impl Cursor {
     /// A single-line string without interpolation, and where it starts.
-    pub(super) fn plain_string(&mut self) -> Parsed<(String, Pos)> {
+    pub(super) fn plain_string(&mut self) -> Parsed<(Text, Pos)> {
         self.literal_string(false)
     }
 
     /// A string without interpolation, single- or multi-line.
-    pub(super) fn static_string(&mut self) -> Parsed<(String, Pos)> {
+    pub(super) fn static_string(&mut self) -> Parsed<(Text, Pos)> {
         self.literal_string(true)
     }
 
-    fn literal_string(&mut self, multiline: bool) -> Parsed<(String, Pos)> {
+    fn literal_string(&mut self, multiline: bool) -> Parsed<(Text, Pos)> {
         let start = self.expect(T::StringStart, "a string")?;
         if start.text == "\"\"\"" && !multiline {
             return fail(start.start, "a multi-line string is not allowed here");
         }
-        let mut text = String::new();
+        let mut text = Text::default();
         loop {
             match self.kind() {
                 T::Text | T::MultilineText => text.push_str(&self.advance().text),
@@ -47,7 +48,7 @@ impl Cursor {
     }
 
     /// A name in quotes: letters, digits, `_`, `-` and `.`.
-    pub(super) fn quoted_name(&mut self) -> Parsed<(String, Pos)> {
+    pub(super) fn quoted_name(&mut self) -> Parsed<(Text, Pos)> {
         let (name, at) = self.plain_string()?;
         if !valid_name(&name) {
             let message = format!("{name:?} is not a valid name: a name has letters, digits, '_', '-' and '.'");
@@ -57,7 +58,7 @@ impl Cursor {
     }
 
     /// The name of a declaration: a bare name, or one in quotes.
-    pub(super) fn element_name(&mut self) -> Parsed<(String, Pos)> {
+    pub(super) fn element_name(&mut self) -> Parsed<(Text, Pos)> {
         match self.kind() {
             T::Ident => {
                 let t = self.advance();
@@ -76,7 +77,7 @@ impl Cursor {
 
     /// The key of a field in a declaration's block: a name, a keyword, or
     /// a name in quotes.
-    pub(super) fn field_key(&mut self) -> Parsed<(String, Pos)> {
+    pub(super) fn field_key(&mut self) -> Parsed<(Text, Pos)> {
         match self.kind() {
             T::Ident | T::Keyword(_) => {
                 let t = self.advance();
@@ -89,7 +90,7 @@ impl Cursor {
 
     /// The key of an object or free-form block: a name, a keyword, or any
     /// string without interpolation.
-    pub(super) fn object_key(&mut self) -> Parsed<(String, Pos)> {
+    pub(super) fn object_key(&mut self) -> Parsed<(Text, Pos)> {
         match self.kind() {
             T::Ident | T::Keyword(_) => {
                 let t = self.advance();
@@ -101,7 +102,7 @@ impl Cursor {
     }
 
     /// A field key and its `=`.
-    pub(super) fn assignment(&mut self) -> Parsed<(String, Pos)> {
+    pub(super) fn assignment(&mut self) -> Parsed<(Text, Pos)> {
         let key = self.field_key()?;
         self.expect(T::Assign, "'='")?;
         Ok(key)
@@ -109,7 +110,7 @@ impl Cursor {
 
     /// An element type, `a/b{/c}`: two segments or more, each a letter
     /// then letters and digits.
-    pub(super) fn element_type(&mut self) -> Parsed<(String, Pos)> {
+    pub(super) fn element_type(&mut self) -> Parsed<(Text, Pos)> {
         let (mut text, at) = self.segment()?;
         self.expect(T::Slash, "'/' (a type has two parts or more: 'aws/s3/bucket')")?;
         loop {
@@ -121,7 +122,7 @@ impl Cursor {
         }
     }
 
-    fn segment(&mut self) -> Parsed<(String, Pos)> {
+    fn segment(&mut self) -> Parsed<(Text, Pos)> {
         if !matches!(self.kind(), T::Ident | T::Keyword(_) | T::Bool | T::None) {
             return self.unexpected("a part of a type (letters and digits)");
         }

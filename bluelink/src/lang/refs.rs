@@ -2,7 +2,7 @@
 //! `datasources.d.f[n]`, `children.c.out…`, `elem…`, `i`) and calls, read
 //! straight into the substitution text they lower to.
 
-use super::ast::{Call, Expr, ExprKind, Reference, push_name};
+use super::ast::{Call, Expr, ExprKind, Reference, Text, push_name};
 use super::cursor::{Cursor, Parsed, fail};
 use super::token::TokenKind as T;
 use crate::error::Pos;
@@ -11,7 +11,7 @@ impl Cursor {
     pub(super) fn reference_or_call(&mut self) -> Parsed<Expr> {
         let first = self.peek();
         let (at, kind) = (first.start, first.kind);
-        let reference = |text: String, resource: Option<String>| Expr {
+        let reference = |text: String, resource: Option<Text>| Expr {
             at,
             kind: ExprKind::Ref(Reference { text, resource }),
         };
@@ -82,7 +82,7 @@ impl Cursor {
 
     /// The rest of a resource reference after its name: an optional
     /// element index, then accessors.
-    fn resource(&mut self, name: String) -> Parsed<(String, Option<String>)> {
+    fn resource(&mut self, name: Text) -> Parsed<(String, Option<Text>)> {
         let mut text = text_of("resources");
         push_name(&mut text, &name);
         let bare = text.len();
@@ -114,7 +114,7 @@ impl Cursor {
     }
 
     /// `.name` or `["name"]` after a namespace: a keyword is not a name here.
-    fn name_accessor(&mut self) -> Parsed<(String, Pos)> {
+    fn name_accessor(&mut self) -> Parsed<(Text, Pos)> {
         match self.kind() {
             T::Dot => {
                 let dot = self.advance();

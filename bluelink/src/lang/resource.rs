@@ -1,7 +1,7 @@
 //! `resource name: a/b/c { … }`: fields, `metadata`, `select by label`,
 //! `spec` and `foreach`.
 
-use super::ast::{Expr, ExprKind};
+use super::ast::{Expr, ExprKind, Text};
 use super::build::{Builder, Entries, text};
 use super::cursor::{Cursor, Parsed, fail};
 use super::decl::Reader;
@@ -35,17 +35,17 @@ impl Builder<'_> {
         let (key, key_at, v) = match t.kind {
             T::Keyword("metadata") => {
                 c.advance();
-                ("metadata".to_string(), t.start, self.resource_metadata(c, true)?)
+                (Text::const_new("metadata"), t.start, self.resource_metadata(c, true)?)
             }
-            T::Keyword("select") => ("linkSelector".to_string(), t.start, self.select(c)?),
+            T::Keyword("select") => (Text::const_new("linkSelector"), t.start, self.select(c)?),
             T::Keyword("spec") => {
                 c.advance();
-                ("spec".to_string(), t.start, self.free_form(c)?)
+                (Text::const_new("spec"), t.start, self.free_form(c)?)
             }
             T::Keyword("foreach") => {
                 c.advance();
                 let e = c.expr()?;
-                ("each".to_string(), t.start, self.string_or_sub(e)?)
+                (Text::const_new("each"), t.start, self.string_or_sub(e)?)
             }
             T::Ident if c.kind_at(1) != T::Assign => {
                 return misspelt_keyword(

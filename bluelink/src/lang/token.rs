@@ -2,6 +2,7 @@
 //! that a formatter can rebuild the text from them.
 
 use crate::error::Pos;
+use compact_str::CompactString;
 
 /// The 37 reserved words: never a bare name, always a field key.
 pub const KEYWORDS: [&str; 37] = [
@@ -140,8 +141,9 @@ pub enum TokenKind {
 pub struct Token {
     /// What it is.
     pub kind: TokenKind,
-    /// Its text.
-    pub text: String,
+    /// Its text: inline when short, as names and keywords are (a load
+    /// takes one per word; see `lex`'s header).
+    pub text: CompactString,
     /// Its first character.
     pub start: Pos,
     /// Just after its last character.
