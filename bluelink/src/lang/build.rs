@@ -11,16 +11,23 @@ use bpvm_runtime::Value;
 /// Where the pieces of lowered substitution text come from in the `.bp`
 /// source: for each string made of substitutions (by where its node
 /// starts), the byte offsets in its text at which a source expression
-/// starts, with that expression's place. Kept as a list: recorded for
-/// every substitution, looked up only for a problem or a finding.
+/// starts, with that expression's place. Kept flat (one list of strings,
+/// one of their pieces): recorded for every substitution, looked up only
+/// for a problem or a finding.
 #[derive(Debug, Default)]
-pub struct Origins(Vec<(Pos, Vec<(usize, Pos)>)>);
+pub struct Origins {
+    /// Each string's node place and its first piece in `pieces`.
+    strings: Vec<(Pos, usize)>,
+    pieces: Vec<(usize, Pos)>,
+}
 
 impl Origins {
     /// The `.bp` place of byte `offset` in the text of the node at `at`:
     /// the start of the innermost expression written there.
     pub fn locate(&self, at: Pos, offset: usize) -> Option<Pos> {
-        let (_, spans) = self.0.iter().rev().find(|(p, _)| *p == at)?;
+        let k = self.strings.iter().rposition(|(p, _)| *p == at)?;
+        let end = self.strings.get(k + 1).map_or(self.pieces.len(), |s| s.1);
+        let spans = &self.pieces[self.strings[k].1..end];
         spans
             .iter()
             .rev()
@@ -29,8 +36,28 @@ impl Origins {
             .map(|(_, p)| *p)
     }
 
-    pub(super) fn record(&mut self, at: Pos, spans: Vec<(usize, Pos)>) {
-        self.0.push((at, spans));
+    pub(super) fn record(&mut self, at: Pos, spans: &[(usize, Pos)]) {
+        self.strings.push((at, self.pieces.len()));
+        self.pieces.extend_from_slice(spans);
+    }
+}
+
+/// Substitution text being written, and where its pieces come from. One
+/// is kept by the [`Builder`] and cleared for each string: lowering a
+/// blueprint writes thousands.
+#[derive(Debug)]
+pub(super) struct Written {
+    pub out: String,
+    pub spans: Vec<(usize, Pos)>,
+}
+
+impl Default for Written {
+    /// With room for a usual substitution, grown rarely.
+    fn default() -> Written {
+        Written {
+            out: String::with_capacity(64),
+            spans: Vec::with_capacity(4),
+        }
     }
 }
 
@@ -38,6 +65,8 @@ impl Origins {
 pub(super) struct Builder<'k> {
     pub keys: &'k mut KeyTable,
     pub origins: Origins,
+    /// The text being written for a string of substitutions.
+    pub written: Written,
 }
 
 /// A string scalar.

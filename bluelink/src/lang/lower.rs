@@ -4,17 +4,11 @@
 //! (`resources.x`, `eq(a, b)`, `list(…)`, `object(k = v)`).
 
 use super::ast::{Expr, ExprKind, Part, Text};
-use super::build::{Builder, Entries, scalar, text};
+use super::build::{Builder, Entries, Written, scalar, text};
 use super::cursor::{Parsed, fail};
 use crate::error::Pos;
 use crate::node::{Kind, Node};
 use bpvm_runtime::Value;
-
-/// Substitution text being written, and where its pieces come from.
-struct Written {
-    out: String,
-    spans: Vec<(usize, Pos)>,
-}
 
 impl Written {
     /// The substitution written from byte `from` (its pieces from span
@@ -49,16 +43,6 @@ pub(super) fn substitution_text(src: &str) -> Option<String> {
     let mut w = Written::default();
     substitution(e, &mut w).ok()?;
     Some(w.out)
-}
-
-impl Default for Written {
-    /// With room for a usual substitution, grown rarely.
-    fn default() -> Written {
-        Written {
-            out: String::with_capacity(64),
-            spans: Vec::with_capacity(4),
-        }
-    }
 }
 
 impl Builder<'_> {
@@ -98,7 +82,7 @@ impl Builder<'_> {
             ExprKind::None => Ok(scalar(at, Value::Null)),
             ExprKind::Interpolated(parts) => self.interpolated(at, parts),
             kind => {
-                let mut w = Written::default();
+                let mut w = self.take_written();
                 w.out.push_str("${");
                 substitution(Expr { at, kind }, &mut w)?;
                 w.out.push('}');
@@ -109,7 +93,7 @@ impl Builder<'_> {
 
     /// A string with interpolations: its text and `${…}` in turn.
     pub(super) fn interpolated(&mut self, at: Pos, parts: Vec<Part>) -> Parsed<Node> {
-        let mut w = Written::default();
+        let mut w = self.take_written();
         let mut parts = parts.into_iter().peekable();
         while let Some(part) = parts.next() {
             match part {
@@ -137,9 +121,25 @@ impl Builder<'_> {
         Ok(self.recorded(at, w))
     }
 
+    /// The builder's [`Written`], empty.
+    fn take_written(&mut self) -> Written {
+        // Replaced by an empty one, which allocates nothing.
+        let empty = Written {
+            out: String::new(),
+            spans: Vec::new(),
+        };
+        let mut w = std::mem::replace(&mut self.written, empty);
+        w.out.clear();
+        w.spans.clear();
+        w
+    }
+
+    /// The string `w` wrote, its pieces recorded; `w` kept for the next.
     fn recorded(&mut self, at: Pos, w: Written) -> Node {
-        self.origins.record(at, w.spans);
-        text(at, &w.out)
+        self.origins.record(at, &w.spans);
+        let node = text(at, &w.out);
+        self.written = w;
+        node
     }
 }
 

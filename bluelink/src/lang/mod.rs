@@ -64,6 +64,7 @@ pub(crate) fn read_keys(text: &str, keys: &mut KeyTable) -> Result<(Node, Origin
     let builder = build::Builder {
         keys,
         origins: Origins::default(),
+        written: build::Written::default(),
     };
     let parsed = decl::Reader::new(cursor::Cursor::new(toks), builder).file();
     match (parsed, lex_error) {
