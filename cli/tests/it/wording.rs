@@ -60,7 +60,14 @@ fn the_check_finds_ids_and_shared_paths_and_nothing_else() {
         .collect();
     assert_eq!(
         found,
-        ["line 1: W1", "line 2: D10", "line 3: B3", "line 3: B12", "line 4: D2", "line 5: ../shared"]
+        [
+            "line 1: W1",
+            "line 2: D10",
+            "line 3: B3",
+            "line 3: B12",
+            "line 4: D2",
+            "line 5: ../shared"
+        ]
     );
 }
 
@@ -75,7 +82,11 @@ fn no_user_facing_markdown_cites_a_decision_id_or_shared_path() {
             problems.push(format!("{}: {found}", file.display()));
         }
     }
-    assert!(problems.is_empty(), "state each difference in full:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "state each difference in full:\n{}",
+        problems.join("\n")
+    );
 }
 
 /// A help text's subcommands (the lines of its `Commands:` section),
@@ -117,5 +128,9 @@ fn no_help_text_cites_a_decision_id_or_shared_path() {
         }
     }
     assert!(seen > 10, "only {seen} help texts");
-    assert!(problems.is_empty(), "state each difference in full:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "state each difference in full:\n{}",
+        problems.join("\n")
+    );
 }

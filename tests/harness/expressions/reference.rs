@@ -77,7 +77,9 @@ pub fn contributing_counts(suite: &mut bpvm_harness::Suite, dir: &std::path::Pat
     }
     suite.check("windsor::reference::contributing_counts_match_the_files", move || {
         for (name, (agree, translated), row) in rows {
-            let row = row.ok_or(format!("CONTRIBUTING.md has no row for `{name}` in its table of test suites"))?;
+            let row = row.ok_or(format!(
+                "CONTRIBUTING.md has no row for `{name}` in its table of test suites"
+            ))?;
             let cells: Vec<&str> = row.split('|').map(str::trim).collect();
             let said = (cells.get(2).copied(), cells.get(3).copied());
             let (a, t) = (agree.to_string(), translated.to_string());
