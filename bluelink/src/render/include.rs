@@ -88,7 +88,7 @@ impl Resolver<'_> {
             Ok(f) => f,
             Err(e) => {
                 let message = match e.refusal {
-                    Refusal::Outside(_) => format!("the child blueprint {e} (B11)"),
+                    Refusal::Outside(_) => format!("the child blueprint {e}"),
                     _ => format!("cannot read the child blueprint: {e}"),
                 };
                 return Err(self.fail(at, &format!("{path}.path"), message));

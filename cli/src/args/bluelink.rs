@@ -49,8 +49,7 @@ pub struct BluelinkFlags {
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
     /// The folder file() and include paths must stay inside (default:
-    /// the current folder when the blueprint is in it, else the
-    /// blueprint's folder).
+    /// the blueprint's own folder, wherever bpvm runs from).
     #[arg(long, value_name = "DIR", requires = "blueprint", help_heading = "Bluelink options")]
     pub root: Option<PathBuf>,
     /// A host http_resource() may fetch from (repeatable).

@@ -35,3 +35,4 @@ mod render;
 mod test_keys;
 mod test_report;
 mod values;
+mod wording;

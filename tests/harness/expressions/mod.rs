@@ -59,7 +59,7 @@ pub fn add(suite: &mut Suite) {
             }
         }
         if dialect == Dialect::Windsor {
-            reference::readme_counts(suite, &root.join(dir).join("reference"));
+            reference::contributing_counts(suite, &root.join(dir).join("reference"));
         }
         suite.check(&format!("{dir}::has_at_least_{minimum}_cases"), move || {
             (total >= minimum).then_some(()).ok_or(format!(

@@ -56,12 +56,12 @@ fn agrees(theirs: &bpvm_runtime::Map, outcome: &Outcome) -> bool {
     }
 }
 
-/// A check that the README's table of each reference file's cases (the
+/// A check that CONTRIBUTING.md's table of each reference file's cases (the
 /// rows `` | `<source>` (`<file>.yaml`) | agree | translated | … ``) says
 /// what the files hold: `agree` counts the cases without `differs`.
-pub fn readme_counts(suite: &mut bpvm_harness::Suite, dir: &std::path::Path) {
+pub fn contributing_counts(suite: &mut bpvm_harness::Suite, dir: &std::path::Path) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap_or_default();
+    let contributing = std::fs::read_to_string(root.join("CONTRIBUTING.md")).unwrap_or_default();
     let mut rows = Vec::new();
     for path in bpvm_harness::yaml_files(dir, false) {
         let name = path
@@ -69,21 +69,23 @@ pub fn readme_counts(suite: &mut bpvm_harness::Suite, dir: &std::path::Path) {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let counted = counts(&path);
-        let row = readme
+        let row = contributing
             .lines()
             .find(|l| l.contains(&format!("(`{name}`)")))
             .map(str::to_string);
         rows.push((name, counted, row));
     }
-    suite.check("windsor::reference::readme_counts_match_the_files", move || {
+    suite.check("windsor::reference::contributing_counts_match_the_files", move || {
         for (name, (agree, translated), row) in rows {
-            let row = row.ok_or(format!("README.md has no row for `{name}` in its Tests table"))?;
+            let row = row.ok_or(format!(
+                "CONTRIBUTING.md has no row for `{name}` in its table of test suites"
+            ))?;
             let cells: Vec<&str> = row.split('|').map(str::trim).collect();
             let said = (cells.get(2).copied(), cells.get(3).copied());
             let (a, t) = (agree.to_string(), translated.to_string());
             if said != (Some(a.as_str()), Some(t.as_str())) {
                 return Err(format!(
-                    "README.md says {row:?}; `{name}` has {agree} agreeing of {translated}"
+                    "CONTRIBUTING.md says {row:?}; `{name}` has {agree} agreeing of {translated}"
                 ));
             }
         }
