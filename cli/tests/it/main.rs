@@ -32,6 +32,7 @@ mod output;
 mod provenance;
 mod readme;
 mod render;
+mod shard_index;
 mod test_keys;
 mod test_report;
 mod values;
