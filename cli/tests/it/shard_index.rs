@@ -31,7 +31,10 @@ fn an_index_from_zero_is_the_shard_after_it() {
 
 #[test]
 fn an_index_past_the_last_shard_is_refused() {
-    let out = bpvm().args(["batch", "examples", "--shard-index", "3/3"]).output().unwrap();
+    let out = bpvm()
+        .args(["batch", "examples", "--shard-index", "3/3"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains(
@@ -49,5 +52,9 @@ fn an_index_and_a_shard_together_are_refused() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("cannot be used with"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot be used with"),
+        "{}",
+        text(&out.stderr)
+    );
 }
