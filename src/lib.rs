@@ -56,7 +56,7 @@ pub use bpvm_runtime::{Diagnostic, Environment, PathTable, Problems, Val, Value}
 pub use bpvm_vm::{Program, Vm, disassemble, eval, eval_with};
 pub use error::{Error, Problem};
 
-/// The README's Rust examples, compiled and run as doctests.
-#[doc = include_str!("../README.md")]
+/// The Rust examples of `docs/library.md`, compiled and run as doctests.
+#[doc = include_str!("../docs/library.md")]
 #[cfg(doctest)]
-pub struct ReadmeDoctests;
+pub struct LibraryDocDoctests;

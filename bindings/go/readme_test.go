@@ -44,20 +44,20 @@ func readmeGoMod(t *testing.T, here string) string {
 	return strings.Replace(mods[0], cloneAt, "=> "+here+"\n", 1)
 }
 
-// TestTheReadmesGoProgramRuns builds the Go program of the repository's
-// README ("From Go") as a module of its own, with the go.mod this
+// TestTheReadmesGoProgramRuns builds the Go program of docs/library.md
+// ("From Go") as a module of its own, with the go.mod this
 // package's README gives users, and runs it from the repository's root.
 func TestTheReadmesGoProgramRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program: not with -short")
 	}
-	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
+	readme, err := os.ReadFile(filepath.Join(repo, "docs", "library.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	programs := blocks(string(readme), "go")
 	if len(programs) != 1 {
-		t.Fatalf("the README has %d Go programs, not one", len(programs))
+		t.Fatalf("docs/library.md has %d Go programs, not one", len(programs))
 	}
 	here, err := filepath.Abs(".")
 	if err != nil {
@@ -74,13 +74,13 @@ func TestTheReadmesGoProgramRuns(t *testing.T) {
 	build := exec.Command("go", "build", "-o", exe, ".")
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("the README's program does not build: %v\n%s", err, out)
+		t.Fatalf("docs/library.md's program does not build: %v\n%s", err, out)
 	}
 	run := exec.Command(exe)
 	run.Dir = repo
 	out, err := run.CombinedOutput()
 	if err != nil {
-		t.Fatalf("the README's program failed: %v\n%s", err, out)
+		t.Fatalf("docs/library.md's program failed: %v\n%s", err, out)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if len(lines) != 2 || lines[0] != "included: true" || !strings.HasSuffix(lines[1], " bytes of blueprint") {

@@ -124,6 +124,6 @@ mod template;
 pub use discover::{Discovery, MANIFEST, Problem, SKIPPED, discover, discover_except, what_is};
 pub use report::{Counts, Record, RecordKind, Report, Status};
 pub use run::{Options, Sink, Suite, Verdict, run, suites};
-pub use shard::{parse_shard, shard, shard_of};
+pub use shard::{parse_shard, parse_shard_index, shard, shard_of};
 pub use target::{Files, Kind, Target};
 pub use template::{Format, Output};

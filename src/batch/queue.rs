@@ -9,7 +9,7 @@
 //! the batch has. A pool whose spawned jobs go to the back (rayon's
 //! `scope_fifo`) loads every template first; one whose threads wait on a
 //! shared template while it loads ran 2 workers only 1.4× faster than 1
-//! on the corpus monorepo (see the README's Speed section).
+//! on the corpus monorepo (see docs/performance.md).
 
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};

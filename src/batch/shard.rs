@@ -83,6 +83,36 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
+/// `I/N` counted from 0 (`--shard-index 1/7`), as Kubernetes' job
+/// completion index and other CI systems number parallel jobs, read as
+/// the 1-based `(k, n)` of [`parse_shard`]: `I/N` is shard `I+1/N`.
+///
+/// ```
+/// use bpvm::batch::parse_shard_index;
+/// assert_eq!(parse_shard_index("0/7"), Ok((1, 7)));
+/// assert_eq!(parse_shard_index("6/7"), Ok((7, 7)));
+/// assert_eq!(parse_shard_index("7/7").unwrap_err(), "shard index 7/7: I is from 0 to N-1 (0-based, like 0/7 … 6/7)");
+/// assert!(parse_shard_index("0/0").is_err());
+/// ```
+pub fn parse_shard_index(text: &str) -> Result<(usize, usize), String> {
+    let malformed = || format!("shard index {text:?}: expected I/N, such as 0/4 (the first of four shards)");
+    let (i, n) = text.trim().split_once('/').ok_or_else(malformed)?;
+    let i: usize = i.trim().parse().map_err(|_| malformed())?;
+    let n: usize = n.trim().parse().map_err(|_| malformed())?;
+    if n == 0 {
+        return Err(format!(
+            "shard index {i}/0: N is how many shards there are, at least 1 (like 0/2)"
+        ));
+    }
+    if i >= n {
+        let last = n - 1;
+        return Err(format!(
+            "shard index {i}/{n}: I is from 0 to N-1 (0-based, like 0/{n} … {last}/{n})"
+        ));
+    }
+    Ok((i + 1, n))
+}
+
 /// FNV-1a over `text`'s bytes, then a SplitMix64 finaliser so that every
 /// bit of the result depends on every byte (FNV alone leaves the low
 /// bits weak).

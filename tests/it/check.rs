@@ -36,7 +36,7 @@ fn the_shipped_examples_have_no_findings() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let report = bpvm::check::check(&[&examples]).unwrap();
     assert!(
-        report.templates.len() >= 2,
+        report.templates.len() >= 3,
         "{:?}",
         report.templates.iter().map(|t| &t.folder).collect::<Vec<_>>()
     );

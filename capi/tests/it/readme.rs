@@ -1,5 +1,5 @@
-//! The C programs of the READMEs (the repository's "From C" and this
-//! crate's "Use"), compiled with `cc -Werror` against the header and the
+//! The C programs of the docs (`docs/library.md`'s "From C" and this
+//! crate's README's "Use"), compiled with `cc -Werror` against the header and the
 //! static library, and run: each must exit 0 and print what it says.
 
 use crate::built::{NATIVE_LIBS, profile_dir};
@@ -56,7 +56,7 @@ fn compile_and_run(name: &str, source: &str) -> String {
 fn the_readmes_c_programs_compile_and_run() {
     let capi = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (name, readme) in [
-        ("repository", capi.join("../README.md")),
+        ("library", capi.join("../docs/library.md")),
         ("capi", capi.join("README.md")),
     ] {
         let blocks = c_blocks(&readme);

@@ -102,24 +102,3 @@ fn convert_never_writes_over_its_input_or_converts_to_the_same_syntax() {
         "error: app.yaml is YAML already (--to yaml reads a .bp or .blueprint file)\n"
     );
 }
-
-#[test]
-fn the_readme_commands_for_fmt_and_convert_run() {
-    let readme = std::fs::read_to_string(crate::support::repo().join("README.md")).unwrap();
-    let commands: Vec<&str> = readme
-        .lines()
-        .filter_map(|l| l.strip_prefix("  `bpvm ")?.strip_suffix('`'))
-        .filter(|c| c.starts_with("fmt ") || c.starts_with("convert "))
-        .collect();
-    assert!(commands.len() >= 2, "{commands:?}");
-    for command in commands {
-        let out = std::process::Command::new("bash")
-            .args(["-c", &format!("bpvm {command}")])
-            .current_dir(crate::support::repo())
-            .env("PATH", crate::support::path_with_bpvm())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "bpvm {command}: {}", text(&out.stderr));
-        assert!(!out.stdout.is_empty() || command.contains("--check"), "bpvm {command}");
-    }
-}

@@ -60,6 +60,11 @@ pub struct Args {
     /// the whole batch; a target stays in its shard as others come and go.
     #[arg(long, value_name = "K/N", value_parser = bpvm::batch::parse_shard)]
     pub shard: Option<(usize, usize)>,
+    /// The same shard counted from 0 (I from 0 to N-1): `--shard-index
+    /// I/N` is `--shard I+1/N`, for an index such as Kubernetes' job
+    /// completion index, which a container without a shell cannot add 1 to.
+    #[arg(long, value_name = "I/N", value_parser = bpvm::batch::parse_shard_index, conflicts_with = "shard")]
+    pub shard_index: Option<(usize, usize)>,
     /// Write a report: one record per target and test case.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
@@ -90,6 +95,13 @@ pub struct Args {
 #[derive(Subcommand)]
 pub enum Action {
     MergeReports(MergeReports),
+}
+
+impl Args {
+    /// The shard to render, 1-based, from `--shard` or `--shard-index`.
+    pub fn shard(&self) -> Option<(usize, usize)> {
+        self.shard.or(self.shard_index)
+    }
 }
 
 /// Combine the JSON reports of a batch's shards into one report.

@@ -30,7 +30,7 @@ pub fn render(args: &Args) -> Result<bool, String> {
     let suites = if args.test { batch::suites(all) } else { Vec::new() };
     let what = "no Windsor context or Bluelink blueprint to render";
     args.empty.discovered(all.len() + suites.len(), what, &paths)?;
-    let targets: Vec<Target> = match args.shard {
+    let targets: Vec<Target> = match args.shard() {
         Some((k, n)) => batch::shard(all, k, n),
         None => all.clone(),
     };
@@ -55,7 +55,7 @@ pub fn render(args: &Args) -> Result<bool, String> {
         texts: !matches!(sink.mode, Mode::Render),
         fail_fast: args.fail_fast,
         strict: args.strict,
-        shard: args.shard,
+        shard: args.shard(),
         suite: None,
         skip: Vec::new(),
         targets: Vec::new(),
@@ -69,8 +69,8 @@ pub fn render(args: &Args) -> Result<bool, String> {
     if let Mode::Write(out) = &sink.mode {
         crate::write::durable("--out", out)?;
     }
-    let report = Report::new(records, args.shard);
-    let stale = stale(&sink.mode, all, format, args.shard);
+    let report = Report::new(records, args.shard());
+    let stale = stale(&sink.mode, all, format, args.shard());
     results::print(&report, &stale, args.out.as_deref());
     if let Some(path) = &args.report {
         crate::write::atomically("--report", path, &args.report_format.text(&report))?;
