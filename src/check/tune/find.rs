@@ -26,7 +26,7 @@ const MANIFEST: &str = "bpvm-batch.yaml";
 /// assert!(errors[0].to_string().ends_with("bpvm.yaml:3:5: unknown rule unknwn-path; did you mean unknown-path?"));
 /// ```
 pub fn find(path: &Path, known: &[&str]) -> Result<Option<Tuning>, Vec<ConfigError>> {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let absolute = super::normal(path);
     let start = if absolute.is_file() {
         absolute.parent().map(Path::to_path_buf).unwrap_or_default()
     } else {

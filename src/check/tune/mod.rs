@@ -95,7 +95,7 @@ impl Tuning {
     /// Sets the severity of each finding of `checked` as configured,
     /// dropping those of a rule switched off.
     pub fn apply(&self, checked: &mut Checked) {
-        let folder = std::path::absolute(&checked.folder).unwrap_or_else(|_| checked.folder.clone());
+        let folder = normal(&checked.folder);
         checked
             .findings
             .retain_mut(|f| match self.level(f.rule.id, &folder.join(&f.file)) {
@@ -115,4 +115,23 @@ impl Tuning {
 /// The level the last entry for `id` in `rules` sets.
 fn last(rules: &[(String, Level)], id: &str) -> Option<Level> {
     rules.iter().rev().find(|(r, _)| r == id).map(|(_, l)| *l)
+}
+
+/// `path` made absolute, with `.` and `..` resolved in its text (not
+/// through links), so a glob sees `contexts/x.yaml` however the folder
+/// was named.
+pub(crate) fn normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }

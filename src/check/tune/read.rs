@@ -141,9 +141,17 @@ impl Reader<'_> {
                 } else {
                     text.clone()
                 };
+                // `warn` is too short for `closest` to reach `warning`.
+                let prefix = || {
+                    LEVELS
+                        .iter()
+                        .copied()
+                        .find(|l| !text.is_empty() && l.starts_with(&text))
+                };
+                let meant = closest(&text, LEVELS).or_else(prefix);
                 let message = format!(
                     "unknown severity {shown}{} (one of: {})",
-                    hint(closest(&text, LEVELS)),
+                    hint(meant),
                     LEVELS.join(", ")
                 );
                 self.fail(n.at, message);
