@@ -37,6 +37,19 @@ pub enum Level {
 }
 
 /// A check configuration: the rules it sets, everywhere and per path.
+///
+/// ```
+/// use bpvm::check::tune::{Level, find};
+/// use bpvm::check::Severity;
+/// let dir = tempfile::tempdir().unwrap();
+/// let config = "check:\n  rules: {unknown-path: off}\n  paths:\n    - glob: \"tests/**\"\n      rules: {unknown-path: note}\n";
+/// std::fs::write(dir.path().join("bpvm.yaml"), config).unwrap();
+/// let tuning = find(dir.path(), &["unknown-path"]).unwrap().unwrap();
+/// let at = |file: &str| tuning.level("unknown-path", &dir.path().join(file));
+/// assert_eq!(at("facets/a.yaml"), Some(Level::Off));
+/// assert_eq!(at("tests/a.yaml"), Some(Level::On(Severity::Note)));
+/// assert_eq!(tuning.level("type-mismatch", &dir.path().join("a.yaml")), None);
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Tuning {
     /// The file it was read from, as shown in messages.
