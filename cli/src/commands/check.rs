@@ -64,7 +64,7 @@ pub struct Args {
 pub enum Form {
     /// For people: file:line:column, the line and a caret.
     Human,
-    /// One JSON object per finding.
+    /// JSON: the findings, those suppressed, and counts by rule.
     Json,
     /// SARIF 2.1.0, for code review tools.
     Sarif,
