@@ -5,6 +5,8 @@ use std::fmt;
 /// How much a finding matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// Worth knowing, never a failure (a rule a configuration relaxed).
+    Note,
     /// Probably a mistake; the template still renders.
     Warning,
     /// A mistake: the template renders wrongly or not at all.
@@ -12,9 +14,10 @@ pub enum Severity {
 }
 
 impl Severity {
-    /// `warning` or `error`.
+    /// `note`, `warning` or `error`.
     pub fn name(self) -> &'static str {
         match self {
+            Severity::Note => "note",
             Severity::Warning => "warning",
             Severity::Error => "error",
         }
@@ -63,6 +66,9 @@ pub struct Finding {
     pub suggestion: Option<String>,
     /// The text of the line, for showing it with a caret.
     pub source: Option<String>,
+    /// How much it matters: its rule's severity unless a configuration
+    /// set another for this rule or this file.
+    pub level: Severity,
 }
 
 impl Finding {
@@ -83,6 +89,7 @@ impl Finding {
             message: message.into(),
             suggestion: None,
             source: None,
+            level: rule.severity,
         }
     }
 
@@ -99,9 +106,9 @@ impl Finding {
         self
     }
 
-    /// How much it matters (its rule's severity).
+    /// How much it matters: [`Finding::level`].
     pub fn severity(&self) -> Severity {
-        self.rule.severity
+        self.level
     }
 
     /// What is wrong, after where: the message, led by the YAML path

@@ -88,6 +88,9 @@
 //! (`bpvm-batch.yaml:4:7: targets[0].contexts[1]: no context "prod" in
 //! platform/aws (did you mean "prd"?); it has: dev, prd`).
 //!
+//! A `check:` section beside `targets` is `bpvm check`'s configuration
+//! (see `check::tune`); the batch passes over it.
+//!
 //! # Sharding
 //!
 //! [`shard`] gives shard `K/N` (1-based) of a target list: a target's

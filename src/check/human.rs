@@ -24,7 +24,7 @@ use std::fmt::Write;
 /// finding.width = 14;
 /// finding.source = Some("when: cluster.wokers".into());
 /// let report = Report {
-///     templates: vec![Checked { language: "windsor", folder: "infra".into(), findings: vec![finding] }],
+///     templates: vec![Checked { language: "windsor", folder: "infra".into(), findings: vec![finding], suppressed: vec![] }],
 /// };
 /// assert_eq!(
 ///     human(&report),
@@ -34,7 +34,7 @@ use std::fmt::Write;
 ///      3 | when: cluster.wokers\n  \
 ///        |       ^^^^^^^^^^^^^^\n\
 ///      \n\
-///      1 warning in 1 template\n"
+///      1 warning in 1 template: unknown-path 1\n"
 /// );
 /// ```
 pub fn human(report: &Report) -> String {
@@ -84,22 +84,46 @@ fn source(out: &mut String, f: &Finding) {
     }
 }
 
-/// `2 errors, 1 warning in 3 templates`, or `no problems in 3 templates`.
+/// `2 errors, 1 warning in 3 templates: unknown-path 2, type-mismatch 1`
+/// (the rules most reported first), or `no problems in 3 templates`;
+/// then `; 4 suppressed: unknown-path 4` when comments suppressed any.
 fn summary(report: &Report) -> String {
     let counted = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let mut parts = Vec::new();
-    for (severity, what) in [(Severity::Error, "error"), (Severity::Warning, "warning")] {
+    for (severity, what) in [
+        (Severity::Error, "error"),
+        (Severity::Warning, "warning"),
+        (Severity::Note, "note"),
+    ] {
         let n = report.count(severity);
         if n > 0 {
             parts.push(counted(n, what));
         }
     }
-    let found = if parts.is_empty() {
-        "no problems".to_string()
+    let tallies = report.by_rule();
+    let mut out = if parts.is_empty() {
+        format!("no problems in {}", counted(report.templates.len(), "template"))
     } else {
-        parts.join(", ")
+        let rules: Vec<String> = tallies
+            .iter()
+            .filter(|t| t.reported() > 0)
+            .map(|t| format!("{} {}", t.rule, t.reported()))
+            .collect();
+        format!(
+            "{} in {}: {}",
+            parts.join(", "),
+            counted(report.templates.len(), "template"),
+            rules.join(", ")
+        )
     };
-    format!("{found} in {}", counted(report.templates.len(), "template"))
+    let mut quiet: Vec<_> = tallies.iter().filter(|t| t.suppressed > 0).collect();
+    if !quiet.is_empty() {
+        quiet.sort_by(|a, b| (b.suppressed, a.rule).cmp(&(a.suppressed, b.rule)));
+        let total: usize = quiet.iter().map(|t| t.suppressed).sum();
+        let rules: Vec<String> = quiet.iter().map(|t| format!("{} {}", t.rule, t.suppressed)).collect();
+        out.push_str(&format!("; {total} suppressed: {}", rules.join(", ")));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -140,16 +164,19 @@ mod tests {
                     language: "windsor",
                     folder: "infra/windsor".into(),
                     findings: vec![typo, mismatch],
+                    ..Checked::default()
                 },
                 Checked {
                     language: "bluelink",
                     folder: ".".into(),
                     findings: vec![broken],
+                    ..Checked::default()
                 },
                 Checked {
                     language: "bluelink",
                     folder: "apps".into(),
                     findings: vec![],
+                    ..Checked::default()
                 },
             ],
         }
@@ -171,9 +198,34 @@ infra/windsor/facets/aws.yaml:12:9: error[type-mismatch]: '1' + 2: a text and a 
 
 blueprint.yaml: error[invalid-template]: resources: not a mapping
 
-2 errors, 1 warning in 3 templates
+2 errors, 1 warning in 3 templates: invalid-template 1, type-mismatch 1, unknown-path 1
 ";
         assert_eq!(human(&report()), expected);
+    }
+
+    #[test]
+    fn the_summary_counts_notes_and_what_comments_suppressed_by_rule() {
+        let mut relaxed = finding(&UNKNOWN_PATH, "a.yaml", "x", "m");
+        relaxed.level = Severity::Note;
+        let quiet = |rule| crate::check::Suppressed {
+            finding: finding(rule, "a.yaml", "x", "m"),
+            reason: "why".into(),
+        };
+        let report = Report {
+            templates: vec![Checked {
+                findings: vec![relaxed.clone(), relaxed, finding(&TYPE_MISMATCH, "a.yaml", "x", "m")],
+                suppressed: vec![quiet(&UNKNOWN_PATH), quiet(&TYPE_MISMATCH), quiet(&TYPE_MISMATCH)],
+                ..Checked::default()
+            }],
+        };
+        let text = human(&report);
+        assert!(text.contains("a.yaml: note[unknown-path]: x: m\n"), "{text}");
+        assert!(
+            text.ends_with(
+                "1 error, 2 notes in 1 template: unknown-path 2, type-mismatch 1; 3 suppressed: type-mismatch 2, unknown-path 1\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]
@@ -183,6 +235,7 @@ blueprint.yaml: error[invalid-template]: resources: not a mapping
                 language: "windsor",
                 folder: "".into(),
                 findings: vec![],
+                ..Checked::default()
             }],
         };
         assert_eq!(human(&report), "no problems in 1 template\n");
@@ -201,11 +254,12 @@ blueprint.yaml: error[invalid-template]: resources: not a mapping
                 language: "windsor",
                 folder: "".into(),
                 findings: vec![no_column, no_source],
+                ..Checked::default()
             }],
         };
         assert_eq!(
             human(&report),
-            "a.yaml:4: warning[unknown-path]: m\n  |\n4 | x: y\n\na.yaml:5:2: warning[unknown-path]: m\n\n2 warnings in 1 template\n"
+            "a.yaml:4: warning[unknown-path]: m\n  |\n4 | x: y\n\na.yaml:5:2: warning[unknown-path]: m\n\n2 warnings in 1 template: unknown-path 2\n"
         );
     }
 
@@ -219,6 +273,7 @@ blueprint.yaml: error[invalid-template]: resources: not a mapping
                 language: "windsor",
                 folder: "".into(),
                 findings: vec![f],
+                ..Checked::default()
             }],
         };
         let text = human(&report);

@@ -1,6 +1,8 @@
 //! Which templates a check covers, and checking each.
 
+use super::ignore::{self, INVALID_IGNORE, UNUSED_IGNORE};
 use super::report::{Checked, Report};
+use super::tune::{self, ConfigError, Tuning};
 use crate::batch::{self, Kind, queue};
 use bpvm_checker::Rule;
 use bpvm_runtime::Problems;
@@ -9,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 /// Every rule a check can report, shared ones first, then Windsor's and
-/// Bluelink's, each once.
+/// Bluelink's, each once, then those about `bpvm:ignore` comments.
 ///
 /// ```
 /// let ids: Vec<&str> = bpvm::check::rules().iter().map(|r| r.id).collect();
@@ -21,6 +23,7 @@ pub fn rules() -> Vec<&'static Rule> {
         bpvm_checker::rules::SHARED,
         bpvm_windsor::check::RULES,
         bpvm_bluelink::check::RULES,
+        &[&UNUSED_IGNORE, &INVALID_IGNORE],
     ] {
         for r in set {
             if !out.iter().any(|o| o.id == r.id) {
@@ -29,6 +32,26 @@ pub fn rules() -> Vec<&'static Rule> {
         }
     }
     out
+}
+
+/// The configuration for checking each of `paths` (see
+/// [`tune::find`]), or every mistake in the files found.
+///
+/// ```
+/// let tunings = bpvm::check::tunings(&["examples/windsor"]).unwrap();
+/// assert!(tunings[0].is_none());
+/// ```
+pub fn tunings(paths: &[impl AsRef<Path>]) -> Result<Vec<Option<Tuning>>, Vec<ConfigError>> {
+    let ids: Vec<&str> = rules().iter().map(|r| r.id).collect();
+    let mut found = Vec::new();
+    let mut errors: Vec<ConfigError> = Vec::new();
+    for path in paths {
+        match tune::find(path.as_ref(), &ids) {
+            Ok(t) => found.push(t),
+            Err(e) => errors.extend(e.into_iter().filter(|e| !errors.contains(e)).collect::<Vec<_>>()),
+        }
+    }
+    if errors.is_empty() { Ok(found) } else { Err(errors) }
 }
 
 /// A template a check covers: a Windsor project folder, or a Bluelink
@@ -74,6 +97,25 @@ pub fn check_with(
     paths: &[impl AsRef<Path>],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, Problems<batch::Problem>> {
+    check_tuned(paths, &[], progress)
+}
+
+/// [`check_with`], each finding's severity set (or the finding dropped)
+/// by the configuration of the PATH it was found under: `tunings[i]`
+/// for `paths[i]` (as [`tunings`] gives them; missing ones leave the
+/// rules' own severities).
+///
+/// ```
+/// let paths = ["examples/windsor"];
+/// let tunings = bpvm::check::tunings(&paths).unwrap();
+/// let report = bpvm::check::check_tuned(&paths, &tunings, &|_, _| {}).unwrap();
+/// assert_eq!(report.templates.len(), 1);
+/// ```
+pub fn check_tuned(
+    paths: &[impl AsRef<Path>],
+    tunings: &[Option<Tuning>],
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Report, Problems<batch::Problem>> {
     let templates = templates(paths)?;
     let total = templates.len();
     let checked: Mutex<Vec<Option<Checked>>> = Mutex::new(vec![None; total]);
@@ -81,23 +123,36 @@ pub fn check_with(
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(total.max(1));
-    queue::drain(threads, templates.into_iter().enumerate().collect(), |(i, t)| {
-        let c = one(t);
-        checked.lock().unwrap_or_else(PoisonError::into_inner)[i] = Some(c);
-        progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-        Vec::new()
-    });
+    queue::drain(
+        threads,
+        templates.into_iter().enumerate().collect(),
+        |(i, (t, from))| {
+            let mut c = one(t);
+            if let Some(Some(tuning)) = tunings.get(from) {
+                tuning.apply(&mut c);
+            }
+            checked.lock().unwrap_or_else(PoisonError::into_inner)[i] = Some(c);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            Vec::new()
+        },
+    );
     let templates = checked.into_inner().unwrap_or_else(PoisonError::into_inner);
     Ok(Report {
         templates: templates.into_iter().flatten().collect(),
     })
 }
 
-/// The templates under `paths`, each once, in the order found.
-fn templates(paths: &[impl AsRef<Path>]) -> Result<Vec<Template>, Problems<batch::Problem>> {
-    let mut templates: Vec<Template> = Vec::new();
+/// The templates under `paths`, each once, in the order found, with the
+/// index of the path each was found under.
+fn templates(paths: &[impl AsRef<Path>]) -> Result<Vec<(Template, usize)>, Problems<batch::Problem>> {
+    let mut templates: Vec<(Template, usize)> = Vec::new();
     let mut problems = Vec::new();
-    for path in paths {
+    for (from, path) in paths.iter().enumerate() {
+        let push = |templates: &mut Vec<(Template, usize)>, t: Template| {
+            if !templates.iter().any(|(o, _)| *o == t) {
+                templates.push((t, from));
+            }
+        };
         let path = path.as_ref();
         if batch::discover::is_project(path) {
             push(&mut templates, Template::Windsor(path.to_path_buf()));
@@ -126,30 +181,34 @@ fn templates(paths: &[impl AsRef<Path>]) -> Result<Vec<Template>, Problems<batch
     }
 }
 
-/// Checks one template.
+/// Checks one template, and applies its `bpvm:ignore` comments.
 fn one(t: Template) -> Checked {
+    let ids: Vec<&str> = rules().iter().map(|r| r.id).collect();
     match t {
-        Template::Windsor(dir) => Checked {
-            language: "windsor",
-            findings: bpvm_windsor::check::check(&dir),
-            folder: dir,
-        },
+        Template::Windsor(dir) => {
+            let mut checked = Checked {
+                language: "windsor",
+                findings: bpvm_windsor::check::check(&dir),
+                folder: dir,
+                suppressed: Vec::new(),
+            };
+            let files = ignore::windsor_files(&checked.folder);
+            ignore::apply(&mut checked, &files, &ids);
+            checked
+        }
         Template::Bluelink(file) => {
             let name = file
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            Checked {
+            let mut checked = Checked {
                 language: "bluelink",
                 findings: bpvm_bluelink::check::check(&file, &name),
                 folder: file.parent().map(Path::to_path_buf).unwrap_or_default(),
-            }
+                suppressed: Vec::new(),
+            };
+            ignore::apply(&mut checked, &[(name, file)], &ids);
+            checked
         }
-    }
-}
-
-fn push(templates: &mut Vec<Template>, t: Template) {
-    if !templates.contains(&t) {
-        templates.push(t);
     }
 }

@@ -1,7 +1,7 @@
 //! `bpvm check`'s report as a SARIF 2.1.0 log, the format code scanning
 //! services read (GitHub shows each result as an alert on its line).
 
-use super::report::Report;
+use super::report::{Report, Tally};
 use bpvm_checker::{Finding, Rule, Severity};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -26,6 +26,13 @@ struct Run<'a> {
     /// Columns count characters (Unicode code points), as findings do.
     column_kind: &'static str,
     results: Vec<Outcome<'a>>,
+    properties: Properties,
+}
+
+/// The run's own properties: how many findings of each rule.
+#[derive(Serialize)]
+struct Properties {
+    summary: Vec<Tally>,
 }
 
 #[derive(Serialize)]
@@ -73,6 +80,15 @@ struct Outcome<'a> {
     message: Text,
     locations: [Location<'a>; 1],
     partial_fingerprints: Fingerprints,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressions: Vec<Suppression>,
+}
+
+/// Why a result is not an alert: a comment in the file says why.
+#[derive(Serialize)]
+struct Suppression {
+    kind: &'static str,
+    justification: String,
 }
 
 #[derive(Serialize)]
@@ -135,7 +151,11 @@ struct Fingerprints {
 /// known, the YAML path as a logical location, and a
 /// `primaryLocationLineHash`: the SHA-256 (hex) of the rule, file, YAML path
 /// and message, then `:N` for the Nth finding with the same four, so an
-/// alert keeps its identity when lines move. Ends with a newline.
+/// alert keeps its identity when lines move. A finding a `bpvm:ignore`
+/// comment suppressed is a result too, with an `inSource` suppression
+/// whose justification is the comment's reason. The run's `properties`
+/// hold a `summary`: per rule, how many errors, warnings, notes and
+/// suppressed findings. Ends with a newline.
 ///
 /// ```
 /// use bpvm::check::{Checked, Finding, Report, sarif};
@@ -145,7 +165,7 @@ struct Fingerprints {
 ///     .at(3, 7)
 ///     .suggest("cluster.workers");
 /// let report = Report {
-///     templates: vec![Checked { language: "windsor", folder: "infra".into(), findings: vec![finding] }],
+///     templates: vec![Checked { language: "windsor", folder: "infra".into(), findings: vec![finding], suppressed: vec![] }],
 /// };
 /// let log: serde_json::Value = serde_json::from_str(&sarif(&report, SHARED)).unwrap();
 /// assert_eq!(log["version"], "2.1.0");
@@ -158,20 +178,35 @@ struct Fingerprints {
 /// ```
 pub fn sarif(report: &Report, rules: &[&Rule]) -> String {
     let mut listed: Vec<&Rule> = rules.to_vec();
-    for (_, f) in report.findings() {
+    let quiet = report
+        .suppressed()
+        .map(|(file, s)| (file, &s.finding, Some(s.reason.as_str())));
+    let all: Vec<(String, &Finding, Option<&str>)> = report
+        .findings()
+        .map(|(file, f)| (file, f, None))
+        .chain(quiet)
+        .collect();
+    for (_, f, _) in &all {
         if !listed.iter().any(|r| r.id == f.rule.id) {
             listed.push(f.rule);
         }
     }
     let mut seen: HashMap<String, usize> = HashMap::new();
-    let results = report
-        .findings()
-        .map(|(file, f)| {
+    let results = all
+        .into_iter()
+        .map(|(file, f, reason)| {
             let uri = Uri::of(&file);
             let hash = fingerprint(f, &uri.uri);
             let n = seen.entry(hash.clone()).or_default();
             *n += 1;
-            outcome(f, &listed, uri, format!("{hash}:{n}"))
+            let mut o = outcome(f, &listed, uri, format!("{hash}:{n}"));
+            if let Some(reason) = reason {
+                o.suppressions.push(Suppression {
+                    kind: "inSource",
+                    justification: reason.to_string(),
+                });
+            }
+            o
         })
         .collect();
     let log = Log {
@@ -188,6 +223,9 @@ pub fn sarif(report: &Report, rules: &[&Rule]) -> String {
             },
             column_kind: "unicodeCodePoints",
             results,
+            properties: Properties {
+                summary: report.by_rule(),
+            },
         }],
     };
     let mut out = serde_json::to_string_pretty(&log).expect("a SARIF log serializes to JSON");
@@ -197,6 +235,7 @@ pub fn sarif(report: &Report, rules: &[&Rule]) -> String {
 
 fn descriptor(rule: &Rule) -> Descriptor<'_> {
     let consequence = match rule.severity {
+        Severity::Note => "Its findings are notes: `bpvm check` never fails on them.",
         Severity::Error => "Its findings are errors: `bpvm check` fails on them.",
         Severity::Warning => "Its findings are warnings: `bpvm check` fails on them only with --deny-warnings.",
     };
@@ -250,6 +289,7 @@ fn outcome<'a>(f: &'a Finding, rules: &[&Rule], uri: Uri, fingerprint: String) -
         partial_fingerprints: Fingerprints {
             primary_location_line_hash: fingerprint,
         },
+        suppressions: Vec::new(),
     }
 }
 
@@ -346,6 +386,7 @@ mod tests {
                 language: "windsor",
                 folder: folder.into(),
                 findings,
+                ..Checked::default()
             }],
         };
         serde_json::from_str(&sarif(&report, SHARED)).unwrap()
@@ -456,6 +497,7 @@ mod tests {
                 language: "windsor",
                 folder: "".into(),
                 findings: vec![f],
+                ..Checked::default()
             }],
         };
         let log: Value = serde_json::from_str(&sarif(&report, &[&UNKNOWN_PATH])).unwrap();

@@ -1,5 +1,5 @@
 //! `bpvm check` on the templates of the corpus and of the repository, and
-//! its rules as the README lists them. (Each rule's own cases, under
+//! its rules as `docs/checks.md` lists them. (Each rule's own cases, under
 //! `tests/check/<language>/`, are tests of the case harness,
 //! `tests/harness/checks.rs`.)
 
@@ -7,8 +7,8 @@ use crate::support::shared;
 use std::path::Path;
 
 /// The corpus templates' findings are exactly those listed in
-/// `tests/check/corpus/<template>.txt` (each is explained in the README's
-/// "bpvm check" section): a change to what the checker finds on real
+/// `tests/check/corpus/<template>.txt` (each is explained in
+/// `docs/checks.md`): a change to what the checker finds on real
 /// templates is seen, and reviewed, here.
 #[test]
 fn the_corpus_templates_give_the_findings_listed() {
@@ -44,14 +44,22 @@ fn the_shipped_examples_have_no_findings() {
     assert!(found.is_empty(), "{found:#?}");
 }
 
-/// Every rule is in the README's table, with its severity and summary.
+/// Every rule is in the table of `docs/checks.md`, with its severity and
+/// summary, and nothing else is.
 #[test]
-fn the_readme_lists_every_rule() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    for rule in bpvm::check::rules() {
+fn the_docs_list_every_rule() {
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/checks.md")).unwrap();
+    let rules = bpvm::check::rules();
+    for rule in &rules {
         let row = format!("| `{}` | {} | {} |", rule.id, rule.severity.name(), rule.summary);
-        assert!(readme.contains(&row), "the README has no row\n{row}");
+        assert!(docs.contains(&row), "docs/checks.md has no row\n{row}");
     }
+    let severities = [" | error | ", " | warning | ", " | note | "];
+    let rows = docs
+        .lines()
+        .filter(|l| l.starts_with("| `") && severities.iter().any(|s| l.contains(s)))
+        .count();
+    assert_eq!(rows, rules.len(), "docs/checks.md lists rules that are not");
 }
 
 /// Many templates are checked on every core, and the report keeps the

@@ -60,6 +60,7 @@ fn template(language: &'static str, folder: &str, findings: Vec<Finding>) -> Che
         language,
         folder: folder.into(),
         findings,
+        suppressed: Vec::new(),
     }
 }
 

@@ -18,9 +18,17 @@ use std::process::ExitCode;
 /// that are constant or never hold), config blocks nothing reads,
 /// `dependsOn` names and files that are not there, and context and
 /// test values the schema refuses. Exits 1 when it finds an error (or
-/// a warning, with --deny-warnings), 0 otherwise. Finding no template
-/// at all is an error too (a job pointed at the wrong folder must not
-/// pass), unless --allow-empty. The rules are listed in the README.
+/// a warning, with --deny-warnings), 0 otherwise; 2 when the
+/// configuration has a mistake. Finding no template at all is an error
+/// too (a job pointed at the wrong folder must not pass), unless
+/// --allow-empty.
+///
+/// A `check:` section in bpvm.yaml (or bpvm-batch.yaml), found in the
+/// folder checked or above it up to the repository's root, sets rules'
+/// severities (off, note, warning, error) everywhere or per path glob;
+/// a `# bpvm:ignore[rule-id] reason` comment suppresses a rule on its
+/// line or the line below. --list-rules lists the rules; docs/checks.md
+/// describes each, the configuration and the comments.
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
@@ -28,6 +36,7 @@ Examples:
   bpvm check examples --format json
   bpvm check examples/windsor --format sarif > bpvm.sarif
   bpvm check examples/windsor --deny-warnings
+  bpvm check --list-rules
   mkdir -p empty && bpvm check empty --allow-empty
 
 Folders are searched as `bpvm batch` searches them: hidden folders,
@@ -43,31 +52,50 @@ pub struct Args {
     /// Fail on warnings too.
     #[arg(long)]
     deny_warnings: bool,
+    /// List the rules (id, default severity, what each finds) and exit.
+    #[arg(long)]
+    list_rules: bool,
     #[command(flatten)]
     empty: AllowEmpty,
 }
 
-/// How findings are written.
+/// How findings (and, with --list-rules, the rules) are written.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum Form {
     /// For people: file:line:column, the line and a caret.
     Human,
-    /// One JSON object per finding.
+    /// JSON: the findings, those suppressed, and counts by rule.
     Json,
     /// SARIF 2.1.0, for code review tools.
     Sarif,
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit::passed(check(&args))
+    if args.list_rules {
+        let rules = bpvm::check::rules();
+        match args.format {
+            Form::Human => print!("{}", bpvm::check::listing(&rules)),
+            Form::Json => print!("{}", bpvm::check::listing_json(&rules)),
+            Form::Sarif => print!("{}", bpvm::check::sarif(&Default::default(), &rules)),
+        }
+        return ExitCode::SUCCESS;
+    }
+    let tunings = match bpvm::check::tunings(&args.paths) {
+        Ok(t) => t,
+        Err(errors) => {
+            let lines: Vec<String> = errors.iter().map(|e| format!("error: {e}")).collect();
+            return exit::usage(&lines.join("\n"));
+        }
+    };
+    exit::passed(check(&args, &tunings))
 }
 
 /// Checks the PATHs: whether the run passes (no errors; no warnings either
 /// with `deny_warnings`).
-fn check(args: &Args) -> Result<bool, String> {
+fn check(args: &Args, tunings: &[Option<bpvm::check::tune::Tuning>]) -> Result<bool, String> {
     let (paths, form, deny_warnings) = (&args.paths, args.format, args.deny_warnings);
     let bar = progress_bar();
-    let result = bpvm::check::check_with(paths, &|done, total| {
+    let result = bpvm::check::check_tuned(paths, tunings, &|done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     });

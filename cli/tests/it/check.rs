@@ -70,7 +70,8 @@ fn warnings_pass_unless_denied_and_errors_fail() {
     project(dir.path(), "ha == 'yes'");
     let out = check(&["infra", "--format", "json"], dir.path());
     assert_eq!(out.status.code(), Some(1));
-    let findings: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = &doc["findings"];
     assert_eq!(findings[0]["rule"], "type-mismatch");
     assert_eq!(findings[0]["file"], "infra/contexts/_template/facets/ha.yaml");
     assert_eq!(
@@ -165,10 +166,11 @@ fn a_blueprint_reference_to_an_undefined_name_says_once_what_was_meant() {
          8 |       region: ${variables.regoin}\n  \
            |               ^\n\
          \n\
-         1 error in 1 template\n"
+         1 error in 1 template: invalid-template 1\n"
     );
     let out = check(&["blueprint.yaml", "--format", "json"], dir.path());
-    let findings: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = &doc["findings"];
     assert_eq!(findings[0]["message"], "variables.regoin is not defined");
     assert_eq!(findings[0]["suggestion"], "variables.region");
 }

@@ -59,7 +59,7 @@ fn what_an_ignore_file_hides_is_not_found() {
     std::fs::remove_file(dir.join(".ignore")).unwrap();
     let out = run(&dir, &["check", "."]);
     assert!(
-        text(&out.stdout).ends_with("1 error in 1 template\n"),
+        text(&out.stdout).ends_with("1 error in 1 template: invalid-template 1\n"),
         "{}",
         text(&out.stdout)
     );

@@ -14,6 +14,7 @@ mod batch;
 mod bench;
 mod blueprint;
 mod check;
+mod check_tuning;
 mod colour;
 mod context;
 mod convert;

@@ -11,7 +11,9 @@ use bpvm_runtime::root::Root;
 use bpvm_runtime::suggest::closest;
 use std::path::Path;
 
-const TOP: &[&str] = &["targets"];
+/// Top-level keys; `check` is `bpvm check`'s configuration, read by
+/// `check::tune`.
+const TOP: &[&str] = &["targets", "check"];
 const WINDSOR: &[&str] = &["windsor", "contexts"];
 const BLUELINK: &[&str] = &["bluelink", "vars", "set", "datasources", "resource-state"];
 
