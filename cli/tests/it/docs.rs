@@ -10,9 +10,6 @@
 //! written to PATH before the next block runs. Other blocks are shown,
 //! not run; a `$ ` line in one of them is a mistake, as is a marker not
 //! followed by a block.
-//!
-//! Sections below a `<!-- moving: … -->` line are on their way to a file
-//! of their own and are not run until they get there.
 
 use crate::support;
 use std::path::{Path, PathBuf};
@@ -45,9 +42,6 @@ fn steps(text: &str) -> Result<Vec<Step>, Vec<String>> {
     let mut marker: Option<(usize, String)> = None;
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     while let Some((n, line)) = lines.next() {
-        if line.trim_start().starts_with("<!-- moving:") {
-            break;
-        }
         if let Some((at, path)) = marker.take() {
             if !line.trim_start().starts_with("```") {
                 wrong.push(format!(

@@ -7,8 +7,7 @@
 use crate::support::{self, bpvm};
 use std::path::PathBuf;
 
-/// The user-facing Markdown files: the root's (README.md joins the list
-/// once its old sections, which cite decision ids, are cut) and `docs/`'s.
+/// The user-facing Markdown files: the root's and `docs/`'s.
 fn markdown_files() -> Vec<PathBuf> {
     let repo = support::repo();
     let mut files = Vec::new();
@@ -17,7 +16,7 @@ fn markdown_files() -> Vec<PathBuf> {
         for entry in entries {
             let path = entry.unwrap().path();
             let is_markdown = path.extension().is_some_and(|e| e == "md");
-            if is_markdown && path.file_name().is_some_and(|n| n != "README.md") {
+            if is_markdown {
                 files.push(path);
             }
         }
