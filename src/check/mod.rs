@@ -15,5 +15,5 @@ pub use bpvm_checker::{Finding, Rule, Severity};
 pub use human::human;
 pub use json::json;
 pub use report::{Checked, Report};
-pub use run::{check, check_with, rules};
+pub use run::{check, check_searching, check_with, rules};
 pub use sarif::sarif;

@@ -1,7 +1,7 @@
 //! Which templates a check covers, and checking each.
 
 use super::report::{Checked, Report};
-use crate::batch::{self, Kind, queue};
+use crate::batch::{self, Kind, Search, queue};
 use bpvm_checker::Rule;
 use bpvm_runtime::Problems;
 use std::path::{Path, PathBuf};
@@ -74,7 +74,32 @@ pub fn check_with(
     paths: &[impl AsRef<Path>],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, Problems<batch::Problem>> {
-    let templates = templates(paths)?;
+    check_searching(paths, &Search::default(), progress).0
+}
+
+/// [`check_with`], folders searched as `search` says (`--exclude`); with
+/// the warnings the search met (an exclusion that matched nothing),
+/// whether or not it met problems.
+///
+/// ```
+/// use bpvm::batch::Search;
+/// let search = Search { exclude: vec!["windsor".into()], ..Search::default() };
+/// let (report, warnings) = bpvm::check::check_searching(&["examples"], &search, &|_, _| {});
+/// let report = report.unwrap();
+/// assert!(report.templates.iter().all(|t| t.language == "bluelink"));
+/// assert!(warnings.is_empty());
+/// ```
+pub fn check_searching(
+    paths: &[impl AsRef<Path>],
+    search: &Search,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> (Result<Report, Problems<batch::Problem>>, Vec<String>) {
+    let (templates, warnings) = templates(paths, search);
+    (templates.map(|t| check_all(t, progress)), warnings)
+}
+
+/// Checks `templates` on every core.
+fn check_all(templates: Vec<Template>, progress: &(dyn Fn(usize, usize) + Sync)) -> Report {
     let total = templates.len();
     let checked: Mutex<Vec<Option<Checked>>> = Mutex::new(vec![None; total]);
     let done = AtomicUsize::new(0);
@@ -88,15 +113,22 @@ pub fn check_with(
         Vec::new()
     });
     let templates = checked.into_inner().unwrap_or_else(PoisonError::into_inner);
-    Ok(Report {
+    Report {
         templates: templates.into_iter().flatten().collect(),
-    })
+    }
 }
 
-/// The templates under `paths`, each once, in the order found.
-fn templates(paths: &[impl AsRef<Path>]) -> Result<Vec<Template>, Problems<batch::Problem>> {
+/// The templates under `paths`, each once, in the order found, and the
+/// search's warnings.
+fn templates(
+    paths: &[impl AsRef<Path>],
+    search: &Search,
+) -> (Result<Vec<Template>, Problems<batch::Problem>>, Vec<String>) {
     let mut templates: Vec<Template> = Vec::new();
-    let mut problems = Vec::new();
+    let (mut problems, mut warnings) = (Vec::new(), Vec::new());
+    let mut folders: Vec<&Path> = Vec::new();
+    // Each `--exclude` glob matched nothing under any folder searched yet.
+    let mut unmatched: Option<Vec<String>> = None;
     for path in paths {
         let path = path.as_ref();
         if batch::discover::is_project(path) {
@@ -107,8 +139,15 @@ fn templates(paths: &[impl AsRef<Path>]) -> Result<Vec<Template>, Problems<batch
             push(&mut templates, Template::Bluelink(path.to_path_buf()));
             continue;
         }
-        let found = batch::discover(&[path]);
+        // One folder at a time: the same id under two folders is no clash.
+        let found = batch::discover_with(&[path], search);
+        folders.push(path);
         problems.extend(found.problems);
+        warnings.extend(found.warnings);
+        match &mut unmatched {
+            None => unmatched = Some(found.unmatched),
+            Some(still) => still.retain(|glob| found.unmatched.contains(glob)),
+        }
         for p in found.projects {
             push(&mut templates, Template::Windsor(p));
         }
@@ -119,10 +158,12 @@ fn templates(paths: &[impl AsRef<Path>]) -> Result<Vec<Template>, Problems<batch
             }
         }
     }
+    let unmatched = unmatched.unwrap_or_default();
+    warnings.extend(unmatched.iter().map(|glob| batch::unmatched_exclude(glob, &folders)));
     if problems.is_empty() {
-        Ok(templates)
+        (Ok(templates), warnings)
     } else {
-        Err(Problems::new(problems))
+        (Err(Problems::new(problems)), warnings)
     }
 }
 

@@ -18,6 +18,7 @@ mod colour;
 mod context;
 mod convert;
 mod corpus;
+mod discovery;
 mod empty;
 mod eval;
 mod explain;
