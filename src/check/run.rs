@@ -158,8 +158,14 @@ fn templates(
             }
         }
     }
-    let unmatched = unmatched.unwrap_or_default();
-    warnings.extend(unmatched.iter().map(|glob| batch::unmatched_exclude(glob, &folders)));
+    // With no folder searched, no glob matched anything either.
+    let unmatched = unmatched.unwrap_or_else(|| search.exclude.clone());
+    let under: Vec<&Path> = if folders.is_empty() {
+        paths.iter().map(AsRef::as_ref).collect()
+    } else {
+        folders
+    };
+    warnings.extend(unmatched.iter().map(|glob| batch::unmatched_exclude(glob, &under)));
     if problems.is_empty() {
         (Ok(templates), warnings)
     } else {

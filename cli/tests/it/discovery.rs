@@ -80,6 +80,11 @@ fn an_exclusion_that_matches_nothing_is_warned_about() {
             text(&out.stderr)
         );
     }
+    // A template given by its path is not searched: nothing is excluded.
+    let out = run(&dir, &["check", "apps/api.yaml", "--exclude", "apps"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let want = "warning: --exclude \"apps\" matches nothing under apps/api.yaml (a mistyped exclusion would exclude nothing)\n";
+    assert_eq!(text(&out.stderr), want);
 }
 
 #[test]
