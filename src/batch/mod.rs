@@ -28,11 +28,11 @@
 //! PATH's targets by id:
 //!
 //! - Folders named `.git`, `target` or `node_modules` are never searched,
-//!   nor hidden ones (`.terraform`, `.windsor`), nor what `.gitignore` or
-//!   `.ignore` files ignore (also outside a Git repository). The global
-//!   excludes file and `.git/info/exclude` are not read: they differ
-//!   between machines, and shards on different machines must agree.
-//!   Links to folders are not followed.
+//!   nor hidden ones, nor what `.gitignore` and `.ignore` files ignore,
+//!   nor what an exclusion glob ([`Search::exclude`], `exclude:` below)
+//!   matches, nor output bpvm rendered ([`RENDERED`], [`RENDERED_FOLDER`]);
+//!   links to folders are not followed. `docs/discovery.md` says how each
+//!   of these applies.
 //! - A **Windsor project** is a folder with `windsor.yaml` (or
 //!   `windsor.yml`) and a folder `contexts/_template/`. It gives one
 //!   target per folder `contexts/<name>/` other than `_template`. A
@@ -81,6 +81,17 @@
 //!   - bluelink: apps/billing.yaml      # alone: one target per variable file beside it, as discovered
 //! ```
 //!
+//! `exclude:` (a list of globs, paths relative to its folder, as
+//! `--exclude` takes them) leaves out the listed targets whose template
+//! lies under a path it matches; a `bpvm-batch.yaml` with `exclude:` and
+//! no `targets:` has its folder searched, leaving those paths out:
+//!
+//! ```yaml
+//! exclude:
+//!   - legacy/**
+//!   - "**/fixtures/**"
+//! ```
+//!
 //! A Bluelink entry with `vars` is one target (`<stem>`, or `<stem>@<set>`
 //! with `set`); with `set` alone, the set's variable file beside the
 //! blueprint; with neither, every variable set beside it. Every mistake
@@ -118,13 +129,18 @@
 
 pub(crate) mod discover;
 pub(crate) mod queue;
+mod rendered;
 mod report;
 mod run;
 mod shard;
 mod target;
 mod template;
 
-pub use discover::{Discovery, MANIFEST, Problem, SKIPPED, discover, discover_except, what_is};
+pub use discover::{
+    Discovery, MANIFEST, Problem, SKIPPED, Search, discover, discover_except, discover_with, parse_exclude,
+    unmatched_exclude, what_is,
+};
+pub use rendered::{RENDERED, RENDERED_FOLDER, RENDERED_FOLDER_TEXT, is_rendered, rendered_header};
 pub use report::{Counts, Record, RecordKind, Report, Status};
 pub use run::{Options, Sink, Suite, Verdict, run, suites};
 pub use shard::{parse_shard, parse_shard_index, shard, shard_of};

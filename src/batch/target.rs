@@ -186,6 +186,34 @@ impl Target {
         let rel = self.template.strip_prefix(&self.base).unwrap_or(&self.template);
         slashed(rel)
     }
+
+    /// What the target renders, for the first line of its output file:
+    /// the template's path relative to [`base`](Target::base) and the
+    /// context or variable file that picks the render out.
+    ///
+    /// ```
+    /// use bpvm::batch::{Files, Target};
+    /// let files = Files { vars: Some("repo/apps/api.eu.vars.yaml".into()), ..Files::default() };
+    /// let t = Target::bluelink("repo", "apps/api.yaml", Some("eu"), files);
+    /// assert_eq!(t.source(), "apps/api.yaml (variables apps/api.eu.vars.yaml)");
+    /// assert_eq!(Target::windsor("repo", "", "prod").source(), ". (context prod)");
+    /// ```
+    pub fn source(&self) -> String {
+        let path = match self.template_path() {
+            p if p.is_empty() => ".".to_string(),
+            p => p,
+        };
+        match &self.kind {
+            Kind::Windsor { context } => format!("{path} (context {context})"),
+            Kind::Bluelink { files, .. } => match &files.vars {
+                Some(vars) => {
+                    let vars = slashed(vars.strip_prefix(&self.base).unwrap_or(vars));
+                    format!("{path} (variables {vars})")
+                }
+                None => path,
+            },
+        }
+    }
 }
 
 impl fmt::Display for Target {

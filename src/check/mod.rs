@@ -21,5 +21,5 @@ pub use ignore::{INVALID_IGNORE, UNUSED_IGNORE};
 pub use json::json;
 pub use listing::{listing, listing_json};
 pub use report::{Checked, Report, Suppressed, Tally};
-pub use run::{check, check_tuned, check_with, rules, tunings};
+pub use run::{check, check_searching, check_with, rules, tunings};
 pub use sarif::sarif;

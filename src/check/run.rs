@@ -3,7 +3,7 @@
 use super::ignore::{self, INVALID_IGNORE, UNUSED_IGNORE};
 use super::report::{Checked, Report};
 use super::tune::{self, ConfigError, Tuning};
-use crate::batch::{self, Kind, queue};
+use crate::batch::{self, Kind, Search, queue};
 use bpvm_checker::Rule;
 use bpvm_runtime::Problems;
 use std::path::{Path, PathBuf};
@@ -97,26 +97,43 @@ pub fn check_with(
     paths: &[impl AsRef<Path>],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, Problems<batch::Problem>> {
-    check_tuned(paths, &[], progress)
+    check_searching(paths, &Search::default(), &[], progress).0
 }
 
-/// [`check_with`], each finding's severity set (or the finding dropped)
-/// by the configuration of the PATH it was found under: `tunings[i]`
-/// for `paths[i]` (as [`tunings`] gives them; missing ones leave the
-/// rules' own severities).
+/// [`check_with`], folders searched as `search` says (`--exclude`), and
+/// each finding's severity set (or the finding dropped) by the
+/// configuration of the PATH it was found under: `tunings[i]` for
+/// `paths[i]` (as [`tunings`] gives them; missing ones leave the rules'
+/// own severities). With the warnings the search met (an exclusion that
+/// matched nothing), whether or not it met problems.
 ///
 /// ```
-/// let paths = ["examples/windsor"];
+/// use bpvm::batch::Search;
+/// let paths = ["examples"];
+/// let search = Search { exclude: vec!["windsor*".into()], ..Search::default() };
 /// let tunings = bpvm::check::tunings(&paths).unwrap();
-/// let report = bpvm::check::check_tuned(&paths, &tunings, &|_, _| {}).unwrap();
-/// assert_eq!(report.templates.len(), 1);
+/// let (report, warnings) = bpvm::check::check_searching(&paths, &search, &tunings, &|_, _| {});
+/// let report = report.unwrap();
+/// assert!(report.templates.iter().all(|t| t.language == "bluelink"));
+/// assert!(warnings.is_empty());
 /// ```
-pub fn check_tuned(
+pub fn check_searching(
     paths: &[impl AsRef<Path>],
+    search: &Search,
     tunings: &[Option<Tuning>],
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Report, Problems<batch::Problem>> {
-    let templates = templates(paths)?;
+) -> (Result<Report, Problems<batch::Problem>>, Vec<String>) {
+    let (templates, warnings) = templates(paths, search);
+    (templates.map(|t| check_all(t, tunings, progress)), warnings)
+}
+
+/// Checks `templates` on every core, each tuned by the configuration of
+/// the path it was found under.
+fn check_all(
+    templates: Vec<(Template, usize)>,
+    tunings: &[Option<Tuning>],
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Report {
     let total = templates.len();
     let checked: Mutex<Vec<Option<Checked>>> = Mutex::new(vec![None; total]);
     let done = AtomicUsize::new(0);
@@ -137,47 +154,68 @@ pub fn check_tuned(
         },
     );
     let templates = checked.into_inner().unwrap_or_else(PoisonError::into_inner);
-    Ok(Report {
+    Report {
         templates: templates.into_iter().flatten().collect(),
-    })
+    }
 }
 
-/// The templates under `paths`, each once, in the order found, with the
-/// index of the path each was found under.
-fn templates(paths: &[impl AsRef<Path>]) -> Result<Vec<(Template, usize)>, Problems<batch::Problem>> {
-    let mut templates: Vec<(Template, usize)> = Vec::new();
-    let mut problems = Vec::new();
+/// Templates found, each with the index of the path it was found under.
+type Found = Vec<(Template, usize)>;
+
+/// The templates under `paths`, each once, in the order found, and the
+/// search's warnings.
+fn templates(paths: &[impl AsRef<Path>], search: &Search) -> (Result<Found, Problems<batch::Problem>>, Vec<String>) {
+    let mut templates: Found = Vec::new();
+    let (mut problems, mut warnings) = (Vec::new(), Vec::new());
+    let mut folders: Vec<&Path> = Vec::new();
+    // Each `--exclude` glob matched nothing under any folder searched yet.
+    let mut unmatched: Option<Vec<String>> = None;
     for (from, path) in paths.iter().enumerate() {
-        let push = |templates: &mut Vec<(Template, usize)>, t: Template| {
+        let mut push = |t: Template| {
             if !templates.iter().any(|(o, _)| *o == t) {
                 templates.push((t, from));
             }
         };
         let path = path.as_ref();
         if batch::discover::is_project(path) {
-            push(&mut templates, Template::Windsor(path.to_path_buf()));
+            push(Template::Windsor(path.to_path_buf()));
             continue;
         }
         if path.is_file() {
-            push(&mut templates, Template::Bluelink(path.to_path_buf()));
+            push(Template::Bluelink(path.to_path_buf()));
             continue;
         }
-        let found = batch::discover(&[path]);
+        // One folder at a time: the same id under two folders is no clash.
+        let found = batch::discover_with(&[path], search);
+        folders.push(path);
         problems.extend(found.problems);
+        warnings.extend(found.warnings);
+        match &mut unmatched {
+            None => unmatched = Some(found.unmatched),
+            Some(still) => still.retain(|glob| found.unmatched.contains(glob)),
+        }
         for p in found.projects {
-            push(&mut templates, Template::Windsor(p));
+            push(Template::Windsor(p));
         }
         for t in found.targets {
             match t.kind {
-                Kind::Windsor { .. } => push(&mut templates, Template::Windsor(t.template)),
-                Kind::Bluelink { .. } => push(&mut templates, Template::Bluelink(t.template)),
+                Kind::Windsor { .. } => push(Template::Windsor(t.template)),
+                Kind::Bluelink { .. } => push(Template::Bluelink(t.template)),
             }
         }
     }
-    if problems.is_empty() {
-        Ok(templates)
+    // With no folder searched, no glob matched anything either.
+    let unmatched = unmatched.unwrap_or_else(|| search.exclude.clone());
+    let under: Vec<&Path> = if folders.is_empty() {
+        paths.iter().map(AsRef::as_ref).collect()
     } else {
-        Err(Problems::new(problems))
+        folders
+    };
+    warnings.extend(unmatched.iter().map(|glob| batch::unmatched_exclude(glob, &under)));
+    if problems.is_empty() {
+        (Ok(templates), warnings)
+    } else {
+        (Err(Problems::new(problems)), warnings)
     }
 }
 

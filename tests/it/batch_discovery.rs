@@ -320,7 +320,7 @@ target: []
     assert_eq!(
         manifest_problems(manifest),
         [
-            "bpvm-batch.yaml:1:1: target: unknown key (did you mean \"targets\"?); bpvm-batch.yaml has: targets, check",
+            "bpvm-batch.yaml:1:1: target: unknown key (did you mean \"targets\"?); bpvm-batch.yaml has: targets, exclude, check",
             "bpvm-batch.yaml:1:1: targets is missing: the list of this folder's targets",
         ]
     );

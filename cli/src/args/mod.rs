@@ -8,6 +8,7 @@
 mod bluelink;
 mod dialect;
 mod empty;
+mod exclude;
 mod output;
 mod report;
 mod windsor;
@@ -15,6 +16,7 @@ mod windsor;
 pub use bluelink::{BluelinkFlags, NEEDS_BLUEPRINT};
 pub use dialect::{DialectArg, RulesArg};
 pub use empty::AllowEmpty;
+pub use exclude::ExcludeArgs;
 pub use output::{Format, OutputFormat};
 pub use report::ReportFormat;
 pub use windsor::{Rules, WindsorTarget};

@@ -1,7 +1,7 @@
 //! `bpvm check`: the report of `bpvm::check`, in the format asked for,
 //! with a progress bar on a terminal while many templates are checked.
 
-use crate::args::AllowEmpty;
+use crate::args::{AllowEmpty, ExcludeArgs};
 use crate::{exit, paint};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -36,12 +36,15 @@ Examples:
   bpvm check examples --format json
   bpvm check examples/windsor --format sarif > bpvm.sarif
   bpvm check examples/windsor --deny-warnings
+  bpvm check examples --exclude 'windsor/**'
   bpvm check --list-rules
   mkdir -p empty && bpvm check empty --allow-empty
 
 Folders are searched as `bpvm batch` searches them: hidden folders,
-.git, target and node_modules are passed over, and so is what a
-.gitignore or .ignore file ignores (also outside a Git repository).")]
+.git, target and node_modules are passed over, and so are what a
+.gitignore or .ignore file ignores (also outside a Git repository),
+what --exclude or exclude: in bpvm-batch.yaml matches, and output bpvm
+rendered. See docs/discovery.md.")]
 pub struct Args {
     /// Projects, blueprints or folders to search (default: the current folder).
     #[arg(value_name = "PATH", default_value = ".")]
@@ -55,6 +58,8 @@ pub struct Args {
     /// List the rules (id, default severity, what each finds) and exit.
     #[arg(long)]
     list_rules: bool,
+    #[command(flatten)]
+    exclude: ExcludeArgs,
     #[command(flatten)]
     empty: AllowEmpty,
 }
@@ -95,11 +100,18 @@ pub fn run(args: Args) -> ExitCode {
 fn check(args: &Args, tunings: &[Option<bpvm::check::tune::Tuning>]) -> Result<bool, String> {
     let (paths, form, deny_warnings) = (&args.paths, args.format, args.deny_warnings);
     let bar = progress_bar();
-    let result = bpvm::check::check_tuned(paths, tunings, &|done, total| {
+    let search = bpvm::batch::Search {
+        exclude: args.exclude.globs.clone(),
+        ..Default::default()
+    };
+    let (result, warnings) = bpvm::check::check_searching(paths, &search, tunings, &|done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
+    for warning in &warnings {
+        anstream::eprint!("{}", paint::diagnostic(&format!("warning: {warning}\n")));
+    }
     let report = result.map_err(|problems| {
         let lines: Vec<String> = problems.0.iter().map(|p| format!("error: {p}")).collect();
         lines.join("\n")

@@ -49,13 +49,16 @@ fn run(mut cmd: Command) -> Output {
     finish(cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap())
 }
 
-/// What the Windsor example renders to, from stdout.
+/// What `--out` holds when rendering the Windsor example: stdout, after a
+/// first line naming its source.
 fn expected() -> String {
     let mut cmd = Command::new(BPVM);
     cmd.args(["render", "--project"]).arg(windsor_example());
     let out = run(cmd);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
+    // A file written with --out begins with a line naming its source.
+    let source = format!("{} (context local)", windsor_example().display());
+    bpvm::batch::rendered_header(&source) + &String::from_utf8(out.stdout).unwrap()
 }
 
 /// The names in `dir`, sorted: a leftover temporary file shows up here.

@@ -1,6 +1,7 @@
 //! `bpvm-batch.yaml`: a folder's targets listed instead of discovered
 //! (its shape is in the documentation of the batch module).
 
+use super::exclude::Exclude;
 use super::layout::{MANIFEST, Role, contexts, extension, is_project, role, unnamed_context};
 use super::problem::Problem;
 use super::siblings::Siblings;
@@ -13,33 +14,50 @@ use std::path::Path;
 
 /// Top-level keys; `check` is `bpvm check`'s configuration, read by
 /// `check::tune`.
-const TOP: &[&str] = &["targets", "check"];
+const TOP: &[&str] = &["targets", "exclude", "check"];
 const WINDSOR: &[&str] = &["windsor", "contexts"];
 const BLUELINK: &[&str] = &["bluelink", "vars", "set", "datasources", "resource-state"];
 
-/// The targets `bpvm-batch.yaml` in `base` lists; its mistakes go to
-/// `problems`, each with its line, column and path.
-pub(crate) fn read(root: &Root, base: &Path, problems: &mut Vec<Problem>) -> Vec<Target> {
+/// What a `bpvm-batch.yaml` says.
+pub(super) struct Listed {
+    /// The targets it lists; `None` when it lists none and the folder is
+    /// searched (it gives `exclude` alone).
+    pub targets: Option<Vec<Target>>,
+    /// Its `exclude` globs.
+    pub exclude: Exclude,
+}
+
+/// What `bpvm-batch.yaml` in `base` says; its mistakes go to `problems`,
+/// each with its line, column and path.
+pub(super) fn read(root: &Root, base: &Path, problems: &mut Vec<Problem>) -> Listed {
     let mut r = Reader {
         root,
         base,
         file: base.join(MANIFEST).display().to_string(),
         problems,
         targets: Vec::new(),
+        search: false,
+        exclude: Exclude::default(),
     };
     let text = match root.read_string(root.dir(), MANIFEST) {
         Ok(text) => text,
         Err(e) => {
             let message = format!("cannot read: {e}");
             r.problems.push(Problem::file(r.file.clone(), message));
-            return Vec::new();
+            return Listed {
+                targets: Some(Vec::new()),
+                exclude: r.exclude,
+            };
         }
     };
     match node::read(&text) {
         Ok(doc) => r.document(&doc),
         Err(e) => r.fail(e.at, "", format!("invalid YAML: {}", e.message)),
     }
-    r.targets
+    Listed {
+        targets: (!r.search).then_some(r.targets),
+        exclude: r.exclude,
+    }
 }
 
 struct Reader<'a> {
@@ -48,6 +66,9 @@ struct Reader<'a> {
     file: String,
     problems: &'a mut Vec<Problem>,
     targets: Vec<Target>,
+    /// It lists no target: the folder is searched.
+    search: bool,
+    exclude: Exclude,
 }
 
 impl Reader<'_> {
@@ -82,7 +103,16 @@ impl Reader<'_> {
             return self.fail(doc.at, "", message);
         };
         self.keys(entries, "", TOP, "bpvm-batch.yaml");
+        if let Some(globs) = doc.get("exclude") {
+            self.exclude(globs);
+        }
         let Some(list) = doc.get("targets") else {
+            if doc.get("exclude").is_some() || doc.get("check").is_some() {
+                // Nothing listed: the folder is searched (leaving out what
+                // `exclude` names; `check` is the check's own section).
+                self.search = true;
+                return;
+            }
             return self.fail(doc.at, "", "targets is missing: the list of this folder's targets");
         };
         let Kind::List(items) = &list.kind else {
@@ -94,6 +124,36 @@ impl Reader<'_> {
         }
         for (i, item) in items.iter().enumerate() {
             self.target(item, &format!("targets[{i}]"));
+        }
+    }
+
+    /// `exclude`: a list of globs, each a path relative to the folder.
+    fn exclude(&mut self, globs: &Node) {
+        let Kind::List(items) = &globs.kind else {
+            let message = format!(
+                "expected a list of globs (paths relative to the folder of {MANIFEST}), found {}",
+                globs.describe()
+            );
+            return self.fail(globs.at, "exclude", message);
+        };
+        if items.is_empty() {
+            return self.fail(globs.at, "exclude", "the list is empty: it would exclude nothing");
+        }
+        for (i, item) in items.iter().enumerate() {
+            let at = Problem {
+                file: self.file.clone(),
+                line: item.at.line,
+                col: item.at.col,
+                path: format!("exclude[{i}]"),
+                message: String::new(),
+            };
+            let added = match item.as_str() {
+                Some(glob) => self.exclude.add(glob, Some(at.clone())),
+                None => Err(format!("expected a glob, found {}", item.describe())),
+            };
+            if let Err(message) = added {
+                self.problems.push(Problem { message, ..at });
+            }
         }
     }
 

@@ -1,19 +1,24 @@
 //! Telling a Bluelink blueprint from other YAML and JSON (or other
-//! `.bp` files) by its version, and reading what it includes, without
-//! loading it.
+//! `.bp` files) by its version, and from output bpvm rendered by its
+//! first line, and reading what it includes, without loading it.
 
+use crate::batch::rendered::is_rendered;
 use bpvm_bluelink::load::VERSIONS;
 use bpvm_bluelink::{lang, node};
 
 /// The include paths of `text`, the file `name`, when it is a Bluelink
 /// blueprint (its top-level `version` is a Bluelink version); `None` when
 /// it is not. A `.bp` or `.blueprint` file is read in the `.bp` language.
+/// Output bpvm wrote says so on its first line, and is never a blueprint.
 ///
 /// A file that declares a Bluelink version but cannot be parsed is a
 /// blueprint still, so that its render reports why rather than the batch
 /// missing it. Include paths made with substitutions cannot be known
 /// before rendering and are left out.
 pub(super) fn sniff(name: &str, text: &str) -> Option<Vec<String>> {
+    if is_rendered(text) {
+        return None;
+    }
     if !VERSIONS.iter().any(|v| text.contains(v)) {
         return None;
     }
@@ -126,6 +131,18 @@ mod tests {
             Some(vec![])
         );
         assert_eq!(sniff("a.yaml", "a: [\n  version: 2023-04-20\n"), None);
+    }
+
+    #[test]
+    fn rendered_output_is_never_a_blueprint() {
+        let header = crate::batch::rendered_header("api.yaml");
+        assert_eq!(
+            sniff("api.yaml", &format!("{header}version: 2023-04-20\nresources: {{}}\n")),
+            None
+        );
+        // Only as the first line.
+        let text = format!("version: 2023-04-20\n{header}resources: {{}}\n");
+        assert_eq!(sniff("api.yaml", &text), Some(vec![]));
     }
 
     #[test]

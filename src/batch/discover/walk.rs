@@ -1,11 +1,13 @@
 //! Discovery proper: the folders under a base searched for Windsor
 //! projects and Bluelink blueprints.
 
+use super::exclude::Exclude;
 use super::ignores::Ignores;
 use super::layout::{Role, SKIPPED, extension, is_project, project_targets, role};
 use super::problem::Problem;
 use super::siblings::Siblings;
 use super::sniff::sniff;
+use crate::batch::rendered::RENDERED_FOLDER;
 use crate::batch::target::{Target, join, slashed};
 use bpvm_runtime::root::{Refusal, Root};
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,17 +15,24 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// Discovery proper: every Windsor project and Bluelink blueprint under
-/// `base` that `.gitignore` does not hide.
+/// `base` that `.gitignore` does not hide and no glob of `excludes`
+/// matches.
 pub(super) fn walk(
     root: &Root,
     base: &Path,
     except: &Arc<Vec<PathBuf>>,
+    excludes: &[Arc<Exclude>],
     problems: &mut Vec<Problem>,
     found_projects: &mut Vec<PathBuf>,
 ) -> Vec<Target> {
     let projects: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
     let ignores = Arc::new(Ignores::new(base, root));
-    let walk = walker(base, except, Arc::clone(&ignores), Arc::clone(&projects));
+    let skip = Skip {
+        base: base.to_path_buf(),
+        except: Arc::clone(except),
+        excludes: excludes.iter().filter(|e| !e.is_empty()).cloned().collect(),
+    };
+    let walk = walker(base, skip, Arc::clone(&ignores), Arc::clone(&projects));
     let folders = files_by_folder(walk, base, problems);
     problems.extend(ignores.take_problems());
     let mut targets = Vec::new();
@@ -44,16 +53,36 @@ pub(super) fn walk(
     targets
 }
 
-/// The search of `base`: hidden, ignored, skipped and `except` folders
-/// left out; each Windsor project met is pushed to `projects` and not
-/// entered.
-fn walker(
-    base: &Path,
-    except: &Arc<Vec<PathBuf>>,
-    ignores: Arc<Ignores>,
-    projects: Arc<Mutex<Vec<PathBuf>>>,
-) -> ignore::Walk {
-    let except = Arc::clone(except);
+/// What a search leaves out beyond ignore files and hidden names.
+struct Skip {
+    base: PathBuf,
+    /// Folders not searched, by their real path.
+    except: Arc<Vec<PathBuf>>,
+    excludes: Vec<Arc<Exclude>>,
+}
+
+impl Skip {
+    /// `true` when the entry at `path` (a folder when `is_dir`) is left out.
+    fn skips(&self, path: &Path, is_dir: bool) -> bool {
+        if is_dir && path.join(RENDERED_FOLDER).exists() {
+            return true;
+        }
+        if let Some(rel) = path.strip_prefix(&self.base).ok().and_then(Path::to_str) {
+            // Every glob is tried, so that each one that matches is known to.
+            let rel = rel.replace(std::path::MAIN_SEPARATOR, "/");
+            let hit = self.excludes.iter().fold(false, |hit, e| e.matches(&rel, is_dir) | hit);
+            if hit {
+                return true;
+            }
+        }
+        is_dir && !self.except.is_empty() && path.canonicalize().is_ok_and(|p| self.except.contains(&p))
+    }
+}
+
+/// The search of `base`: hidden, ignored, skipped, excluded and rendered
+/// folders left out; each Windsor project met is pushed to `projects` and
+/// not entered.
+fn walker(base: &Path, skip: Skip, ignores: Arc<Ignores>, projects: Arc<Mutex<Vec<PathBuf>>>) -> ignore::Walk {
     let mut walker = ignore::WalkBuilder::new(base);
     walker
         // Ignore files are read by `ignores`, under the root's rules; the
@@ -69,14 +98,14 @@ fn walker(
             if entry.depth() > 0 && ignores.ignored(entry.path(), is_dir) {
                 return false;
             }
+            if is_dir && SKIPPED.iter().any(|s| entry.file_name() == *s) {
+                return false;
+            }
+            if entry.depth() > 0 && skip.skips(entry.path(), is_dir) {
+                return false;
+            }
             if !is_dir {
                 return true;
-            }
-            if SKIPPED.iter().any(|s| entry.file_name() == *s) {
-                return false;
-            }
-            if !except.is_empty() && entry.path().canonicalize().is_ok_and(|p| except.contains(&p)) {
-                return false;
             }
             // A project is a leaf: its own folders are its template's.
             if is_project(entry.path()) {

@@ -2,7 +2,7 @@
 //! (the report formats are shared: `crate::args`). A leaf of the command's
 //! folder.
 
-use crate::args::{AllowEmpty, OutputFormat, ReportFormat};
+use crate::args::{AllowEmpty, ExcludeArgs, OutputFormat, ReportFormat};
 use clap::Subcommand;
 use std::path::PathBuf;
 
@@ -11,8 +11,10 @@ use std::path::PathBuf;
 /// Finds every Windsor project (windsor.yaml and contexts/_template/:
 /// one target per context folder) and Bluelink blueprint (YAML, JSON or
 /// .bp; one target per <stem>[.<set>].vars.yaml beside it) under each PATH, skipping .git,
-/// target, node_modules, hidden folders and what .gitignore ignores; a
-/// bpvm-batch.yaml in a PATH lists its targets instead. Each template is
+/// target, node_modules, hidden folders, what .gitignore ignores, what
+/// --exclude matches and output bpvm rendered; a bpvm-batch.yaml in a
+/// PATH lists its targets instead (or, with exclude: alone, more paths
+/// to leave out). Each template is
 /// loaded once and its targets render in parallel, each exactly as
 /// `bpvm render` prints it (Bluelink files stay inside the PATH, as with
 /// --root PATH). A failed target is reported and the others still render.
@@ -27,15 +29,18 @@ use std::path::PathBuf;
 Examples:
   bpvm batch examples --out rendered
   bpvm batch examples --out rendered --check
+  bpvm batch examples --exclude windsor
   bpvm batch examples --test --shard 1/2 --report shard-1.json
   bpvm batch examples --test --shard 2/2 --report shard-2.json
   bpvm batch merge-reports shard-*.json --report-format junit --out junit.xml
   mkdir -p empty && bpvm batch empty --allow-empty
 
-A .gitignore or .ignore file is obeyed in every folder searched, also
-outside a Git repository (e.g. a .ignore holding `rendered/` keeps
-committed output out of discovery); the global excludes file and
-.git/info/exclude are not read, so that shards on every machine agree."
+Files written with --out say so (YAML: a first line `# Rendered by
+bpvm from …`; JSON: a .bpvm-rendered file in the folder), so committed
+output is never taken for a template. A .gitignore or .ignore file is obeyed
+in every folder searched, also outside a Git repository; the global
+excludes file and .git/info/exclude are not read, so that shards on
+every machine agree. See docs/discovery.md."
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -44,8 +49,9 @@ pub struct Args {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Write each target to OUT/<id>.yaml (Windsor: <project>/<context>,
-    /// Bluelink: <folder>/<stem>[@<set>]), atomically; without it nothing
-    /// is written.
+    /// Bluelink: <folder>/<stem>[@<set>]), atomically, each YAML file's
+    /// first line naming its source (JSON: OUT/.bpvm-rendered says the
+    /// folder is output); without it nothing is written.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Compare with the files in --out instead of writing: print a
@@ -88,6 +94,8 @@ pub struct Args {
     /// BPVM_MEMORY_LIMIT_MIB].
     #[arg(long, value_name = "MIB", value_parser = super::limits::parse_mib)]
     pub memory_limit: Option<u64>,
+    #[command(flatten)]
+    pub exclude: ExcludeArgs,
     #[command(flatten)]
     pub empty: AllowEmpty,
 }

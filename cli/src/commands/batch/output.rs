@@ -29,6 +29,18 @@ pub struct Files<'a> {
     pub out_real: PathBuf,
 }
 
+impl Files<'_> {
+    /// `text` as written to the output folder: YAML begins with a comment
+    /// naming its source (JSON has no comment, and a key would change the
+    /// document: the folder's mark says it instead).
+    fn marked(&self, target: &Target, text: &str) -> String {
+        match self.format {
+            Format::Yaml => bpvm::batch::rendered_header(&target.source()) + text,
+            Format::Json => text.to_string(),
+        }
+    }
+}
+
 impl Sink for Files<'_> {
     fn output(&self, target: &Target, output: &Output) -> Verdict {
         match &self.mode {
@@ -41,12 +53,12 @@ impl Sink for Files<'_> {
                         out.join(&rel).display()
                     ));
                 }
-                match write(out, &rel, &output.text) {
+                match write(out, &rel, &self.marked(target, &output.text)) {
                     Ok(()) => Verdict::Ok,
                     Err(e) => Verdict::Failed(e),
                 }
             }
-            Mode::Check(out) => check(out, &relative(target, self.format), &output.text),
+            Mode::Check(out) => check(out, &relative(target, self.format), &self.marked(target, &output.text)),
         }
     }
 

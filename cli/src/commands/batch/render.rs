@@ -10,7 +10,7 @@ use super::progress::Progress;
 use super::results;
 use super::wire::Job;
 use crate::args::Format as OutputFormat;
-use bpvm::batch::{self, Discovery, Format, Report, Suite, Target};
+use bpvm::batch::{self, Discovery, Format, Report, Search, Suite, Target};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -41,6 +41,11 @@ pub fn render(args: &Args) -> Result<bool, String> {
     };
     if let Mode::Write(out) = &mode {
         std::fs::create_dir_all(out).map_err(|e| format!("error: --out {}: cannot create it: {e}", out.display()))?;
+        // JSON has no comment to say it was rendered: the folder says so.
+        if format == Format::Json {
+            let mark = out.join(batch::RENDERED_FOLDER);
+            crate::write::atomically_unsynced("--out", &mark, batch::RENDERED_FOLDER_TEXT)?;
+        }
     }
     let progress = Progress::new(targets.len());
     let sink = Files {
@@ -116,10 +121,17 @@ fn paths(args: &Args) -> Vec<PathBuf> {
 /// The targets under the PATHs (the current folder by default), each
 /// problem met on the way printed.
 fn discover(args: &Args, paths: &[PathBuf]) -> Discovery {
-    let out = args.out.as_deref().map(absolute);
     // Rendered output under a searched folder must not be found as
     // blueprints on the next run.
-    let found = batch::discover_except(paths, out.as_slice());
+    let search = Search {
+        except: args.out.as_deref().map(absolute).into_iter().collect(),
+        exclude: args.exclude.globs.clone(),
+    };
+    let found = batch::discover_with(paths, &search);
+    let unmatched = found.unmatched.iter().map(|g| batch::unmatched_exclude(g, paths));
+    for warning in found.warnings.iter().cloned().chain(unmatched) {
+        anstream::eprint!("{}", crate::paint::diagnostic(&format!("warning: {warning}\n")));
+    }
     for problem in &found.problems {
         anstream::eprint!("{}", crate::paint::diagnostic(&format!("error: {problem}\n")));
     }

@@ -1,7 +1,7 @@
 //! `bpvm render`'s arguments. A leaf of the command's folder: the render
 //! of each language reads them.
 
-use crate::args::{BluelinkFlags, OutputFormat, WindsorTarget};
+use crate::args::{BluelinkFlags, Format, OutputFormat, WindsorTarget};
 use std::path::PathBuf;
 
 /// Print the blueprint of a Windsor context or of a Bluelink blueprint.
@@ -38,7 +38,8 @@ pub struct Args {
     pub output: OutputFormat,
     /// Write to FILE instead of stdout: atomically, keeping its mode,
     /// and only ever a regular file (a symlink, folder, FIFO or device
-    /// there is refused).
+    /// there is refused). YAML written so begins with a comment naming
+    /// its source, so that discovery never takes it for a template.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Say on stderr which facets and components were included or
@@ -65,4 +66,16 @@ pub struct Args {
     pub terraform_outputs: Option<PathBuf>,
     #[command(flatten)]
     pub bluelink: BluelinkFlags,
+}
+
+impl Args {
+    /// What is written for `text`, rendered from `source`: to a file,
+    /// YAML begins with a comment naming its source (JSON has no
+    /// comment, and a key would change the document); on stdout, `text`.
+    pub fn marked(&self, source: &str, text: String) -> String {
+        match (&self.out, self.output.chosen()) {
+            (Some(_), Format::Yaml) => bpvm::batch::rendered_header(source) + &text,
+            _ => text,
+        }
+    }
 }

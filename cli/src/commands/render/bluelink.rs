@@ -25,5 +25,6 @@ pub fn render(path: &Path, args: &Args) -> Result<(), String> {
         Format::Yaml => bpvm::runtime::text::to_yaml(&rendered.document),
         Format::Json => bpvm::runtime::text::to_json(&rendered.document),
     };
+    let text = args.marked(&path.display().to_string(), text);
     crate::write::output(args.out.as_deref(), &text)
 }

@@ -37,6 +37,8 @@ pub fn render(args: &Args) -> Result<(), String> {
         Format::Yaml => output::to_yaml(&blueprint),
         Format::Json => output::to_json(&blueprint),
     };
+    let source = format!("{} (context {name})", target.project.display());
+    let text = args.marked(&source, text);
     crate::write::output(args.out.as_deref(), &text)
 }
 
