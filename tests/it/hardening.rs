@@ -45,7 +45,7 @@ fn windsor_functions_do_not_follow_symlinks_out_of_the_project() {
     s.link("project/contexts/_template/secret.txt", &s.0.join("outside.txt"));
     let e = error_of(&dir);
     let want = format!(
-        "contexts/_template/facets/base.yaml:3:32: terraform[p].inputs.x: 1:3: file() path \"../secret.txt\" is outside the project {} (files are read only inside it; symlinks are followed while they stay inside)",
+        "contexts/_template/facets/base.yaml:3:38: terraform[p].inputs.x: file() path \"../secret.txt\" is outside the project {} (files are read only inside it; symlinks are followed while they stay inside)",
         dir.display(),
     );
     assert!(e.contains(&want), "{e}");
@@ -87,7 +87,9 @@ fn windsor_functions_refuse_a_fifo_without_waiting_for_it() {
     );
     let e = error_of(&dir);
     assert!(
-        e.contains("terraform[p].inputs.x: 1:3: file() path \"pipe\" is a FIFO; only regular files are read"),
+        e.contains(
+            "base.yaml:3:38: terraform[p].inputs.x: file() path \"pipe\" is a FIFO; only regular files are read"
+        ),
         "{e}"
     );
     let dir = windsor_project(&s, "{y: '${yaml(\"linked\")}'}");

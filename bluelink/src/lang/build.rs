@@ -29,6 +29,11 @@ impl Origins {
             .map(|(_, p)| *p)
     }
 
+    /// Whether nothing was lowered from `.bp` (a YAML or JSON file).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub(super) fn record(&mut self, at: Pos, spans: Vec<(usize, Pos)>) {
         self.0.push((at, spans));
     }

@@ -29,6 +29,7 @@ mod help;
 mod newer_fields;
 mod now;
 mod output;
+mod positions;
 mod provenance;
 mod readme;
 mod render;
