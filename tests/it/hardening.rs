@@ -95,7 +95,9 @@ fn windsor_functions_refuse_a_fifo_without_waiting_for_it() {
     let dir = windsor_project(&s, "{y: '${yaml(\"linked\")}'}");
     let e = error_of(&dir);
     assert!(
-        e.contains("terraform[p].inputs.y: 1:3: yaml() path \"linked\" is a FIFO; only regular files are read"),
+        e.contains(
+            "base.yaml:3:38: terraform[p].inputs.y: yaml() path \"linked\" is a FIFO; only regular files are read"
+        ),
         "{e}"
     );
 }
@@ -268,7 +270,7 @@ fn bluelink_file_is_rooted_at_the_blueprint_folder() {
     assert!(!e.contains("resources.r.spec.x"), "{e}");
     assert!(
         e.contains(&format!(
-            "resources.r.spec.y: 1:8: file() path \"../outside.txt\" is outside the blueprint folder {}",
+            "app/blueprint.yaml:3:68: resources.r.spec.y: file() path \"../outside.txt\" is outside the blueprint folder {}",
             s.0.join("app").display()
         )),
         "{e}"
@@ -314,7 +316,9 @@ fn bluelink_file_and_include_do_not_follow_links_out_or_into_fifos() {
         "{e}"
     );
     assert!(
-        e.contains("resources.r.spec.x: 1:8: file() path \"linked.txt\" is outside the blueprint folder"),
+        e.contains(
+            "app/blueprint.yaml:6:36: resources.r.spec.x: file() path \"linked.txt\" is outside the blueprint folder"
+        ),
         "{e}"
     );
     assert!(!e.contains("SECRET"));
