@@ -16,6 +16,7 @@ mod distinct;
 mod error;
 pub mod explain;
 pub mod filter;
+pub mod inside;
 mod key_table;
 pub mod lang;
 pub mod load;

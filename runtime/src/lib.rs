@@ -37,7 +37,7 @@ pub use kind::{Kind, Vocabulary};
 pub use map::{Hint, Map};
 pub use report::diag::Diagnostic;
 pub use report::problems::Problems;
-pub use report::{excerpt, locate, suggest};
+pub use report::{excerpt, locate, scalar, suggest};
 pub use slots::{PathTable, Scope};
 pub use val::{ListRef, MapRef, Val};
 pub use value::Value;

@@ -45,7 +45,7 @@ fn windsor_functions_do_not_follow_symlinks_out_of_the_project() {
     s.link("project/contexts/_template/secret.txt", &s.0.join("outside.txt"));
     let e = error_of(&dir);
     let want = format!(
-        "contexts/_template/facets/base.yaml:3:32: terraform[p].inputs.x: 1:3: file() path \"../secret.txt\" is outside the project {} (files are read only inside it; symlinks are followed while they stay inside)",
+        "contexts/_template/facets/base.yaml:3:38: terraform[p].inputs.x: file() path \"../secret.txt\" is outside the project {} (files are read only inside it; symlinks are followed while they stay inside)",
         dir.display(),
     );
     assert!(e.contains(&want), "{e}");
@@ -87,13 +87,17 @@ fn windsor_functions_refuse_a_fifo_without_waiting_for_it() {
     );
     let e = error_of(&dir);
     assert!(
-        e.contains("terraform[p].inputs.x: 1:3: file() path \"pipe\" is a FIFO; only regular files are read"),
+        e.contains(
+            "base.yaml:3:38: terraform[p].inputs.x: file() path \"pipe\" is a FIFO; only regular files are read"
+        ),
         "{e}"
     );
     let dir = windsor_project(&s, "{y: '${yaml(\"linked\")}'}");
     let e = error_of(&dir);
     assert!(
-        e.contains("terraform[p].inputs.y: 1:3: yaml() path \"linked\" is a FIFO; only regular files are read"),
+        e.contains(
+            "base.yaml:3:38: terraform[p].inputs.y: yaml() path \"linked\" is a FIFO; only regular files are read"
+        ),
         "{e}"
     );
 }
@@ -266,7 +270,7 @@ fn bluelink_file_is_rooted_at_the_blueprint_folder() {
     assert!(!e.contains("resources.r.spec.x"), "{e}");
     assert!(
         e.contains(&format!(
-            "resources.r.spec.y: 1:8: file() path \"../outside.txt\" is outside the blueprint folder {}",
+            "app/blueprint.yaml:3:68: resources.r.spec.y: file() path \"../outside.txt\" is outside the blueprint folder {}",
             s.0.join("app").display()
         )),
         "{e}"
@@ -312,7 +316,9 @@ fn bluelink_file_and_include_do_not_follow_links_out_or_into_fifos() {
         "{e}"
     );
     assert!(
-        e.contains("resources.r.spec.x: 1:8: file() path \"linked.txt\" is outside the blueprint folder"),
+        e.contains(
+            "app/blueprint.yaml:6:36: resources.r.spec.x: file() path \"linked.txt\" is outside the blueprint folder"
+        ),
         "{e}"
     );
     assert!(!e.contains("SECRET"));

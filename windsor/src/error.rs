@@ -1,6 +1,8 @@
-//! Errors that name their place (D6): the file, the YAML path of the value
-//! and, for expressions, line:column inside the expression.
+//! Errors that name their place: the file, the YAML path of the value,
+//! and one line:column in the file — for an expression's error, of the
+//! part of the expression at fault.
 
+use bpvm_runtime::Diagnostic;
 use std::fmt;
 
 /// One problem with a project or a render.
@@ -13,30 +15,131 @@ pub struct Error {
     /// What is wrong (an expression's diagnostic, with its caret, included).
     pub message: String,
     /// The line and column of `at` in the file, once looked up (when the
-    /// project's errors are reported).
+    /// project's errors are reported): for an expression's error, of the
+    /// part at fault.
     pub pos: Option<(usize, usize)>,
+    /// An expression's error: the expression and the span at fault in it
+    /// (its message is `message`).
+    pub expr: Option<Box<Diagnostic>>,
+    /// The file's line at `pos` and how many characters from `pos` are at
+    /// fault, for the excerpt under the message.
+    pub source: Option<Box<(String, usize)>>,
 }
 
-impl Error {
-    /// A problem at `at` in `file`.
-    pub fn new(file: Option<&str>, at: impl Into<String>, message: impl Into<String>) -> Error {
-        Error {
-            file: file.map(str::to_string),
-            at: at.into(),
-            message: message.into(),
-            pos: None,
+/// Why something failed: a text, or an expression's error (kept whole,
+/// so that its place can be found in the file).
+///
+/// ```
+/// use bpvm_windsor::Why;
+/// let d = bpvm_runtime::Diagnostic::new("expected ')'", "f(a", 3, 3);
+/// assert_eq!(Why::from(d).to_string(), "1:4: expected ')'\n  |\n1 | f(a\n  |    ^\n");
+/// assert_eq!(Why::from("no such file").to_string(), "no such file");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Why {
+    /// What is wrong, said in words.
+    Text(String),
+    /// An expression's error.
+    Expression(Box<Diagnostic>),
+}
+
+impl From<String> for Why {
+    fn from(s: String) -> Why {
+        Why::Text(s)
+    }
+}
+
+impl From<&str> for Why {
+    fn from(s: &str) -> Why {
+        Why::Text(s.to_string())
+    }
+}
+
+impl From<Diagnostic> for Why {
+    fn from(d: Diagnostic) -> Why {
+        Why::Expression(Box::new(d))
+    }
+}
+
+impl fmt::Display for Why {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Why::Text(s) => f.write_str(s),
+            Why::Expression(d) => write!(f, "{d}"),
         }
     }
 }
 
-/// Looks up where in its file each error's YAML path is (each file read
-/// once, through the project's root), for messages in the
-/// `file:line:column: path: message` form.
+impl Error {
+    /// A problem at `at` in `file`: a message, or an expression's error.
+    pub fn new(file: Option<&str>, at: impl Into<String>, why: impl Into<Why>) -> Error {
+        let (message, expr) = match why.into() {
+            Why::Text(message) => (message, None),
+            Why::Expression(d) => (d.message.clone(), Some(d)),
+        };
+        Error {
+            file: file.map(str::to_string),
+            at: at.into(),
+            message,
+            pos: None,
+            expr,
+            source: None,
+        }
+    }
+
+    /// A problem a reader of `text`, the file `file`, found: its message
+    /// `what: line:column: why` (as YAML readers give them) placed at
+    /// that line and column, the line under it.
+    ///
+    /// ```
+    /// use bpvm_windsor::Error;
+    /// let e = Error::in_text("a.yaml", "a: 1\n b: 2\n", "invalid YAML: 2:3: bad");
+    /// assert_eq!(e.to_string(), "a.yaml:2:3: invalid YAML: bad\n  |\n2 |  b: 2\n  |   ^\n");
+    /// ```
+    pub fn in_text(file: &str, text: &str, message: &str) -> Error {
+        let mut e = Error::new(Some(file), "", message);
+        let (what, rest) = message.split_once(": ").unwrap_or(("", message));
+        let mut parts = rest.splitn(3, ':');
+        if let (Some(l), Some(c), Some(why)) = (parts.next(), parts.next(), parts.next())
+            && let (Ok(line), Ok(column)) = (l.trim().parse::<usize>(), c.trim().parse::<usize>())
+            && line > 0
+        {
+            e.message = format!("{what}: {}", why.trim_start());
+            e.pos = Some((line, column.max(1)));
+            e.source = text.lines().nth(line - 1).map(|t| Box::new((t.to_string(), 1)));
+        }
+        e
+    }
+
+    /// The message with, for an expression's error not placed in a file,
+    /// the expression's own line:column and excerpt.
+    pub fn why(&self) -> String {
+        match (&self.expr, self.pos) {
+            (Some(d), None) => d.to_string(),
+            _ => self.message.clone(),
+        }
+    }
+}
+
+/// Looks up where in its file each error is (each file read once,
+/// through the project's root): its YAML path's, or, for an expression's
+/// error, that of the part of the expression at fault; for messages in
+/// the `file:line:column: path: message` form with the file's line under.
 pub fn locate(root: &bpvm_runtime::root::Root, errors: &mut Errors) {
     let mut texts = crate::texts::Texts::new(root);
     for e in errors.0.iter_mut().filter(|e| e.pos.is_none() && !e.at.is_empty()) {
-        if let Some(file) = &e.file {
-            e.pos = texts.locate(file, &e.at);
+        let Some(file) = &e.file else { continue };
+        let span = e
+            .expr
+            .as_ref()
+            .map(|d| (d.source.as_str(), (d.start as u32, d.end as u32)));
+        if let Some(spot) = texts.spot(file, &e.at, span) {
+            e.pos = Some((spot.line, spot.column));
+            // The file's line is shown for an expression's error, in the
+            // place of the expression's own excerpt.
+            if e.expr.is_some() {
+                e.source = spot.source.map(|line| Box::new((line, spot.width)));
+            }
         }
     }
 }
@@ -51,7 +154,13 @@ impl fmt::Display for Error {
         if !self.at.is_empty() {
             write!(f, "{}: ", bpvm_runtime::excerpt::clip(&self.at))?;
         }
-        f.write_str(&self.message)
+        f.write_str(&self.why())?;
+        match (self.source.as_deref(), self.pos) {
+            (Some((text, width)), Some((line, col))) => {
+                write!(f, "\n{}", bpvm_runtime::excerpt::snippet(text, line, col, *width))
+            }
+            _ => Ok(()),
+        }
     }
 }
 

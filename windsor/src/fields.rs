@@ -140,7 +140,7 @@ pub fn is_unknown_field(message: &str) -> bool {
 /// Where the findings of [`check_fields`] go, each as (YAML path, message).
 pub struct Sink<'a> {
     /// A typo: a load error.
-    pub fail: &'a mut dyn FnMut(String, String),
+    pub fail: &'a mut dyn FnMut(String, crate::Why),
     /// A field of a newer Windsor: a warning.
     pub warn: &'a mut dyn FnMut(String, String),
 }
@@ -165,7 +165,7 @@ pub fn check_fields(m: &Map, known: &[&str], at: &str, unknown: Unknown, sink: &
                 "{UNKNOWN_FIELD}{k:?} (did you mean {c:?}?); expected one of: {}",
                 known.join(", ")
             );
-            (sink.fail)(place, message);
+            (sink.fail)(place, message.into());
             continue;
         }
         let fate = match unknown {

@@ -49,7 +49,7 @@ pub mod test;
 mod texts;
 
 pub use context::{current, origins, scope, validate};
-pub use error::{Error, Errors, warning_line};
+pub use error::{Error, Errors, Why, warning_line};
 pub use format::Format;
 pub use host::{allow, jsonnet};
 pub use load::facet::ordinal_from_basename;

@@ -19,12 +19,12 @@ pub(super) struct Place {
 }
 
 /// The lines of a blueprint file, and, for a `.bp` file, where the
-/// pieces of its lowered substitution text were written.
-pub(super) struct Lines<'t>(Vec<&'t str>, Origins);
+/// pieces of its lowered substitution text were written; the text itself.
+pub(super) struct Lines<'t>(Vec<&'t str>, Origins, &'t str);
 
 impl<'t> Lines<'t> {
     pub fn new(text: &'t str) -> Lines<'t> {
-        Lines(text.lines().collect(), Origins::default())
+        Lines(text.lines().collect(), Origins::default(), text)
     }
 
     /// The lines of `text`, the file at `path`: read in the `.bp`
@@ -56,39 +56,23 @@ impl<'t> Lines<'t> {
     }
 
     /// The place of `span` of the string `written`, whose value starts at
-    /// `at`: inside it when the line, from `at`, holds `written` as it is
-    /// up to the span's end (plain, or right after an opening quote); else
-    /// `at` itself.
+    /// `at`: inside it, its quoting undone (as every command places a
+    /// problem inside a string); `at` itself when the text there does not
+    /// read as `written`.
     pub fn inside(&self, at: Pos, written: &str, span: Span) -> Place {
         if let Some(from) = self.1.locate(at, span.0 as usize) {
             return self.lowered(from, written, span);
         }
-        let mut place = self.at(at);
-        let (Some(line), Some(before), Some(part)) = (
-            self.get(at.line as usize),
-            written.get(..span.0 as usize),
-            written.get(span.0 as usize..span.1 as usize),
-        ) else {
-            return place;
+        let Some(start) = crate::inside::place(self.2, at, written, span.0 as usize) else {
+            return self.at(at);
         };
-        let Some(start) = at
-            .col
-            .checked_sub(1)
-            .and_then(|c| line.char_indices().nth(c as usize))
-            .map(|(b, _)| b)
-        else {
-            return place;
-        };
-        let rest = &line[start..];
-        let quote = usize::from(rest.starts_with(['"', '\'']));
-        // Up to the part's end, the string must be on this line as it
-        // reads: what follows may be escaped or folded.
-        let upto = &written[..span.1 as usize];
-        if upto.contains('\n') || !rest[quote..].starts_with(upto) {
-            return place;
+        let mut place = self.at(start);
+        if let Some(end) = crate::inside::place(self.2, at, written, span.1 as usize)
+            && end.line == start.line
+            && end.col > start.col
+        {
+            place.width = (end.col - start.col) as usize;
         }
-        place.column += quote + before.chars().count();
-        place.width = part.chars().count().max(1);
         place
     }
 
@@ -152,12 +136,12 @@ mod tests {
     }
 
     #[test]
-    fn a_string_written_otherwise_points_at_the_value() {
+    fn quoting_and_folding_are_undone() {
         let lines = Lines::new(TEXT);
-        // Read as `it's`, written `it''s`: the offset cannot be trusted.
+        // Read as `it's`, written `it''s`.
         let p = lines.inside(Pos { line: 4, col: 6 }, "it's ${values.f}", (7, 15));
-        assert_eq!((p.line, p.column, p.width), (4, 6, 1));
-        // Folded onto the next line before the part.
+        assert_eq!((p.line, p.column, p.width), (4, 15, 8));
+        // Not what is written there: the value's start.
         let p = lines.inside(Pos { line: 2, col: 6 }, "x-${values.b} ${values.c}", (16, 24));
         assert_eq!((p.line, p.column, p.width), (2, 6, 1));
         // A position past the end of the text.

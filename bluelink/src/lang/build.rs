@@ -36,6 +36,11 @@ impl Origins {
             .map(|(_, p)| *p)
     }
 
+    /// Whether nothing was lowered from `.bp` (a YAML or JSON file).
+    pub fn is_empty(&self) -> bool {
+        self.strings.is_empty()
+    }
+
     pub(super) fn record(&mut self, at: Pos, spans: &[(usize, Pos)]) {
         self.strings.push((at, self.pieces.len()));
         self.pieces.extend_from_slice(spans);

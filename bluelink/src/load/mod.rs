@@ -119,9 +119,11 @@ pub fn load_fetched(fetched: Fetched, path: &str, file: &str) -> Result<Blueprin
     let real = fetched.path;
     let text = String::from_utf8(fetched.bytes).map_err(|_| refused(format!("{path:?} is not UTF-8 text")))?;
     let (doc, keys, origins) = read_doc(&text, file, path)?;
-    // The text is not needed once read (the document holds its strings).
+    // The text is not needed once read (the document holds its strings):
+    // read again only to place a problem inside a string.
     drop(text);
-    from_doc(doc, keys, origins, file, &real)
+    let again = || std::fs::read_to_string(&real).ok();
+    from_doc(doc, keys, origins, file, &real, &again)
 }
 
 /// Validates blueprint text: YAML or JSON, or Bluelink's `.bp` language
@@ -138,7 +140,7 @@ pub fn load_fetched(fetched: Fetched, path: &str, file: &str) -> Result<Blueprin
 /// ```
 pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
     let (doc, keys, origins) = read_doc(text, file, &path.to_string_lossy())?;
-    from_doc(doc, keys, origins, file, path)
+    from_doc(doc, keys, origins, file, path, &|| Some(text.to_string()))
 }
 
 /// Reads the document of the blueprint file `name`: the `.bp` language for
@@ -160,10 +162,20 @@ fn read_doc(text: &str, file: &str, name: &str) -> Result<(Node, KeyTable, Origi
     Ok((doc, keys, origins))
 }
 
-fn from_doc(doc: Node, keys: KeyTable, origins: Origins, file: &str, path: &Path) -> Result<Blueprint, Errors> {
+/// The blueprint of `doc`; `text` gives the file's text again, to place
+/// the problems found inside strings.
+fn from_doc(
+    doc: Node,
+    keys: KeyTable,
+    origins: Origins,
+    file: &str,
+    path: &Path,
+    text: &dyn Fn() -> Option<String>,
+) -> Result<Blueprint, Errors> {
     let mut l = Loader {
         file: file.to_string(),
         errors: Vec::new(),
+        inside: Vec::new(),
         compiler: Compiler::new(Dialect::Bluelink),
         names: Index::default(),
         in_each: false,
@@ -182,6 +194,11 @@ fn from_doc(doc: Node, keys: KeyTable, origins: Origins, file: &str, path: &Path
     if l.errors.is_empty() {
         Ok(bp)
     } else {
+        if !l.inside.is_empty()
+            && let Some(text) = text()
+        {
+            crate::inside::refine(&mut l.errors, &l.inside, &text);
+        }
         l.errors.sort_by_key(|e| e.at);
         Err(Errors::new(l.errors))
     }
@@ -198,6 +215,9 @@ enum Compiled {
 struct Loader {
     file: String,
     errors: Vec<Error>,
+    /// The errors found inside a string of a YAML or JSON file, placed on
+    /// the part at fault once the loading is done.
+    inside: Vec<crate::inside::Inside>,
     compiler: Compiler,
     /// The blueprint's names, for checking references.
     names: Index,
@@ -294,6 +314,20 @@ impl Loader {
             at,
             path: path.to_string(),
             message: message.into(),
+        });
+    }
+
+    /// The last error is at byte `offset` of the string `written` (once
+    /// placed there, its message is `placed`, when given).
+    fn inside(&mut self, written: &str, offset: Option<usize>, placed: Option<String>) {
+        let (Some(offset), true) = (offset, self.origins.is_empty()) else {
+            return;
+        };
+        self.inside.push(crate::inside::Inside {
+            error: self.errors.len() - 1,
+            written: written.to_string(),
+            offset,
+            placed,
         });
     }
 
@@ -531,7 +565,10 @@ impl Loader {
             Err(d) => {
                 match self.origins.locate(at, d.start) {
                     Some(written) => self.fail(written, &path, d.message),
-                    None => self.fail(at, &path, d.to_string().trim_end()),
+                    None => {
+                        self.fail(at, &path, d.to_string().trim_end());
+                        self.inside(text, Some(d.start), Some(d.message));
+                    }
                 }
                 return None;
             }
@@ -590,7 +627,7 @@ impl Loader {
         let before = self.errors.len();
         let mut defs = Distinct::new();
         for r in refs {
-            self.check_ref(r, at, &path);
+            self.check_ref(r, at, &path, &prog.source);
             let n = &self.names;
             let def = match *r {
                 Ref::Variable(v) => n.variables.get(v).map(|&i| Def::Variable(i)),
@@ -612,7 +649,7 @@ impl Loader {
         })
     }
 
-    fn check_ref(&mut self, r: &Ref<&str>, at: Pos, path: &str) {
+    fn check_ref(&mut self, r: &Ref<&str>, at: Pos, path: &str, written: &str) {
         let n = &self.names;
         let index = |&i: &usize| i;
         let (problem, near) = match *r {
@@ -670,6 +707,8 @@ impl Loader {
         };
         self.hints += usize::from(hint.is_some());
         self.fail(at, path, hinted(problem, hint.as_deref()));
+        let name = r.describe();
+        self.inside(written, name.contains('.').then(|| written.find(&name)).flatten(), None);
     }
 
     fn blueprint(&mut self, doc: Node, path: &Path) -> Blueprint {

@@ -633,7 +633,10 @@ impl<'b> Resolver<'b> {
             )),
             None => {
                 let d = sub.prog.diagnose(&e);
-                Err(self.fail(sub.at, &sub.path, d.to_string().trim_end()))
+                match placed(&self.bp.path, sub, d.start) {
+                    Some(at) => Err(self.fail(at, &sub.path, d.message)),
+                    None => Err(self.fail(sub.at, &sub.path, d.to_string().trim_end())),
+                }
             }
         }
     }
@@ -898,4 +901,14 @@ pub(crate) fn describe_value(v: &Value) -> String {
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => v.to_json(),
         other => article(type_name(other)),
     }
+}
+
+/// Where byte `offset` of `sub`'s string is in the blueprint file at
+/// `path`, a YAML or JSON one (read again: only a failed substitution asks).
+fn placed(path: &std::path::Path, sub: &Sub, offset: usize) -> Option<Pos> {
+    if crate::lang::is_bp(&path.to_string_lossy()) {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    crate::inside::place(&text, sub.at, sub.text(), offset)
 }

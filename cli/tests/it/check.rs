@@ -160,11 +160,11 @@ fn a_blueprint_reference_to_an_undefined_name_says_once_what_was_meant() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
-        "blueprint.yaml:8:15: error[invalid-template]: variables.regoin is not defined\n\
+        "blueprint.yaml:8:17: error[invalid-template]: variables.regoin is not defined\n\
          help: did you mean variables.region?\n  \
            |\n\
          8 |       region: ${variables.regoin}\n  \
-           |               ^\n\
+           |                 ^\n\
          \n\
          1 error in 1 template: invalid-template 1\n"
     );

@@ -32,6 +32,7 @@ mod help;
 mod newer_fields;
 mod now;
 mod output;
+mod positions;
 mod provenance;
 mod render;
 mod shard_index;

@@ -239,7 +239,10 @@ fn a_failed_render_leaves_the_file_and_the_folder_as_they_were() {
     assert_eq!(result.status.code(), Some(1));
     let message = String::from_utf8_lossy(&result.stderr);
     assert!(message.starts_with("error: "), "{message}");
-    assert!(message.contains("terraform[p].inputs.x: 1:"), "{message}");
+    assert!(
+        message.contains("terraform[p].inputs.x: expected an expression"),
+        "{message}"
+    );
     assert_eq!(fs::read_to_string(&out).unwrap(), "old\n");
     assert_eq!(mode(&out), 0o600);
     assert_eq!(names(dir.path()), ["out.yaml", "project"]);

@@ -66,7 +66,7 @@ fn a_failed_render_leaves_the_output_file_alone() {
     assert_eq!(failed.status.code(), Some(1));
     let message = String::from_utf8_lossy(&failed.stderr);
     assert!(
-        message.contains("contexts/_template/facets/base.yaml:3:32: terraform[p].inputs.x: 1:"),
+        message.contains("contexts/_template/facets/base.yaml:3:42: terraform[p].inputs.x: expected an expression"),
         "{message}"
     );
     assert_eq!(std::fs::read_to_string(&out_file).unwrap(), before);
@@ -293,7 +293,7 @@ fn a_render_holds_at_most_four_evaluation_budgets_of_values() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("terraform[vpc].inputs.x15: 1:1: the render would hold more than 64 MiB of values (four times the memory budget of one evaluation; set BPVM_MEMORY_BUDGET_MIB to raise it)"),
+        err.contains("terraform[vpc].inputs.x15: the render would hold more than 64 MiB of values (four times the memory budget of one evaluation; set BPVM_MEMORY_BUDGET_MIB to raise it)"),
         "{err}"
     );
     assert!(out.stdout.is_empty());

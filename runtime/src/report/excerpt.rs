@@ -82,6 +82,29 @@ pub fn window(line: &str, col: usize) -> Window<'_> {
     }
 }
 
+/// Line `line` of a file, `text`, under a gutter, with a caret under
+/// `width` characters from column `col` (1-based): the excerpt every
+/// message with a place in a file shows. A tab is shown as one space, so
+/// that the caret stays under its character; a long line as a window
+/// around the caret.
+///
+/// ```
+/// use bpvm_runtime::excerpt::snippet;
+/// assert_eq!(snippet("  a: ${x +}", 3, 11, 1), "  |\n3 |   a: ${x +}\n  |           ^\n");
+/// ```
+pub fn snippet(text: &str, line: usize, col: usize, width: usize) -> String {
+    let text = text.trim_end_matches(['\n', '\r']).replace('\t', " ");
+    let gutter = " ".repeat(line.to_string().len());
+    let col = col.saturating_sub(1);
+    let shown = window(&text, col);
+    let width = shown.visible(col, width).max(1);
+    format!(
+        "{gutter} |\n{line} | {shown}\n{gutter} | {}{}\n",
+        " ".repeat(shown.column(col)),
+        "^".repeat(width)
+    )
+}
+
 /// `text` for quoting in a message: as it is when it has at most
 /// [`WIDTH`] characters, else its start and end around a `…`.
 ///

@@ -177,23 +177,55 @@ impl Located {
     pub fn find(&self, path: &str) -> Option<(usize, usize)> {
         find(&self.root, path)
     }
+
+    /// Where the value `path` names starts (its first character: a
+    /// quote, or the text; a block's first line of text), and its text as
+    /// read, when the path leads to a string, number or other scalar.
+    ///
+    /// ```
+    /// use bpvm_runtime::locate::Located;
+    /// let doc = Located::new("a:\n  b: \"x\"\n  c: |\n    y\n").unwrap();
+    /// assert_eq!(doc.value("a.b"), Some(((2, 6), "x")));
+    /// assert_eq!(doc.value("a.c"), Some(((4, 5), "y\n")));
+    /// assert_eq!(doc.value("a.d"), None);
+    /// ```
+    pub fn value(&self, path: &str) -> Option<((usize, usize), &str)> {
+        match walk(&self.root, path).1? {
+            Node {
+                line,
+                col,
+                kind: Kind::Scalar(text),
+            } => Some(((*line, *col), text.as_str())),
+            _ => None,
+        }
+    }
 }
 
 fn find(root: &Node, path: &str) -> Option<(usize, usize)> {
+    walk(root, path).0
+}
+
+/// The key (or item) `path` leads to, as far as it can be followed, and
+/// the value there when it can be followed to its end.
+fn walk<'n>(root: &'n Node, path: &str) -> (Option<(usize, usize)>, Option<&'n Node>) {
     let mut at = root;
     let mut found = None;
     for (key, items) in steps(path) {
         if !key.is_empty() {
-            let Kind::Map(entries) = &at.kind else { return found };
+            let Kind::Map(entries) = &at.kind else {
+                return (found, None);
+            };
             let Some((_, l, c, v)) = entries.iter().find(|(k, ..)| *k == key) else {
-                return found;
+                return (found, None);
             };
             found = Some((*l, *c));
             at = v;
         }
         for item in items.into_iter().flat_map(|s| s.split(']')).filter(|s| !s.is_empty()) {
             let id = item.trim_start_matches('[');
-            let Kind::List(list) = &at.kind else { return found };
+            let Kind::List(list) = &at.kind else {
+                return (found, None);
+            };
             let field = |n: &Node, f: &str| match &n.kind {
                 Kind::Map(e) => e.iter().find_map(|(k, .., v)| match &v.kind {
                     Kind::Scalar(t) if k == f => Some(t.clone()),
@@ -205,12 +237,12 @@ fn find(root: &Node, path: &str) -> Option<(usize, usize)> {
                 .iter()
                 .find(|n| field(n, "name").as_deref() == Some(id) || field(n, "path").as_deref() == Some(id))
                 .or_else(|| id.parse::<usize>().ok().and_then(|i| list.get(i)));
-            let Some(n) = hit else { return found };
+            let Some(n) = hit else { return (found, None) };
             found = Some((n.line, n.col));
             at = n;
         }
     }
-    found
+    (found, Some(at))
 }
 
 #[cfg(test)]

@@ -11,4 +11,5 @@ pub(crate) mod diag;
 pub mod excerpt;
 pub mod locate;
 pub(crate) mod problems;
+pub mod scalar;
 pub mod suggest;

@@ -24,7 +24,6 @@
 mod cycles;
 mod depends;
 mod document;
-mod position;
 mod reach;
 mod rules;
 mod schema;
@@ -78,12 +77,18 @@ pub fn check(dir: &Path) -> Vec<Finding> {
     findings
 }
 
-/// A load error as a finding: its first line (a compile error's own
-/// excerpt is of the expression alone, not of the file).
+/// A load error as a finding, at the same place and with the same line
+/// of the file as the error has; its message's first line.
 fn invalid(e: crate::error::Error) -> Finding {
     let (line, column) = e.pos.unwrap_or((0, 0));
-    let message = e.message.lines().next().unwrap_or_default().to_string();
-    Finding::new(&INVALID_TEMPLATE, e.file.unwrap_or_default(), e.at, message).at(line, column)
+    let message = e.why().lines().next().unwrap_or_default().to_string();
+    let mut f = Finding::new(&INVALID_TEMPLATE, e.file.unwrap_or_default(), e.at, message).at(line, column);
+    if let Some(line) = e.source {
+        let (source, width) = *line;
+        f.source = Some(source);
+        f.width = width;
+    }
+    f
 }
 
 /// The fields loading warned about as unknown (W13), each a finding.
@@ -205,13 +210,13 @@ impl<'p> Run<'p> {
     ) -> Finding {
         let mut f = Finding::new(rule, &file.name, path, message);
         let located = file.located.get_or_init(|| Located::new(&file.text));
-        if let Some(at) = located.as_ref().and_then(|d| d.find(path)) {
-            let (line, column, source) = position::refine(&file.text, at, src, span);
-            f = f.at(line, column);
-            f.source = source;
-            f.width = src
-                .get(span.0 as usize..span.1 as usize)
-                .map_or(1, |s| s.chars().count().max(1));
+        let spot = located
+            .as_ref()
+            .and_then(|d| crate::texts::spot(&file.text, d, path, Some((src, span))));
+        if let Some(spot) = spot {
+            f = f.at(spot.line, spot.column);
+            f.source = spot.source;
+            f.width = spot.width;
         }
         f
     }

@@ -54,6 +54,8 @@ impl Found {
             at: at.to_string(),
             message,
             pos: self.pos,
+            expr: None,
+            source: None,
         }
     }
 }
@@ -186,6 +188,8 @@ fn not_a_schema(project: &Project, v: &crate::load::schema::Violation) -> Error 
         file: Some(file),
         at: String::new(),
         message: format!("not a JSON Schema: {}", v.message),
+        expr: None,
+        source: None,
     }
 }
 

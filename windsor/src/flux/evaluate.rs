@@ -12,17 +12,17 @@ use bpvm_runtime::{Map, Value, text};
 
 /// A field's evaluation failed: where, and why.
 /// Where an evaluation failed, and why.
-pub type Failure = (String, String);
+pub type Failure = (String, crate::Why);
 
 fn names(ev: &mut Evaluator, t: &Option<Tmpl>, at: &str) -> Result<Option<Value>, Failure> {
     let Some(t) = t else { return Ok(None) };
-    let v = t.eval(ev).map_err(|e| (format!("{at}{}", e.at), e.diag.to_string()))?;
+    let v = t.eval(ev).map_err(|e| (format!("{at}{}", e.at), e.diag.into()))?;
     Ok(Some(Value::List(string_list(&v))))
 }
 
 fn substitutions(ev: &mut Evaluator, t: &Option<Tmpl>, at: &str) -> Result<Option<Value>, Failure> {
     let Some(t) = t else { return Ok(None) };
-    let v = t.eval(ev).map_err(|e| (format!("{at}{}", e.at), e.diag.to_string()))?;
+    let v = t.eval(ev).map_err(|e| (format!("{at}{}", e.at), e.diag.into()))?;
     let Value::Map(m) = v else {
         return Err((at.to_string(), "substitutions must be a mapping".into()));
     };
@@ -66,7 +66,7 @@ fn tier(ev: &mut Evaluator, t: &Tier, at: &str) -> Result<Option<Map>, Failure> 
 pub fn evaluate(ev: &mut Evaluator, s: &System, source: &str) -> Result<Map, Failure> {
     let at = format!("flux[{}]", s.name);
     if let Some(Value::Map(secrets)) = s.raw.get("secrets") {
-        check_secrets(&s.name, secrets).map_err(|m| (format!("{at}.secrets"), m))?;
+        check_secrets(&s.name, secrets).map_err(|m| (format!("{at}.secrets"), m.into()))?;
     }
     let mut out = Map::new();
     out.insert("name", Value::Str(s.name.as_str().into()));
@@ -118,7 +118,8 @@ pub fn evaluate(ev: &mut Evaluator, s: &System, source: &str) -> Result<Map, Fai
                         format!(
                             "duplicate resources variant {tier_name:?} in system {:?}; add a unique name: field to each variant",
                             s.name
-                        ),
+                        )
+                        .into(),
                     ));
                 }
                 seen.push(tier_name);

@@ -17,7 +17,7 @@ struct Parse<'a> {
 }
 
 impl Parse<'_> {
-    fn fail(&mut self, at: &str, message: impl Into<String>) {
+    fn fail(&mut self, at: &str, message: impl Into<crate::Why>) {
         self.errors.push(Error::new(Some(self.file), at, message));
     }
 
@@ -38,7 +38,7 @@ impl Parse<'_> {
         match Tmpl::compile_rewritten(v, &compiler_for(true), Some(crate::template::shorthand::expand)) {
             Ok(t) => Some(t),
             Err(TmplError { at: inner, diag }) => {
-                self.fail(&format!("{at}{inner}"), diag.to_string());
+                self.fail(&format!("{at}{inner}"), diag);
                 None
             }
         }
@@ -49,7 +49,7 @@ impl Parse<'_> {
             Some(Value::Str(s)) if !s.trim().is_empty() => match condition(s, true) {
                 Ok(c) => Some(c),
                 Err(d) => {
-                    self.fail(&format!("{at}.when"), d.to_string());
+                    self.fail(&format!("{at}.when"), d);
                     None
                 }
             },

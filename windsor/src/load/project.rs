@@ -63,7 +63,7 @@ pub fn read_yaml(root: &Root, rel: &str) -> Result<Option<Value>, Error> {
     // Read as Windsor's YAML library types scalars (`0644` is 420).
     Value::from_yaml_as(&text, bpvm_runtime::Typing::GoYaml)
         .map(Some)
-        .map_err(|e| Error::new(Some(rel), "", format!("invalid YAML: {e}")))
+        .map_err(|e| Error::in_text(rel, &text, &format!("invalid YAML: {e}")))
 }
 
 impl Project {

@@ -30,7 +30,10 @@ pub fn parse(v: Option<&Value>, at: &str, sink: &mut Sink) -> Vec<Requirement> {
         None | Some(Value::Null) => return Vec::new(),
         Some(Value::List(items)) => items,
         Some(other) => {
-            fail(at.to_string(), format!("must be a list, got {}", other.type_name()));
+            fail(
+                at.to_string(),
+                format!("must be a list, got {}", other.type_name()).into(),
+            );
             return Vec::new();
         }
     };
@@ -38,7 +41,10 @@ pub fn parse(v: Option<&Value>, at: &str, sink: &mut Sink) -> Vec<Requirement> {
     for (i, item) in items.iter().enumerate() {
         let at = format!("{at}[{i}]");
         let Some(m) = item.as_map() else {
-            fail(at, format!("a requirement must be a mapping, got {}", item.type_name()));
+            fail(
+                at,
+                format!("a requirement must be a mapping, got {}", item.type_name()).into(),
+            );
             continue;
         };
         crate::fields::check_fields(
@@ -66,7 +72,7 @@ pub fn parse(v: Option<&Value>, at: &str, sink: &mut Sink) -> Vec<Requirement> {
             Some(Value::Str(s)) if !s.trim().is_empty() => match condition(s, true) {
                 Ok(c) => Some(c),
                 Err(d) => {
-                    fail(format!("{at}.when"), d.to_string());
+                    fail(format!("{at}.when"), d.into());
                     None
                 }
             },

@@ -35,8 +35,8 @@ pub(crate) fn decided(at: &str, facet: &str, yes: bool, c: &Cond) -> String {
 }
 
 /// Evaluates a component body and normalises its fields.
-pub(crate) fn evaluate_part(ev: &mut Evaluator, body: &Tmpl, kind: Kind) -> Result<Map, (String, String)> {
-    let v = body.eval(ev).map_err(|e| (e.at, e.diag.to_string()))?;
+pub(crate) fn evaluate_part(ev: &mut Evaluator, body: &Tmpl, kind: Kind) -> Result<Map, (String, crate::Why)> {
+    let v = body.eval(ev).map_err(|e| (e.at, e.diag.into()))?;
     let Value::Map(mut m) = v else {
         return Err((String::new(), "a component must be a mapping".into()));
     };
@@ -57,7 +57,12 @@ pub(crate) fn evaluate_part(ev: &mut Evaluator, body: &Tmpl, kind: Kind) -> Resu
             Value::Bool(b) => *b,
             Value::Str(s) if &**s == "true" => true,
             Value::Str(s) if &**s == "false" => false,
-            other => return Err((".destroy".into(), format!("must be a bool, got {}", describe(other)))),
+            other => {
+                return Err((
+                    ".destroy".into(),
+                    format!("must be a bool, got {}", describe(other)).into(),
+                ));
+            }
         };
         m.insert("destroy", Value::Bool(b));
     }
@@ -67,14 +72,14 @@ pub(crate) fn evaluate_part(ev: &mut Evaluator, body: &Tmpl, kind: Kind) -> Resu
             Value::Float(f) if f.fract() == 0.0 => bpvm_runtime::builtins::args::in_i64(*f).ok_or_else(|| {
                 (
                     ".parallelism".to_string(),
-                    format!("must be an integer, got {f:e}, out of the 64-bit integer range"),
+                    format!("must be an integer, got {f:e}, out of the 64-bit integer range").into(),
                 )
             })?,
             Value::Str(s) if s.trim().parse::<i64>().is_ok() => s.trim().parse().unwrap_or_default(),
             other => {
                 return Err((
                     ".parallelism".into(),
-                    format!("must be an integer, got {}", describe(other)),
+                    format!("must be an integer, got {}", describe(other)).into(),
                 ));
             }
         };

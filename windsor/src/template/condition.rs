@@ -32,7 +32,7 @@ pub fn condition(src: &str, v09: bool) -> Result<Cond, bpvm_runtime::Diagnostic>
 
 /// A condition's value: nil is false, a bool is itself, anything else is
 /// an error (W8).
-pub(crate) fn truth(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
+pub(crate) fn truth(ev: &mut Evaluator, c: &Cond) -> Result<bool, crate::Why> {
     match ev.run(&c.prog) {
         Ok(Value::Bool(b)) => Ok(b),
         Ok(Value::Null) => Ok(false),
@@ -40,17 +40,18 @@ pub(crate) fn truth(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
             "a condition must give a bool, got {} (from `{}`)",
             other.type_name(),
             c.src
-        )),
+        )
+        .into()),
         // A deferred value decides nothing yet: not included.
         Err(Outcome::Deferred) => Ok(false),
-        Err(Outcome::Failed(d)) => Err(d.to_string()),
+        Err(Outcome::Failed(d)) => Err(d.into()),
     }
 }
 
 /// A condition's value, as Windsor v0.9 reads it: nil is false, a bool is
 /// itself, the text `true` is true and any other text false; anything
 /// else is an error.
-pub fn holds(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
+pub fn holds(ev: &mut Evaluator, c: &Cond) -> Result<bool, crate::Why> {
     match ev.run(&c.prog) {
         Ok(Value::Bool(b)) => Ok(b),
         Ok(Value::Null) => Ok(false),
@@ -59,11 +60,11 @@ pub fn holds(ev: &mut Evaluator, c: &Cond) -> Result<bool, String> {
             "a condition must give a bool, got {} (from `{}`)",
             other.type_name(),
             c.src
-        )),
-        Err(Outcome::Deferred) => Err(format!(
-            "a condition cannot wait for a deferred value (from `{}`)",
-            c.src
-        )),
-        Err(Outcome::Failed(d)) => Err(d.to_string()),
+        )
+        .into()),
+        Err(Outcome::Deferred) => {
+            Err(format!("a condition cannot wait for a deferred value (from `{}`)", c.src).into())
+        }
+        Err(Outcome::Failed(d)) => Err(d.into()),
     }
 }

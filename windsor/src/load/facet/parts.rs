@@ -139,7 +139,7 @@ fn compile(
     match Tmpl::compile_except(body, raw, compiler, rewrite) {
         Ok(t) => t,
         Err(TmplError { at: inner, diag }) => {
-            r.fail(&format!("{at}{inner}"), diag.to_string());
+            r.fail(&format!("{at}{inner}"), diag);
             Tmpl::Lit(Value::Null)
         }
     }

@@ -21,7 +21,7 @@ pub(super) struct Reader<'f> {
 }
 
 impl Reader<'_> {
-    pub(super) fn fail(&mut self, at: &str, message: impl Into<String>) {
+    pub(super) fn fail(&mut self, at: &str, message: impl Into<crate::Why>) {
         self.errors.push(Error::new(Some(self.file), at, message));
     }
 
@@ -33,7 +33,7 @@ impl Reader<'_> {
             Some(Value::Str(s)) => match condition(s, self.v09) {
                 Ok(c) => Some(c),
                 Err(d) => {
-                    self.fail(&format!("{at}when"), d.to_string());
+                    self.fail(&format!("{at}when"), d);
                     None
                 }
             },
@@ -101,7 +101,7 @@ impl Reader<'_> {
         match Tmpl::compile_rewritten(v, &compiler_for(self.v09), rewrite) {
             Ok(t) => t,
             Err(TmplError { at: inner, diag }) => {
-                self.fail(&format!("{at}{inner}"), diag.to_string());
+                self.fail(&format!("{at}{inner}"), diag);
                 Tmpl::Lit(Value::Null)
             }
         }

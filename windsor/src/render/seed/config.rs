@@ -58,7 +58,7 @@ pub fn evaluate(ev: &mut Evaluator, included: &[&Facet]) -> Result<(), Errors> {
         let (name, body, file) = &blocks[i];
         let v = body
             .eval(ev)
-            .map_err(|e| Error::new(Some(file), format!("config[{name}]{}", e.at), e.diag.to_string()))?;
+            .map_err(|e| Error::new(Some(file), format!("config[{name}]{}", e.at), e.diag))?;
         ev.merge_into_scope(name, v);
     }
     Ok(())

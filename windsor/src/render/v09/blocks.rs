@@ -94,7 +94,7 @@ impl<'f> Config<'f> {
         let order = order(&live)?;
         for i in order {
             let b = live[i];
-            let fail = |at: String, m: String| Error::new(Some(b.file), format!("config[{}]{at}", b.name), m);
+            let fail = |at: String, m: crate::Why| Error::new(Some(b.file), format!("config[{}]{at}", b.name), m);
             let own = ctx.get(&b.name).cloned();
             match &b.body {
                 Tmpl::Map(entries) => {
@@ -109,7 +109,7 @@ impl<'f> Config<'f> {
                         let (key, t) = &entries[k];
                         let v = t
                             .eval(ev)
-                            .map_err(|e| fail(format!(".value.{key}{}", e.at), e.diag.to_string()))?;
+                            .map_err(|e| fail(format!(".value.{key}{}", e.at), e.diag.into()))?;
                         if let Some(Value::Map(m)) = ev.scope_get_mut(&b.name) {
                             put_preserving(m, &Key::new(key), &v);
                         }
@@ -118,7 +118,7 @@ impl<'f> Config<'f> {
                 body => {
                     let v = body
                         .eval(ev)
-                        .map_err(|e| fail(format!(".value{}", e.at), e.diag.to_string()))?;
+                        .map_err(|e| fail(format!(".value{}", e.at), e.diag.into()))?;
                     let v = match (own, v) {
                         (Some(Value::Map(mut base)), Value::Map(over)) => {
                             merge_preserving(&mut base, &over);

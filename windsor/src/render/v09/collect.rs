@@ -88,7 +88,7 @@ pub(crate) fn collect<'p>(
 }
 
 impl<'p> Collecting<'_, 'p> {
-    fn fail(&mut self, f: &Facet, at: String, m: String) {
+    fn fail(&mut self, f: &Facet, at: String, m: impl Into<crate::Why>) {
         self.errors.push(Error::new(Some(&f.file), at, m));
     }
 
@@ -97,7 +97,7 @@ impl<'p> Collecting<'_, 'p> {
         let Some(t) = &f.crds else { return };
         let v = match t.eval(self.ev) {
             Ok(v) => v,
-            Err(e) => return self.fail(f, format!("crds{}", e.at), e.diag.to_string()),
+            Err(e) => return self.fail(f, format!("crds{}", e.at), e.diag),
         };
         for r in string_list(&v) {
             let r = r.as_str().unwrap_or("").to_string();
@@ -189,7 +189,7 @@ impl<'p> Collecting<'_, 'p> {
                 }
             }
             Ok(_) => {}
-            Err(e) => self.fail(f, format!("substitutions{}", e.at), e.diag.to_string()),
+            Err(e) => self.fail(f, format!("substitutions{}", e.at), e.diag),
         }
         true
     }
@@ -233,7 +233,7 @@ fn gate(ev: &mut Evaluator, own: Option<&Cond>, f: &Facet, at: &str, explain: &m
 
 /// Evaluates a terraform component or kustomization: a kustomization's
 /// `substitute` goes into its `substitutions`, winning per key.
-pub(crate) fn part(ev: &mut Evaluator, p: &Part) -> Result<Map, (String, String)> {
+pub(crate) fn part(ev: &mut Evaluator, p: &Part) -> Result<Map, (String, crate::Why)> {
     let mut body = evaluate_part(ev, &p.body, p.kind)?;
     if p.kind == Kind::Kustomize
         && let Some(Value::Map(over)) = body.remove("substitute")

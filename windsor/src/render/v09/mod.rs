@@ -184,7 +184,7 @@ fn show(ev: &mut Evaluator, messages: &[&Message]) -> Result<Vec<Value>, Errors>
             Ok(Value::Null) => String::new(),
             Ok(Value::Str(s)) => s.to_string(),
             Ok(other) => text::to_text(&other),
-            Err(e) => return Err(Error::new(None, format!("messages{}", e.at), e.diag.to_string()).into()),
+            Err(e) => return Err(Error::new(None, format!("messages{}", e.at), e.diag).into()),
         };
         let mut entry = Map::new();
         entry.insert("text", Value::Str(text.as_str().into()));
