@@ -61,13 +61,16 @@ pub fn check(dir: &Path) -> Vec<Finding> {
         Ok(p) => p,
         Err(errors) => return errors.0.into_iter().map(invalid).collect(),
     };
+    let (tests, unreadable) = tests.join().unwrap_or_default();
     let mut findings = std::thread::scope(|s| {
-        let values = s.spawn(|| values(&project, tests.join().unwrap_or_default()));
+        let values = s.spawn(|| values(&project, tests));
         let mut run = Run::new(&project);
         let files = run.files();
         run.unused_config(&files);
         let mut findings = run.findings;
         findings.extend(values.join().unwrap_or_default());
+        let unreadable = unreadable.into_iter().chain(values::unreadable_contexts(&project));
+        findings.extend(unreadable.map(invalid));
         findings.extend(unknown_fields(&project));
         findings.extend(test_keys::findings(&project));
         findings
