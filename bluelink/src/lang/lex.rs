@@ -5,10 +5,12 @@
 //!
 //! A token's text is a `CompactString`: names, keywords and numbers fit
 //! inline. Loading the 1,000-resource `.bp` blueprint of the `blueprint`
-//! bench with a `String` per token took 221.9 M instructions; inline
-//! texts, moved on into the parser's tree, 193.5 M (callgrind; with the
-//! lowering's reused buffer and runs scanned as slices, 187.3 M, where
-//! the YAML form of the same blueprint takes 134.4 M).
+//! bench with a `String` per token took 221.9 M instructions; with inline
+//! texts moved on into the parser's tree, the lowering's reused buffer
+//! and runs scanned as slices, 187.3 M (callgrind; the YAML form of the
+//! same blueprint takes 134.4 M). Reading an ASCII text in place rather
+//! than as a `Vec<char>` costs 3.4 M instructions more (190.7 M) and
+//! saves writing and reading 2.4 MB per load.
 
 use super::token::{Token, TokenKind};
 use crate::error::Pos;
@@ -35,17 +37,15 @@ enum Mode {
 /// parser, which tells them by kind) line ends, punctuation, operators and
 /// the ends of strings and interpolations are left without their text.
 pub(super) fn lex(text: &str, stop: bool) -> (Vec<Token>, Option<ReadError>) {
-    let mut chars = Vec::with_capacity(text.len());
     // Most blueprints are ASCII without `\r`: each byte is a character,
     // and a token's text is a slice of `text` as it is.
     let ascii = !text.contains('\r') && text.is_ascii();
-    if ascii {
-        chars.extend(text.bytes().map(char::from));
+    let chars = if ascii {
+        Chars::Ascii(text)
     } else {
-        chars.extend(text.replace("\r\n", "\n").chars());
-    }
+        Chars::Decoded(text.replace("\r\n", "\n").chars().collect())
+    };
     let mut l = Lexer {
-        ascii: if ascii { text } else { "" },
         // About one token in four characters: grown rarely.
         tokens: Vec::with_capacity(chars.len() / 4),
         chars,
@@ -86,10 +86,50 @@ pub(super) fn lex(text: &str, stop: bool) -> (Vec<Token>, Option<ReadError>) {
     (l.tokens, first)
 }
 
+/// The text, one character per index: an ASCII text's own bytes (no
+/// copy: a `Vec<char>` of a 1,000-resource blueprint is 2.4 MB written
+/// and read again on every load), any other text decoded once.
+enum Chars<'t> {
+    Ascii(&'t str),
+    Decoded(Vec<char>),
+}
+
+impl Chars<'_> {
+    #[inline]
+    fn get(&self, i: usize) -> Option<char> {
+        match self {
+            Chars::Ascii(text) => text.as_bytes().get(i).map(|&b| char::from(b)),
+            Chars::Decoded(chars) => chars.get(i).copied(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Chars::Ascii(text) => text.len(),
+            Chars::Decoded(chars) => chars.len(),
+        }
+    }
+
+    /// Where the run from `i` of characters that `keep` accepts ends.
+    fn run_end(&self, i: usize, keep: impl Fn(char) -> bool) -> usize {
+        let rest = match self {
+            Chars::Ascii(text) => text.as_bytes()[i..].iter().position(|&b| !keep(char::from(b))),
+            Chars::Decoded(chars) => chars[i..].iter().position(|&c| !keep(c)),
+        };
+        rest.map_or(self.len(), |n| i + n)
+    }
+
+    /// The characters from `from` to `to`, appended to `out`.
+    fn push_to(&self, from: usize, to: usize, out: &mut CompactString) {
+        match self {
+            Chars::Ascii(text) => out.push_str(&text[from..to]),
+            Chars::Decoded(chars) => out.extend(&chars[from..to]),
+        }
+    }
+}
+
 struct Lexer<'t> {
-    /// The text when it is ASCII (else empty): sliced for tokens' text.
-    ascii: &'t str,
-    chars: Vec<char>,
+    chars: Chars<'t>,
     i: usize,
     line: u32,
     col: u32,
@@ -161,15 +201,14 @@ impl Lexer<'_> {
     }
 
     fn peek(&self, ahead: usize) -> Option<char> {
-        self.chars.get(self.i + ahead).copied()
+        self.chars.get(self.i + ahead)
     }
 
     /// Moves past the run of characters that `keep` accepts, none a line
     /// end (the caller counts their columns). A slice scan: the lexer's
     /// runs (names, digits, string text, spaces) are most of its work.
     fn skip_run(&mut self, keep: impl Fn(char) -> bool) {
-        let rest = &self.chars[self.i..];
-        self.i += rest.iter().position(|&c| !keep(c)).unwrap_or(rest.len());
+        self.i = self.chars.run_end(self.i, keep);
     }
 
     fn starts(&self, s: &str) -> bool {
@@ -252,20 +291,15 @@ impl Lexer<'_> {
     /// The characters from `from` to here, as a string (none is a line
     /// end: the column counts them).
     fn taken(&mut self, from: usize) -> CompactString {
-        self.col += (self.i - from) as u32;
-        match self.ascii.get(from..self.i) {
-            Some(text) => text.into(),
-            None => self.chars[from..self.i].iter().collect(),
-        }
+        let mut text = CompactString::default();
+        self.take_into(from, &mut text);
+        text
     }
 
     /// [`Lexer::taken`] appended to `text`: no string of its own.
     fn take_into(&mut self, from: usize, text: &mut CompactString) {
         self.col += (self.i - from) as u32;
-        match self.ascii.get(from..self.i) {
-            Some(slice) => text.push_str(slice),
-            None => text.extend(&self.chars[from..self.i]),
-        }
+        self.chars.push_to(from, self.i, text);
     }
 
     fn word(&mut self, start: Pos) {
@@ -397,15 +431,16 @@ impl Lexer<'_> {
     fn closing_indent(&self) -> Result<Vec<char>, ReadError> {
         let mut line_start = self.i;
         let mut k = self.i;
+        let at = |k: usize| self.chars.get(k);
         while k < self.chars.len() {
-            if self.chars[k..].starts_with(&['"', '"', '"']) {
-                let indent = &self.chars[line_start..k];
+            if (0..3).all(|n| at(k + n) == Some('"')) {
+                let indent: Vec<char> = (line_start..k).filter_map(at).collect();
                 if indent.iter().any(|c| !matches!(c, ' ' | '\t')) {
                     return Err(self.error(self.pos(), "a closing \"\"\" must be on a line of its own"));
                 }
-                return Ok(indent.to_vec());
+                return Ok(indent);
             }
-            if self.chars[k] == '\n' {
+            if at(k) == Some('\n') {
                 line_start = k + 1;
             }
             k += 1;
