@@ -142,15 +142,15 @@ impl Cursor {
         any
     }
 
-    /// A binary operator among `kinds`, on this line or at the start of a
-    /// later one (an expression goes on across line ends before and after
-    /// a binary operator).
-    pub(super) fn operator(&mut self, kinds: &[TokenKind]) -> Option<Token> {
+    /// A binary operator `wanted` accepts, on this line or at the start
+    /// of a later one (an expression goes on across line ends before and
+    /// after a binary operator).
+    pub(super) fn operator(&mut self, wanted: impl Fn(TokenKind) -> bool) -> Option<Token> {
         let mut k = self.pos;
         while self.toks[k].kind == TokenKind::Newline {
             k += 1;
         }
-        if !kinds.contains(&self.toks[k].kind) {
+        if !wanted(self.toks[k].kind) {
             return None;
         }
         self.pos = k;

@@ -6,6 +6,18 @@ use super::ast::{Expr, ExprKind, Field, Part, Text};
 use super::cursor::{Cursor, Parsed, fail};
 use super::token::TokenKind as T;
 
+/// A binary operator's precedence, loosest first: `||`, `&&`, `==` and
+/// `!=`, then `<` `<=` `>` `>=`.
+fn level(kind: T) -> Option<usize> {
+    match kind {
+        T::Or => Some(0),
+        T::And => Some(1),
+        T::Eq | T::Neq => Some(2),
+        T::Lt | T::Le | T::Gt | T::Ge => Some(3),
+        _ => None,
+    }
+}
+
 impl Cursor {
     /// An expression (each nested one a level deeper: arrays and objects
     /// nest through their items' expressions).
@@ -17,19 +29,17 @@ impl Cursor {
         e
     }
 
-    /// The operators of precedence `level` and above, left-associative.
-    fn binary(&mut self, level: usize) -> Parsed<Expr> {
-        const LEVELS: [&[T]; 4] = [&[T::Or], &[T::And], &[T::Eq, T::Neq], &[T::Lt, T::Le, T::Gt, T::Ge]];
-        let Some(ops) = LEVELS.get(level) else {
-            return self.unary();
-        };
-        let mut left = self.binary(level + 1)?;
+    /// The operators of precedence `min` and above, left-associative
+    /// (precedence climbing: an operand without an operator after it, most
+    /// of them, is read without going through a call per level).
+    fn binary(&mut self, min: usize) -> Parsed<Expr> {
+        let mut left = self.unary()?;
         // Each operator nests the expression one level deeper.
         let mut nested = 0;
-        while let Some(op) = self.operator(ops) {
+        while let Some(op) = self.operator(|kind| level(kind).is_some_and(|l| l >= min)) {
             self.enter(op.start)?;
             nested += 1;
-            let right = self.binary(level + 1)?;
+            let right = self.binary(level(op.kind).unwrap_or(0) + 1)?;
             let at = left.at;
             let call = |name, args| Expr {
                 at,
