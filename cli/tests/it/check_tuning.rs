@@ -347,3 +347,38 @@ const THREE_LINES: &str = "\
 check:
   rules: {unknown-path: note, test-ignored-key: note, constant-when: off}
 ";
+
+/// The configuration is read as every file bpvm reads: a FIFO is refused,
+/// not waited on, and a link out of its folder is not followed.
+#[test]
+fn a_configuration_that_is_no_regular_file_inside_its_folder_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("bpvm.yaml"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = check(&["."], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "error: bpvm.yaml: cannot read: \"bpvm.yaml\" is a FIFO; only regular files are read\n"
+    );
+    std::fs::remove_file(dir.path().join("bpvm.yaml")).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("bpvm.yaml"),
+        "check:\n  rules: {unknown-path: off}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(outside.path().join("bpvm.yaml"), dir.path().join("bpvm.yaml")).unwrap();
+    let out = check(&["."], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let folder = dir.path().canonicalize().unwrap();
+    let want = format!(
+        "error: bpvm.yaml: cannot read: \"bpvm.yaml\" is outside the folder {} (files are read only inside it; symlinks are followed while they stay inside)\n",
+        folder.display()
+    );
+    assert_eq!(text(&out.stderr), want);
+}

@@ -8,6 +8,7 @@ mod comment;
 
 use super::report::{Checked, Suppressed};
 use bpvm_checker::{Finding, Rule, Severity};
+use bpvm_runtime::root::Root;
 use bpvm_runtime::suggest::closest;
 use comment::{Comment, MARK};
 use std::path::{Path, PathBuf};
@@ -57,10 +58,15 @@ pub(super) fn windsor_files(dir: &Path) -> Vec<(String, PathBuf)> {
 /// Moves the findings of `checked` that a comment in `files` suppresses
 /// to its `suppressed`, and adds a finding for each comment that
 /// suppresses nothing or cannot be used. `known` lists the rule ids.
+/// Files are read as the template's own are: beneath its folder, regular
+/// files only, up to the size limit.
 pub(super) fn apply(checked: &mut Checked, files: &[(String, PathBuf)], known: &[&str]) {
+    let Ok(root) = Root::new(&checked.folder, "template") else {
+        return;
+    };
     let mut added = Vec::new();
-    for (name, path) in files {
-        let Ok(text) = std::fs::read_to_string(path) else {
+    for (name, _) in files {
+        let Ok(text) = root.read_string(root.dir(), name) else {
             continue;
         };
         if !text.contains(MARK) {

@@ -3,6 +3,7 @@
 //! to its repository's root.
 
 use super::{ConfigError, Tuning, read};
+use bpvm_runtime::root::Root;
 use std::path::{Path, PathBuf};
 
 /// The configuration file's name.
@@ -38,26 +39,39 @@ pub fn find(path: &Path, known: &[&str]) -> Result<Option<Tuning>, Vec<ConfigErr
         .unwrap_or(&start)
         .to_path_buf();
     for dir in start.ancestors() {
-        for (name, whole) in [(CONFIG, true), (MANIFEST, false)] {
-            let file = dir.join(name);
-            if !file.is_file() {
-                continue;
-            }
-            let shown = shown(&file);
-            let text = std::fs::read_to_string(&file).map_err(|e| {
-                vec![ConfigError {
-                    file: shown.clone(),
-                    line: 0,
-                    column: 0,
-                    message: format!("cannot read: {e}"),
-                }]
-            })?;
-            if let Some(tuning) = read::read(&text, &shown, dir.to_path_buf(), whole, known)? {
-                return Ok(Some(tuning));
-            }
+        if let Some(tuning) = tuning_in(dir, known)? {
+            return Ok(Some(tuning));
         }
         if dir == top {
             break;
+        }
+    }
+    Ok(None)
+}
+
+/// The configuration in the folder `dir`, if it holds one; files read as
+/// every file bpvm reads (regular files, up to the size limit, no link
+/// out of the folder).
+fn tuning_in(dir: &Path, known: &[&str]) -> Result<Option<Tuning>, Vec<ConfigError>> {
+    let Ok(root) = Root::new(dir, "folder") else {
+        return Ok(None);
+    };
+    for (name, whole) in [(CONFIG, true), (MANIFEST, false)] {
+        let text = match root.read_string(root.dir(), name) {
+            Err(e) if e.is_missing() => continue,
+            read => read,
+        };
+        let shown = shown(&dir.join(name));
+        let text = text.map_err(|e| {
+            vec![ConfigError {
+                file: shown.clone(),
+                line: 0,
+                column: 0,
+                message: format!("cannot read: {e}"),
+            }]
+        })?;
+        if let Some(tuning) = read::read(&text, &shown, dir.to_path_buf(), whole, known)? {
+            return Ok(Some(tuning));
         }
     }
     Ok(None)
