@@ -57,14 +57,20 @@ pub fn parse_exclude(glob: &str) -> Result<String, String> {
     Ok(text.to_string())
 }
 
-/// The matcher of `glob`: whole paths, `*` and `?` not crossing `/`.
-fn matcher(glob: &str) -> Result<GlobMatcher, String> {
+/// The matcher of `glob` as bpvm reads a path glob (exclusions, and the
+/// check configuration's `paths`): whole paths, `*` and `?` not crossing
+/// `/`, `\` escaping the next character.
+pub(crate) fn path_glob(glob: &str) -> Result<GlobMatcher, globset::Error> {
     GlobBuilder::new(glob)
         .literal_separator(true)
         .backslash_escape(true)
         .build()
         .map(|g| g.compile_matcher())
-        .map_err(|e| format!("{glob:?} is not a glob: {}", e.kind()))
+}
+
+/// [`path_glob`], or why `glob` is not one.
+fn matcher(glob: &str) -> Result<GlobMatcher, String> {
+    path_glob(glob).map_err(|e| format!("{glob:?} is not a glob: {}", e.kind()))
 }
 
 impl Exclude {

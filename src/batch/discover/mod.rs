@@ -18,6 +18,7 @@ mod sniff;
 mod walk;
 
 pub use exclude::parse_exclude;
+pub(crate) use exclude::path_glob;
 pub(crate) use layout::is_project;
 pub use layout::{MANIFEST, SKIPPED};
 pub use problem::{Problem, what_is};

@@ -202,11 +202,8 @@ impl Reader<'_> {
             );
             return None;
         };
-        let built = globset::GlobBuilder::new(text.trim_start_matches("./"))
-            .literal_separator(true)
-            .build();
-        match built {
-            Ok(glob) => Some(glob.compile_matcher()),
+        match crate::batch::discover::path_glob(text.trim_start_matches("./")) {
+            Ok(glob) => Some(glob),
             Err(e) => {
                 let reason = e.kind().to_string();
                 self.fail(n.at, format!("{what}.glob: {text:?} is no glob: {reason}"));
