@@ -205,8 +205,14 @@ impl Root {
     }
 }
 
-/// `p` with `.` and `..` steps resolved on its text.
-fn normalize(p: &Path) -> PathBuf {
+/// `p` with `.` and `..` steps resolved on its text (not through links).
+///
+/// ```
+/// use bpvm_runtime::root::normalize;
+/// use std::path::Path;
+/// assert_eq!(normalize(Path::new("/a/./b/../c")), Path::new("/a/c"));
+/// ```
+pub fn normalize(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for part in p.components() {
         match part {

@@ -134,17 +134,6 @@ fn last(rules: &[(String, Level)], id: &str) -> Option<Level> {
 /// through links), so a glob sees `contexts/x.yaml` however the folder
 /// was named.
 pub(crate) fn normal(path: &Path) -> PathBuf {
-    use std::path::Component;
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = PathBuf::new();
-    for part in absolute.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
+    bpvm_runtime::root::normalize(&absolute)
 }
