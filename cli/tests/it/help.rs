@@ -19,15 +19,9 @@ fn stdout(cmd: &mut Command) -> String {
 
 /// The commands `bpvm --help` lists (without `help`).
 fn commands() -> Vec<String> {
-    let help = stdout(bpvm().arg("--help"));
-    let listed = help.split("Commands:\n").nth(1).expect("a command list");
-    listed
-        .lines()
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|c| *c != "help")
-        .map(str::to_string)
-        .collect()
+    let commands = support::subcommands(&stdout(bpvm().arg("--help")));
+    assert!(!commands.is_empty(), "a command list");
+    commands
 }
 
 /// The examples of a help text: the lines after "Examples:", a trailing

@@ -92,3 +92,18 @@ pub fn v09_form(dir: &Path) {
     )
     .unwrap();
 }
+
+/// A help text's subcommands (the lines of its `Commands:` section),
+/// without `help`.
+pub fn subcommands(help: &str) -> Vec<String> {
+    let Some(listed) = help.split("Commands:\n").nth(1) else {
+        return Vec::new();
+    };
+    listed
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(str::to_string)
+        .collect()
+}

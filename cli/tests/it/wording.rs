@@ -88,21 +88,6 @@ fn no_user_facing_markdown_cites_a_decision_id_or_shared_path() {
     );
 }
 
-/// A help text's subcommands (the lines of its `Commands:` section),
-/// without `help`.
-fn subcommands(help: &str) -> Vec<String> {
-    let Some(listed) = help.split("Commands:\n").nth(1) else {
-        return Vec::new();
-    };
-    listed
-        .lines()
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|c| *c != "help")
-        .map(str::to_string)
-        .collect()
-}
-
 fn help_of(words: &[String]) -> String {
     let out = bpvm().args(words).arg("--help").env("NO_COLOR", "1").output().unwrap();
     assert!(out.status.success(), "bpvm {words:?} --help");
@@ -120,7 +105,7 @@ fn no_help_text_cites_a_decision_id_or_shared_path() {
         for found in offending(&help) {
             problems.push(format!("bpvm {} --help: {found}", words.join(" ")));
         }
-        for sub in subcommands(&help) {
+        for sub in support::subcommands(&help) {
             let mut deeper = words.clone();
             deeper.push(sub);
             pending.push(deeper);
