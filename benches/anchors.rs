@@ -11,6 +11,11 @@ use bpvm::{Compiler, Dialect, Environment, Logic, PathTable, Value, Vm};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
+// The allocator `bpvm` itself uses, as in the render and check benches:
+// evaluation allocates nothing, and compile times are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn anchors(c: &mut Criterion) {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/anchors.yaml")).unwrap();
     let doc = Value::from_yaml(&text).unwrap();

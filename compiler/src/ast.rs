@@ -71,25 +71,29 @@ pub enum Kind {
     FuncRef(Name),
 }
 
-/// The builtins that take a predicate, which the library does not hold
-/// (each compiles to a loop,
-/// [`Kind::Predicate`]).
-pub(crate) const PREDICATES: &[&str] = &[
-    "all",
-    "any",
-    "none",
-    "one",
-    "filter",
-    "map",
-    "count",
-    "find",
-    "findIndex",
-    "findLast",
-    "findLastIndex",
-    "groupBy",
-    "sortBy",
-    "reduce",
-];
+/// The builtin that takes a predicate named `name`, if it is one, and
+/// the loop it compiles to ([`Kind::Predicate`]); the library does not
+/// hold these. A `match` rather than a list: the checker asks this of
+/// every name it meets.
+pub(crate) fn predicate(name: &str) -> Option<Loop> {
+    Some(match name {
+        "filter" => Loop::Filter,
+        "map" => Loop::Map,
+        "all" => Loop::All,
+        "any" => Loop::Any,
+        "none" => Loop::None,
+        "one" => Loop::One,
+        "count" => Loop::Count,
+        "find" => Loop::Find,
+        "findIndex" => Loop::FindIndex,
+        "findLast" => Loop::FindLast,
+        "findLastIndex" => Loop::FindLastIndex,
+        "groupBy" => Loop::GroupBy,
+        "sortBy" => Loop::SortBy,
+        "reduce" => Loop::Reduce,
+        _ => return None,
+    })
+}
 
 /// One accessor of a [`Kind::Access`].
 #[derive(Debug, Clone, PartialEq)]

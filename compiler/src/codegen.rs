@@ -307,7 +307,7 @@ impl<'l> Gen<'l> {
         if name.is_empty() || self.dialect != Dialect::Windsor {
             return Ok(());
         }
-        let message = if self.lib.find(name).is_some() || crate::ast::PREDICATES.contains(&name) {
+        let message = if self.lib.find(name).is_some() || crate::ast::predicate(name).is_some() {
             format!("'{name}' is a function; a let needs a name of its own")
         } else if self.scope.iter().any(|(n, _)| n == name) {
             format!("'{name}' is already a let name here; a let needs a name of its own")

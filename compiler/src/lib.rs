@@ -112,7 +112,6 @@ impl Compiler {
             Dialect::Windsor => windsor::parse::parse(src, start, end)?,
             Dialect::Bluelink => bluelink::parse::parse(src, start, end, self.library)?,
         };
-        literal_calls::mark(&mut e);
         if self.logic == Logic::ExprLang {
             logic::check(&e, src, self.library)?;
             logic::rewrite(&mut e, src)?;

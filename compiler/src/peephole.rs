@@ -37,8 +37,8 @@ pub fn optimize(prog: &mut Program) {
 /// allocations were a tenth of compiling it.
 #[derive(Default)]
 struct Scratch {
-    /// For each instruction (and the end), whether a jump lands on it.
-    targeted: SmallVec<[bool; 64]>,
+    /// The instructions (and the end) a jump lands on.
+    targeted: Targets,
     /// The runs the pass fuses.
     fusions: SmallVec<[Fusion; 8]>,
     /// Where each instruction moved to ([`relocate`]).
@@ -51,11 +51,10 @@ impl Scratch {
     /// and forgets the last pass's fusions.
     fn start(&mut self, code: &[Op]) {
         self.fusions.clear();
-        self.targeted.clear();
-        self.targeted.resize(code.len() + 1, false);
+        self.targeted.clear(code.len() + 1);
         for op in code {
             if let Some(t) = op.target() {
-                self.targeted[(t as usize).min(code.len())] = true;
+                self.targeted.insert((t as usize).min(code.len()));
             }
         }
     }
@@ -65,6 +64,32 @@ impl Scratch {
         if !self.fusions.is_empty() {
             relocate(prog, &self.fusions, &mut self.moved);
         }
+    }
+}
+
+/// A set of instruction indexes, one bit each: cleared and filled once
+/// per pass, which a table of bools made cost a sixth of the passes on a
+/// short `when`.
+#[derive(Default)]
+struct Targets {
+    words: SmallVec<[u64; 2]>,
+}
+
+impl Targets {
+    /// Empties the set, sized for indexes below `len`.
+    fn clear(&mut self, len: usize) {
+        self.words.clear();
+        self.words.resize(len.div_ceil(64), 0);
+    }
+
+    fn insert(&mut self, i: usize) {
+        if let Some(w) = self.words.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 }
 
@@ -88,7 +113,7 @@ fn coalesce(prog: &mut Program, scratch: &mut Scratch) {
             continue;
         };
         let one_key = prog.paths.get(b as usize).is_some_and(|p| p.segs.len() == 1);
-        if !plain(prog, a) || !plain(prog, b) || !one_key || targeted[i + 1] || targeted[i + 2] {
+        if !plain(prog, a) || !plain(prog, b) || !one_key || targeted.contains(i + 1) || targeted.contains(i + 2) {
             i += 1;
             continue;
         }
@@ -120,8 +145,8 @@ fn default_loads(prog: &mut Program, scratch: &mut Scratch) {
     while i + 2 < code.len() {
         if let [Op::Load(p), Op::JumpIfNotNil(t), Op::Const(c)] = code[i..i + 3]
             && t as usize == i + 3
-            && !targeted[i + 1]
-            && !targeted[i + 2]
+            && !targeted.contains(i + 1)
+            && !targeted.contains(i + 2)
             && let (Ok(path), Ok(c)) = (u16::try_from(p), u16::try_from(c))
         {
             scratch.fusions.push(Fusion {
@@ -281,7 +306,7 @@ enum Konst {
 
 /// A fusable run at `i`: its length, the path, the test, the constant
 /// and the conditional jump that ends it.
-fn fusion_at(prog: &Program, targeted: &[bool], i: usize) -> Option<(usize, u32, Test, Konst, Op)> {
+fn fusion_at(prog: &Program, targeted: &Targets, i: usize) -> Option<(usize, u32, Test, Konst, Op)> {
     let code = &prog.code;
     let Op::Load(path) = *code.get(i)? else { return None };
     if !fusable(prog, path) {
@@ -299,7 +324,7 @@ fn fusion_at(prog: &Program, targeted: &[bool], i: usize) -> Option<(usize, u32,
         return None;
     }
     // Nothing may jump into the middle of the run.
-    if targeted[i + 1..i + len].iter().any(|t| *t) {
+    if (i + 1..i + len).any(|j| targeted.contains(j)) {
         return None;
     }
     Some((len, path, test, konst, jump))
@@ -369,8 +394,11 @@ fn number_key(v: &Value) -> Option<u64> {
 fn relocate(prog: &mut Program, fusions: &[Fusion], moved: &mut SmallVec<[u32; 64]>) {
     let len = prog.code.len();
     prog.sites.resize(len, Site::default());
-    moved.clear();
-    moved.resize(len + 1, 0);
+    // Every entry is written below before it is read: the table only
+    // grows, and is not cleared between passes.
+    if moved.len() <= len {
+        moved.resize(len + 1, 0);
+    }
     let mut next = fusions.iter().peekable();
     // Compacts in place: the write position never passes the read one.
     let (mut read, mut write) = (0, 0);

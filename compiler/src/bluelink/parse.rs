@@ -226,9 +226,9 @@ impl<'s> Parser<'s> {
         let call = Call {
             name: self.c.text(name).to_string(),
             name_span: name.span,
+            literal_args: crate::literal_calls::all_literal(&args, &named),
             args,
             named,
-            literal_args: false,
         };
         Expr::new(Kind::Call(Box::new(call)), (name.span.0, close.span.1))
     }

@@ -10,6 +10,13 @@ pub type EscapeError = (usize, String);
 /// The text of a quoted string literal (`"…"` or `'…'`), its escapes
 /// applied.
 pub fn unescape(lit: &str) -> Result<crate::ast::Name, EscapeError> {
+    // Most literals (`'cilium'`) have no escape and no line break: their
+    // text is the body as written, taken without a walk per character
+    // (which was 3 % of compiling a short `when`).
+    let body = &lit[1..lit.len() - 1];
+    if !body.bytes().any(|b| matches!(b, b'\\' | b'\n' | b'\r')) {
+        return Ok(crate::ast::Name::from(body));
+    }
     let mut out = crate::ast::Name::with_capacity(lit.len());
     each(lit, 1, false, |piece| match piece {
         Piece::Char(c) => out.push(c),

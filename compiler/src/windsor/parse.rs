@@ -13,7 +13,7 @@
 use super::escape::{unescape, unescape_bytes};
 use super::lex::{Tok, Token, raw, tokens};
 use super::names;
-use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Name, Span, Step, Unary, access};
+use crate::ast::{Accessor, Binary, Call, Expr, Kind, Link, Name, Span, Step, Unary, access, predicate};
 use crate::cursor::{Cursor, Parsed};
 use bpvm_runtime::{Diagnostic, excerpt};
 use bpvm_vm::Loop;
@@ -131,27 +131,6 @@ fn sequence(mut items: Vec<Expr>) -> Expr {
 fn ternary(cond: Expr, then: Expr, otherwise: Expr) -> Expr {
     let span = (cond.span.0, otherwise.span.1);
     Expr::new(Kind::Ternary(Box::new(cond), Box::new(then), Box::new(otherwise)), span)
-}
-
-/// The predicate builtins and the loop each compiles to.
-fn predicate(name: &str) -> Option<Loop> {
-    Some(match name {
-        "filter" => Loop::Filter,
-        "map" => Loop::Map,
-        "all" => Loop::All,
-        "any" => Loop::Any,
-        "none" => Loop::None,
-        "one" => Loop::One,
-        "count" => Loop::Count,
-        "find" => Loop::Find,
-        "findIndex" => Loop::FindIndex,
-        "findLast" => Loop::FindLast,
-        "findLastIndex" => Loop::FindLastIndex,
-        "groupBy" => Loop::GroupBy,
-        "sortBy" => Loop::SortBy,
-        "reduce" => Loop::Reduce,
-        _ => return None,
-    })
 }
 
 /// `sum(xs, body)` adds up the body's value for every item, as expr-lang
@@ -451,9 +430,9 @@ impl<'s> Parser<'s> {
         let call = Call {
             name: bpvm_runtime::time::functions::METHOD.to_string(),
             name_span,
+            literal_args: crate::literal_calls::all_literal(&args, &[]),
             args,
             named: Vec::new(),
-            literal_args: false,
         };
         Ok(Expr::new(Kind::Call(Box::new(call)), (start, close.span.1)))
     }
@@ -883,9 +862,9 @@ impl<'s> Parser<'s> {
                 Kind::Call(Box::new(Call {
                     name: fname,
                     name_span: name.span,
+                    literal_args: crate::literal_calls::all_literal(&args, &[]),
                     args,
                     named: Vec::new(),
-                    literal_args: false,
                 })),
                 span,
             ));
