@@ -10,7 +10,6 @@
 //! The rules are [`RULES`]; [`check`] applies them to one blueprint.
 
 mod children;
-mod place;
 mod rules;
 mod scope;
 mod subs;
@@ -18,11 +17,11 @@ mod variables;
 
 pub use rules::{MISSING_CHILD_VARIABLE, RULES, UNKNOWN_CHILD_VARIABLE, UNKNOWN_EXPORT};
 
+use crate::place::Lines;
 use crate::{Error, load};
 use bpvm_checker::Finding;
 use bpvm_checker::rules::INVALID_TEMPLATE;
 use bpvm_runtime::root::Root;
-use place::Lines;
 use std::path::Path;
 
 /// Checks the blueprint at `path`; `file` names it in findings (relative
