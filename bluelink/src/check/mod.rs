@@ -82,6 +82,10 @@ fn invalid(e: &Error, text: &str) -> Finding {
     };
     f.line = line;
     f.column = column;
-    f.source = Lines::new(text).get(line).map(str::to_string);
+    // The line the loader read, as every command shows it.
+    f.source = match e.source.as_deref() {
+        Some((source, _)) if e.at.line > 0 => Some(source.clone()),
+        _ => Lines::new(text).get(line).map(str::to_string),
+    };
     f
 }
