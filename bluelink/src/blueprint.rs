@@ -8,6 +8,7 @@ use super::sub::{Def, Sub, Tree};
 use bpvm_runtime::{Key, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// A blueprint file, loaded and validated as a whole.
 #[derive(Debug, Clone)]
@@ -16,6 +17,9 @@ pub struct Blueprint {
     pub file: String,
     /// The file's path on disk, absolute.
     pub path: PathBuf,
+    /// The file's text as it was read: the line under each problem a
+    /// render finds is taken from it (the file may have changed since).
+    pub text: Arc<str>,
     /// The document as written, positions dropped (what the output copies its literal
     /// parts from).
     pub value: Value,

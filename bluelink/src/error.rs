@@ -1,5 +1,6 @@
-//! Errors that name their place (D6): the file, line:column in it, and the
-//! path of the value inside the blueprint (`resources.fn.spec.timeout`).
+//! Errors that name their place: the file, line:column in it, and the
+//! path of the value inside the blueprint (`resources.fn.spec.timeout`),
+//! with the file's line under the message and a caret under the column.
 
 use std::fmt;
 
@@ -23,6 +24,9 @@ pub struct Error {
     pub path: String,
     /// What is wrong.
     pub message: String,
+    /// The file's line at `at`, as it was read, and how many characters
+    /// from `at` are at fault: the excerpt under the message.
+    pub source: Option<Box<(String, usize)>>,
 }
 
 impl fmt::Display for Error {
@@ -35,7 +39,15 @@ impl fmt::Display for Error {
         if !self.path.is_empty() {
             write!(f, "{}: ", bpvm_runtime::excerpt::clip(&self.path))?;
         }
-        f.write_str(&self.message)
+        f.write_str(&self.message)?;
+        match (self.source.as_deref(), self.at.line) {
+            (Some((text, width)), line) if line > 0 => {
+                let col = self.at.col as usize;
+                let snippet = bpvm_runtime::excerpt::snippet(text, line as usize, col, *width);
+                write!(f, "\n{snippet}")
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -45,6 +57,27 @@ impl std::error::Error for Error {}
 const HINT: (&str, &str) = ("; did you mean ", "?");
 
 impl Error {
+    /// A problem at `at` in `file`, the value at `path` (or ""); the
+    /// file's line is added once the file's problems are all known (see
+    /// [`Error::source`]).
+    ///
+    /// ```
+    /// use bpvm_bluelink::{Error, Pos};
+    /// let mut e = Error::new("bp.yaml", Pos { line: 2, col: 3 }, "resources", "expected a mapping");
+    /// assert_eq!(e.to_string(), "bp.yaml:2:3: resources: expected a mapping");
+    /// e.source = Some(Box::new(("  - fn".into(), 1)));
+    /// assert_eq!(e.to_string(), "bp.yaml:2:3: resources: expected a mapping\n  |\n2 |   - fn\n  |   ^\n");
+    /// ```
+    pub fn new(file: impl Into<String>, at: Pos, path: impl Into<String>, message: impl Into<String>) -> Error {
+        Error {
+            file: file.into(),
+            at,
+            path: path.into(),
+            message: message.into(),
+            source: None,
+        }
+    }
+
     /// What was probably meant, when the message says
     /// (`variables.regoin is not defined; did you mean variables.region?`).
     ///
@@ -55,6 +88,7 @@ impl Error {
     ///     at: Pos { line: 3, col: 9 },
     ///     path: "resources.fn.spec.region".into(),
     ///     message: "variables.regoin is not defined; did you mean variables.region?".into(),
+    ///     source: None,
     /// };
     /// assert_eq!(e.hint(), Some("variables.region"));
     /// assert_eq!(e.problem(), "variables.regoin is not defined");

@@ -21,6 +21,7 @@ mod key_table;
 pub mod lang;
 pub mod load;
 pub mod node;
+mod place;
 mod reads;
 pub mod render;
 pub mod resolved;

@@ -10,7 +10,6 @@
 //! The rules are [`RULES`]; [`check`] applies them to one blueprint.
 
 mod children;
-mod place;
 mod rules;
 mod scope;
 mod subs;
@@ -18,11 +17,11 @@ mod variables;
 
 pub use rules::{MISSING_CHILD_VARIABLE, RULES, UNKNOWN_CHILD_VARIABLE, UNKNOWN_EXPORT};
 
+use crate::place::Lines;
 use crate::{Error, load};
 use bpvm_checker::Finding;
 use bpvm_checker::rules::INVALID_TEMPLATE;
 use bpvm_runtime::root::Root;
-use place::Lines;
 use std::path::Path;
 
 /// Checks the blueprint at `path`; `file` names it in findings (relative
@@ -83,6 +82,10 @@ fn invalid(e: &Error, text: &str) -> Finding {
     };
     f.line = line;
     f.column = column;
-    f.source = Lines::new(text).get(line).map(str::to_string);
+    // The line the loader read, as every command shows it.
+    f.source = match e.source.as_deref() {
+        Some((source, _)) if e.at.line > 0 => Some(source.clone()),
+        _ => Lines::new(text).get(line).map(str::to_string),
+    };
     f
 }

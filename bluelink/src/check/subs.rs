@@ -3,9 +3,9 @@
 //! the string it is about.
 
 use super::children::Child;
-use super::place::{Lines, Place};
 use super::rules::UNKNOWN_EXPORT;
 use crate::blueprint::Blueprint;
+use crate::place::{Lines, Place};
 use crate::sub::{Ref, Sub};
 use bpvm_checker::rules::INVALID_TEMPLATE;
 use bpvm_checker::{Checked, Checker, Finding, Issue, IssueKind, Ty};

@@ -3,10 +3,10 @@
 //! variable without a default that is not passed.
 
 use super::children::Child;
-use super::place::Lines;
 use super::rules::{MISSING_CHILD_VARIABLE, UNKNOWN_CHILD_VARIABLE};
 use crate::Pos;
 use crate::blueprint::Blueprint;
+use crate::place::Lines;
 use bpvm_checker::Finding;
 
 /// The findings about what each include of `bp` passes its child. A

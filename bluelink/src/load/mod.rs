@@ -23,6 +23,7 @@ use super::error::{Error, Errors, Pos, hinted};
 use super::key_table::{ByHash, KeyTable};
 use super::lang::{self, Origins};
 use super::node::{Entry, Kind, Node, read_keys};
+use super::place::Lines;
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs_in};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::root::{Fetched, Root};
@@ -83,6 +84,7 @@ pub fn load(path: &Path, file: &str) -> Result<Blueprint, Errors> {
         at: Pos::default(),
         path: String::new(),
         message,
+        source: None,
     };
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let dir = abs.parent().unwrap_or(Path::new("/"));
@@ -99,6 +101,7 @@ pub fn load_in(root: &Root, path: &Path, file: &str) -> Result<Blueprint, Errors
         at: Pos::default(),
         path: String::new(),
         message: format!("cannot read the blueprint: {message}"),
+        source: None,
     };
     // One open through the root gives both the bytes and where they are.
     let fetched = root
@@ -115,15 +118,13 @@ pub fn load_fetched(fetched: Fetched, path: &str, file: &str) -> Result<Blueprin
         at: Pos::default(),
         path: String::new(),
         message: format!("cannot read the blueprint: {message}"),
+        source: None,
     };
     let real = fetched.path;
     let text = String::from_utf8(fetched.bytes).map_err(|_| refused(format!("{path:?} is not UTF-8 text")))?;
+    let text: Arc<str> = text.into();
     let (doc, keys, origins) = read_doc(&text, file, path)?;
-    // The text is not needed once read (the document holds its strings):
-    // read again only to place a problem inside a string.
-    drop(text);
-    let again = || std::fs::read_to_string(&real).ok();
-    from_doc(doc, keys, origins, file, &real, &again)
+    from_doc(doc, keys, origins, file, &real, text)
 }
 
 /// Validates blueprint text: YAML or JSON, or Bluelink's `.bp` language
@@ -135,12 +136,15 @@ pub fn load_fetched(fetched: Fetched, path: &str, file: &str) -> Result<Blueprin
 /// let e = parse(text, "bp.yaml", std::path::Path::new("/bp.yaml")).unwrap_err();
 /// assert_eq!(
 ///     e.to_string(),
-///     "bp.yaml:4:11: resources.fn.type: substitutions are not allowed here: references can not be used in the resource type property (seed 002)"
+///     "bp.yaml:4:11: resources.fn.type: substitutions are not allowed here: references can not be used in the resource type property (seed 002)\n  \
+///        |\n\
+///      4 |     type: ${variables.t}\n  \
+///        |           ^\n"
 /// );
 /// ```
 pub fn parse(text: &str, file: &str, path: &Path) -> Result<Blueprint, Errors> {
     let (doc, keys, origins) = read_doc(text, file, &path.to_string_lossy())?;
-    from_doc(doc, keys, origins, file, path, &|| Some(text.to_string()))
+    from_doc(doc, keys, origins, file, path, text.into())
 }
 
 /// Reads the document of the blueprint file `name`: the `.bp` language for
@@ -153,24 +157,23 @@ fn read_doc(text: &str, file: &str, name: &str) -> Result<(Node, KeyTable, Origi
     } else {
         read_keys(text, &mut keys).map(|doc| (doc, Origins::default()))
     };
-    let (doc, origins) = read.map_err(|e| Error {
-        file: file.to_string(),
-        at: e.at,
-        path: String::new(),
-        message: e.message,
+    let (doc, origins) = read.map_err(|e| {
+        let mut errors = [Error::new(file, e.at, "", e.message)];
+        Lines::new(text).excerpts(&mut errors, file);
+        Errors::new(errors.into())
     })?;
     Ok((doc, keys, origins))
 }
 
-/// The blueprint of `doc`; `text` gives the file's text again, to place
-/// the problems found inside strings.
+/// The blueprint of `doc`, read from `text`: the blueprint keeps the
+/// text, for the line under each problem a render finds in it.
 fn from_doc(
     doc: Node,
     keys: KeyTable,
     origins: Origins,
     file: &str,
     path: &Path,
-    text: &dyn Fn() -> Option<String>,
+    text: Arc<str>,
 ) -> Result<Blueprint, Errors> {
     let mut l = Loader {
         file: file.to_string(),
@@ -190,18 +193,14 @@ fn from_doc(
             _ => None,
         },
     };
-    let bp = l.blueprint(doc, path);
+    let bp = l.blueprint(doc, path, text);
     if l.errors.is_empty() {
-        Ok(bp)
-    } else {
-        if !l.inside.is_empty()
-            && let Some(text) = text()
-        {
-            crate::inside::refine(&mut l.errors, &l.inside, &text);
-        }
-        l.errors.sort_by_key(|e| e.at);
-        Err(Errors::new(l.errors))
+        return Ok(bp);
     }
+    crate::inside::refine(&mut l.errors, &l.inside, &bp.text);
+    l.errors.sort_by_key(|e| e.at);
+    Lines::new(&bp.text).excerpts(&mut l.errors, file);
+    Err(Errors::new(l.errors))
 }
 
 /// A substitution text compiled before: its program, and the definitions
@@ -314,6 +313,7 @@ impl Loader {
             at,
             path: path.to_string(),
             message: message.into(),
+            source: None,
         });
     }
 
@@ -711,10 +711,11 @@ impl Loader {
         self.inside(written, name.contains('.').then(|| written.find(&name)).flatten(), None);
     }
 
-    fn blueprint(&mut self, doc: Node, path: &Path) -> Blueprint {
+    fn blueprint(&mut self, doc: Node, path: &Path, text: Arc<str>) -> Blueprint {
         let mut bp = Blueprint {
             file: self.file.clone(),
             path: path.to_path_buf(),
+            text,
             value: self.outline(&doc),
             variables: Vec::new(),
             values: Vec::new(),

@@ -23,6 +23,7 @@ pub use shared::{CHILD_RENDERS_VARIABLE, DEFAULT_CHILD_RENDERS, child_renders};
 
 use crate::blueprint::{Blueprint, type_name};
 use crate::error::{Error, Errors, Pos};
+use crate::place::Lines;
 use crate::resolved::{MASK, Resolved};
 use crate::sub::{Def, Ref, Sub, Tree};
 use bpvm_runtime::builtins::effects::Effects;
@@ -32,7 +33,7 @@ use bpvm_runtime::{Environment, Key, Map, Value};
 use bpvm_vm::{Fault, Path, Seg, Vm};
 use results::{ResourceOut, Results};
 use shared::Shared;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -152,6 +153,7 @@ pub fn render(bp: &Blueprint, opts: &Options) -> Result<Rendered, Errors> {
             at: Pos::default(),
             path: String::new(),
             message: format!("cannot open the blueprint root {}: {e}", dir.display()),
+            source: None,
         })?),
         None => bp.path.parent().and_then(|d| Root::new(d, "blueprint folder").ok()),
     };
@@ -271,6 +273,8 @@ struct Resolver<'b> {
     failed: PerDef<bool>,
     deferred_exports: HashSet<(usize, String)>,
     out: Results,
+    /// The blueprint's lines, split when a problem is first placed.
+    lines: OnceCell<Lines<'b>>,
 }
 
 impl<'b> Resolver<'b> {
@@ -337,7 +341,14 @@ impl<'b> Resolver<'b> {
                 export_descriptions: vec![None; bp.exports.len()],
                 metadata: None,
             },
+            lines: OnceCell::new(),
         }
+    }
+
+    /// The blueprint's text in lines (for a `.bp` file, with where its
+    /// substitutions were written).
+    fn lines(&self) -> &Lines<'b> {
+        self.lines.get_or_init(|| Lines::of_file(&self.bp.text, &self.bp.path))
     }
 
     fn mask(&self) -> bool {
@@ -365,12 +376,11 @@ impl<'b> Resolver<'b> {
     }
 
     fn fail(&mut self, at: Pos, path: &str, message: impl Into<String>) -> Failed {
-        self.errors.push(Error {
-            file: self.bp.file.clone(),
-            at,
-            path: path.to_string(),
-            message: message.into(),
-        });
+        self.fail_with(Error::new(&self.bp.file, at, path, message))
+    }
+
+    fn fail_with(&mut self, e: Error) -> Failed {
+        self.errors.push(e);
         Failed
     }
 
@@ -392,6 +402,10 @@ impl<'b> Resolver<'b> {
         }
         self.links();
         if !self.errors.is_empty() {
+            // A child's problems came with its own lines.
+            let mut errors = std::mem::take(&mut self.errors);
+            self.lines().excerpts(&mut errors, &self.bp.file);
+            self.errors = errors;
             self.errors.sort_by(|a, b| (&a.file, a.at).cmp(&(&b.file, b.at)));
             // A child included from several places fails the same way
             // at each: its problems are reported once.
@@ -424,6 +438,7 @@ impl<'b> Resolver<'b> {
                 at,
                 path: String::new(),
                 message: format!("the rendered document: {message}"),
+                source: None,
             }]));
         }
         Ok(Rendered {
@@ -633,8 +648,19 @@ impl<'b> Resolver<'b> {
             )),
             None => {
                 let d = sub.prog.diagnose(&e);
-                match placed(&self.bp.path, sub, d.start) {
-                    Some(at) => Err(self.fail(at, &sub.path, d.message)),
+                let span = (d.start as u32, d.end as u32);
+                match self.lines().placed(sub.at, sub.text(), span) {
+                    Some(p) => {
+                        let at = Pos {
+                            line: p.line as u32,
+                            col: p.column as u32,
+                        };
+                        let line = p.source.map(|l| Box::new((l, p.width)));
+                        Err(self.fail_with(Error {
+                            source: line,
+                            ..Error::new(&self.bp.file, at, &sub.path, d.message)
+                        }))
+                    }
                     None => Err(self.fail(sub.at, &sub.path, d.to_string().trim_end())),
                 }
             }
@@ -901,14 +927,4 @@ pub(crate) fn describe_value(v: &Value) -> String {
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => v.to_json(),
         other => article(type_name(other)),
     }
-}
-
-/// Where byte `offset` of `sub`'s string is in the blueprint file at
-/// `path`, a YAML or JSON one (read again: only a failed substitution asks).
-fn placed(path: &std::path::Path, sub: &Sub, offset: usize) -> Option<Pos> {
-    if crate::lang::is_bp(&path.to_string_lossy()) {
-        return None;
-    }
-    let text = std::fs::read_to_string(path).ok()?;
-    crate::inside::place(&text, sub.at, sub.text(), offset)
 }

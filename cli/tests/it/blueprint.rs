@@ -99,7 +99,9 @@ fn variables_from_the_command_line_are_typed_and_checked() {
     assert_eq!(bad.status.code(), Some(1));
     let err = String::from_utf8(bad.stderr).unwrap();
     assert!(
-        err.ends_with("blueprint.yaml:3:3: variables.port: \"eighty\" is not an integer\n"),
+        err.ends_with(
+            "blueprint.yaml:3:3: variables.port: \"eighty\" is not an integer\n  |\n3 |   port: {type: integer}\n  |   ^\n"
+        ),
         "{err}"
     );
     let malformed = bpvm()

@@ -23,6 +23,7 @@ mod discovery;
 mod docs;
 mod empty;
 mod eval;
+mod excerpts;
 mod explain;
 mod fmt;
 mod governed;

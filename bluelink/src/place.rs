@@ -1,17 +1,18 @@
-//! Where a finding points in the blueprint's text: at the part of a
-//! string a substitution's issue is about, when the string up to there is
-//! written on one line as it reads (so the offset is sure), else at the
-//! string.
+//! Where a problem points in the blueprint's text (a check's finding, a
+//! render's error): at the part of a string a substitution's problem is
+//! about, when the string up to there is written on one line as it reads
+//! (so the offset is sure), else at the string; with the line's text, for
+//! the excerpt under the message.
 
-use crate::Pos;
 use crate::key_table::KeyTable;
 use crate::lang::{self, Origins};
+use crate::{Error, Pos};
 use bpvm_compiler::ast::Span;
 use std::path::Path;
 
 /// A line:column, how many characters from there, and the line's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Place {
+pub(crate) struct Place {
     pub line: usize,
     pub column: usize,
     pub width: usize,
@@ -20,7 +21,7 @@ pub(super) struct Place {
 
 /// The lines of a blueprint file, and, for a `.bp` file, where the
 /// pieces of its lowered substitution text were written; the text itself.
-pub(super) struct Lines<'t>(Vec<&'t str>, Origins, &'t str);
+pub(crate) struct Lines<'t>(Vec<&'t str>, Origins, &'t str);
 
 impl<'t> Lines<'t> {
     pub fn new(text: &'t str) -> Lines<'t> {
@@ -38,6 +39,19 @@ impl<'t> Lines<'t> {
             }
         }
         lines
+    }
+
+    /// Gives each of `errors` in `file` (the file these are the lines of)
+    /// that has a line and no excerpt yet the line it names. A message
+    /// that shows its own excerpt (an expression's, when its place in the
+    /// file is not known) gets none.
+    pub fn excerpts(&self, errors: &mut [Error], file: &str) {
+        for e in errors.iter_mut() {
+            if e.file != file || e.source.is_some() || e.message.contains('\n') {
+                continue;
+            }
+            e.source = self.get(e.at.line as usize).map(|l| Box::new((l.to_string(), 1)));
+        }
     }
 
     /// The text of 1-based line `n`.
@@ -60,12 +74,16 @@ impl<'t> Lines<'t> {
     /// problem inside a string); `at` itself when the text there does not
     /// read as `written`.
     pub fn inside(&self, at: Pos, written: &str, span: Span) -> Place {
+        self.placed(at, written, span).unwrap_or_else(|| self.at(at))
+    }
+
+    /// [`Lines::inside`], or `None` when the text at `at` does not read as
+    /// `written`.
+    pub fn placed(&self, at: Pos, written: &str, span: Span) -> Option<Place> {
         if let Some(from) = self.1.locate(at, span.0 as usize) {
-            return self.lowered(from, written, span);
+            return Some(self.lowered(from, written, span));
         }
-        let Some(start) = crate::inside::place(self.2, at, written, span.0 as usize) else {
-            return self.at(at);
-        };
+        let start = crate::inside::place(self.2, at, written, span.0 as usize)?;
         let mut place = self.at(start);
         if let Some(end) = crate::inside::place(self.2, at, written, span.1 as usize)
             && end.line == start.line
@@ -73,7 +91,7 @@ impl<'t> Lines<'t> {
         {
             place.width = (end.col - start.col) as usize;
         }
-        place
+        Some(place)
     }
 
     /// The place of `span` of substitution text lowered from `.bp`, at
