@@ -12,8 +12,9 @@ pub struct Error {
     pub file: Option<String>,
     /// The file as messages print it: as it can be opened from where bpvm
     /// runs (the project's folder as given joined with `file`), set when
-    /// the error is placed in its file; `file` until then.
-    pub shown: Option<String>,
+    /// the error is placed in its file; `file` until then. (Boxed: an
+    /// error stays small enough to return by value.)
+    pub shown: Option<Box<String>>,
     /// The YAML path of the value (`terraform[cluster].inputs.endpoint`).
     pub at: String,
     /// What is wrong (an expression's diagnostic, with its caret, included).
@@ -136,7 +137,7 @@ pub fn locate(root: &bpvm_runtime::root::Root, errors: &mut Errors) {
     for e in errors.0.iter_mut() {
         let Some(file) = &e.file else { continue };
         if e.shown.is_none() {
-            e.shown = Some(root.shown(file));
+            e.shown = Some(Box::new(root.shown(file)));
         }
         if e.pos.is_some() || e.at.is_empty() {
             continue;
@@ -176,7 +177,7 @@ impl Error {
     /// assert_eq!(Error::new(None, "", "no project").printed("error", ""), "error: no project");
     /// ```
     pub fn printed(&self, severity: &str, tail: &str) -> String {
-        let file = self.shown.as_deref().or(self.file.as_deref());
+        let file = self.shown.as_deref().map(String::as_str).or(self.file.as_deref());
         let out = bpvm_runtime::excerpt::headline(file, self.pos, severity, &(self.message_at() + tail));
         self.with_excerpt(out)
     }
@@ -191,7 +192,7 @@ impl Error {
     /// assert_eq!(e.described(), "a.yaml:2:3: x: odd");
     /// ```
     pub fn described(&self) -> String {
-        let file = self.shown.as_deref().or(self.file.as_deref());
+        let file = self.shown.as_deref().map(String::as_str).or(self.file.as_deref());
         let place = match (file, self.pos) {
             (Some(file), Some((line, col))) => format!("{file}:{line}:{col}: "),
             (Some(file), None) => format!("{file}: "),

@@ -251,11 +251,14 @@ fn junit(written: &str) -> String {
     out
 }
 
+/// A path as printed, and the line and column after it.
+type Place = (String, (usize, usize));
+
 /// The places `path:line:column` that `said` names in `file` (each with
 /// the whole path printed, which ends with `file`), and any `line:column:`
 /// after one of them on its line (a second position, inside an
 /// expression).
-fn places(said: &str, file: &str) -> (Vec<(String, (usize, usize))>, Vec<String>) {
+fn places(said: &str, file: &str) -> (Vec<Place>, Vec<String>) {
     let mut found = Vec::new();
     let mut nested = Vec::new();
     for line in said.lines() {
@@ -289,7 +292,7 @@ fn agree(kind: &str, file: &str, path: Option<&str>, at: (usize, usize), cmd: Cm
     if found.is_empty() {
         return Err(format!("{kind}: {cmd:?} names no place in {file}:\n{said}"));
     }
-    let right = |(p, a): &&(String, (usize, usize))| *a == at && path.is_none_or(|want| p == want);
+    let right = |(p, a): &&Place| *a == at && path.is_none_or(|want| p == want);
     if let Some((p, other)) = found.iter().find(|f| !right(f)) {
         let want = path.unwrap_or(file);
         return Err(format!(

@@ -194,7 +194,7 @@ fn not_a_schema(project: &Project, v: &crate::load::schema::Violation) -> Error 
     let mut texts = crate::texts::Texts::new(&project.root);
     Error {
         pos: texts.locate(&file, &at),
-        shown: Some(project.root.shown(&file)),
+        shown: Some(Box::new(project.root.shown(&file))),
         file: Some(file),
         at: String::new(),
         message: format!("not a JSON Schema: {}", v.message),
