@@ -29,6 +29,7 @@ mod governed;
 mod graph;
 mod habits;
 mod help;
+mod matcher;
 mod newer_fields;
 mod now;
 mod output;
