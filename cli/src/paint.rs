@@ -88,15 +88,22 @@ fn gutter(line: &str) -> Option<usize> {
 }
 
 fn diagnostic_line(line: &str) -> String {
-    for (word, style) in [("error", ERROR), ("warning", WARNING)] {
+    let severities = [("error", ERROR), ("warning", WARNING)];
+    for (word, style) in severities {
         if let Some(rest) = line.strip_prefix(word).filter(|r| r.starts_with(':')) {
             return format!("{}{rest}", styled(style, word));
         }
-        // A finding of `bpvm check`: `file:line:col: error[rule]: …`.
-        if let Some(at) = line.find(&format!(": {word}[")) {
-            let (before, after) = line.split_at(at + 2);
-            return format!("{before}{}{}", styled(style, word), &after[word.len()..]);
-        }
+    }
+    // `file:line:col: error: …`, or a finding of `bpvm check`:
+    // `file:line:col: error[rule]: …` (the first severity on the line).
+    let after_place = severities
+        .iter()
+        .flat_map(|&(word, style)| [": ", "["].map(|end| (format!(": {word}{end}"), word, style)))
+        .filter_map(|(mark, word, style)| line.find(&mark).map(|at| (at, word, style)))
+        .min_by_key(|&(at, ..)| at);
+    if let Some((at, word, style)) = after_place {
+        let (before, after) = line.split_at(at + 2);
+        return format!("{before}{}{}", styled(style, word), &after[word.len()..]);
     }
     let Some(bar) = gutter(line) else {
         return line.to_string();

@@ -328,7 +328,7 @@ impl<'a> Batch<'a> {
         }
         let cases = match test::discover(windsor, &[]) {
             Ok(cases) => cases,
-            Err(e) => return self.suite_failed(suite, start, format!("error: {e}")),
+            Err(e) => return self.suite_failed(suite, start, e.to_string()),
         };
         cases
             .into_iter()
@@ -362,7 +362,7 @@ impl<'a> Batch<'a> {
             guarded(|| Ok(test::run(windsor, &test.case, true))).unwrap_or_else(|e| vec![e])
         };
         let warned = refused.iter().filter(|_| !strict);
-        let notes = warned.map(|w| w.to_string()).chain(test.case.warnings.iter().cloned());
+        let notes = warned.chain(&test.case.warnings);
         let notes: Vec<String> = notes.map(|w| bpvm_windsor::warning_line(w, false)).collect();
         self.finish(Record {
             id: test.id,

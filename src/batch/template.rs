@@ -80,7 +80,7 @@ impl Template {
     pub(crate) fn project(dir: &Path) -> Result<Template, String> {
         Project::load(dir)
             .map(|p| Template::Windsor(Box::new(p)))
-            .map_err(|e| format!("error: {e}"))
+            .map_err(|e| e.to_string())
     }
 
     /// Renders `target` from this template (the one [`Template::load`]
@@ -112,7 +112,7 @@ fn render_windsor(project: &Project, context: &str, format: Format, strict: bool
     }
     let rendered = windsor::render_files(project, context, true, None).map_err(|e| {
         let mut lines = notes.clone();
-        lines.push(format!("error: {e}"));
+        lines.push(e.to_string());
         lines.join("\n")
     })?;
     let text = match format {

@@ -138,12 +138,7 @@ impl Report {
 /// The path of `f`'s file as the user names it: the template's folder
 /// joined with the file.
 fn named(t: &Checked, f: &Finding) -> String {
-    // `./infra` (a folder searched from `.`) is written `infra`.
-    let folder = t.folder.to_string_lossy();
-    let folder = folder.trim_start_matches("./").trim_end_matches('/');
-    if folder.is_empty() || folder == "." {
-        f.file.clone()
-    } else {
-        format!("{folder}/{}", f.file)
-    }
+    // `./infra` (a folder searched from `.`) is written `infra`, as every
+    // command prints a file of a project.
+    bpvm_runtime::root::shown(&t.folder, &f.file)
 }

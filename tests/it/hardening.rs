@@ -22,10 +22,20 @@ fn windsor_project(s: &Scratch, inputs: &str) -> PathBuf {
 
 /// Renders context `local` of the project, returning the terraform inputs
 /// or the error text.
+/// `errors`, each as another message holds it (without a severity).
+fn described(errors: &bpvm::windsor::Errors) -> String {
+    errors
+        .0
+        .iter()
+        .map(bpvm::windsor::Error::described)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn render_windsor(dir: &Path) -> Result<Value, String> {
-    let project = Project::load(dir).map_err(|e| e.to_string())?;
-    let ctx = scope::context(&project, "local", scope::Values::Files, true).map_err(|e| e.to_string())?;
-    let out = render::render(&project, "local", ctx, &render::Options::default()).map_err(|e| e.to_string())?;
+    let project = Project::load(dir).map_err(|e| described(&e))?;
+    let ctx = scope::context(&project, "local", scope::Values::Files, true).map_err(|e| e.described())?;
+    let out = render::render(&project, "local", ctx, &render::Options::default()).map_err(|e| described(&e))?;
     let inputs = out.blueprint.as_map().unwrap().get("terraform").unwrap().clone();
     Ok(inputs)
 }
@@ -167,7 +177,7 @@ fn a_context_name_is_one_folder_under_contexts() {
         ("_template", "is the template, not a context"),
     ] {
         let e = scope::context(&project, name, scope::Values::Files, true).unwrap_err();
-        assert_eq!(e.to_string(), format!("context name {name:?} {why}"));
+        assert_eq!(e.described(), format!("context name {name:?} {why}"));
     }
     // `context:` in windsor.yaml is held to the same rule.
     s.write("project/windsor.yaml", "context: ../../elsewhere\n");
@@ -180,7 +190,7 @@ fn a_context_name_is_one_folder_under_contexts() {
     )
     .unwrap_err();
     assert!(
-        e.to_string()
+        e.described()
             .starts_with("context name \"../../elsewhere\" is not a folder name"),
         "{e}"
     );
@@ -194,9 +204,11 @@ fn a_context_folder_that_links_out_of_the_project_is_refused() {
     s.link("project/contexts/linked", &s.0.join("elsewhere"));
     let project = Project::load(&dir).unwrap();
     let e = scope::context(&project, "linked", scope::Values::Files, true).unwrap_err();
+    // The file as it opens from where bpvm runs: the project's folder as
+    // given joined with its path in the project.
     assert!(
-        e.to_string().starts_with(&format!(
-            "contexts/linked/windsor.yaml: cannot read: \"contexts/linked/windsor.yaml\" is outside the project {}",
+        e.described().starts_with(&format!(
+            "{0}/contexts/linked/windsor.yaml: cannot read: \"contexts/linked/windsor.yaml\" is outside the project {0}",
             dir.display()
         )),
         "{e}"
@@ -212,7 +224,7 @@ fn an_unknown_context_names_the_ones_that_exist() {
     let project = Project::load(&dir).unwrap();
     let e = scope::context(&project, "qa", scope::Values::Files, true).unwrap_err();
     assert_eq!(
-        e.to_string(),
+        e.described(),
         "no context \"qa\": the project has: local, prod, staging"
     );
     // A context declared only in windsor.yaml is a context.
@@ -225,7 +237,7 @@ fn a_folder_that_is_not_a_windsor_project_is_an_error() {
     s.write("somewhere/readme.txt", "hello");
     let e = Project::load(&s.0.join("somewhere")).unwrap_err();
     assert_eq!(
-        e.to_string(),
+        described(&e),
         format!(
             "{} is not a Windsor project: it has no windsor.yaml and no contexts/_template",
             s.0.join("somewhere").display()

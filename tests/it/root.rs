@@ -35,8 +35,15 @@ fn render_of(project: &Project) -> Result<String, String> {
 fn load_error(dir: &Path) -> String {
     match Project::load(dir) {
         Ok(_) => panic!("loaded, but an error was expected"),
-        Err(e) => e.to_string(),
+        Err(e) => described(dir, &e),
     }
+}
+
+/// `errors` as another message holds them (without a severity), each
+/// file relative to the project `dir` (messages name it as given).
+fn described(dir: &Path, errors: &bpvm::windsor::Errors) -> String {
+    let lines: Vec<String> = errors.0.iter().map(bpvm::windsor::Error::described).collect();
+    lines.join("\n").replace(&format!("{}/", dir.display()), "")
 }
 
 /// Swaps `a` and `b` (a folder and a symlink) until `stop` is set.
@@ -183,14 +190,14 @@ fn a_test_file_that_cannot_be_read_fails_the_suite_by_name() {
     let cases = "cases: [{name: fails, context: local, expect: {terraform: [{path: base, inputs: {x: 2}}]}}]\n";
     std::fs::write(tests.join(std::ffi::OsStr::from_bytes(b"bad\xff.test.yaml")), cases).unwrap();
     let project = Project::load(&dir).unwrap();
-    let e = wtest::discover(&project, &[]).unwrap_err().to_string();
+    let e = described(&dir, &wtest::discover(&project, &[]).unwrap_err());
     assert_eq!(
         e,
         "contexts/_template/tests/bad\u{fffd}.test.yaml: the name is not UTF-8 text, so it cannot be read as a project file (rename it)"
     );
     std::fs::remove_file(tests.join(std::ffi::OsStr::from_bytes(b"bad\xff.test.yaml"))).unwrap();
     std::os::unix::fs::symlink(tests.join("moved.test.yaml"), tests.join("gone.test.yaml")).unwrap();
-    let e = wtest::discover(&project, &[]).unwrap_err().to_string();
+    let e = described(&dir, &wtest::discover(&project, &[]).unwrap_err());
     assert_eq!(
         e,
         "contexts/_template/tests/gone.test.yaml: a symlink that leads to nothing"

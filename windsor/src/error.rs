@@ -10,6 +10,11 @@ use std::fmt;
 pub struct Error {
     /// The file, relative to the project root, when the problem is in one.
     pub file: Option<String>,
+    /// The file as messages print it: as it can be opened from where bpvm
+    /// runs (the project's folder as given joined with `file`), set when
+    /// the error is placed in its file; `file` until then. (Boxed: an
+    /// error stays small enough to return by value.)
+    pub shown: Option<Box<String>>,
     /// The YAML path of the value (`terraform[cluster].inputs.endpoint`).
     pub at: String,
     /// What is wrong (an expression's diagnostic, with its caret, included).
@@ -79,6 +84,7 @@ impl Error {
         };
         Error {
             file: file.map(str::to_string),
+            shown: None,
             at: at.into(),
             message,
             pos: None,
@@ -94,7 +100,7 @@ impl Error {
     /// ```
     /// use bpvm_windsor::Error;
     /// let e = Error::in_text("a.yaml", "a: 1\n b: 2\n", "invalid YAML: 2:3: bad");
-    /// assert_eq!(e.to_string(), "a.yaml:2:3: invalid YAML: bad\n  |\n2 |  b: 2\n  |   ^\n");
+    /// assert_eq!(e.to_string(), "a.yaml:2:3: error: invalid YAML: bad\n  |\n2 |  b: 2\n  |   ^\n");
     /// ```
     pub fn in_text(file: &str, text: &str, message: &str) -> Error {
         let mut e = Error::new(Some(file), "", message);
@@ -124,11 +130,18 @@ impl Error {
 /// Looks up where in its file each error is (each file read once,
 /// through the project's root): its YAML path's, or, for an expression's
 /// error, that of the part of the expression at fault; for messages in
-/// the `file:line:column: path: message` form with the file's line under.
+/// the `file:line:column: error: path: message` form with the file's line
+/// under, the file as it can be opened from where bpvm runs.
 pub fn locate(root: &bpvm_runtime::root::Root, errors: &mut Errors) {
     let mut texts = crate::texts::Texts::new(root);
-    for e in errors.0.iter_mut().filter(|e| e.pos.is_none() && !e.at.is_empty()) {
+    for e in errors.0.iter_mut() {
         let Some(file) = &e.file else { continue };
+        if e.shown.is_none() {
+            e.shown = Some(Box::new(root.shown(file)));
+        }
+        if e.pos.is_some() || e.at.is_empty() {
+            continue;
+        }
         let span = e
             .expr
             .as_ref()
@@ -144,41 +157,94 @@ pub fn locate(root: &bpvm_runtime::root::Root, errors: &mut Errors) {
     }
 }
 
+/// `e` with its place in its file looked up, as [`locate`] does.
+pub(crate) fn placed(root: &bpvm_runtime::root::Root, e: Error) -> Error {
+    let mut errors = Errors::new(vec![e]);
+    locate(root, &mut errors);
+    errors.0.remove(0)
+}
+
+impl Error {
+    /// The error as a command prints it: `file:line:column: severity:
+    /// path: message` (see [`headline`](bpvm_runtime::excerpt::headline)),
+    /// `tail` after the message, then the file's line with a caret.
+    ///
+    /// ```
+    /// use bpvm_windsor::Error;
+    /// let mut e = Error::new(Some("a.yaml"), "x", "odd");
+    /// e.pos = Some((2, 3));
+    /// assert_eq!(e.printed("warning", ""), "a.yaml:2:3: warning: x: odd");
+    /// assert_eq!(Error::new(None, "", "no project").printed("error", ""), "error: no project");
+    /// ```
+    pub fn printed(&self, severity: &str, tail: &str) -> String {
+        let file = self.shown.as_deref().map(String::as_str).or(self.file.as_deref());
+        let out = bpvm_runtime::excerpt::headline(file, self.pos, severity, &(self.message_at() + tail));
+        self.with_excerpt(out)
+    }
+
+    /// The error inside another message (a test case's failure): as
+    /// [`Error::printed`], without a severity.
+    ///
+    /// ```
+    /// use bpvm_windsor::Error;
+    /// let mut e = Error::new(Some("a.yaml"), "x", "odd");
+    /// e.pos = Some((2, 3));
+    /// assert_eq!(e.described(), "a.yaml:2:3: x: odd");
+    /// ```
+    pub fn described(&self) -> String {
+        let file = self.shown.as_deref().map(String::as_str).or(self.file.as_deref());
+        let place = match (file, self.pos) {
+            (Some(file), Some((line, col))) => format!("{file}:{line}:{col}: "),
+            (Some(file), None) => format!("{file}: "),
+            (None, _) => String::new(),
+        };
+        self.with_excerpt(place + &self.message_at())
+    }
+
+    /// `path: message`, or the message alone.
+    fn message_at(&self) -> String {
+        match self.at.is_empty() {
+            true => self.why(),
+            false => format!("{}: {}", bpvm_runtime::excerpt::clip(&self.at), self.why()),
+        }
+    }
+
+    /// `head`, then the file's line with a caret under the part at fault.
+    fn with_excerpt(&self, mut out: String) -> String {
+        if let (Some((text, width)), Some((line, col))) = (self.source.as_deref(), self.pos) {
+            out.push('\n');
+            out.push_str(&bpvm_runtime::excerpt::snippet(text, line, col, *width));
+        }
+        out
+    }
+}
+
+/// The error as a command prints it: `file:line:column: error: path:
+/// message` and the file's line under it ([`Error::printed`]); a list of
+/// them, [`Errors`], one after another.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.file, self.pos) {
-            (Some(file), Some((line, col))) => write!(f, "{file}:{line}:{col}: ")?,
-            (Some(file), None) => write!(f, "{file}: ")?,
-            _ => {}
-        }
-        if !self.at.is_empty() {
-            write!(f, "{}: ", bpvm_runtime::excerpt::clip(&self.at))?;
-        }
-        f.write_str(&self.why())?;
-        match (self.source.as_deref(), self.pos) {
-            (Some((text, width)), Some((line, col))) => {
-                write!(f, "\n{}", bpvm_runtime::excerpt::snippet(text, line, col, *width))
-            }
-            _ => Ok(()),
-        }
+        f.write_str(&self.printed("error", ""))
     }
 }
 
 impl std::error::Error for Error {}
 
-/// A warning as a line of a report: `warning: …`, or with `strict`
-/// (`--strict`) `error: … (an error by --strict)` — the one wording every
-/// command and the batch give it.
+/// A warning as a command prints it: `file:line:column: warning: …`, or
+/// with `strict` (`--strict`) `file:line:column: error: … (an error by
+/// --strict)` — the one wording every command and the batch give it.
 ///
 /// ```
-/// use bpvm_windsor::warning_line;
-/// assert_eq!(warning_line("x.yaml:1:1: a: odd", false), "warning: x.yaml:1:1: a: odd");
-/// assert_eq!(warning_line("x.yaml:1:1: a: odd", true), "error: x.yaml:1:1: a: odd (an error by --strict)");
+/// use bpvm_windsor::{Error, warning_line};
+/// let mut w = Error::new(Some("x.yaml"), "a", "odd");
+/// w.pos = Some((1, 1));
+/// assert_eq!(warning_line(&w, false), "x.yaml:1:1: warning: a: odd");
+/// assert_eq!(warning_line(&w, true), "x.yaml:1:1: error: a: odd (an error by --strict)");
 /// ```
-pub fn warning_line(warning: impl fmt::Display, strict: bool) -> String {
+pub fn warning_line(warning: &Error, strict: bool) -> String {
     match strict {
-        true => format!("error: {warning} (an error by --strict)"),
-        false => format!("warning: {warning}"),
+        true => warning.printed("error", " (an error by --strict)"),
+        false => warning.printed("warning", ""),
     }
 }
 

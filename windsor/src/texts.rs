@@ -78,6 +78,11 @@ impl<'r> Texts<'r> {
         self.read[i].1.as_ref()
     }
 
+    /// `file` (relative to the root) as messages print it.
+    pub(crate) fn shown(&self, file: &str) -> String {
+        self.root.shown(file)
+    }
+
     /// The line and column of `path` in `file` (relative to the root).
     pub(crate) fn locate(&mut self, file: &str, path: &str) -> Option<(usize, usize)> {
         self.read(file)?.1.find(path)

@@ -88,7 +88,7 @@ pub fn run(args: Args) -> ExitCode {
     let tunings = match bpvm::check::tunings(&args.paths) {
         Ok(t) => t,
         Err(errors) => {
-            let lines: Vec<String> = errors.iter().map(|e| format!("error: {e}")).collect();
+            let lines: Vec<String> = errors.iter().map(|e| e.printed()).collect();
             return exit::usage(&lines.join("\n"));
         }
     };
@@ -113,7 +113,7 @@ fn check(args: &Args, tunings: &[Option<bpvm::check::tune::Tuning>]) -> Result<b
         anstream::eprint!("{}", paint::diagnostic(&format!("warning: {warning}\n")));
     }
     let report = result.map_err(|problems| {
-        let lines: Vec<String> = problems.0.iter().map(|p| format!("error: {p}")).collect();
+        let lines: Vec<String> = problems.0.iter().map(|p| p.printed()).collect();
         lines.join("\n")
     })?;
     let what = "no Windsor project or Bluelink blueprint to check";

@@ -61,7 +61,7 @@ fn graph(blueprint: Option<&Path>, target: &WindsorTarget, all: bool, format: Dr
             load::windsor::warn(&project.warnings, target.strict)?;
             let name = load::windsor::context(&project, target.context.as_deref())?.name;
             load::windsor::warn(&bpvm::windsor::validate::context(&project, &name), target.strict)?;
-            let rendered = render_files(&project, &name, true, None).map_err(|e| format!("error: {e}"))?;
+            let rendered = render_files(&project, &name, true, None).map_err(|e| e.to_string())?;
             let excluded = if all { rendered.excluded.as_slice() } else { &[] };
             bpvm::graph::windsor(&rendered.blueprint, excluded)
         }

@@ -68,7 +68,7 @@ fn values(args: &Args) -> Result<(), String> {
     let project = load::windsor::project(&args.project, args.rules)?;
     load::windsor::warn(&project.warnings, args.strict)?;
     let name = load::windsor::context(&project, args.context.as_deref())?.name;
-    let (mut values, origins) = bpvm::windsor::scope::traced(&project, &name).map_err(|e| format!("error: {e}"))?;
+    let (mut values, origins) = bpvm::windsor::scope::traced(&project, &name).map_err(|e| e.to_string())?;
     if !args.show_secrets {
         project.sensitive.mask(&mut values, SENSITIVE);
     }

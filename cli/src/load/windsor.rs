@@ -15,7 +15,7 @@ pub fn project(dir: &Path, rules: Rules) -> Result<Project, String> {
         Rules::Seed => Some(bpvm::windsor::Format::Seed),
         Rules::V09 => Some(bpvm::windsor::Format::V09),
     };
-    Project::load_as(dir, format).map_err(|e| format!("error: {e}"))
+    Project::load_as(dir, format).map_err(|e| e.to_string())
 }
 
 /// Prints each of `warnings` to stderr; with `strict` they are errors
@@ -26,7 +26,7 @@ pub fn warn(warnings: &[bpvm::windsor::Error], strict: bool) -> Result<(), Strin
         return Err(crate::paint::safe(&lines.collect::<Vec<_>>().join("\n")));
     }
     for line in lines {
-        eprintln!("{}", crate::paint::safe(&line));
+        anstream::eprintln!("{}", crate::paint::diagnostic(&line));
     }
     Ok(())
 }
@@ -37,11 +37,11 @@ pub fn context(project: &Project, given: Option<&str>) -> Result<Current, String
     let windsor_context = std::env::var("WINDSOR_CONTEXT").ok();
     let current = project
         .current_context(given, windsor_context.as_deref())
-        .map_err(|e| format!("error: {e}"))?;
+        .map_err(|e| e.to_string())?;
     if current.source != Source::Given {
         project
             .check_context(&current.name)
-            .map_err(|e| format!("error: {e} (the context was chosen by {})", current.source))?;
+            .map_err(|e| e.printed("error", &format!(" (the context was chosen by {})", current.source)))?;
     }
     Ok(current)
 }

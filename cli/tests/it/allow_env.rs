@@ -101,7 +101,7 @@ fn every_command_that_renders_keeps_to_the_list() {
     let explain = run(dir, &["explain", "--project", ".", "terraform.vpc.inputs.token"], allow);
     assert_eq!(explain.status.code(), Some(0));
     assert!(
-        text(&explain.stderr).starts_with("warning: the render failed: "),
+        text(&explain.stderr).starts_with("contexts/_template/facets/base.yaml:7:17: warning: "),
         "{}",
         text(&explain.stderr)
     );

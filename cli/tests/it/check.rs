@@ -93,7 +93,7 @@ fn a_path_that_cannot_be_searched_is_an_error() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stdout), "");
     assert!(
-        text(&out.stderr).starts_with("error: no-such-folder: cannot search: "),
+        text(&out.stderr).starts_with("no-such-folder: error: cannot search: "),
         "{}",
         text(&out.stderr)
     );
@@ -111,7 +111,7 @@ fn a_fifo_is_named_for_what_it_is() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "error: pipe: is a FIFO (named pipe), not a folder to search\n"
+        "pipe: error: is a FIFO (named pipe), not a folder to search\n"
     );
 }
 
@@ -144,7 +144,7 @@ fn a_dependency_cycle_is_an_error_at_its_dependson() {
     assert_eq!(render.status.code(), Some(1));
     assert_eq!(
         text(&render.stderr),
-        "error: contexts/_template/facets/base.yaml:6:5: terraform[a].dependsOn: dependency cycle: a → b → a\n"
+        "contexts/_template/facets/base.yaml:6:5: error: terraform[a].dependsOn: dependency cycle: a → b → a\n"
     );
 }
 

@@ -198,11 +198,11 @@ fn a_mistake_in_the_configuration_is_a_usage_error_at_its_position() {
     assert_eq!(text(&out.stdout), "");
     assert_eq!(
         text(&out.stderr),
-        "error: bpvm.yaml:2:3: unknown key rule; did you mean rules? (check has: rules, paths)
-error: bpvm.yaml:7:9: unknown rule unknown-paht; did you mean unknown-path?
-error: bpvm.yaml:8:24: unknown severity Error; did you mean error? (one of: off, note, warning, error)
-error: bpvm.yaml:9:13: check.paths[1].glob: \"a/{b\" is no glob: unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)
-error: bpvm.yaml:10:7: unknown key rulez; did you mean rules? (a paths entry has: glob, rules)
+        "bpvm.yaml:2:3: error: unknown key rule; did you mean rules? (check has: rules, paths)
+bpvm.yaml:7:9: error: unknown rule unknown-paht; did you mean unknown-path?
+bpvm.yaml:8:24: error: unknown severity Error; did you mean error? (one of: off, note, warning, error)
+bpvm.yaml:9:13: error: check.paths[1].glob: \"a/{b\" is no glob: unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)
+bpvm.yaml:10:7: error: unknown key rulez; did you mean rules? (a paths entry has: glob, rules)
 "
     );
     std::fs::write(dir.path().join("bpvm.yaml"), "checks:\n  rules: {}\n").unwrap();
@@ -210,7 +210,7 @@ error: bpvm.yaml:10:7: unknown key rulez; did you mean rules? (a paths entry has
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         text(&out.stderr),
-        "error: bpvm.yaml:1:1: unknown key checks; did you mean check? (bpvm.yaml has: check)\n"
+        "bpvm.yaml:1:1: error: unknown key checks; did you mean check? (bpvm.yaml has: check)\n"
     );
     std::fs::write(
         dir.path().join("bpvm.yaml"),
@@ -220,7 +220,7 @@ error: bpvm.yaml:10:7: unknown key rulez; did you mean rules? (a paths entry has
     let out = check(&["."], dir.path());
     assert_eq!(
         text(&out.stderr),
-        "error: bpvm.yaml:3:19: unknown severity warn; did you mean warning? (one of: off, note, warning, error)\n"
+        "bpvm.yaml:3:19: error: unknown severity warn; did you mean warning? (one of: off, note, warning, error)\n"
     );
 }
 
@@ -363,7 +363,7 @@ fn a_configuration_that_is_no_regular_file_inside_its_folder_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stderr),
-        "error: bpvm.yaml: cannot read: \"bpvm.yaml\" is a FIFO; only regular files are read\n"
+        "bpvm.yaml: error: cannot read: \"bpvm.yaml\" is a FIFO; only regular files are read\n"
     );
     std::fs::remove_file(dir.path().join("bpvm.yaml")).unwrap();
     let outside = tempfile::tempdir().unwrap();
@@ -377,7 +377,7 @@ fn a_configuration_that_is_no_regular_file_inside_its_folder_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let folder = dir.path().canonicalize().unwrap();
     let want = format!(
-        "error: bpvm.yaml: cannot read: \"bpvm.yaml\" is outside the folder {} (files are read only inside it; symlinks are followed while they stay inside)\n",
+        "bpvm.yaml: error: cannot read: \"bpvm.yaml\" is outside the folder {} (files are read only inside it; symlinks are followed while they stay inside)\n",
         folder.display()
     );
     assert_eq!(text(&out.stderr), want);

@@ -51,6 +51,34 @@ fn a_diagnostic_is_coloured_only_where_asked() {
     assert_eq!(forced.status.code(), Some(1));
 }
 
+/// An error placed in a file (`file:line:column: error: …`) and a
+/// warning have their severity coloured after the place.
+#[test]
+fn a_severity_after_its_place_is_coloured() {
+    let dir = tempfile::tempdir().unwrap();
+    support::copy_tree(&support::examples().join("windsor"), dir.path());
+    let values = dir.path().join("contexts/local/values.yaml");
+    let was = std::fs::read_to_string(&values).unwrap();
+    std::fs::write(&values, was.replacen("count: 3", "count: [3", 1)).unwrap();
+    let project = dir.path().to_str().unwrap();
+    let forced = bpvm(&["render", "--project", project], &[("CLICOLOR_FORCE", "1")]);
+    let coloured = String::from_utf8_lossy(&forced.stderr);
+    let place = format!("{project}/contexts/local/values.yaml:");
+    assert!(coloured.starts_with(&place), "{coloured:?}");
+    assert!(
+        coloured.contains(": \x1b[1m\x1b[31merror\x1b[0m: invalid YAML"),
+        "{coloured:?}"
+    );
+    let refused = dir.path().join("contexts/local/values.yaml");
+    std::fs::write(&refused, was.replacen("dev: true", "dev: \"yes\"", 1)).unwrap();
+    let forced = bpvm(&["render", "--project", project], &[("CLICOLOR_FORCE", "1")]);
+    let coloured = String::from_utf8_lossy(&forced.stderr);
+    assert!(
+        coloured.contains(":2:1: \x1b[1m\x1b[33mwarning\x1b[0m: dev: "),
+        "{coloured:?}"
+    );
+}
+
 #[test]
 fn test_marks_are_green_on_a_terminal() {
     let args = ["test", "--project", "examples/windsor"];

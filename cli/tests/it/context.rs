@@ -27,7 +27,10 @@ fn project(windsor_yaml: &str) -> tempfile::TempDir {
 
 fn render(dir: &Path, env: Option<&str>, args: &[&str]) -> Output {
     let mut cmd = bpvm();
-    cmd.args(["render", "--explain", "--project"]).arg(dir).args(args);
+    // In the project's folder: files print as written in it.
+    cmd.current_dir(dir)
+        .args(["render", "--explain", "--project", "."])
+        .args(args);
     match env {
         Some(v) => cmd.env("WINDSOR_CONTEXT", v),
         None => cmd.env_remove("WINDSOR_CONTEXT"),
@@ -103,7 +106,7 @@ fn a_remembered_context_outside_the_project_is_refused() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.starts_with("error: .windsor/context: ") && err.contains("is outside the"),
+        err.starts_with(".windsor/context: error: ") && err.contains("is outside the"),
         "{err}"
     );
 }

@@ -135,19 +135,19 @@ fn mistakes_in_the_manifests_exclude_are_placed() {
     let cases = [
         (
             "exclud: [legacy]\n",
-            "error: ./bpvm-batch.yaml:1:1: exclud: unknown key (did you mean \"exclude\"?); bpvm-batch.yaml has: targets, exclude, check\n",
+            "./bpvm-batch.yaml:1:1: error: exclud: unknown key (did you mean \"exclude\"?); bpvm-batch.yaml has: targets, exclude, check\n",
         ),
         (
             "exclude: legacy\n",
-            "error: ./bpvm-batch.yaml:1:10: exclude: expected a list of globs (paths relative to the folder of bpvm-batch.yaml), found a string\n",
+            "./bpvm-batch.yaml:1:10: error: exclude: expected a list of globs (paths relative to the folder of bpvm-batch.yaml), found a string\n",
         ),
         (
             "exclude:\n  - ../up\n  - 3\n",
-            "error: ./bpvm-batch.yaml:2:5: exclude[0]: \"../up\": a glob is a path relative to the folder searched, with / separators, inside it\nerror: ./bpvm-batch.yaml:3:5: exclude[1]: expected a glob, found an integer\n",
+            "./bpvm-batch.yaml:2:5: error: exclude[0]: \"../up\": a glob is a path relative to the folder searched, with / separators, inside it\n./bpvm-batch.yaml:3:5: error: exclude[1]: expected a glob, found an integer\n",
         ),
         (
             "exclude: []\n",
-            "error: ./bpvm-batch.yaml:1:10: exclude: the list is empty: it would exclude nothing\n",
+            "./bpvm-batch.yaml:1:10: error: exclude: the list is empty: it would exclude nothing\n",
         ),
     ];
     for (manifest, want) in cases {

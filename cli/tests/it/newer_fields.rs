@@ -28,10 +28,17 @@ fn project(name: &str, facet: &str) -> PathBuf {
 const NEWER: &str = "kind: Facet\nmetadata: {name: base}\nterraform:\n  - name: network\n    lifecycle: {keep: '${never}'}\n    path: network\n";
 
 /// The warning `render` and `test` print for it.
-const WARNING: &str = "warning: contexts/_template/facets/base.yaml:5:5: terraform[network].lifecycle: unknown field \"lifecycle\": kept and passed into the blueprint as written\n";
+const WARNING: &str = "contexts/_template/facets/base.yaml:5:5: warning: terraform[network].lifecycle: unknown field \"lifecycle\": kept and passed into the blueprint as written\n";
 
+/// `bpvm ARGS --project .` run in the project's folder: files print as
+/// written in it.
 fn run(dir: &PathBuf, args: &[&str]) -> Output {
-    bpvm().args(args).arg("--project").arg(dir).output().unwrap()
+    bpvm()
+        .current_dir(dir)
+        .args(args)
+        .args(["--project", "."])
+        .output()
+        .unwrap()
 }
 
 fn text(b: &[u8]) -> String {
@@ -66,7 +73,7 @@ fn strict_makes_an_unknown_field_an_error() {
         assert_eq!(out.status.code(), Some(1), "{command:?}: {}", text(&out.stdout));
         assert_eq!(
             text(&out.stderr),
-            "error: contexts/_template/facets/base.yaml:5:5: terraform[network].lifecycle: unknown field \"lifecycle\": kept and passed into the blueprint as written (an error by --strict)\n",
+            "contexts/_template/facets/base.yaml:5:5: error: terraform[network].lifecycle: unknown field \"lifecycle\": kept and passed into the blueprint as written (an error by --strict)\n",
             "{command:?}"
         );
         assert_eq!(text(&out.stdout), "", "{command:?}");
@@ -95,7 +102,7 @@ fn a_near_miss_is_an_error_with_the_suggestion_even_without_strict() {
         assert_eq!(out.status.code(), Some(1), "{command}");
         assert!(
             text(&out.stderr).starts_with(
-                "error: contexts/_template/facets/base.yaml:6:5: terraform[network].inptus: unknown field \"inptus\" (did you mean \"inputs\"?)"
+                "contexts/_template/facets/base.yaml:6:5: error: terraform[network].inptus: unknown field \"inptus\" (did you mean \"inputs\"?)"
             ),
             "{command}: {}",
             text(&out.stderr)
@@ -111,7 +118,8 @@ fn batch_notes_the_field_and_strict_fails_the_target() {
     for (strict, code) in [(false, Some(0)), (true, Some(1))] {
         let report = dir.join(format!("report-{strict}.json"));
         let mut command = bpvm();
-        command.arg("batch").arg(&dir).arg("--report").arg(&report);
+        // Run in the project's folder: its files print as written in it.
+        command.current_dir(&dir).args(["batch", ".", "--report"]).arg(&report);
         if strict {
             command.arg("--strict");
         }
@@ -124,7 +132,7 @@ fn batch_notes_the_field_and_strict_fails_the_target() {
             false => assert_eq!(local.notes, [warning]),
             true => assert_eq!(
                 local.diagnostics,
-                [warning.replacen("warning: ", "error: ", 1) + " (an error by --strict)"]
+                [warning.replacen(": warning: ", ": error: ", 1) + " (an error by --strict)"]
             ),
         }
     }

@@ -238,7 +238,11 @@ fn a_failed_render_leaves_the_file_and_the_folder_as_they_were() {
     let result = run(cmd);
     assert_eq!(result.status.code(), Some(1));
     let message = String::from_utf8_lossy(&result.stderr);
-    assert!(message.starts_with("error: "), "{message}");
+    let file = project.join("contexts/_template/facets/only.yaml");
+    assert!(
+        message.starts_with(&format!("{}:3:42: error: ", file.display())),
+        "{message}"
+    );
     assert!(
         message.contains("terraform[p].inputs.x: expected an expression"),
         "{message}"

@@ -6,11 +6,17 @@
 //! it — render, test and its reports, check and its SARIF, explain,
 //! values, graph, batch and its JSON and JUnit reports — names the same
 //! `file:line:column`, and no second position inside the expression.
+//! The file is printed as it can be opened from where bpvm runs: the
+//! project's folder as it was given joined with the file's path in it,
+//! the same in every command.
 
 use crate::support::{self, text};
 use std::path::Path;
 use std::process::Command;
 
+/// The project's folder as every command is given it, under the folder
+/// bpvm runs in.
+const PROJECT: &str = "some/dir";
 const FACET: &str = "contexts/_template/facets/provider-aws.yaml";
 const VALUES: &str = "contexts/local/values.yaml";
 
@@ -115,11 +121,14 @@ const WINDSOR: &[Kind] = &[
     },
 ];
 
-/// A copy of examples/windsor with `kind`'s change made.
+/// A folder holding, as [`PROJECT`], a copy of examples/windsor with
+/// `kind`'s change made.
 fn windsor(kind: &Kind) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    support::copy_tree(&support::examples().join("windsor"), dir.path());
-    change(&dir.path().join(kind.file), kind.from, kind.to);
+    let project = dir.path().join(PROJECT);
+    std::fs::create_dir_all(&project).unwrap();
+    support::copy_tree(&support::examples().join("windsor"), &project);
+    change(&project.join(kind.file), kind.from, kind.to);
     dir
 }
 
@@ -130,11 +139,16 @@ fn change(file: &Path, from: &str, to: &str) {
     std::fs::write(file, now).unwrap();
 }
 
-/// What `cmd` reports on the project in `dir`: its output, and the
-/// report it wrote (SARIF: each result's file:line:column).
+/// What `cmd`, run in `dir`, reports on the project [`PROJECT`] there:
+/// its output, and the report it wrote (SARIF: each result's
+/// file:line:column).
 fn windsor_report(dir: &Path, cmd: Cmd) -> String {
+    windsor_report_on(dir, PROJECT, cmd)
+}
+
+/// [`windsor_report`] of the project given as `p`.
+fn windsor_report_on(dir: &Path, p: &str, cmd: Cmd) -> String {
     let report = dir.join("report.out");
-    let p = dir.to_str().unwrap();
     let r = report.to_str().unwrap();
     let args: Vec<&str> = match cmd {
         Render => vec!["render", "--project", p],
@@ -150,11 +164,12 @@ fn windsor_report(dir: &Path, cmd: Cmd) -> String {
         BatchJson => vec!["batch", p, "--report", r],
         BatchJunit => vec!["batch", p, "--report", r, "--report-format", "junit"],
     };
-    run(&args, cmd, &report)
+    run(dir, &args, cmd, &report)
 }
 
-fn run(args: &[&str], cmd: Cmd, report: &Path) -> String {
+fn run(dir: &Path, args: &[&str], cmd: Cmd, report: &Path) -> String {
     let out = Command::new(support::BPVM)
+        .current_dir(dir)
         .args(args)
         .env("NO_COLOR", "1")
         .output()
@@ -236,17 +251,22 @@ fn junit(written: &str) -> String {
     out
 }
 
-/// The places `file:line:column` that `said` names in `file`, and any
-/// `line:column:` after one of them on its line (a second position,
-/// inside an expression).
-fn places(said: &str, file: &str) -> (Vec<(usize, usize)>, Vec<String>) {
+/// A path as printed, and the line and column after it.
+type Place = (String, (usize, usize));
+
+/// The places `path:line:column` that `said` names in `file` (each with
+/// the whole path printed, which ends with `file`), and any `line:column:`
+/// after one of them on its line (a second position, inside an
+/// expression).
+fn places(said: &str, file: &str) -> (Vec<Place>, Vec<String>) {
     let mut found = Vec::new();
     let mut nested = Vec::new();
     for line in said.lines() {
         for (i, _) in line.match_indices(file) {
             let rest = &line[i + file.len()..];
             if let Some((at, after)) = place(rest) {
-                found.push(at);
+                let start = line[..i].rfind([' ', '(', '"', '\'', '>']).map_or(0, |b| b + 1);
+                found.push((line[start..i + file.len()].to_string(), at));
                 if let Some(second) = after.split(": ").skip(1).find(|p| place(&format!(":{p}")).is_some()) {
                     nested.push(format!("{line} (then {second})"));
                 }
@@ -265,14 +285,18 @@ fn place(s: &str) -> Option<((usize, usize), &str)> {
     Some(((line.parse().ok()?, column.parse().ok()?), after))
 }
 
-fn agree(kind: &str, file: &str, at: (usize, usize), cmd: Cmd, said: &str) -> Result<(), String> {
+/// Whether `said` names `file` only at `at`, printed as `path` (any path
+/// ending with `file` when `None`), and with no second position.
+fn agree(kind: &str, file: &str, path: Option<&str>, at: (usize, usize), cmd: Cmd, said: &str) -> Result<(), String> {
     let (found, nested) = places(said, file);
     if found.is_empty() {
         return Err(format!("{kind}: {cmd:?} names no place in {file}:\n{said}"));
     }
-    if let Some(other) = found.iter().find(|p| **p != at) {
+    let right = |(p, a): &&Place| *a == at && path.is_none_or(|want| p == want);
+    if let Some((p, other)) = found.iter().find(|f| !right(f)) {
+        let want = path.unwrap_or(file);
         return Err(format!(
-            "{kind}: {cmd:?} says {file}:{}:{}, not {}:{}:\n{said}",
+            "{kind}: {cmd:?} says {p}:{}:{}, not {want}:{}:{}:\n{said}",
             other.0, other.1, at.0, at.1
         ));
     }
@@ -289,7 +313,8 @@ fn every_command_gives_a_windsor_mistake_one_place() {
         let dir = windsor(kind);
         for &cmd in kind.commands {
             let said = windsor_report(dir.path(), cmd);
-            wrong.extend(agree(kind.name, kind.file, kind.at, cmd, &said).err());
+            let path = format!("{PROJECT}/{}", kind.file);
+            wrong.extend(agree(kind.name, kind.file, Some(&path), kind.at, cmd, &said).err());
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
@@ -312,7 +337,8 @@ fn a_value_the_schema_refuses_has_one_place() {
     let mut wrong = Vec::new();
     for &cmd in kind.commands {
         let said = windsor_report(dir.path(), cmd);
-        wrong.extend(agree(kind.name, kind.file, kind.at, cmd, &said).err());
+        let path = format!("{PROJECT}/{}", kind.file);
+        wrong.extend(agree(kind.name, kind.file, Some(&path), kind.at, cmd, &said).err());
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
 }
@@ -324,13 +350,13 @@ fn the_excerpt_is_the_files_own_line() {
     let dir = windsor(&WINDSOR[0]);
     let said = windsor_report(dir.path(), Render);
     let expected = format!(
-        "error: {FACET}:12:45: terraform[network].inputs.cidr: expected ')', found the end of the expression\n   |\n12 |       cidr: ${{network.cidr ?? (\"10.0.0.0/16\"}}\n   |                                             ^\n"
+        "{PROJECT}/{FACET}:12:45: error: terraform[network].inputs.cidr: expected ')', found the end of the expression\n   |\n12 |       cidr: ${{network.cidr ?? (\"10.0.0.0/16\"}}\n   |                                             ^\n"
     );
     assert_eq!(said, expected);
     let dir = windsor(&WINDSOR[6]);
     let said = windsor_report(dir.path(), Render);
     let expected = format!(
-        "error: {FACET}:9:4: invalid YAML: while parsing a block collection, did not find expected '-' indicator\n  |\n9 |    path: network/aws-vpc\n  |    ^\n"
+        "{PROJECT}/{FACET}:9:4: error: invalid YAML: while parsing a block collection, did not find expected '-' indicator\n  |\n9 |    path: network/aws-vpc\n  |    ^\n"
     );
     assert_eq!(said, expected);
 }
@@ -374,8 +400,48 @@ fn every_command_gives_a_bluelink_mistake_one_place() {
             (BatchJunit, vec!["batch", d, "--report", r, "--report-format", "junit"]),
         ];
         for (cmd, args) in commands {
-            let said = run(&args, cmd, &report);
-            wrong.extend(agree(name, BLUEPRINT, *at, cmd, &said).err());
+            let said = run(dir.path(), &args, cmd, &report);
+            wrong.extend(agree(name, BLUEPRINT, None, *at, cmd, &said).err());
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+/// The first `path:line:column` `said` prints: what an editor opens.
+fn first_place(said: &str) -> Option<String> {
+    let line = said.lines().map(str::trim_start).find(|l| l.contains(".yaml:"))?;
+    let (path, rest) = line.split_once(".yaml:")?;
+    let ((l, c), _) = place(&format!(":{rest}"))?;
+    Some(format!("{path}.yaml:{l}:{c}"))
+}
+
+/// The project given as a relative folder, `./` before it, or absolute:
+/// `render --project P`, `test`, `explain`, `values`, `graph`, `batch P`
+/// and `check P` print the same path, P joined with the file's, which
+/// opens from where bpvm ran.
+#[test]
+fn every_command_prints_the_project_folder_as_given() {
+    let dir = windsor(&WINDSOR[0]);
+    let absolute = dir.path().join(PROJECT).to_str().unwrap().to_string();
+    let given = [
+        (PROJECT.to_string(), PROJECT.to_string()),
+        (format!("./{PROJECT}"), PROJECT.to_string()),
+        (absolute.clone(), absolute),
+    ];
+    let mut wrong = Vec::new();
+    for (p, printed) in &given {
+        let want = format!("{printed}/{FACET}:12:45");
+        // The printed path opens from where bpvm ran.
+        assert!(dir.path().join(printed).join(FACET).is_file());
+        for cmd in [Render, Test, Check, Explain, Values, Graph] {
+            let said = windsor_report_on(dir.path(), p, cmd);
+            if first_place(&said).as_deref() != Some(want.as_str()) {
+                wrong.push(format!("{cmd:?} given {p}: wanted {want}, said:\n{said}"));
+            }
+        }
+        let batch = windsor_report_on(dir.path(), p, BatchJson);
+        if !batch.contains(&want) {
+            wrong.push(format!("batch given {p}: wanted {want}, said:\n{batch}"));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));

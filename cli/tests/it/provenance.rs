@@ -84,14 +84,8 @@ fn project(dir: &Path, needs: bool) -> PathBuf {
 fn run(dir: &Path, args: &[&str]) -> Output {
     bpvm()
         .args(args)
-        .args([
-            "--project",
-            dir.to_str().unwrap(),
-            "--context",
-            "aws",
-            "--rules",
-            "v0.9",
-        ])
+        .current_dir(dir)
+        .args(["--project", ".", "--context", "aws", "--rules", "v0.9"])
         .env_remove("WINDSOR_CONTEXT")
         .output()
         .unwrap()
@@ -206,19 +200,16 @@ fn a_failed_render_is_traced_as_far_as_it_got_and_warned() {
     );
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "warning: the render failed: the following required values are not set in values.yaml:\n\n  - cluster.endpoint\n\nNotes:\n\n  cluster.endpoint:\n    Set cluster.endpoint to the API address.\n"
+        "warning: the following required values are not set in values.yaml:\n\n  - cluster.endpoint\n\nNotes:\n\n  cluster.endpoint:\n    Set cluster.endpoint to the API address.\n"
     );
     // The facet waiting for its requirement is traced as it would give.
     let waiting = stdout(&p, &["explain", "terraform.dns.inputs.endpoint"]);
     assert!(waiting.contains("  ✓ facet needs (contexts/_template/facets/needs.yaml:12:7, ordinal 0, merge)\n      when `platform == 'aws'`: true\n"), "{waiting}");
     let strict = run(&p, &["explain", "--strict", "terraform.cluster.inputs.workers"]);
     assert_eq!(strict.status.code(), Some(1));
-    assert!(
-        String::from_utf8_lossy(&strict.stderr)
-            .starts_with("error: the render failed (an error by --strict): the following required values"),
-        "{}",
-        String::from_utf8_lossy(&strict.stderr)
-    );
+    let said = String::from_utf8_lossy(&strict.stderr);
+    assert!(said.starts_with("error: the following required values"), "{said}");
+    assert!(said.contains("(an error by --strict)"), "{said}");
 }
 
 /// `bpvm values` output without the lines naming the scratch folder.
@@ -312,6 +303,7 @@ fn values_of_the_shipped_example_by_the_seed_rules() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "cluster:\n  workers:\n    count: 3  # contexts/local/values.yaml:6:13\n  name: sandbox  # contexts/local/values.yaml:5:3\n"
+        // Each file as it opens from where bpvm ran.
+        "cluster:\n  workers:\n    count: 3  # examples/windsor/contexts/local/values.yaml:6:13\n  name: sandbox  # examples/windsor/contexts/local/values.yaml:5:3\n"
     );
 }

@@ -66,7 +66,8 @@ fn a_failed_render_leaves_the_output_file_alone() {
     assert_eq!(failed.status.code(), Some(1));
     let message = String::from_utf8_lossy(&failed.stderr);
     assert!(
-        message.contains("contexts/_template/facets/base.yaml:3:42: terraform[p].inputs.x: expected an expression"),
+        message
+            .contains("contexts/_template/facets/base.yaml:3:42: error: terraform[p].inputs.x: expected an expression"),
         "{message}"
     );
     assert_eq!(std::fs::read_to_string(&out_file).unwrap(), before);
@@ -83,8 +84,8 @@ fn explain_says_what_was_included_and_why() {
     let dir = project("explain", GOOD);
     std::fs::create_dir_all(dir.join("contexts/other")).unwrap();
     let out = bpvm()
-        .args(["render", "--explain", "--context", "other", "--project"])
-        .arg(&dir)
+        .current_dir(&dir)
+        .args(["render", "--explain", "--context", "other", "--project", "."])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -109,8 +110,8 @@ fn explain_says_what_was_included_and_why() {
     )
     .unwrap();
     let out = bpvm()
-        .args(["render", "--explain", "--context", "other", "--project"])
-        .arg(&dir)
+        .current_dir(&dir)
+        .args(["render", "--explain", "--context", "other", "--project", "."])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -149,8 +150,8 @@ fn the_facets_forms_choose_the_rules_and_a_mix_is_refused() {
     let seed = "kind: Facet\nmetadata: {name: base}\nconfig:\n  - name: net\n    cidr: 10.0.0.0/16\nterraform: [{path: vpc, inputs: {cidr: '${net.cidr}'}}]\n";
     let dir = project("forms", seed);
     let out = bpvm()
-        .args(["render", "--explain", "--project"])
-        .arg(&dir)
+        .current_dir(&dir)
+        .args(["render", "--explain", "--project", "."])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -164,7 +165,11 @@ fn the_facets_forms_choose_the_rules_and_a_mix_is_refused() {
         "cases:\n  - name: renders\n    values: {provider: aws}\n    expect: {terraform: [{path: vpc}]}\n",
     )
     .unwrap();
-    let out = bpvm().args(["test", "--project"]).arg(&dir).output().unwrap();
+    let out = bpvm()
+        .current_dir(&dir)
+        .args(["test", "--project", "."])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains(reason));
     std::fs::write(
@@ -173,11 +178,15 @@ fn the_facets_forms_choose_the_rules_and_a_mix_is_refused() {
     )
     .unwrap();
     for command in ["render", "test"] {
-        let out = bpvm().args([command, "--project"]).arg(&dir).output().unwrap();
+        let out = bpvm()
+            .current_dir(&dir)
+            .args([command, "--project", "."])
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(1), "{command}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            err.contains("contexts/_template/facets/base.yaml:5:5: config[0].cidr: the facets mix two formats: this is a config block's body written inline beside its name, as only the seed format does, but contexts/_template/facets/flux.yaml:3:1: flux, a facet field only Windsor v0.9 has; write every facet in one format (or choose the rules with --rules seed or --rules v0.9)"),
+            err.contains("contexts/_template/facets/base.yaml:5:5: error: config[0].cidr: the facets mix two formats: this is a config block's body written inline beside its name, as only the seed format does, but contexts/_template/facets/flux.yaml:3:1: flux, a facet field only Windsor v0.9 has; write every facet in one format (or choose the rules with --rules seed or --rules v0.9)"),
             "{command}: {err}"
         );
     }
@@ -195,7 +204,11 @@ fn test_reports_each_case_and_a_summary() {
          - name: other providers have none\n  values: {provider: gcp}\n  exclude: {terraform: [{path: vpc}]}\n",
     )
     .unwrap();
-    let out = bpvm().args(["test", "--project"]).arg(&dir).output().unwrap();
+    let out = bpvm()
+        .current_dir(&dir)
+        .args(["test", "--project", "."])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("✓ aws has a vpc\n"), "{text}");
@@ -207,7 +220,7 @@ fn test_reports_each_case_and_a_summary() {
     );
     assert!(
         text.ends_with(
-            "2 passed, 1 failed\nfailed cases:\n  contexts/_template/tests/base.test.yaml:5: wrong on purpose: \
+            "2 passed, 1 failed\nfailed cases:\n  contexts/_template/tests/base.test.yaml:5:3: error: wrong on purpose: \
              terraform[vpc].inputs.cidr: expected \"10.1.0.0/16\", got \"10.0.0.0/16\"\n"
         ),
         "{text}"
@@ -420,11 +433,15 @@ fn a_v09_test_case_applies_schema_defaults_only_when_it_asks() {
          - name: a mocked output of a component that is not there\n  terraformOutputs: {network: {ip: 10.0.0.1}}\n  expect: {terraform: [{path: probe, inputs: {ip: 10.0.0.1}}]}\n",
     )
     .unwrap();
-    let out = bpvm().args(["test", "--project"]).arg(&dir).output().unwrap();
+    let out = bpvm()
+        .current_dir(&dir)
+        .args(["test", "--project", "."])
+        .output()
+        .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("✓ no defaults unless asked\n    warning: contexts/_template/tests/defaults.test.yaml:3:63: cases[0].expect.config: \"config\" is not a blueprint field; Windsor's runner ignores it, so it asserts nothing\n"),
+        text.contains("✓ no defaults unless asked\n    contexts/_template/tests/defaults.test.yaml:3:63: warning: cases[0].expect.config: \"config\" is not a blueprint field; Windsor's runner ignores it, so it asserts nothing\n"),
         "{text}"
     );
     assert!(text.contains("✓ defaults when asked\n"), "{text}");

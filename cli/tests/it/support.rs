@@ -12,12 +12,13 @@ pub fn bpvm() -> Command {
     Command::new(BPVM)
 }
 
-/// `bpvm ARGS --project DIR` without colour, run to its end.
+/// `bpvm ARGS --project .` in the folder `dir`, without colour, run to
+/// its end: the files of the project print as written in it.
 pub fn run_in_project(dir: &Path, args: &[&str]) -> Output {
     bpvm()
+        .current_dir(dir)
         .args(args)
-        .arg("--project")
-        .arg(dir)
+        .args(["--project", "."])
         .env("NO_COLOR", "1")
         .output()
         .unwrap()

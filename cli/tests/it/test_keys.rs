@@ -30,9 +30,9 @@ fn a_misspelt_key_fails_before_any_case_runs() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "error: contexts/_template/tests/base.test.yaml:3:3: cases[0].expcet: unknown key \"expcet\" in a test case \
+        "contexts/_template/tests/base.test.yaml:3:3: error: cases[0].expcet: unknown key \"expcet\" in a test case \
          (did you mean \"expect\"?); expected one of: name, values, env, terraformOutputs, expect, exclude, expectError\n\
-         error: contexts/_template/tests/base.test.yaml:4:3: cases[1].name: case name \"vpc\" is given twice in this \
+         contexts/_template/tests/base.test.yaml:4:3: error: cases[1].name: case name \"vpc\" is given twice in this \
          file (first by cases[0])\n"
     );
     assert_eq!(text(&out.stdout), "");
@@ -46,10 +46,11 @@ fn an_ignored_expectation_key_warns_and_strict_fails() {
     );
     let out = run_in_project(&dir, &["test", "--rules", "seed"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let warning = "contexts/_template/tests/base.test.yaml:5:5: cases[0].expect.config: \"config\" is not a blueprint \
+    let place = "contexts/_template/tests/base.test.yaml:5:5";
+    let warning = "cases[0].expect.config: \"config\" is not a blueprint \
                    field; Windsor's runner ignores it, so it asserts nothing";
     assert!(
-        text(&out.stdout).contains(&format!("✓ vpc\n    warning: {warning}\n")),
+        text(&out.stdout).contains(&format!("✓ vpc\n    {place}: warning: {warning}\n")),
         "{}",
         text(&out.stdout)
     );
@@ -57,7 +58,7 @@ fn an_ignored_expectation_key_warns_and_strict_fails() {
     assert_eq!(strict.status.code(), Some(1));
     assert_eq!(
         text(&strict.stderr),
-        format!("error: {warning} (an error by --strict)\n")
+        format!("{place}: error: {warning} (an error by --strict)\n")
     );
 }
 

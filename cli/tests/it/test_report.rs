@@ -50,7 +50,7 @@ fn the_failed_cases_are_listed_again_after_the_summary() {
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     let expected = format!(
-        "3 passed, 1 failed\nfailed cases:\n  {TESTS}:16: {FAILING}: \
+        "3 passed, 1 failed\nfailed cases:\n  {TESTS}:16:5: error: {FAILING}: \
          kustomize[ingress].substitutions.replicas: expected \"2\", got \"1\"\n"
     );
     assert!(stdout.ends_with(&expected), "{stdout}");
@@ -62,7 +62,7 @@ fn the_failed_cases_are_listed_again_after_the_summary() {
     let stdout = text(&out.stdout);
     assert!(
         stdout.ends_with(&format!(
-            "failed cases:\n  {TESTS}:16: {FAILING}: \
+            "failed cases:\n  {TESTS}:16:5: error: {FAILING}: \
              kustomize[ingress].substitutions.replicas: expected \"2\", got \"1\" (and 1 more)\n"
         )),
         "{stdout}"
@@ -151,7 +151,11 @@ fn no_report_is_written_when_the_run_cannot_start() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("report.json");
     let missing = dir.path().join("no-such-project");
-    let out = run_in_project(&missing, &["test", "--report", path.to_str().unwrap()]);
+    let out = support::bpvm()
+        .args(["test", "--report", path.to_str().unwrap(), "--project"])
+        .arg(&missing)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(!text(&out.stderr).is_empty());
     assert!(!path.exists());

@@ -48,16 +48,23 @@ fn project(values: &str, windsor: &str) -> tempfile::TempDir {
     dir
 }
 
+/// `bpvm ARGS --project .` run in the project's folder: files print as
+/// written in it.
 fn run(dir: &Path, args: &[&str]) -> Output {
-    bpvm().args(args).arg("--project").arg(dir).output().unwrap()
+    bpvm()
+        .current_dir(dir)
+        .args(args)
+        .args(["--project", "."])
+        .output()
+        .unwrap()
 }
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-const TYPO: &str = "warning: contexts/dev/values.yaml:2:1: platfrom: the schema allows no property \"platfrom\" here; did you mean \"platform\"?";
-const ENUM: &str = "warning: contexts/dev/values.yaml:4:3: gitops.mode: \"pul\" is not one of \"pull\" or \"push\"; did you mean \"pull\"?";
+const TYPO: &str = "contexts/dev/values.yaml:2:1: warning: platfrom: the schema allows no property \"platfrom\" here; did you mean \"platform\"?";
+const ENUM: &str = "contexts/dev/values.yaml:4:3: warning: gitops.mode: \"pul\" is not one of \"pull\" or \"push\"; did you mean \"pull\"?";
 
 #[test]
 fn render_warns_about_an_unknown_key_and_a_value_not_in_the_enum() {
@@ -88,9 +95,12 @@ fn a_render_that_fails_shows_the_warning_first() {
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(
         lines[0],
-        "warning: contexts/dev/values.yaml:1:1: workers: \"three\" is not of type \"integer\""
+        "contexts/dev/values.yaml:1:1: warning: workers: \"three\" is not of type \"integer\""
     );
-    assert!(lines[1].starts_with("error: "), "{err}");
+    assert!(
+        lines[1].starts_with("contexts/_template/facets/base.yaml:3:40: error: "),
+        "{err}"
+    );
 }
 
 #[test]
@@ -105,8 +115,8 @@ fn a_context_in_windsor_yaml_is_checked_at_its_line() {
     assert_eq!(
         lines[..2],
         [
-            "warning: windsor.yaml:4:5: contexts.dev.platform: \"gcp\" is not one of \"none\", \"aws\" or \"docker\"",
-            "warning: windsor.yaml:5:5: contexts.dev.workers: \"two\" is not of type \"integer\"",
+            "windsor.yaml:4:5: warning: contexts.dev.platform: \"gcp\" is not one of \"none\", \"aws\" or \"docker\"",
+            "windsor.yaml:5:5: warning: contexts.dev.workers: \"two\" is not of type \"integer\"",
         ],
         "{err}"
     );
@@ -127,7 +137,7 @@ fn test_warns_at_the_case_values_and_strict_fails_the_case() {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         stdout.contains(
-            "    warning: contexts/_template/tests/base.test.yaml:4:7: cases[0].values.platfrom: \
+            "    contexts/_template/tests/base.test.yaml:4:7: warning: cases[0].values.platfrom: \
              the schema allows no property \"platfrom\" here; did you mean \"platform\"?\n"
         ),
         "{stdout}"
@@ -145,10 +155,10 @@ fn test_warns_at_the_case_values_and_strict_fails_the_case() {
 fn batch_notes_them_also_when_the_render_fails() {
     let dir = project("workers: three\n", "version: v1alpha1\n");
     let report = dir.path().join("report.json");
+    // Run in the project's folder: its files print as written in it.
     let out = bpvm()
-        .arg("batch")
-        .arg(dir.path())
-        .arg("--report")
+        .current_dir(dir.path())
+        .args(["batch", ".", "--report"])
         .arg(&report)
         .output()
         .unwrap();
@@ -156,7 +166,7 @@ fn batch_notes_them_also_when_the_render_fails() {
     let text = std::fs::read_to_string(&report).unwrap();
     assert!(
         text.contains(
-            "warning: contexts/dev/values.yaml:1:1: workers: \\\"three\\\" is not of type \\\"integer\\\"\\nerror: "
+            "contexts/dev/values.yaml:1:1: warning: workers: \\\"three\\\" is not of type \\\"integer\\\"\\ncontexts/_template/facets/base.yaml:3:40: error: "
         ),
         "{text}"
     );
@@ -167,9 +177,8 @@ fn batch_strict_fails_the_target_and_the_test_case() {
     let dir = project("# dev\nplatfrom: aws\n", "version: v1alpha1\n");
     let report = dir.path().join("report.json");
     let out = bpvm()
-        .arg("batch")
-        .arg(dir.path())
-        .args(["--test", "--strict", "--report"])
+        .current_dir(dir.path())
+        .args(["batch", ".", "--test", "--strict", "--report"])
         .arg(&report)
         .output()
         .unwrap();
@@ -183,7 +192,7 @@ fn batch_strict_fails_the_target_and_the_test_case() {
     assert_eq!(target, bpvm::batch::Status::Failed);
     assert_eq!(
         why,
-        [TYPO.replacen("warning: ", "error: ", 1) + " (an error by --strict)"]
+        [TYPO.replacen(": warning: ", ": error: ", 1) + " (an error by --strict)"]
     );
     assert_eq!(status("::typo").0, bpvm::batch::Status::Failed);
     // A refused value fails the render, as the case expects.

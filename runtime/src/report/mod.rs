@@ -9,6 +9,7 @@
 
 pub(crate) mod diag;
 pub mod excerpt;
+pub(crate) mod headline;
 pub mod locate;
 pub(crate) mod problems;
 pub mod scalar;

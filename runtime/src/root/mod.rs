@@ -22,9 +22,11 @@
 mod beneath;
 mod listing;
 mod refusal;
+mod shown;
 
 pub use listing::{Entry, Kind, Listing};
 pub use refusal::{AccessError, MAX_FILE_BYTES, Refusal};
+pub use shown::shown;
 
 use beneath::{Failure, Opened, Want};
 use rustix::fs::{FileType, Stat};
@@ -51,6 +53,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub struct Root {
     dir: PathBuf,
+    /// The folder as the user gave it, for the paths messages print.
+    given: PathBuf,
     what: &'static str,
     /// The folder, held open: every file is opened beneath it.
     handle: Arc<OwnedFd>,
@@ -77,11 +81,13 @@ impl Root {
     /// The root at `dir` (which must exist and be a folder), held open;
     /// `what` names it in messages ("project", "blueprint root").
     pub fn new(dir: &Path, what: &'static str) -> io::Result<Root> {
+        let given = dir.to_path_buf();
         let dir = dir.canonicalize()?;
         let flags = rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC;
         let handle = rustix::fs::open(&dir, flags, rustix::fs::Mode::empty())?;
         Ok(Root {
             dir,
+            given,
             what,
             handle: Arc::new(handle),
         })
@@ -90,6 +96,19 @@ impl Root {
     /// The root folder, absolute and with symlinks resolved.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The file `file` (relative to the root) as messages print it: as it
+    /// can be opened from where bpvm runs, the folder as it was given
+    /// joined with `file` (see [`shown`]).
+    ///
+    /// ```
+    /// use bpvm_runtime::root::Root;
+    /// let root = Root::new(std::path::Path::new("."), "project").unwrap();
+    /// assert_eq!(root.shown("contexts/dev/values.yaml"), "contexts/dev/values.yaml");
+    /// ```
+    pub fn shown(&self, file: &str) -> String {
+        shown(&self.given, file)
     }
 
     fn refuse(&self, path: &str, refusal: Refusal) -> AccessError {

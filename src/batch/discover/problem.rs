@@ -83,6 +83,26 @@ impl Problem {
     }
 }
 
+impl Problem {
+    /// The problem as every command prints an error:
+    /// `file:line:column: error: path: message` (without `:line:column`
+    /// when it is about the whole file).
+    ///
+    /// ```
+    /// use bpvm::batch::Problem;
+    /// let p = Problem { file: "bpvm-batch.yaml".into(), line: 1, col: 1, path: "exclud".into(), message: "unknown key".into() };
+    /// assert_eq!(p.printed(), "bpvm-batch.yaml:1:1: error: exclud: unknown key");
+    /// ```
+    pub fn printed(&self) -> String {
+        let at = (self.line > 0).then_some((self.line as usize, self.col as usize));
+        let message = match self.path.is_empty() {
+            true => self.message.clone(),
+            false => format!("{}: {}", self.path, self.message),
+        };
+        bpvm_runtime::excerpt::headline(Some(&self.file), at, "error", &message)
+    }
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.file)?;

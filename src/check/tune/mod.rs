@@ -82,6 +82,21 @@ pub struct ConfigError {
     pub message: String,
 }
 
+impl ConfigError {
+    /// The mistake as every command prints an error:
+    /// `file:line:column: error: message`.
+    ///
+    /// ```
+    /// use bpvm::check::tune::ConfigError;
+    /// let e = ConfigError { file: "bpvm.yaml".into(), line: 2, column: 3, message: "unknown key rule".into() };
+    /// assert_eq!(e.printed(), "bpvm.yaml:2:3: error: unknown key rule");
+    /// ```
+    pub fn printed(&self) -> String {
+        let at = (self.line > 0).then_some((self.line, self.column));
+        bpvm_runtime::excerpt::headline(Some(&self.file), at, "error", &self.message)
+    }
+}
+
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line > 0 {

@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn dangling_and_circular_dependencies_are_all_reported() {
         let t = items("[{name: a, dependsOn: [b]}, {name: b, dependsOn: [a]}, {name: c, dependsOn: [x]}]");
-        let errors: Vec<String> = check("terraform", &t).iter().map(|e| e.to_string()).collect();
+        let errors: Vec<String> = check("terraform", &t).iter().map(Error::described).collect();
         assert_eq!(
             errors,
             [

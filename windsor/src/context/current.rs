@@ -77,7 +77,12 @@ impl Project {
             Ok(text) if !text.trim().is_empty() => return Ok(chosen(text.trim(), Source::Remembered)),
             Ok(_) => {}
             Err(e) if e.is_missing() => {}
-            Err(e) => return Err(Error::new(Some(REMEMBERED), "", e.to_string())),
+            Err(e) => {
+                return Err(crate::error::placed(
+                    &self.root,
+                    Error::new(Some(REMEMBERED), "", e.to_string()),
+                ));
+            }
         }
         if let Some(name) = environment.map(str::trim).filter(|n| !n.is_empty()) {
             return Ok(chosen(name, Source::Environment));

@@ -16,14 +16,14 @@ pub enum Origin {
     /// Written in a file of the project (`contexts/<name>/values.yaml`,
     /// `windsor.yaml`), at line, column.
     File {
-        /// The file, relative to the project.
+        /// The file, as messages print it (from where bpvm runs).
         file: String,
         /// Where the key is written (line, column from 1).
         at: Option<(usize, usize)>,
     },
     /// The `default` of a property of the template's schema.
     SchemaDefault {
-        /// The schema's file, relative to the project.
+        /// The schema's file, as messages print it (from where bpvm runs).
         file: String,
         /// Where the default is written.
         at: Option<(usize, usize)>,
@@ -32,7 +32,7 @@ pub enum Origin {
     ConfigBlock {
         /// The block's name.
         name: String,
-        /// The facet's file, relative to the project.
+        /// The facet's file, as messages print it (from where bpvm runs).
         file: String,
         /// Where the block writes the value.
         at: Option<(usize, usize)>,
@@ -225,7 +225,10 @@ fn origin_of(layer: &Layer, name: &str, steps: &[&str], ctx: &Map, texts: &mut T
                 .map(|s| format!("properties.{}", yaml_path(&[s])))
                 .collect();
             let at = texts.locate(&file, &format!("{}.default", schema_path.join(".")));
-            Origin::SchemaDefault { file, at }
+            Origin::SchemaDefault {
+                file: texts.shown(&file),
+                at,
+            }
         }
         Layer::File(file, under) => {
             let path = yaml_path(steps);
@@ -235,7 +238,10 @@ fn origin_of(layer: &Layer, name: &str, steps: &[&str], ctx: &Map, texts: &mut T
                 format!("{under}.{path}")
             };
             let at = texts.locate(file, &path);
-            Origin::File { file: file.clone(), at }
+            Origin::File {
+                file: texts.shown(file),
+                at,
+            }
         }
         Layer::Derived(step) => Origin::Derived(rule(*step, name, steps, ctx)),
         Layer::Given => Origin::Given,

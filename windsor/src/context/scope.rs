@@ -22,7 +22,7 @@ pub enum Values {
 
 /// The context values of context `name`.
 pub fn context(project: &Project, name: &str, values: Values, defaults: bool) -> Result<Value, Error> {
-    build(project, name, values, defaults, None)
+    build(project, name, values, defaults, None).map_err(|e| crate::error::placed(&project.root, e))
 }
 
 /// The values a render of context `name` evaluates against (schema
@@ -31,7 +31,8 @@ pub fn context(project: &Project, name: &str, values: Values, defaults: bool) ->
 /// and `bpvm values` ask: recording the layers costs a copy of each.
 pub fn traced(project: &Project, name: &str) -> Result<(Map, Origins), Error> {
     let mut layers = Layers::default();
-    let ctx = build(project, name, Values::Files, true, Some(&mut layers))?;
+    let ctx = build(project, name, Values::Files, true, Some(&mut layers))
+        .map_err(|e| crate::error::placed(&project.root, e))?;
     let mut m = ctx.as_map().cloned().unwrap_or_default();
     if matches!(project.format, crate::format::Format::V09) {
         let before = m.clone();

@@ -51,6 +51,7 @@ impl Found {
         let at = if self.at.is_empty() { "the values" } else { &self.at };
         Error {
             file: Some(self.file.clone()),
+            shown: None,
             at: at.to_string(),
             message,
             pos: self.pos,
@@ -109,9 +110,17 @@ fn config_file(project: &Project) -> String {
 /// Runs on every render: the schema is compiled once per loaded project.
 pub fn context(project: &Project, name: &str) -> Vec<Error> {
     match check(project, &sources(project, name)) {
-        Ok(found) => found.iter().map(Found::to_error).collect(),
+        Ok(found) => placed(project, found.iter().map(Found::to_error).collect()),
         Err(e) => vec![e],
     }
+}
+
+/// `errors`, each with its file as messages print it.
+fn placed(project: &Project, errors: Vec<Error>) -> Vec<Error> {
+    errors
+        .into_iter()
+        .map(|e| crate::error::placed(&project.root, e))
+        .collect()
 }
 
 /// Every value of a test case's `values` (at `cases[index].values` in
@@ -130,7 +139,7 @@ pub fn case(project: &Project, file: &str, index: usize, values: &Value) -> Vec<
         unknown_keys: true,
     };
     match check(project, &[source]) {
-        Ok(found) => found.iter().map(Found::to_error).collect(),
+        Ok(found) => placed(project, found.iter().map(Found::to_error).collect()),
         Err(e) => vec![e],
     }
 }
@@ -185,6 +194,7 @@ fn not_a_schema(project: &Project, v: &crate::load::schema::Violation) -> Error 
     let mut texts = crate::texts::Texts::new(&project.root);
     Error {
         pos: texts.locate(&file, &at),
+        shown: Some(Box::new(project.root.shown(&file))),
         file: Some(file),
         at: String::new(),
         message: format!("not a JSON Schema: {}", v.message),

@@ -66,7 +66,7 @@ fn block_of(project: &Project, rendered: &Rendered, steps: &[&str], texts: &mut 
     let at = texts.locate(file, &format!("config[{}]{value}{tail}", b.name));
     Some(Origin::ConfigBlock {
         name: b.name.clone(),
-        file: file.to_string(),
+        file: texts.shown(file),
         at,
     })
 }

@@ -65,7 +65,7 @@ pub(super) fn contribution(
 
     Some(Contribution {
         facet: origin.facet.map(str::to_string),
-        file: origin.file.to_string(),
+        file: texts.shown(origin.file),
         at: texts.locate(origin.file, &origin.yaml),
         ordinal: origin.ordinal,
         strategy: strategy(origin.strategy),

@@ -38,7 +38,7 @@ pub struct Explanation {
 pub struct Contribution {
     /// The facet's name; `None` for the base blueprint.
     pub facet: Option<String>,
-    /// The file, relative to the project.
+    /// The file, as messages print it (from where bpvm runs).
     pub file: String,
     /// Where the value is written in the file (line, column from 1).
     pub at: Option<(usize, usize)>,

@@ -20,8 +20,8 @@ use bpvm_runtime::{Map, Value};
 /// A render that failed, and what of it explain could still trace.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Failure {
-    /// The render's error, as `bpvm render` reports it.
-    pub error: String,
+    /// The render's errors.
+    pub errors: crate::error::Errors,
     /// The `requires` that were not met (v0.9 rules), in facet order.
     pub unmet: Vec<Fired>,
 }
@@ -49,7 +49,8 @@ pub struct Traced {
 /// does and explains `path`, with the origin of every value of the
 /// scope. A render that fails is traced as far as it got: the facets it
 /// included and the scope its config blocks left; the failure is given
-/// beside the trace.
+/// beside the trace. An error is as a command prints it (`error: …`,
+/// or `file:line:column: error: …`).
 pub fn explain_context(project: &Project, name: &str, path: &str) -> Result<Traced, String> {
     let (ctx, mut origins) = traced(project, name).map_err(|e| e.to_string())?;
     let values = context(project, name, Values::Files, true).map_err(|e| e.to_string())?;
@@ -67,18 +68,18 @@ pub fn explain_context(project: &Project, name: &str, path: &str) -> Result<Trac
                 .into_iter()
                 .map(|u| Fired {
                     at: texts.locate(&u.file, &u.at),
-                    unmet: u,
+                    unmet: Unmet {
+                        file: texts.shown(&u.file),
+                        ..u
+                    },
                 })
                 .collect();
-            let failure = Failure {
-                error: errors.to_string(),
-                unmet,
-            };
+            let failure = Failure { errors, unmet };
             (rendered, Some(failure))
         }
     };
     credit_blocks(project, &rendered, &ctx, &mut origins);
-    let mut explanation = explain_in(project, &rendered, path, failure.is_some())?;
+    let mut explanation = explain_in(project, &rendered, path, failure.is_some()).map_err(|e| format!("error: {e}"))?;
     if explanation.scoped {
         explanation.origin = origins.under(path).map(|(p, o)| (p.to_string(), o.clone())).collect();
     }

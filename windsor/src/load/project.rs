@@ -123,7 +123,13 @@ impl Project {
                 Vec::new()
             }
         };
-        let mut facets = facets(&documents, matches!(format, Format::V09), &mut errors, &mut warnings);
+        let mut facets = facets(
+            root,
+            &documents,
+            matches!(format, Format::V09),
+            &mut errors,
+            &mut warnings,
+        );
         if !errors.is_empty() {
             return Err(located(root, errors));
         }
@@ -277,7 +283,13 @@ fn facet_documents(root: &Root, errors: &mut Vec<Error>) -> Vec<(String, Value)>
 /// The facets of `documents`, parsed by the v0.9 rules when `v09`;
 /// problems go to `errors`, and a facet name used twice is one. Fields of
 /// a newer Windsor go to `warnings`.
-fn facets(documents: &[(String, Value)], v09: bool, errors: &mut Vec<Error>, warnings: &mut Vec<Error>) -> Vec<Facet> {
+fn facets(
+    root: &Root,
+    documents: &[(String, Value)],
+    v09: bool,
+    errors: &mut Vec<Error>,
+    warnings: &mut Vec<Error>,
+) -> Vec<Facet> {
     let mut facets: Vec<Facet> = Vec::new();
     let mut named: HashMap<String, usize> = HashMap::default();
     for (file, doc) in documents {
@@ -287,7 +299,11 @@ fn facets(documents: &[(String, Value)], v09: bool, errors: &mut Vec<Error>, war
                     Some(&first) => errors.push(Error::new(
                         Some(file),
                         "metadata.name",
-                        format!("facet name {:?} is already used by {}", f.name, facets[first].file),
+                        format!(
+                            "facet name {:?} is already used by {}",
+                            f.name,
+                            root.shown(&facets[first].file)
+                        ),
                     )),
                     None => {
                         named.insert(f.name.clone(), facets.len());

@@ -30,9 +30,10 @@ pub(crate) fn select(root: &Root, forced: Option<Format>, docs: &[(String, Value
 
 /// `form` as `file:line:column: path, what`.
 fn located(texts: &mut Texts<'_>, form: &Form) -> String {
+    let file = texts.shown(&form.file);
     match texts.locate(&form.file, &form.at) {
-        Some((line, col)) => format!("{}:{line}:{col}: {}", form.file, form.described()),
-        None => format!("{}: {}", form.file, form.described()),
+        Some((line, col)) => format!("{file}:{line}:{col}: {}", form.described()),
+        None => format!("{file}: {}", form.described()),
     }
 }
 

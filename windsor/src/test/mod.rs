@@ -38,13 +38,21 @@ pub struct Case {
     /// `applySchemaDefaults` (v0.9 rules, W12): defaults only when set.
     apply_defaults: bool,
     /// What the case says that no rule checks (expectation keys Windsor's
-    /// runner ignores), each as `file:line:column: path: message`.
-    pub warnings: Vec<String>,
+    /// runner ignores), placed in the test file.
+    pub warnings: Vec<Error>,
 }
 
 /// The test files under `paths` (files or folders, relative to the
 /// project; the template's `tests/` folder when none are given).
 pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors> {
+    // Every error placed, those that stop the listing too.
+    cases(project, paths).map_err(|mut errors| {
+        crate::error::locate(&project.root, &mut errors);
+        errors
+    })
+}
+
+fn cases(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors> {
     let mut files = Vec::new();
     let roots: Vec<String> = if paths.is_empty() {
         vec![format!("{TEMPLATE}/tests")]
@@ -111,7 +119,7 @@ pub fn discover(project: &Project, paths: &[String]) -> Result<Vec<Case>, Errors
 
 /// The test file's unknown keys and duplicate names (errors, into
 /// `errors`), and its ignored expectation keys: warnings, located, by case.
-fn key_problems(project: &Project, file: &str, doc: &Value, errors: &mut Vec<Error>) -> Vec<(Option<usize>, String)> {
+fn key_problems(project: &Project, file: &str, doc: &Value, errors: &mut Vec<Error>) -> Vec<(Option<usize>, Error)> {
     let v09 = matches!(project.format, crate::format::Format::V09);
     let mut ignored = Vec::new();
     let mut cases = Vec::new();
@@ -126,11 +134,11 @@ fn key_problems(project: &Project, file: &str, doc: &Value, errors: &mut Vec<Err
     }
     let mut ignored = Errors::new(ignored);
     crate::error::locate(&project.root, &mut ignored);
-    cases.into_iter().zip(ignored.0.iter().map(Error::to_string)).collect()
+    cases.into_iter().zip(ignored.0).collect()
 }
 
 /// Case `i` of `file`, read from its map.
-fn case(file: &str, i: usize, m: &Map, warnings: Vec<String>) -> Case {
+fn case(file: &str, i: usize, m: &Map, warnings: Vec<Error>) -> Case {
     let name = m.get("name").and_then(Value::as_str).unwrap_or("").to_string();
     let map_of = |k: &str| m.get(k).and_then(Value::as_map).cloned();
     Case {
@@ -236,7 +244,7 @@ pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
     }
     let ctx = match context(project, "test", Values::Given(case.values.clone()), defaults) {
         Ok(c) => c,
-        Err(e) => return vec![format!("context: {e}")],
+        Err(e) => return vec![format!("context: {}", e.described())],
     };
     let opts = Options {
         outputs: case.outputs.clone(),
@@ -245,7 +253,7 @@ pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
         ..Default::default()
     };
     let result = render(project, "test", ctx, &opts)
-        .map_err(|e| e.to_string())
+        .map_err(|e| described(&e))
         .and_then(|r| mocked_reads_composed(&r).map(|()| r));
     match (result, case.expect_error) {
         (Err(_), true) => Vec::new(),
@@ -264,12 +272,17 @@ pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
     }
 }
 
+/// Each of `errors` inside a case's failure, without a severity.
+fn described(errors: &Errors) -> String {
+    errors.0.iter().map(Error::described).collect::<Vec<_>>().join("\n")
+}
+
 /// A case by Windsor v0.9's runner: the structural checks, then `expect`
 /// and `exclude` by its matching rules; a case that mocks terraform
 /// outputs fails when a mocked read names a component that is not composed.
 fn run_v09(project: &Project, case: &Case) -> Vec<String> {
     let composed = context(project, "test", Values::Given(case.values.clone()), case.apply_defaults)
-        .map_err(|e| format!("context: {e}"))
+        .map_err(|e| format!("context: {}", e.described()))
         .and_then(|ctx| {
             let opts = Options {
                 outputs: case.outputs.clone(),
@@ -277,7 +290,7 @@ fn run_v09(project: &Project, case: &Case) -> Vec<String> {
                 operator: Some(case.values.clone()),
                 ..Default::default()
             };
-            render(project, "test", ctx, &opts).map_err(|e| format!("composition error: {e}"))
+            render(project, "test", ctx, &opts).map_err(|e| format!("composition error: {}", described(&e)))
         })
         .and_then(|r| mocked_reads_composed(&r).map(|()| r.blueprint));
     match (composed, case.expect_error) {

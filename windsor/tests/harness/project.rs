@@ -1,8 +1,21 @@
 //! A case's project written to a folder, and rendered.
 
 use bpvm_runtime::{Map, Value};
-use bpvm_windsor::{Format, Project, render, scope};
+use bpvm_windsor::{Error, Format, Project, render, scope};
 use std::path::Path;
+
+/// `errors` as a case states them: each `file:line:column: path: message`
+/// with its file relative to the project (the project is loaded from a
+/// scratch folder, which messages name as given).
+fn described<'e>(dir: &Path, errors: impl IntoIterator<Item = &'e Error>) -> String {
+    let lines: Vec<String> = errors.into_iter().map(Error::described).collect();
+    relative(dir, &lines.join("\n"))
+}
+
+/// `text` with the scratch folder `dir` taken off the paths it names.
+fn relative(dir: &Path, text: &str) -> String {
+    text.replace(&format!("{}/", dir.display()), "")
+}
 
 /// `case` with the file's default `files` under its own.
 pub fn with_defaults(case: &Map, defaults: Option<&Map>) -> Map {
@@ -65,8 +78,8 @@ fn rules(case: &Map) -> Result<Option<Format>, String> {
 /// loading gave, or the error of its load or render.
 pub fn render(dir: &Path, case: &Map) -> Result<(Value, Vec<String>), String> {
     write_project(dir, case)?;
-    let project = Project::load_as(dir, rules(case)?).map_err(|e| e.to_string())?;
-    let warnings = project.warnings.iter().map(|w| w.to_string()).collect();
+    let project = Project::load_as(dir, rules(case)?).map_err(|e| described(dir, &e.0))?;
+    let warnings = project.warnings.iter().map(|w| described(dir, [w])).collect();
     let values = match case.get("values") {
         None | Some(Value::Null) => scope::Values::Given(Value::Map(Map::new())),
         // Text: the context's values.yaml, read as the project reads it.
@@ -74,7 +87,7 @@ pub fn render(dir: &Path, case: &Map) -> Result<(Value, Vec<String>), String> {
         Some(v) => scope::Values::Given(v.clone()),
     };
     let defaults = !matches!(case.get("schemaDefaults"), Some(Value::Bool(false)));
-    let ctx = scope::context(&project, "test", values, defaults).map_err(|e| e.to_string())?;
+    let ctx = scope::context(&project, "test", values, defaults).map_err(|e| described(dir, [&e]))?;
     let opts = render::Options {
         outputs: case.get("terraformOutputs").cloned(),
         environment: case.get("env").and_then(Value::as_map).cloned(),
@@ -83,22 +96,22 @@ pub fn render(dir: &Path, case: &Map) -> Result<(Value, Vec<String>), String> {
     };
     render::render(&project, "test", ctx, &opts)
         .map(|r| (r.blueprint, warnings))
-        .map_err(|e| e.to_string())
+        .map_err(|e| described(dir, &e.0))
 }
 
 /// What `bpvm test` reports for the case's `testFile` in `dir`: a line
 /// per case, `✓ name` or `✗ name: what differed; …`, then its warnings.
 pub fn test_results(dir: &Path, case: &Map) -> Result<Vec<String>, String> {
     write_project(dir, case)?;
-    let project = Project::load_as(dir, rules(case)?).map_err(|e| e.to_string())?;
-    let cases = bpvm_windsor::test::discover(&project, &[]).map_err(|e| e.to_string())?;
+    let project = Project::load_as(dir, rules(case)?).map_err(|e| described(dir, &e.0))?;
+    let cases = bpvm_windsor::test::discover(&project, &[]).map_err(|e| described(dir, &e.0))?;
     let mut lines = Vec::new();
     for c in &cases {
         lines.push(match bpvm_windsor::test::run(&project, c, true) {
             diffs if diffs.is_empty() => format!("✓ {}", c.name),
-            diffs => format!("✗ {}: {}", c.name, diffs.join("; ")),
+            diffs => format!("✗ {}: {}", c.name, relative(dir, &diffs.join("; "))),
         });
-        lines.extend(c.warnings.iter().map(|w| format!("warning: {w}")));
+        lines.extend(c.warnings.iter().map(|w| format!("warning: {}", described(dir, [w]))));
     }
     Ok(lines)
 }

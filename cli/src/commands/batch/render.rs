@@ -133,7 +133,7 @@ fn discover(args: &Args, paths: &[PathBuf]) -> Discovery {
         anstream::eprint!("{}", crate::paint::diagnostic(&format!("warning: {warning}\n")));
     }
     for problem in &found.problems {
-        anstream::eprint!("{}", crate::paint::diagnostic(&format!("error: {problem}\n")));
+        anstream::eprint!("{}", crate::paint::diagnostic(&format!("{}\n", problem.printed())));
     }
     found
 }

@@ -15,24 +15,28 @@ pub fn explain(path: &str, target: &WindsorTarget) -> Result<(), String> {
     load::windsor::warn(&project.warnings, target.strict)?;
     let name = load::windsor::context(&project, target.context.as_deref())?.name;
     load::windsor::warn(&bpvm::windsor::validate::context(&project, &name), target.strict)?;
-    let traced = explain_context(&project, &name, path).map_err(|e| format!("error: {e}"))?;
+    let traced = explain_context(&project, &name, path)?;
     let mut out = heading(&traced.explanation.path, traced.explanation.value.as_ref());
     if let Some(f) = &traced.failure {
         failure(&mut out, f);
     }
     text(&mut out, &traced.explanation);
     anstream::print!("{}", paint::marked(&paint::escaped(&out)));
-    match &traced.failure {
-        Some(f) if target.strict => Err(paint::safe(&format!(
-            "error: the render failed (an error by --strict): {}",
-            f.error
-        ))),
-        Some(f) => {
-            eprintln!("{}", paint::safe(&format!("warning: the render failed: {}", f.error)));
-            Ok(())
-        }
-        None => Ok(()),
+    let Some(f) = &traced.failure else {
+        return Ok(());
+    };
+    // The trace on stdout says that the render failed and where it stops.
+    let (severity, tail) = match target.strict {
+        true => ("error", " (an error by --strict)"),
+        false => ("warning", ""),
+    };
+    let lines: Vec<String> = f.errors.0.iter().map(|e| e.printed(severity, tail)).collect();
+    let said = paint::safe(&lines.join("\n"));
+    if target.strict {
+        return Err(said);
     }
+    eprintln!("{said}");
+    Ok(())
 }
 
 /// The failed render's lines: that the trace stops there, and each

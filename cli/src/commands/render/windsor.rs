@@ -19,7 +19,7 @@ pub fn render(args: &Args) -> Result<(), String> {
     load::windsor::warn(&bpvm::windsor::validate::context(&project, &name), target.strict)?;
     let outputs = args.terraform_outputs.as_deref().map(terraform_outputs).transpose()?;
     let rendered =
-        render::render_files(&project, &name, !args.no_schema_defaults, outputs).map_err(|e| format!("error: {e}"))?;
+        render::render_files(&project, &name, !args.no_schema_defaults, outputs).map_err(|e| e.to_string())?;
     if args.explain {
         let context = format!("context: {name} (chosen by {})", current.source);
         eprintln!("{}", paint::safe(&context));

@@ -1,6 +1,6 @@
 //! The failed cases again, after the summary line: a long CI log ends
-//! with what failed, one line each, in the `file:line: …` form editors
-//! and CI annotators link to the case.
+//! with what failed, one line each, in the `file:line:column: error: …`
+//! form editors and CI annotators link to the case.
 
 use crate::paint;
 use bpvm::batch::{Record, Status};
@@ -22,14 +22,10 @@ pub fn print(project: &Project, cases: &[&test::Case], records: &[Record]) {
     println!("failed cases:");
     let mut files = Files::default();
     for (case, record) in failed {
-        let at = match files.line(project, case) {
-            Some(line) => format!("{}:{line}", case.file),
-            None => case.file.clone(),
-        };
-        println!(
-            "  {}",
-            paint::escaped(&format!("{at}: {}: {}", case.name, reason(record)))
-        );
+        let file = project.root.shown(&case.file);
+        let message = format!("{}: {}", case.name, reason(record));
+        let line = bpvm::runtime::excerpt::headline(Some(&file), files.place(project, case), "error", &message);
+        println!("  {}", paint::escaped(&line));
     }
 }
 
@@ -54,8 +50,8 @@ struct Files {
 }
 
 impl Files {
-    /// The line `case` starts at in its file.
-    fn line(&mut self, project: &Project, case: &test::Case) -> Option<usize> {
+    /// The line and column `case` starts at in its file.
+    fn place(&mut self, project: &Project, case: &test::Case) -> Option<(usize, usize)> {
         let i = match self.read.iter().position(|(f, _)| *f == case.file) {
             Some(i) => i,
             None => {
@@ -65,7 +61,6 @@ impl Files {
                 self.read.len() - 1
             }
         };
-        let (line, _) = self.read[i].1.as_ref()?.find(&format!("cases[{}]", case.index))?;
-        Some(line)
+        self.read[i].1.as_ref()?.find(&format!("cases[{}]", case.index))
     }
 }

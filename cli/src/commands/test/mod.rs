@@ -99,7 +99,7 @@ fn nothing_found(args: &Args) -> String {
 fn test(args: &Args) -> Result<bool, String> {
     let project = load::windsor::project(&args.project, args.rules)?;
     load::windsor::warn(&project.warnings, args.strict)?;
-    let cases = test::discover(&project, &args.paths).map_err(|e| paint::safe(&error_lines(&e.to_string())))?;
+    let cases = test::discover(&project, &args.paths).map_err(|e| paint::safe(&e.to_string()))?;
     if args.strict {
         let ignored: Vec<String> = cases
             .iter()
@@ -123,7 +123,7 @@ fn test(args: &Args) -> Result<bool, String> {
     for c in &chosen {
         if c.file != file {
             file = &c.file;
-            println!("{file}");
+            println!("{}", project.root.shown(file));
         }
         records.push(case::run(&project, c, !args.no_schema_defaults, args.strict));
     }
@@ -135,13 +135,4 @@ fn test(args: &Args) -> Result<bool, String> {
         crate::write::atomically("--report", path, &args.report_format.text(&report))?;
     }
     Ok(failed == 0)
-}
-
-/// Every line of `errors` as `error: …`.
-fn error_lines(errors: &str) -> String {
-    errors
-        .lines()
-        .map(|l| format!("error: {l}"))
-        .collect::<Vec<_>>()
-        .join("\n")
 }

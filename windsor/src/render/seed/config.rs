@@ -125,7 +125,7 @@ mod tests {
         // a reads b, b reads c, c reads b.
         let e = order(&["a", "b", "c"], &[vec![1], vec![2], vec![1]]).unwrap_err();
         assert_eq!(
-            e.to_string(),
+            e.0[0].described(),
             "config[b]: config blocks read each other in a cycle: b → c → b"
         );
     }

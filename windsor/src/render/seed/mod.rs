@@ -108,7 +108,7 @@ fn include<'p>(
         explain.push(format!(
             "facet {} ({}, ordinal {}): {} by {why}",
             f.name,
-            f.file,
+            project.root.shown(&f.file),
             f.ordinal,
             if yes { "included" } else { "skipped" }
         ));

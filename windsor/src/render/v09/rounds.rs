@@ -163,7 +163,9 @@ pub fn settle<'p>(
             if !yes {
                 notes.push(format!(
                     "facet {} ({}, ordinal {}): skipped by {why}",
-                    f.name, f.file, f.ordinal
+                    f.name,
+                    project.root.shown(&f.file),
+                    f.ordinal
                 ));
                 continue;
             }
@@ -172,14 +174,16 @@ pub fn settle<'p>(
             if misses.is_empty() {
                 notes.push(format!(
                     "facet {} ({}, ordinal {}): included",
-                    f.name, f.file, f.ordinal
+                    f.name,
+                    project.root.shown(&f.file),
+                    f.ordinal
                 ));
                 included.push(f);
             } else {
                 notes.push(format!(
                     "facet {} ({}, ordinal {}): included by {why}, but waiting for {}",
                     f.name,
-                    f.file,
+                    project.root.shown(&f.file),
                     f.ordinal,
                     misses.iter().map(|u| u.path.as_str()).collect::<Vec<_>>().join(", ")
                 ));
