@@ -30,24 +30,10 @@ pub struct Error {
 }
 
 impl fmt::Display for Error {
+    /// `file:line:column: error: path: message` (the form compilers print
+    /// and CI problem matchers read), then the file's line with a caret.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if self.at.line > 0 {
-            write!(f, ":{}:{}", self.at.line, self.at.col)?;
-        }
-        write!(f, ": ")?;
-        if !self.path.is_empty() {
-            write!(f, "{}: ", bpvm_runtime::excerpt::clip(&self.path))?;
-        }
-        f.write_str(&self.message)?;
-        match (self.source.as_deref(), self.at.line) {
-            (Some((text, width)), line) if line > 0 => {
-                let col = self.at.col as usize;
-                let snippet = bpvm_runtime::excerpt::snippet(text, line as usize, col, *width);
-                write!(f, "\n{snippet}")
-            }
-            _ => Ok(()),
-        }
+        f.write_str(&self.text(Some("error")))
     }
 }
 
@@ -57,6 +43,39 @@ impl std::error::Error for Error {}
 const HINT: (&str, &str) = ("; did you mean ", "?");
 
 impl Error {
+    /// The error inside another message (a test's expectation): as it is
+    /// printed, without the severity.
+    ///
+    /// ```
+    /// use bpvm_bluelink::{Error, Pos};
+    /// let e = Error::new("bp.yaml", Pos { line: 2, col: 3 }, "resources", "expected a mapping");
+    /// assert_eq!(e.described(), "bp.yaml:2:3: resources: expected a mapping");
+    /// ```
+    pub fn described(&self) -> String {
+        self.text(None)
+    }
+
+    /// The printed text, with `severity` after the place when given.
+    fn text(&self, severity: Option<&str>) -> String {
+        let at = (self.at.line > 0).then_some((self.at.line as usize, self.at.col as usize));
+        let message = match self.path.is_empty() {
+            true => self.message.clone(),
+            false => format!("{}: {}", bpvm_runtime::excerpt::clip(&self.path), self.message),
+        };
+        let mut out = match severity {
+            Some(severity) => bpvm_runtime::excerpt::headline(Some(&self.file), at, severity, &message),
+            None => match at {
+                Some((line, col)) => format!("{}:{line}:{col}: {message}", self.file),
+                None => format!("{}: {message}", self.file),
+            },
+        };
+        if let (Some((text, width)), Some((line, col))) = (self.source.as_deref(), at) {
+            out.push('\n');
+            out.push_str(&bpvm_runtime::excerpt::snippet(text, line, col, *width));
+        }
+        out
+    }
+
     /// A problem at `at` in `file`, the value at `path` (or ""); the
     /// file's line is added once the file's problems are all known (see
     /// [`Error::source`]).
@@ -64,9 +83,9 @@ impl Error {
     /// ```
     /// use bpvm_bluelink::{Error, Pos};
     /// let mut e = Error::new("bp.yaml", Pos { line: 2, col: 3 }, "resources", "expected a mapping");
-    /// assert_eq!(e.to_string(), "bp.yaml:2:3: resources: expected a mapping");
+    /// assert_eq!(e.to_string(), "bp.yaml:2:3: error: resources: expected a mapping");
     /// e.source = Some(Box::new(("  - fn".into(), 1)));
-    /// assert_eq!(e.to_string(), "bp.yaml:2:3: resources: expected a mapping\n  |\n2 |   - fn\n  |   ^\n");
+    /// assert_eq!(e.to_string(), "bp.yaml:2:3: error: resources: expected a mapping\n  |\n2 |   - fn\n  |   ^\n");
     /// ```
     pub fn new(file: impl Into<String>, at: Pos, path: impl Into<String>, message: impl Into<String>) -> Error {
         Error {

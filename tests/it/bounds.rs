@@ -382,14 +382,14 @@ fn a_deep_blueprint_is_an_error_naming_the_limit() {
     // the blueprint reader's own count.
     assert_eq!(
         lines,
-        ["bp.yaml:5:266: the document is nested too deeply (more than 64 levels)"]
+        ["bp.yaml:5:266: error: the document is nested too deeply (more than 64 levels)"]
     );
     let block: String = (0..70).map(|i| format!("{}- \n", " ".repeat(i + 4))).collect();
     let text = format!("version: 2023-04-20\nresources:\n  r:\n    type: t/r\n    spec:\n{block}");
     let errors = bpvm::bluelink::load::parse(&text, "bp.yaml", Path::new("/bp.yaml")).unwrap_err();
     assert_eq!(
         errors.0[0].to_string().lines().next(),
-        Some("bp.yaml:67:66: the document is nested too deeply (more than 64 levels)")
+        Some("bp.yaml:67:66: error: the document is nested too deeply (more than 64 levels)")
     );
 }
 
@@ -411,7 +411,7 @@ fn reference_chains_are_bounded() {
     let errors = bpvm::bluelink::render::render(&bp, &Default::default()).unwrap_err();
     assert_eq!(
         errors.0[0].to_string(),
-        "bp.yaml:103:3: values.v100: references nested too deeply (more than 100 levels)\n    |\n\
+        "bp.yaml:103:3: error: values.v100: references nested too deeply (more than 100 levels)\n    |\n\
          103 |   v100: {type: integer, value: \"${values.v101}\"}\n    |   ^\n"
     );
 }
@@ -440,7 +440,7 @@ fn includes_are_bounded() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(
         errors.0[0].to_string(),
-        "b15.yaml:3:3: include.c: child blueprints nested too deeply (more than 16 levels)\n  |\n\
+        "b15.yaml:3:3: error: include.c: child blueprints nested too deeply (more than 16 levels)\n  |\n\
          3 |   c: {path: b16.yaml}\n  |   ^\n"
     );
 }

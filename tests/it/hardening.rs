@@ -282,7 +282,7 @@ fn bluelink_file_is_rooted_at_the_blueprint_folder() {
     assert!(!e.contains("resources.r.spec.x"), "{e}");
     assert!(
         e.contains(&format!(
-            "app/blueprint.yaml:3:68: resources.r.spec.y: file() path \"../outside.txt\" is outside the blueprint folder {}",
+            "app/blueprint.yaml:3:68: error: resources.r.spec.y: file() path \"../outside.txt\" is outside the blueprint folder {}",
             s.0.join("app").display()
         )),
         "{e}"
@@ -329,7 +329,7 @@ fn bluelink_file_and_include_do_not_follow_links_out_or_into_fifos() {
     );
     assert!(
         e.contains(
-            "app/blueprint.yaml:6:36: resources.r.spec.x: file() path \"linked.txt\" is outside the blueprint folder"
+            "app/blueprint.yaml:6:36: error: resources.r.spec.x: file() path \"linked.txt\" is outside the blueprint folder"
         ),
         "{e}"
     );
@@ -344,7 +344,7 @@ fn a_blueprint_named_on_the_command_line_must_be_a_regular_file() {
     assert_eq!(
         e.to_string(),
         format!(
-            "pipe.yaml: cannot read the blueprint: {:?} is a FIFO; only regular files are read",
+            "pipe.yaml: error: cannot read the blueprint: {:?} is a FIFO; only regular files are read",
             pipe.display().to_string()
         )
     );

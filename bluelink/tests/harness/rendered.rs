@@ -59,7 +59,7 @@ pub fn render(case: &Case, dir: &Path) -> Rendered {
 
 /// Renders the blueprint `name` in `dir` with the case's inputs.
 pub fn render_named(case: &Case, dir: &Path, name: &str) -> Rendered {
-    let lines = |e: bpvm_bluelink::Errors| e.0.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let lines = |e: bpvm_bluelink::Errors| e.0.iter().map(bpvm_bluelink::Error::described).collect::<Vec<_>>();
     let bp = load::load(&dir.join(name), name).map_err(lines)?;
     let out = render::render(&bp, &options(case, dir)).map_err(lines)?;
     let deferred = out.deferred.iter().map(|d| d.reference.clone()).collect();

@@ -143,7 +143,7 @@ fn an_each_of_millions_of_items_fails_at_once_on_the_memory_budget() {
     let e = json(dir.path(), "blueprint.yaml", &Options::default()).unwrap_err();
     assert!(
         e.starts_with(
-            "blueprint.yaml:5:11: resources.e.each: each yields 4194305 items: the render would hold more than"
+            "blueprint.yaml:5:11: error: resources.e.each: each yields 4194305 items: the render would hold more than"
         ),
         "{e}"
     );
@@ -172,7 +172,7 @@ fn includes_that_multiply_are_bounded_in_all() {
     let e = json(dir.path(), "f0.yaml", &Options::default()).unwrap_err();
     assert!(
         e.contains(
-            "f0.yaml:4:3: include.b: the render includes more than 1000 child blueprints in all (counting every level; set BPVM_MAX_CHILD_RENDERS to raise the limit)"
+            "f0.yaml:4:3: error: include.b: the render includes more than 1000 child blueprints in all (counting every level; set BPVM_MAX_CHILD_RENDERS to raise the limit)"
         ),
         "{e}"
     );
@@ -211,7 +211,7 @@ fn bytes_that_are_not_text_exported_as_a_string_are_named_binary_data() {
     let e = json(dir.path(), "blueprint.yaml", &Options::default()).unwrap_err();
     assert!(
         e.ends_with(
-            "blueprint.yaml:5:3: exports.k: the export is declared string but resources.r.spec.k is binary data that is not UTF-8 text\n  \
+            "blueprint.yaml:5:3: error: exports.k: the export is declared string but resources.r.spec.k is binary data that is not UTF-8 text\n  \
              |\n5 |   k: {type: string, field: resources.r.spec.k}\n  |   ^\n"
         ),
         "{e}"

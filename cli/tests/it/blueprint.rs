@@ -100,7 +100,7 @@ fn variables_from_the_command_line_are_typed_and_checked() {
     let err = String::from_utf8(bad.stderr).unwrap();
     assert!(
         err.ends_with(
-            "blueprint.yaml:3:3: variables.port: \"eighty\" is not an integer\n  |\n3 |   port: {type: integer}\n  |   ^\n"
+            "blueprint.yaml:3:3: error: variables.port: \"eighty\" is not an integer\n  |\n3 |   port: {type: integer}\n  |   ^\n"
         ),
         "{err}"
     );

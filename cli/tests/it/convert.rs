@@ -58,17 +58,17 @@ fn what_bp_cannot_spell_is_refused_where_it_is() {
         (
             "type.yaml",
             "version: 2025-11-02\nresources:\n  api:\n    type: aws/api-gateway/rest-api\n    spec: {}\n",
-            "error: type.yaml:4:11: the type \"aws/api-gateway/rest-api\" cannot be written in .bp: each part of a .bp type is a letter followed by letters or digits, two parts or more\n",
+            "type.yaml:4:11: error: the type \"aws/api-gateway/rest-api\" cannot be written in .bp: each part of a .bp type is a letter followed by letters or digits, two parts or more\n",
         ),
         (
             "escape.yaml",
             "version: 2025-11-02\nvalues:\n  v:\n    type: string\n    value: \"cost $${price}\"\n",
-            "error: escape.yaml:5:12: a literal '${' (written '$${') cannot be written in .bp, whose strings have no escape for it\n",
+            "escape.yaml:5:12: error: a literal '${' (written '$${') cannot be written in .bp, whose strings have no escape for it\n",
         ),
         (
             "function.yaml",
             "version: 2025-11-02\nvalues:\n  v:\n    type: array\n    value: ${map(values.xs, trim)}\n",
-            "error: function.yaml:5:12: the function value 'trim' (a function's bare name as an argument) cannot be written in .bp, where a bare name is a resource\n",
+            "function.yaml:5:12: error: the function value 'trim' (a function's bare name as an argument) cannot be written in .bp, where a bare name is a resource\n",
         ),
     ] {
         std::fs::write(dir.path().join(file), yaml).unwrap();

@@ -24,7 +24,7 @@ struct Mistake {
 
 const CHILD: &str =
     "version: 2023-04-20\nresources:\n  fn:\n    type: aws/lambda/function\n    spec:\n      size: ${variables.nope}\n";
-const CHILD_ERROR: &str = "child.yaml:6:15: resources.fn.spec.size: variables.nope is not defined
+const CHILD_ERROR: &str = "child.yaml:6:15: error: resources.fn.spec.size: variables.nope is not defined
   |
 6 |       size: ${variables.nope}
   |               ^
@@ -40,7 +40,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.yaml",
         args: &[],
-        printed: r#"bp.yaml:8:21: resources.fn.spec.region: variables.regoin is not defined; did you mean variables.region?
+        printed: r#"bp.yaml:8:21: error: resources.fn.spec.region: variables.regoin is not defined; did you mean variables.region?
   |
 8 |       region: "in ${variables.regoin}"
   |                     ^
@@ -55,7 +55,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.json",
         args: &[],
-        printed: r#"bp.json:7:32: resources.fn.spec.region: variables.regoin is not defined; did you mean variables.region?
+        printed: r#"bp.json:7:32: error: resources.fn.spec.region: variables.regoin is not defined; did you mean variables.region?
   |
 7 |       "spec": {"region": "in ${variables.regoin}"}
   |                                ^
@@ -70,7 +70,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.bp",
         args: &[],
-        printed: "bp.bp:7:18: resources.fn.spec.region: variables.regoin is not defined; did you mean variables.region?
+        printed: "bp.bp:7:18: error: resources.fn.spec.region: variables.regoin is not defined; did you mean variables.region?
   |
 7 |         region = variables.regoin
   |                  ^
@@ -85,7 +85,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.yaml",
         args: &[],
-        printed: r#"bp.yaml:6:5: resources.fn.dependson: unknown field "dependson" (did you mean "dependsOn"?); expected one of: type, description, metadata, dependsOn, condition, each, linkSelector, removalPolicy, spec
+        printed: r#"bp.yaml:6:5: error: resources.fn.dependson: unknown field "dependson" (did you mean "dependsOn"?); expected one of: type, description, metadata, dependsOn, condition, each, linkSelector, removalPolicy, spec
   |
 6 |     dependson: [x]
   |     ^
@@ -100,7 +100,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.json",
         args: &[],
-        printed: r#"bp.json:4:55: resources.fn.dependson: unknown field "dependson" (did you mean "dependsOn"?); expected one of: type, description, metadata, dependsOn, condition, each, linkSelector, removalPolicy, spec
+        printed: r#"bp.json:4:55: error: resources.fn.dependson: unknown field "dependson" (did you mean "dependsOn"?); expected one of: type, description, metadata, dependsOn, condition, each, linkSelector, removalPolicy, spec
   |
 4 |     "fn": {"type": "aws/lambda/function", "spec": {}, "dependson": []}
   |                                                       ^
@@ -115,7 +115,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.bp",
         args: &[],
-        printed: r#"bp.bp:4:5: unknown field "sekret" in a variable declaration (did you mean "secret"?); expected one of: default, description, secret, allowedValues
+        printed: r#"bp.bp:4:5: error: unknown field "sekret" in a variable declaration (did you mean "secret"?); expected one of: default, description, secret, allowedValues
   |
 4 |     sekret = true
   |     ^
@@ -131,7 +131,7 @@ const MISTAKES: &[Mistake] = &[
         blueprint: "bp.yaml",
         args: &[],
         printed:
-            "bp.yaml:8:15: resources.fn.spec.size: len() argument 1 must be a string, an array or an object, got boolean
+            "bp.yaml:8:15: error: resources.fn.spec.size: len() argument 1 must be a string, an array or an object, got boolean
   |
 8 |       size: ${len(variables.debug)}
   |               ^^^^^^^^^^^^^^^^^^^^
@@ -146,7 +146,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.json",
         args: &[],
-        printed: r#"bp.json:7:27: resources.fn.spec.size: len() argument 1 must be a string, an array or an object, got boolean
+        printed: r#"bp.json:7:27: error: resources.fn.spec.size: len() argument 1 must be a string, an array or an object, got boolean
   |
 7 |       "spec": {"size": "${len(variables.debug)}"}
   |                           ^^^^^^^^^^^^^^^^^^^^
@@ -162,7 +162,7 @@ const MISTAKES: &[Mistake] = &[
         blueprint: "bp.bp",
         args: &[],
         printed:
-            "bp.bp:9:16: resources.fn.spec.size: len() argument 1 must be a string, an array or an object, got boolean
+            "bp.bp:9:16: error: resources.fn.spec.size: len() argument 1 must be a string, an array or an object, got boolean
   |
 9 |         size = len(variables.debug)
   |                ^^^^^^^^^^^^^^^^^^^^
@@ -177,7 +177,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.yaml",
         args: &[],
-        printed: r#"bp.yaml:8:20: resources.fn.spec.size: len() argument 1 must be a string, an array or an object, got boolean
+        printed: r#"bp.yaml:8:20: error: resources.fn.spec.size: len() argument 1 must be a string, an array or an object, got boolean
   |
 8 |       size: "n=\t${len(variables.debug)}"
   |                    ^^^^^^^^^^^^^^^^^^^^
@@ -192,7 +192,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.yaml",
         args: &[],
-        printed: "bp.yaml:10:11: resources.fn.spec.note: variables.debgu is not defined; did you mean variables.debug?
+        printed: "bp.yaml:10:11: error: resources.fn.spec.note: variables.debgu is not defined; did you mean variables.debug?
    |
 10 |         ${variables.debgu}
    |           ^
@@ -207,7 +207,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.yaml",
         args: &[],
-        printed: "bp.yaml:5:4: while parsing a block mapping, did not find expected key
+        printed: "bp.yaml:5:4: error: while parsing a block mapping, did not find expected key
   |
 5 |    spec: {}
   |    ^
@@ -222,7 +222,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.json",
         args: &[],
-        printed: r#"bp.json:4:50: invalid trailing content after double-quoted scalar
+        printed: r#"bp.json:4:50: error: invalid trailing content after double-quoted scalar
   |
 4 |     "fn": {"type": "aws/lambda/function", "spec" {}}
   |                                                  ^
@@ -237,7 +237,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.bp",
         args: &[],
-        printed: "bp.bp:5:16: expected an expression, found '='
+        printed: "bp.bp:5:16: error: expected an expression, found '='
   |
 5 |         size = = 3
   |                ^
@@ -252,7 +252,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.yaml",
         args: &[],
-        printed: r#"bp.yaml:6:28: resources.fn.spec.size: expected ',' or ')' after the argument, found the end of the substitution
+        printed: r#"bp.yaml:6:28: error: resources.fn.spec.size: expected ',' or ')' after the argument, found the end of the substitution
   |
 6 |       size: "x ${len(\"a\" }"
   |                            ^
@@ -267,7 +267,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.json",
         args: &[],
-        printed: r#"bp.json:4:75: resources.fn.spec.size: expected ',' or ')' after the argument, found the end of the substitution
+        printed: r#"bp.json:4:75: error: resources.fn.spec.size: expected ',' or ')' after the argument, found the end of the substitution
   |
 4 |     "fn": {"type": "aws/lambda/function", "spec": {"size": "x ${len(\"a\" }"}}
   |                                                                           ^
@@ -282,7 +282,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.bp",
         args: &[],
-        printed: r#"bp.bp:5:29: expected ')' to close the call, found '}'
+        printed: r#"bp.bp:5:29: error: expected ')' to close the call, found '}'
   |
 5 |         size = "x ${len("a" }"
   |                             ^
@@ -336,7 +336,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.yaml",
         args: &[],
-        printed: r#"bp.yaml:3:3: include.child.path: cannot read the child blueprint: "nowhere.yaml": no such file
+        printed: r#"bp.yaml:3:3: error: include.child.path: cannot read the child blueprint: "nowhere.yaml": no such file
   |
 3 |   child:
   |   ^
@@ -351,7 +351,7 @@ const MISTAKES: &[Mistake] = &[
         )],
         blueprint: "bp.json",
         args: &[],
-        printed: r#"bp.json:3:15: include.child.path: cannot read the child blueprint: "nowhere.yaml": no such file
+        printed: r#"bp.json:3:15: error: include.child.path: cannot read the child blueprint: "nowhere.yaml": no such file
   |
 3 |   "include": {"child": {"path": "nowhere.yaml"}}
   |               ^
@@ -363,7 +363,7 @@ const MISTAKES: &[Mistake] = &[
         files: &[("bp.bp", "version \"2023-04-20\"\n\ninclude child \"nowhere.yaml\" {}\n")],
         blueprint: "bp.bp",
         args: &[],
-        printed: r#"bp.bp:3:9: include.child.path: cannot read the child blueprint: "nowhere.yaml": no such file
+        printed: r#"bp.bp:3:9: error: include.child.path: cannot read the child blueprint: "nowhere.yaml": no such file
   |
 3 | include child "nowhere.yaml" {}
   |         ^
@@ -381,7 +381,7 @@ const MISTAKES: &[Mistake] = &[
         ],
         blueprint: "bp.yaml",
         args: &["--datasources", "ds.json"],
-        printed: r#"bp.yaml:7:7: datasources.network.exports.vpc: the data has no field "vpc"
+        printed: r#"bp.yaml:7:7: error: datasources.network.exports.vpc: the data has no field "vpc"
   |
 7 |       vpc: {type: string, aliasFor: vpcId}
   |       ^
@@ -399,7 +399,7 @@ const MISTAKES: &[Mistake] = &[
         ],
         blueprint: "bp.json",
         args: &["--datasources", "ds.json"],
-        printed: r#"bp.json:7:19: datasources.network.exports.vpc: the data has no field "vpc"
+        printed: r#"bp.json:7:19: error: datasources.network.exports.vpc: the data has no field "vpc"
   |
 7 |       "exports": {"vpc": {"type": "string", "aliasFor": "vpcId"}}
   |                   ^
@@ -417,7 +417,7 @@ const MISTAKES: &[Mistake] = &[
         ],
         blueprint: "bp.bp",
         args: &["--datasources", "ds.json"],
-        printed: "bp.bp:5:21: datasources.network.exports.vpc: the data has no field \"vpc\"
+        printed: "bp.bp:5:21: error: datasources.network.exports.vpc: the data has no field \"vpc\"
   |
 5 |     export vpcId as vpc: string
   |                     ^

@@ -100,7 +100,7 @@ fn a_file_that_does_not_read_is_reported_where_and_nothing_is_written() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "error: ./b.bp:2:1: expected a declaration (version, transform, metadata, variable, value, data, resource, include, export), found a name (did you mean \"resource\"?)\n"
+        "./b.bp:2:1: error: expected a declaration (version, transform, metadata, variable, value, data, resource, include, export), found a name (did you mean \"resource\"?)\n"
     );
     assert_eq!(std::fs::read_to_string(dir.path().join("a.bp")).unwrap(), MESSY);
 }

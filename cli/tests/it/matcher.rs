@@ -1,8 +1,9 @@
 //! The one pattern docs/ci.md gives for CI problem matchers and editors
 //! reads the output of every command: applied to what `render`, `test`,
 //! `check`, `explain`, `values`, `graph` and `batch` print for one
-//! mistake, it finds the same file, line and column in each — the file
-//! as it opens from where bpvm ran.
+//! mistake in a Windsor project or a Bluelink blueprint, it finds the
+//! same file, line and column in each — the file as it opens from where
+//! bpvm ran.
 
 use crate::support::{self, text};
 use regex::Regex;
@@ -148,6 +149,42 @@ fn the_docs_pattern_reads_a_warning_and_a_check_finding() {
                 ["warning", "error"].contains(&severity.as_str()),
                 "{command}: {severity}"
             );
+        }
+    }
+}
+
+#[test]
+fn the_docs_pattern_reads_a_bluelink_error_of_every_command_at_one_place() {
+    let pattern = pattern();
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("apps/orders");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::write(
+        app.join("blueprint.yaml"),
+        "version: 2025-11-02\nvariables:\n  region: {type: string, default: eu-west-1}\nresources:\n  fn:\n    type: aws/lambda/function\n    spec:\n      region: ${variables.regoin}\n",
+    )
+    .unwrap();
+    let file = "apps/orders/blueprint.yaml";
+    let commands: [(&str, &[&str]); 5] = [
+        ("render", &["render", file]),
+        ("check", &["check", "apps"]),
+        ("explain", &["explain", "resources.fn.spec", file]),
+        ("graph", &["graph", file]),
+        ("batch", &["batch", "."]),
+    ];
+    for (command, args) in commands {
+        let out = Command::new(support::BPVM)
+            .current_dir(dir.path())
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        let places = found(&pattern, &said);
+        assert!(!places.is_empty(), "{command}: the pattern finds nothing in:\n{said}");
+        for (f, line, column, severity) in places {
+            assert_eq!((f.as_str(), line, column), (file, 8, 17), "{command}:\n{said}");
+            assert_eq!(severity, "error", "{command}:\n{said}");
         }
     }
 }
