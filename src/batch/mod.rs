@@ -110,8 +110,9 @@
 //! disjoint, cover the batch, and a target stays in its shard when
 //! others are added or removed (see [`shard_of`]). [`TimedShards`]
 //! splits by time instead: from the durations a previous [`Report`]
-//! recorded, the longest targets first onto the least-loaded shard, so
-//! that the shards take about as long as each other.
+//! recorded, each template's targets together (a large template in
+//! pieces), the longest first onto the least-loaded shard, so that the
+//! shards take about as long as each other.
 //!
 //! ```
 //! use bpvm::batch::{discover, shard};

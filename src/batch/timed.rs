@@ -2,22 +2,34 @@
 //! the N shards about the same total render time, from the durations a
 //! previous batch recorded, so that N machines finish together.
 //!
-//! The split is a plan made from the whole target list and the report,
-//! by longest processing time first: the targets with a recorded
-//! duration, longest first (ties by id), each go to the shard with the
-//! least time so far (ties to the lowest shard). The targets without one
-//! come after them, by id, each counted at the median recorded duration.
-//! Nothing but the list, the report and N goes in (durations as the
-//! report's JSON spells them, no clock, no hash seed), so every machine
-//! given the same report makes the same plan. Placing the targets
-//! without a duration last means that new targets never move the ones
-//! the report knows.
+//! The split is a plan made from the whole target list and the report.
+//! A template's targets stay together, so that a shard loads the
+//! templates of its own targets only (a template's load is not in its
+//! targets' durations, and loading every template on every shard, as a
+//! split by id does, costs as much as rendering on a repository of many
+//! Windsor projects); a template with more than an eighth of a shard's
+//! share of time is cut into pieces of at most that, in id order. The
+//! pieces go longest first (ties by their first id) onto the shard with
+//! the least time so far (ties to the one with fewer targets, then the
+//! lowest). Targets without a duration come after: beside their
+//! template's other targets when it has some (on the least-loaded of
+//! their shards), otherwise as new pieces, each counted at the median
+//! recorded duration. Nothing but the list, the report and N goes in
+//! (durations as the report's JSON spells them, no clock, no hash seed),
+//! so every machine given the same report makes the same plan, and new
+//! targets never move the ones the report knows.
 
 use super::report::{RecordKind, Report};
 use super::shard::shard_of;
 use super::target::Target;
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// A shard's share of time is cut into pieces of at most an eighth of
+/// it: small enough to balance, few enough that a template is loaded by
+/// few shards.
+const PIECES_PER_SHARD: f64 = 8.0;
 
 /// Where each target of a batch goes among `N` shards balanced by time.
 ///
@@ -56,44 +68,75 @@ impl TimedShards {
         assert!(n > 0, "timed shards: N is at least 1");
         let recorded = durations(report);
         let median = median(recorded.values().copied());
-        let mut known: Vec<(&str, f64)> = Vec::new();
-        let mut unknown: Vec<&str> = Vec::new();
-        for t in targets {
-            match recorded.get(t.id.as_str()) {
-                Some(&s) => known.push((&t.id, s)),
-                None => unknown.push(&t.id),
-            }
-        }
-        known.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(b.0)));
-        unknown.sort_unstable();
+        let mut sorted: Vec<&Target> = targets.iter().collect();
+        sorted.sort_by(|a, b| a.id.cmp(&b.id));
+        let (timed, untimed): (Vec<&Target>, Vec<&Target>) =
+            sorted.into_iter().partition(|t| recorded.contains_key(t.id.as_str()));
+        let total: f64 = timed.iter().map(|t| recorded[t.id.as_str()]).sum();
+        let limit = total / n as f64 / PIECES_PER_SHARD;
         let mut plan = TimedShards {
             n,
             shard: HashMap::with_capacity(targets.len()),
             seconds: vec![0.0; n],
             count: vec![0; n],
         };
-        let order = known.into_iter().chain(unknown.into_iter().map(|id| (id, median)));
-        for (id, s) in order {
-            plan.place(id, s);
+        let cost = |t: &Target| recorded.get(t.id.as_str()).copied().unwrap_or(median);
+        let mut homes: HashMap<&Path, Vec<usize>> = HashMap::new();
+        for piece in pieces(&timed, &cost, limit) {
+            let k = plan.place(&piece);
+            homes.entry(piece.template).or_default().push(k);
+        }
+        // Untimed targets join their template where it already is (no
+        // second load); the others come last, so they move nothing.
+        let mut homeless: Vec<&Target> = Vec::new();
+        for t in untimed {
+            match homes.get(t.template.as_path()) {
+                Some(shards) => {
+                    let k = plan.least_of(shards);
+                    plan.put(&t.id, k, median);
+                }
+                None => homeless.push(t),
+            }
+        }
+        for piece in pieces(&homeless, &cost, limit) {
+            plan.place(&piece);
         }
         plan
     }
 
-    /// `id` onto the shard with the least time so far; of equal times,
-    /// the one with fewer targets (so that durations of 0 still spread).
-    fn place(&mut self, id: &str, seconds: f64) {
+    /// `piece` onto the shard with the least time so far; its index.
+    fn place(&mut self, piece: &Piece<'_>) -> usize {
+        let all: Vec<usize> = (0..self.n).collect();
+        let k = self.least_of(&all);
+        for id in &piece.ids {
+            self.put(id, k, 0.0);
+        }
+        self.seconds[k] += piece.seconds;
+        k
+    }
+
+    /// Of `shards` (0-based), the one with the least time so far; of
+    /// equal times, the one with fewer targets (so that durations of 0
+    /// still spread), then the lowest.
+    fn least_of(&self, shards: &[usize]) -> usize {
+        shards
+            .iter()
+            .copied()
+            .min_by(|&a, &b| {
+                let by_time = self.seconds[a].partial_cmp(&self.seconds[b]).unwrap_or(Ordering::Equal);
+                by_time.then(self.count[a].cmp(&self.count[b])).then(a.cmp(&b))
+            })
+            .unwrap_or(0)
+    }
+
+    /// `id` on shard `k` (0-based), costing `seconds`.
+    fn put(&mut self, id: &str, k: usize, seconds: f64) {
         if self.shard.contains_key(id) {
             return;
         }
-        let least = (0..self.n)
-            .min_by(|&a, &b| {
-                let by_time = self.seconds[a].partial_cmp(&self.seconds[b]).unwrap_or(Ordering::Equal);
-                by_time.then(self.count[a].cmp(&self.count[b]))
-            })
-            .unwrap_or(0);
-        self.seconds[least] += seconds;
-        self.count[least] += 1;
-        self.shard.insert(id.to_string(), least + 1);
+        self.seconds[k] += seconds;
+        self.count[k] += 1;
+        self.shard.insert(id.to_string(), k + 1);
     }
 
     /// The shard (`1..=N`) of the target `id`; an id the plan was not
@@ -113,6 +156,53 @@ impl TimedShards {
     pub fn seconds(&self) -> &[f64] {
         &self.seconds
     }
+}
+
+/// A template's targets that go to one shard together.
+struct Piece<'t> {
+    template: &'t Path,
+    ids: Vec<&'t str>,
+    seconds: f64,
+}
+
+/// `targets` (sorted by id) as pieces: each template's targets together,
+/// cut into consecutive runs of at most `limit` seconds (a piece holds
+/// one target at least), longest first, ties by first id.
+fn pieces<'t>(targets: &[&'t Target], cost: &dyn Fn(&Target) -> f64, limit: f64) -> Vec<Piece<'t>> {
+    let mut by_template: BTreeMap<&Path, Vec<&'t Target>> = BTreeMap::new();
+    for t in targets {
+        by_template.entry(t.template.as_path()).or_default().push(t);
+    }
+    let mut pieces: Vec<Piece<'t>> = Vec::new();
+    for (template, group) in by_template {
+        let mut piece = Piece {
+            template,
+            ids: Vec::new(),
+            seconds: 0.0,
+        };
+        for t in group {
+            let s = cost(t);
+            // No limit (no durations at all): one target a piece.
+            if !piece.ids.is_empty() && (piece.seconds + s > limit || limit <= 0.0) {
+                let next = Piece {
+                    template,
+                    ids: Vec::new(),
+                    seconds: 0.0,
+                };
+                pieces.push(std::mem::replace(&mut piece, next));
+            }
+            piece.ids.push(&t.id);
+            piece.seconds += s;
+        }
+        pieces.push(piece);
+    }
+    pieces.sort_by(|a, b| {
+        b.seconds
+            .partial_cmp(&a.seconds)
+            .unwrap_or(Ordering::Equal)
+            .then(a.ids[0].cmp(b.ids[0]))
+    });
+    pieces
 }
 
 /// Each rendered target's recorded seconds (the longest when an id is
@@ -186,6 +276,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_template_small_enough_stays_on_one_shard_and_a_large_one_is_cut() {
+        let mut all: Vec<Target> = (0..120)
+            .map(|i| Target::windsor("repo", &format!("p{:02}", i / 3), &format!("c{i:03}")))
+            .collect();
+        all.extend((0..40).map(|i| Target::windsor("repo", "big", &format!("c{i:03}"))));
+        let records = all
+            .iter()
+            .map(|t| Record {
+                seconds: 0.1,
+                ..Record::new(t.id.clone(), RecordKind::Windsor, Status::Ok)
+            })
+            .collect();
+        let plan = TimedShards::new(&all, &Report::new(records, None), 4);
+        for p in 0..40 {
+            let shards: BTreeSet<usize> = all[p * 3..p * 3 + 3].iter().map(|t| plan.shard_of(&t.id)).collect();
+            assert_eq!(shards.len(), 1, "p{p:02} is on shards {shards:?}");
+        }
+        let big: BTreeSet<usize> = all[120..].iter().map(|t| plan.shard_of(&t.id)).collect();
+        assert_eq!(big.len(), 4, "the big template (4 s of 16 s) is cut and spread");
+        assert!(
+            plan.seconds().iter().all(|s| (s - 4.0).abs() < 0.35),
+            "{:?}",
+            plan.seconds()
+        );
     }
 
     #[test]

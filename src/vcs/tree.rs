@@ -9,12 +9,25 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// The most bytes [`tree_at`] writes in all (1 GiB).
+///
+/// ```
+/// assert_eq!(bpvm::vcs::TREE_BYTES, 1024 * 1024 * 1024);
+/// ```
 pub const TREE_BYTES: u64 = 1 << 30;
 
-/// The most files and links [`tree_at`] writes.
+/// The most files, links and folders [`tree_at`] writes.
+///
+/// ```
+/// assert_eq!(bpvm::vcs::TREE_FILES, 200_000);
+/// ```
 pub const TREE_FILES: usize = 200_000;
 
 /// What [`tree_at`] wrote.
+///
+/// ```
+/// let nothing = bpvm::vcs::Written::default();
+/// assert_eq!((nothing.files, nothing.links, nothing.bytes), (0, 0, 0));
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Written {
     /// Files written.

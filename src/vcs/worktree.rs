@@ -9,6 +9,10 @@ use std::path::{Path, PathBuf};
 
 /// How deep folders are searched: deeper is refused, so that a folder
 /// chain made to exhaust memory ends.
+///
+/// ```
+/// assert_eq!(bpvm::vcs::FOLDER_DEPTH, 256);
+/// ```
 pub const FOLDER_DEPTH: usize = 256;
 
 /// The paths (relative to `top`, `/`-separated) of the files the index

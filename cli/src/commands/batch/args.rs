@@ -75,11 +75,12 @@ pub struct Args {
     #[arg(long, value_name = "I/N", value_parser = bpvm::batch::parse_shard_index, conflicts_with = "shard")]
     pub shard_index: Option<(usize, usize)>,
     /// Balance the shards by time, from the durations in REPORT (a
-    /// previous `--report` in JSON, or merge-reports' output): the
-    /// longest targets first, each onto the shard with the least time so
-    /// far; targets REPORT lacks count as its median duration and come
-    /// last, so they move none of the others. Give every shard the same
-    /// REPORT. Test cases are split by their id, as without it.
+    /// previous `--report` in JSON, or merge-reports' output): a
+    /// template's targets kept together (a large one cut in pieces), the
+    /// longest first, each onto the shard with the least time so far;
+    /// targets REPORT lacks count as its median duration and come last,
+    /// so they move none of the others. Give every shard the same REPORT.
+    /// Test cases are split by their id, as without it.
     #[arg(long, value_name = "REPORT", requires = "one_shard")]
     pub timings: Option<PathBuf>,
     /// Write a report: one record per target and test case.
