@@ -45,7 +45,7 @@ const PIECES_PER_SHARD: f64 = 8.0;
 /// assert_eq!([plan.shard_of("infra/b"), plan.shard_of("infra/c")], [2, 2]);
 /// assert_eq!(plan.shard_of("infra/d"), 1);
 /// assert_eq!(plan.seconds(), [14.0, 9.0]);
-/// let first: Vec<&str> = plan.shard(&targets, 1).iter().map(|t| t.id.as_str()).collect();
+/// let first: Vec<String> = plan.shard(&targets, 1).into_iter().map(|t| t.id).collect();
 /// assert_eq!(first, ["infra/a", "infra/d"]);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
