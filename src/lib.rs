@@ -9,7 +9,8 @@
 //! with `${..}` substitutions); the two share nothing but the engine.
 //! Features over both languages live here: [`batch`] finds every target
 //! of a repository (Windsor contexts, Bluelink variable sets) and splits
-//! them into shards.
+//! them into shards; [`vcs`] reads git (the files a revision changed, a
+//! revision's files without a checkout).
 //!
 //! The four uses, each a program in `examples/` that CI runs:
 //! `evaluate.rs` (compile once, bind, evaluate), `render_windsor.rs` (a
@@ -43,6 +44,7 @@ pub mod batch;
 pub mod check;
 mod error;
 pub mod graph;
+pub mod vcs;
 
 pub use bpvm_bluelink as bluelink;
 pub use bpvm_checker as checker;

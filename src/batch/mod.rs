@@ -1,7 +1,8 @@
 //! Batch rendering: every Windsor context and Bluelink blueprint of a
 //! repository as one list of targets, found once, split across machines.
 //!
-//! Here: `discover` (finding targets), `target`, `shard`, `queue` (the worker
+//! Here: `discover` (finding targets), `target`, `shard`, `timed` (shards
+//! balanced by a report's durations), `queue` (the worker
 //! pool), `run`, `template` (a loaded template) and `report`. They import
 //! the language crates and each other downwards (`run` uses `template`,
 //! `shard`, `queue`); nothing here imports `check`.
@@ -107,7 +108,11 @@
 //! [`shard`] gives shard `K/N` (1-based) of a target list: a target's
 //! shard is fixed by a stable hash of its id, so the N shards are
 //! disjoint, cover the batch, and a target stays in its shard when
-//! others are added or removed (see [`shard_of`]).
+//! others are added or removed (see [`shard_of`]). [`TimedShards`]
+//! splits by time instead: from the durations a previous [`Report`]
+//! recorded, each template's targets together (a large template in
+//! pieces), the longest first onto the least-loaded shard, so that the
+//! shards take about as long as each other.
 //!
 //! ```
 //! use bpvm::batch::{discover, shard};
@@ -135,6 +140,7 @@ mod run;
 mod shard;
 mod target;
 mod template;
+mod timed;
 
 pub use discover::{
     Discovery, MANIFEST, Problem, SKIPPED, Search, discover, discover_except, discover_with, parse_exclude,
@@ -146,3 +152,4 @@ pub use run::{Options, Sink, Suite, Verdict, run, suites};
 pub use shard::{parse_shard, parse_shard_index, shard, shard_of};
 pub use target::{Files, Kind, Target};
 pub use template::{Format, Output};
+pub use timed::TimedShards;

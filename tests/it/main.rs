@@ -22,3 +22,4 @@ mod robustness;
 mod root;
 mod support;
 mod threads;
+mod vcs;

@@ -40,5 +40,6 @@ mod render;
 mod shard_index;
 mod test_keys;
 mod test_report;
+mod timings;
 mod values;
 mod wording;

@@ -24,6 +24,7 @@ use std::path::PathBuf;
 /// found to render, unless --allow-empty), 2 on bad usage.
 #[derive(clap::Args)]
 #[command(
+    group = clap::ArgGroup::new("one_shard").args(["shard", "shard_index"]),
     args_conflicts_with_subcommands = true,
     after_help = "\
 Examples:
@@ -33,6 +34,8 @@ Examples:
   bpvm batch examples --test --shard 1/2 --report shard-1.json
   bpvm batch examples --test --shard 2/2 --report shard-2.json
   bpvm batch merge-reports shard-*.json --report-format junit --out junit.xml
+  bpvm batch examples --report last.json
+  bpvm batch examples --shard 1/2 --timings last.json
   mkdir -p empty && bpvm batch empty --allow-empty
 
 Files written with --out say so (YAML: a first line `# Rendered by
@@ -71,6 +74,15 @@ pub struct Args {
     /// completion index, which a container without a shell cannot add 1 to.
     #[arg(long, value_name = "I/N", value_parser = bpvm::batch::parse_shard_index, conflicts_with = "shard")]
     pub shard_index: Option<(usize, usize)>,
+    /// Balance the shards by time, from the durations in REPORT (a
+    /// previous `--report` in JSON, or merge-reports' output): a
+    /// template's targets kept together (a large one cut in pieces), the
+    /// longest first, each onto the shard with the least time so far;
+    /// targets REPORT lacks count as its median duration and come last,
+    /// so they move none of the others. Give every shard the same REPORT.
+    /// Test cases are split by their id, as without it.
+    #[arg(long, value_name = "REPORT", requires = "one_shard")]
+    pub timings: Option<PathBuf>,
     /// Write a report: one record per target and test case.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,

@@ -8,7 +8,8 @@
 //! batch-worker` — and speak `wire`; `crash` says why one died),
 //! `guard` (nothing read is written over), `output` (where each text
 //! goes) and `progress` (the bar), and `results` prints what it gave;
-//! `merge` reads and merges reports.
+//! `merge` reads and merges reports; `timings` balances the shards by a
+//! previous report's durations.
 //! None imports this file; they may import the crate's shared modules
 //! (`args`, `paint`, `write`).
 
@@ -23,6 +24,7 @@ mod process;
 mod progress;
 mod render;
 mod results;
+mod timings;
 mod wire;
 mod worker;
 

@@ -30,9 +30,10 @@ pub fn render(args: &Args) -> Result<bool, String> {
     let suites = if args.test { batch::suites(all) } else { Vec::new() };
     let what = "no Windsor context or Bluelink blueprint to render";
     args.empty.discovered(all.len() + suites.len(), what, &paths)?;
-    let targets: Vec<Target> = match args.shard() {
-        Some((k, n)) => batch::shard(all, k, n),
-        None => all.clone(),
+    let targets: Vec<Target> = match (args.shard(), &args.timings) {
+        (Some((k, n)), Some(report)) => super::timings::plan(report, all, n)?.shard(all, k),
+        (Some((k, n)), None) => batch::shard(all, k, n),
+        (None, _) => all.clone(),
     };
     let mode = mode(args)?;
     let (read, out_real) = match &mode {

@@ -1,0 +1,65 @@
+//! The work tree's files as git sees them: those the index tracks, and
+//! those it does not that no ignore rule covers.
+
+use super::error::{Error, git, io};
+use gix::bstr::ByteSlice;
+use gix::index::entry::Mode;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// How deep folders are searched: deeper is refused, so that a folder
+/// chain made to exhaust memory ends.
+///
+/// ```
+/// assert_eq!(bpvm::vcs::FOLDER_DEPTH, 256);
+/// ```
+pub const FOLDER_DEPTH: usize = 256;
+
+/// The paths (relative to `top`, `/`-separated) of the files the index
+/// tracks (present or not) and of the untracked files not ignored by
+/// `.gitignore`, `.git/info/exclude` or the global excludes file. Nested
+/// repositories and submodules are passed over, as git does.
+pub(crate) fn files(repo: &gix::Repository, top: &Path) -> Result<BTreeSet<String>, Error> {
+    let index = repo.index_or_empty().map_err(git)?;
+    let mut files: BTreeSet<String> = index
+        .entries()
+        .iter()
+        .filter(|e| e.mode != Mode::COMMIT)
+        .map(|e| e.path(&index).to_str_lossy().into_owned())
+        .collect();
+    let source = gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped;
+    let mut excludes = repo.excludes(&index, None, source).map_err(git)?;
+    let mut folders: Vec<(PathBuf, String, usize)> = vec![(top.to_path_buf(), String::new(), 0)];
+    while let Some((dir, rel, depth)) = folders.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| io(&dir, &e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| io(&dir, &e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == ".git" {
+                continue;
+            }
+            let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+            let kind = entry.file_type().map_err(|e| io(entry.path(), &e))?;
+            let mode = if kind.is_dir() { Mode::DIR } else { Mode::FILE };
+            let ignored = excludes
+                .at_entry(path.as_str(), Some(mode))
+                .map_err(|e| io(entry.path(), &e))?
+                .is_excluded();
+            if ignored {
+                continue;
+            }
+            if !kind.is_dir() {
+                files.insert(path);
+            } else if !entry.path().join(".git").exists() {
+                if depth + 1 > FOLDER_DEPTH {
+                    return Err(Error::Refused {
+                        path,
+                        why: format!("folders nested deeper than {FOLDER_DEPTH} are not searched"),
+                    });
+                }
+                folders.push((entry.path(), path, depth + 1));
+            }
+        }
+    }
+    Ok(files)
+}
