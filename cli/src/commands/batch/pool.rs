@@ -218,6 +218,8 @@ fn failure(id: &str, kind: RecordKind, since: Instant, why: &str) -> Record {
         seconds: since.elapsed().as_secs_f64(),
         diagnostics: vec![format!("error: {why}")],
         notes: Vec::new(),
+        cached: false,
+        manifest: None,
     }
 }
 

@@ -3,7 +3,7 @@
 //! output, until the input ends. The process limits itself first.
 
 use super::{engine, frame};
-use bpvm_runtime::root::Root;
+use bpvm_runtime::root::{Root, inputs};
 use jrsonnet_evaluator::Val;
 use std::io;
 use std::path::PathBuf;
@@ -45,14 +45,18 @@ pub fn serve(memory: usize) -> io::Result<()> {
         if !scope.is_empty() {
             context = engine::context_from_json(&scope).unwrap_or(Val::Null);
         }
+        // Every request is tracked: the caller decides whether it wants
+        // what was read, and a Jsonnet file's imports are few and small.
+        let read = inputs::Recorder::new();
         let result = root.as_ref().map_err(Clone::clone).and_then(|root| {
-            let v = engine::evaluate(root, &path(file), context.clone());
+            let v = inputs::track(&read, || engine::evaluate(root, &path(file), context.clone()));
             engine::collect_garbage();
             v
         });
+        let read = read.inputs().encode();
         match result {
-            Ok(v) => frame::write(&mut output, &[b"ok", v.to_json().as_bytes()])?,
-            Err(e) => frame::write(&mut output, &[b"error", e.as_bytes()])?,
+            Ok(v) => frame::write(&mut output, &[b"ok", v.to_json().as_bytes(), &read])?,
+            Err(e) => frame::write(&mut output, &[b"error", e.as_bytes(), &read])?,
         }
         last = root.ok().map(|r| (dir, r));
     }
