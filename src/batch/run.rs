@@ -284,7 +284,7 @@ impl<'a> Batch<'a> {
             .filter(|t| !self.options.skip.contains(&t.id))
             .copied()
             .collect();
-        let todo = self.from_cache(todo);
+        let todo = self.take_cached(todo);
         if todo.is_empty() && group.suite.is_none() {
             return Vec::new();
         }
@@ -368,7 +368,7 @@ impl<'a> Batch<'a> {
 
     /// The targets of `todo` whose output the cache has (their inputs
     /// unchanged) are done here; the others are returned, to render.
-    fn from_cache<'g>(&self, todo: Vec<&'g Target>) -> Vec<&'g Target> {
+    fn take_cached<'g>(&self, todo: Vec<&'g Target>) -> Vec<&'g Target> {
         let Some(cache) = &self.options.cache else {
             return todo;
         };

@@ -142,7 +142,7 @@ impl<'a> Pool<'a> {
                 Heard::Message(Message::Done(record)) => {
                     let text = texts.remove(&record.id);
                     done.insert(record.id.clone());
-                    self.finish(self.written(job, record, text));
+                    self.finish(self.written(job, *record, text));
                     on = None;
                     since = Instant::now();
                 }

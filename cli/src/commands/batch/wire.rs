@@ -40,7 +40,7 @@ pub enum Message {
     /// A target's rendered text (before its record).
     Text(String, String),
     /// A target or test case is done.
-    Done(Record),
+    Done(Box<Record>),
     /// The job is done.
     End,
 }
@@ -294,7 +294,7 @@ impl Message {
         let message = match tag.as_slice() {
             b"started" => Message::Started(text(input)?),
             b"text" => Message::Text(text(input)?, text(input)?),
-            b"done" => Message::Done(record(input)?),
+            b"done" => Message::Done(Box::new(record(input)?)),
             b"end" => Message::End,
             _ => return Err(broken("an unknown message")),
         };
@@ -379,10 +379,10 @@ mod tests {
             manifest: None,
         };
         Message::Started("p/dev".into()).send(&mut bytes).unwrap();
-        Message::Done(record.clone()).send(&mut bytes).unwrap();
+        Message::Done(Box::new(record.clone())).send(&mut bytes).unwrap();
         let mut input = bytes.as_slice();
         assert!(matches!(Message::receive(&mut input).unwrap(), Some(Message::Started(id)) if id == "p/dev"));
-        assert!(matches!(Message::receive(&mut input).unwrap(), Some(Message::Done(r)) if r == record));
+        assert!(matches!(Message::receive(&mut input).unwrap(), Some(Message::Done(r)) if *r == record));
         assert!(Message::receive(&mut input).unwrap().is_none());
     }
 }

@@ -85,6 +85,6 @@ impl Sink for Messages {
     }
 
     fn done(&self, record: &Record) {
-        self.send(&Message::Done(record.clone()));
+        self.send(&Message::Done(Box::new(record.clone())));
     }
 }
