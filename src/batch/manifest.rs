@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 /// use bpvm::batch::{Options, Target, run};
 /// let dir = std::env::temp_dir().join(format!("bpvm-manifest-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
-/// std::fs::write(dir.join("q.yaml"), "version: 2023-04-20\nresources: {}\n").unwrap();
+/// std::fs::write(dir.join("q.yaml"), "version: 2023-04-20\nresources:\n  q:\n    type: aws/sqs/queue\n    spec: {name: orders}\n").unwrap();
 /// let targets = [Target::bluelink(&dir, "q.yaml", None, Default::default())];
 /// let records = run(&targets, &Options { track: true, ..Options::default() }, &());
 /// let manifest = records[0].manifest.as_ref().unwrap();
