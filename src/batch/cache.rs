@@ -158,6 +158,7 @@ impl Cache {
     /// # std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     pub fn evict(&self, max_bytes: u64) -> io::Result<usize> {
+        self.clear_abandoned()?;
         let mut files = Vec::new();
         for sub in ["objects", "index"] {
             for entry in std::fs::read_dir(self.dir.join(sub))? {
@@ -180,6 +181,22 @@ impl Cache {
             removed += 1;
         }
         Ok(removed)
+    }
+}
+
+impl Cache {
+    /// Removes temporary files a killed batch left (a write under way
+    /// takes seconds, not an hour).
+    fn clear_abandoned(&self) -> io::Result<()> {
+        let hour_ago = SystemTime::now() - std::time::Duration::from_secs(3600);
+        for entry in std::fs::read_dir(self.dir.join("tmp"))? {
+            let entry = entry?;
+            let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t < hour_ago);
+            if old {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        Ok(())
     }
 }
 

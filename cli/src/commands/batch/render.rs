@@ -9,7 +9,7 @@ use super::pool::Pool;
 use super::progress::Progress;
 use super::results;
 use super::wire::Job;
-use crate::args::Format as OutputFormat;
+use crate::args::{Format as OutputFormat, ReportFormat};
 use bpvm::batch::{self, Discovery, Format, Report, Search, Suite, Target};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -66,7 +66,8 @@ pub fn render(args: &Args) -> Result<bool, String> {
         texts: !matches!(sink.mode, Mode::Render),
         fail_fast: args.fail_fast,
         strict: args.strict,
-        track: cache.is_some() || args.report.is_some(),
+        // A JUnit report has no place for manifests: nothing to track for.
+        track: cache.is_some() || (args.report.is_some() && matches!(args.report_format, ReportFormat::Json)),
         cache: cache.as_ref().map(|c| absolute(c.dir())),
         shard: args.shard(),
         suite: None,
