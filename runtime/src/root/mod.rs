@@ -120,18 +120,19 @@ impl Root {
         let Ok(rel) = lexical.strip_prefix(&self.dir) else {
             return Err(self.refuse(shown, Refusal::Outside(lexical)));
         };
-        let opened = beneath::open(self.handle.as_fd(), &self.dir, rel, want);
-        opened.map(|o| (o, lexical.clone())).map_err(|failure| {
-            let refusal = match failure {
-                Failure::Missing => {
-                    inputs::seen(&lexical, Seen::Missing);
-                    Refusal::Missing
-                }
-                Failure::Outside => Refusal::Outside(lexical.clone()),
-                Failure::Os(e) => Refusal::Io(e),
-            };
-            self.refuse(shown, refusal)
-        })
+        let failure = match beneath::open(self.handle.as_fd(), &self.dir, rel, want) {
+            Ok(opened) => return Ok((opened, lexical)),
+            Err(failure) => failure,
+        };
+        let refusal = match failure {
+            Failure::Missing => {
+                inputs::seen(&lexical, Seen::Missing);
+                Refusal::Missing
+            }
+            Failure::Outside => Refusal::Outside(lexical),
+            Failure::Os(e) => Refusal::Io(e),
+        };
+        Err(self.refuse(shown, refusal))
     }
 
     /// `path` (relative to the folder `from`, or absolute) as a real path
