@@ -38,6 +38,13 @@ fn monorepo(root: &Path) {
         "kind: Facet\napiVersion: blueprints.windsorcli.dev/v1alpha1\nmetadata:\n  name: tagged\n\
          kustomize:\n  - name: tagging\n    substitutions:\n      tag: ${env(\"BPVM_CACHE_TEST_TAG\") ?? \"none\"}\n",
     );
+    // The Jsonnet file imports another: what an import reads is an input.
+    let configs = platform.join("contexts/_template/configs");
+    let jsonnet = std::fs::read_to_string(configs.join("cluster.jsonnet")).unwrap();
+    let jsonnet = jsonnet.replacen("\":6443\"", "\":\" + (import \"port.libsonnet\").port", 1);
+    assert!(jsonnet.contains("import"), "{jsonnet}");
+    write(&configs, "cluster.jsonnet", &jsonnet);
+    write(&configs, "port.libsonnet", "{port: 6443}\n");
     copy_tree(&examples().join("windsor-v0.9"), &root.join("repo/legacy"));
     copy_tree(&examples().join("bluelink"), &root.join("repo/apps/orders"));
 }
@@ -108,6 +115,7 @@ fn a_cached_run_writes_what_a_fresh_render_writes() {
         "platform/windsor.yaml",
         "platform/contexts/local/values.yaml",
         "platform/contexts/_template/configs/cluster.jsonnet",
+        "platform/contexts/_template/configs/port.libsonnet",
         "platform/contexts/_template/facets/tagged.yaml",
     ] {
         assert!(read.files.contains_key(file), "{file}: {read:?}");
@@ -164,11 +172,13 @@ fn each_change_misses_exactly_the_targets_that_read_it() {
     misses(
         root,
         "jsonnet",
-        |r| edit(r, jsonnet, "6443", "6444"),
+        |r| edit(r, jsonnet, "https://", "http://"),
         &[],
         "a",
         &WINDSOR,
     );
+    let import = "repo/platform/contexts/_template/configs/port.libsonnet";
+    misses(root, "import", |r| edit(r, import, "6443", "6444"), &[], "a", &WINDSOR);
     misses(root, "env", |_| {}, &[], "b", &WINDSOR);
     let legacy = "repo/legacy/contexts/staging/values.yaml";
     misses(
