@@ -16,7 +16,7 @@
 //! Reading an entry sets its modification time, so [`Cache::evict`]
 //! removes the least recently used first.
 
-use super::manifest::{Manifest, hex};
+use super::manifest::{Checked, Manifest, hex};
 use super::target::{Kind, Target};
 use super::template::Output;
 use serde::{Deserialize, Serialize};
@@ -101,10 +101,11 @@ impl Cache {
         target: &Target,
         version: &str,
         options: &BTreeMap<String, String>,
+        seen: &mut Checked,
     ) -> Option<(Manifest, Output)> {
         let index = self.index(target);
         let manifest: Manifest = serde_json::from_slice(&std::fs::read(&index).ok()?).ok()?;
-        if !manifest.unchanged(target, version, options) {
+        if !manifest.unchanged(target, version, options, seen) {
             return None;
         }
         let object = self.object(&manifest.key);

@@ -116,31 +116,51 @@ impl Manifest {
     /// read the same: the same version and options, and every input as it
     /// was (files read again through the target's base, variables hashed).
     /// The key must also be the hash of the rest (an edited index entry is
-    /// not trusted).
-    pub(crate) fn unchanged(&self, target: &Target, version: &str, options: &BTreeMap<String, String>) -> bool {
+    /// not trusted). `seen` keeps what each path holds now, so that the
+    /// targets of one template check the files they share once.
+    pub(crate) fn unchanged(
+        &self,
+        target: &Target,
+        version: &str,
+        options: &BTreeMap<String, String>,
+        seen: &mut Checked,
+    ) -> bool {
         if self.target != target.id || self.bpvm != version || &self.options != options || self.key != self.hash() {
             return false;
         }
         let Ok(root) = Root::new(&target.base, "batch folder") else {
             return false;
         };
-        let same = |rel: &str, before: Seen| {
+        let mut same = |rel: &str, before: Seen| {
             let path = root.dir().join(rel);
-            root.seen_again(&path, &before) == before
+            let sort = match before {
+                Seen::File(_) => 0,
+                Seen::Folder(_) => 1,
+                _ => 2,
+            };
+            let now = seen
+                .entry((path, sort))
+                .or_insert_with_key(|(path, _)| root.seen_again(path, &before));
+            *now == before
         };
-        let hashed = |map: &BTreeMap<String, String>, seen: fn(Hash) -> Seen| {
-            map.iter().all(|(rel, h)| unhex(h).is_some_and(|h| same(rel, seen(h))))
-        };
-        hashed(&self.inputs.files, Seen::File)
-            && hashed(&self.inputs.folders, Seen::Folder)
-            && self
-                .inputs
-                .paths
-                .iter()
-                .all(|(rel, k)| unlooked(k).is_some_and(|s| same(rel, s)))
+        let files = self.inputs.files.iter().map(|(rel, h)| (rel, unhex(h).map(Seen::File)));
+        let folders = self
+            .inputs
+            .folders
+            .iter()
+            .map(|(rel, h)| (rel, unhex(h).map(Seen::Folder)));
+        let paths = self.inputs.paths.iter().map(|(rel, k)| (rel, unlooked(k)));
+        files
+            .chain(folders)
+            .chain(paths)
+            .all(|(rel, before)| before.is_some_and(|b| same(rel, b)))
             && self.inputs.env.iter().all(|(name, h)| env_hash(name) == *h)
     }
 }
+
+/// What paths hold now, by absolute path and the way they were seen (0
+/// read, 1 listed, 2 looked at).
+pub(crate) type Checked = std::collections::HashMap<(PathBuf, u8), Seen>;
 
 /// The hash (hex) of the environment variable `name`'s value now.
 fn env_hash(name: &str) -> Option<String> {

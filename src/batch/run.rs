@@ -374,12 +374,13 @@ impl<'a> Batch<'a> {
         };
         let options = self.output_options();
         let mut misses = Vec::new();
+        let mut seen = Default::default();
         for target in todo {
             if self.stop.load(Ordering::Relaxed) {
                 break;
             }
             let start = Instant::now();
-            match cache.lookup(target, self.options.version(), &options) {
+            match cache.lookup(target, self.options.version(), &options, &mut seen) {
                 None => misses.push(target),
                 Some((manifest, output)) => {
                     self.sink.started(&target.id);
