@@ -210,9 +210,22 @@ fn active(f: impl FnOnce(&mut Inputs)) {
     });
 }
 
-/// Notes the bytes of the file at `path` as read.
+/// Notes the bytes of the file at `path` as read. A file the active
+/// recorder has already seen read is not hashed again: a render reads some
+/// files (Jsonnet libraries) once per call, and its first read is what
+/// a later check compares with.
 pub(super) fn file(path: &Path, bytes: &[u8]) {
-    if tracking() {
+    let read_before = ACTIVE.with(|a| match a.borrow().as_ref() {
+        None => true,
+        Some(r) => {
+            r.0.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .files
+                .get(path)
+                .is_some_and(|s| matches!(s, Seen::File(_)))
+        }
+    });
+    if !read_before {
         let hash = *blake3::hash(bytes).as_bytes();
         active(|i| i.note(path, Seen::File(hash)));
     }

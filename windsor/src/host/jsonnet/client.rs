@@ -116,7 +116,10 @@ impl Worker {
         scope: &str,
         deadline: Instant,
     ) -> Result<Result<Value, String>, Broken> {
-        let cpu = seconds(deadline.saturating_duration_since(Instant::now())).to_string();
+        let mut cpu = seconds(deadline.saturating_duration_since(Instant::now())).to_string();
+        if bpvm_runtime::root::inputs::tracking() {
+            cpu.push_str(" track");
+        }
         let scope = match &self.scope {
             Some(held) if held == scope => "",
             _ => scope,

@@ -36,7 +36,10 @@ pub fn serve(memory: usize) -> io::Result<()> {
         let parts = (frame::read(&mut input, memory)?, frame::read(&mut input, 32)?);
         let (Some(file), Some(cpu)) = parts else { break };
         let scope = frame::read(&mut input, memory)?.unwrap_or_default();
-        limit_cpu(std::str::from_utf8(&cpu).ok().and_then(|s| s.parse().ok()).unwrap_or(1));
+        // `SECONDS` or `SECONDS track`: the caller tracks what is read.
+        let cpu = String::from_utf8_lossy(&cpu).into_owned();
+        let (seconds, track) = cpu.split_once(' ').unwrap_or((&cpu, ""));
+        limit_cpu(seconds.parse().unwrap_or(1));
         let dir = path(dir);
         let root = match last.take() {
             Some((d, r)) if d == dir => Ok(r),
@@ -45,11 +48,14 @@ pub fn serve(memory: usize) -> io::Result<()> {
         if !scope.is_empty() {
             context = engine::context_from_json(&scope).unwrap_or(Val::Null);
         }
-        // Every request is tracked: the caller decides whether it wants
-        // what was read, and a Jsonnet file's imports are few and small.
         let read = inputs::Recorder::new();
         let result = root.as_ref().map_err(Clone::clone).and_then(|root| {
-            let v = inputs::track(&read, || engine::evaluate(root, &path(file), context.clone()));
+            let evaluate = || engine::evaluate(root, &path(file), context.clone());
+            let v = if track == "track" {
+                inputs::track(&read, evaluate)
+            } else {
+                evaluate()
+            };
             engine::collect_garbage();
             v
         });
