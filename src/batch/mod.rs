@@ -2,8 +2,9 @@
 //! repository as one list of targets, found once, split across machines.
 //!
 //! Here: `discover` (finding targets), `target`, `shard`, `timed` (shards
-//! balanced by a report's durations), `queue` (the worker
-//! pool), `run`, `template` (a loaded template) and `report`. They import
+//! balanced by a report's durations), `queue` (the worker pool), `run`,
+//! `template` (a loaded template), `manifest` (what a target's output
+//! depends on), `cache` (the render cache) and `report`. They import
 //! the language crates and each other downwards (`run` uses `template`,
 //! `shard`, `queue`); nothing here imports `check`.
 //!
@@ -132,7 +133,9 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+mod cache;
 pub(crate) mod discover;
+mod manifest;
 pub(crate) mod queue;
 mod rendered;
 mod report;
@@ -142,10 +145,12 @@ mod target;
 mod template;
 mod timed;
 
+pub use cache::Cache;
 pub use discover::{
     Discovery, MANIFEST, Problem, SKIPPED, Search, discover, discover_except, discover_with, parse_exclude,
     unmatched_exclude, what_is,
 };
+pub use manifest::{Manifest, Read};
 pub use rendered::{RENDERED, RENDERED_FOLDER, RENDERED_FOLDER_TEXT, is_rendered, rendered_header};
 pub use report::{Counts, Record, RecordKind, Report, Status};
 pub use run::{Options, Sink, Suite, Verdict, run, suites};

@@ -1,6 +1,7 @@
 //! What a batch did, one record per target and test case: as JSON that
 //! shards' reports merge from, and as JUnit XML that CI systems show.
 
+use super::manifest::Manifest;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -71,6 +72,13 @@ pub struct Record {
     /// warnings of a test case).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The output was taken from the render cache, not rendered.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
+    /// What the target's output depends on, when the batch tracked inputs
+    /// (see [`Manifest`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest: Option<Manifest>,
 }
 
 impl Record {
@@ -83,6 +91,8 @@ impl Record {
             seconds: 0.0,
             diagnostics: Vec::new(),
             notes: Vec::new(),
+            cached: false,
+            manifest: None,
         }
     }
 }
@@ -133,6 +143,9 @@ pub struct Counts {
     pub tests: usize,
     /// Test cases that failed.
     pub tests_failed: usize,
+    /// Targets whose output came from the render cache (counted in
+    /// `rendered` too).
+    pub cached: usize,
 }
 
 impl Counts {
@@ -162,9 +175,13 @@ impl Report {
                     c.tests += 1;
                     c.tests_failed += usize::from(status != Status::Ok);
                 }
-                (_, Status::Ok) => c.rendered += 1,
+                (_, Status::Ok) => {
+                    c.rendered += 1;
+                    c.cached += usize::from(r.cached);
+                }
                 (_, Status::Drift) => {
                     c.rendered += 1;
+                    c.cached += usize::from(r.cached);
                     c.drifted += 1;
                 }
                 (_, Status::Failed) => c.failed += 1,

@@ -1,13 +1,16 @@
 //! Running a batch: every target rendered on a pool of worker threads,
 //! each template loaded once and dropped when its last target is done.
 
+use super::cache::Cache;
+use super::manifest::{Manifest, output_options};
 use super::queue;
 use super::report::{Record, RecordKind, Status};
 use super::shard::shard_of;
 use super::target::{Kind, Target, join};
 use super::template::{Format, Output, Template};
+use bpvm_runtime::root::inputs::{self, Inputs, Recorder};
 use bpvm_windsor::test;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -42,6 +45,28 @@ pub struct Options {
     /// Values the schema refuses fail a Windsor target or test case,
     /// instead of being noted as warnings (`--strict`).
     pub strict: bool,
+    /// Record what each target's output depends on: its [`Record`]'s
+    /// [`manifest`](Record::manifest).
+    pub track: bool,
+    /// Take the output of a target whose inputs did not change since it
+    /// was stored from this cache, without loading its template; store
+    /// each target rendered (inputs are tracked).
+    pub cache: Option<Cache>,
+    /// The version of bpvm that manifests and cache keys name (`None`:
+    /// this one). Tests set it to show that another version misses.
+    #[doc(hidden)]
+    pub bpvm_version: Option<String>,
+}
+
+impl Options {
+    /// Whether inputs are tracked.
+    fn tracking(&self) -> bool {
+        self.track || self.cache.is_some()
+    }
+
+    fn version(&self) -> &str {
+        self.bpvm_version.as_deref().unwrap_or(env!("CARGO_PKG_VERSION"))
+    }
 }
 
 /// A Windsor project whose test suites a batch runs.
@@ -208,8 +233,8 @@ fn groups<'a>(targets: &'a [Target], suites: &'a [Suite]) -> Vec<Group<'a>> {
 enum Job<'a> {
     /// Load a template; its renders and test cases follow.
     Load(&'a Group<'a>),
-    /// Render a target from its loaded template.
-    Render(&'a Target, Arc<Template>),
+    /// Render a target from its loaded template (and what loading it read).
+    Render(&'a Target, Arc<Template>, Arc<Inputs>),
     /// Run a test case.
     Test(Box<TestCase>),
 }
@@ -237,8 +262,8 @@ impl<'a> Batch<'a> {
         }
         match job {
             Job::Load(group) => self.load(group),
-            Job::Render(target, template) => {
-                self.render(target, &template);
+            Job::Render(target, template, read) => {
+                self.render(target, &template, &read);
                 Vec::new()
             }
             Job::Test(test) => {
@@ -253,24 +278,33 @@ impl<'a> Batch<'a> {
     /// the reason.
     fn load<'g>(&self, group: &'g Group<'g>) -> Vec<Job<'g>> {
         let start = Instant::now();
+        let todo: Vec<&'g Target> = group
+            .targets
+            .iter()
+            .filter(|t| !self.options.skip.contains(&t.id))
+            .copied()
+            .collect();
+        let todo = self.take_cached(todo);
+        if todo.is_empty() && group.suite.is_none() {
+            return Vec::new();
+        }
         // A project whose targets are all in other shards is loaded for
         // its tests alone.
-        let loaded = match group.targets.first() {
+        let read = Recorder::new();
+        let loaded = self.tracked(&read, || match group.targets.first() {
             Some(t) => guarded(|| Template::load(t)),
             None => guarded(|| Template::project(group.template)),
-        };
+        });
+        let read = Arc::new(read.inputs());
         let template = match loaded {
             Ok(t) => Arc::new(t),
             Err(e) => {
-                for t in group.targets.iter().filter(|t| !self.options.skip.contains(&t.id)) {
-                    self.finish(Record {
-                        id: t.id.clone(),
-                        kind: kind(t),
-                        status: Status::Failed,
-                        seconds: start.elapsed().as_secs_f64(),
-                        diagnostics: vec![e.clone()],
-                        notes: Vec::new(),
-                    });
+                for t in &todo {
+                    let mut record = Record::new(t.id.clone(), kind(t), Status::Failed);
+                    record.seconds = start.elapsed().as_secs_f64();
+                    record.diagnostics = vec![e.clone()];
+                    record.manifest = self.manifest(t, &read, None);
+                    self.finish(record);
                 }
                 if let Some(suite) = group.suite {
                     self.suite_failed(suite, start, e);
@@ -278,11 +312,9 @@ impl<'a> Batch<'a> {
                 return Vec::new();
             }
         };
-        let mut jobs: Vec<Job<'g>> = group
-            .targets
-            .iter()
-            .filter(|t| !self.options.skip.contains(&t.id))
-            .map(|t| Job::Render(t, Arc::clone(&template)))
+        let mut jobs: Vec<Job<'g>> = todo
+            .into_iter()
+            .map(|t| Job::Render(t, Arc::clone(&template), Arc::clone(&read)))
             .collect();
         if let Some(suite) = group.suite {
             jobs.extend(
@@ -294,26 +326,104 @@ impl<'a> Batch<'a> {
         jobs
     }
 
-    fn render(&self, target: &Target, template: &Template) {
+    /// Renders `target` from `template` (whose load read `loaded`).
+    fn render(&self, target: &Target, template: &Template, loaded: &Inputs) {
         self.sink.started(&target.id);
         let start = Instant::now();
-        let (status, diagnostics, notes) =
-            match guarded(|| template.render(target, self.options.format, self.options.strict)) {
-                Err(e) => (Status::Failed, vec![e], Vec::new()),
-                Ok(output) => match self.sink.output(target, &output) {
-                    Verdict::Ok => (Status::Ok, Vec::new(), output.notes),
-                    Verdict::Drift(diff) => (Status::Drift, vec![diff], output.notes),
-                    Verdict::Failed(e) => (Status::Failed, vec![e], output.notes),
-                },
-            };
-        self.finish(Record {
-            id: target.id.clone(),
-            kind: kind(target),
-            status,
-            seconds: start.elapsed().as_secs_f64(),
-            diagnostics,
-            notes,
+        let read = Recorder::new();
+        let format = self.options.format;
+        let rendered = self.tracked(&read, || {
+            guarded(|| template.render(target, format, self.options.strict))
         });
+        let manifest = self.manifest(target, loaded, Some(&read));
+        if let (Some(cache), Some(m), Ok(output)) = (&self.options.cache, &manifest, &rendered) {
+            // A cache that cannot be written is only slower next time.
+            let _ = cache.store(target, m, output);
+        }
+        let mut record = match rendered {
+            Err(e) => {
+                let mut r = Record::new(target.id.clone(), kind(target), Status::Failed);
+                r.diagnostics = vec![e];
+                r
+            }
+            Ok(output) => self.output(target, output),
+        };
+        record.seconds = start.elapsed().as_secs_f64();
+        record.manifest = manifest;
+        self.finish(record);
+    }
+
+    /// A target's output handed to the sink: its record (without time).
+    fn output(&self, target: &Target, output: Output) -> Record {
+        let (status, diagnostics) = match self.sink.output(target, &output) {
+            Verdict::Ok => (Status::Ok, Vec::new()),
+            Verdict::Drift(diff) => (Status::Drift, vec![diff]),
+            Verdict::Failed(e) => (Status::Failed, vec![e]),
+        };
+        let mut record = Record::new(target.id.clone(), kind(target), status);
+        record.diagnostics = diagnostics;
+        record.notes = output.notes;
+        record
+    }
+
+    /// The targets of `todo` whose output the cache has (their inputs
+    /// unchanged) are done here; the others are returned, to render.
+    fn take_cached<'g>(&self, todo: Vec<&'g Target>) -> Vec<&'g Target> {
+        let Some(cache) = &self.options.cache else {
+            return todo;
+        };
+        let options = self.output_options();
+        let mut misses = Vec::new();
+        let mut seen = Default::default();
+        for target in todo {
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let start = Instant::now();
+            match cache.lookup(target, self.options.version(), &options, &mut seen) {
+                None => misses.push(target),
+                Some((manifest, output)) => {
+                    self.sink.started(&target.id);
+                    let mut record = self.output(target, output);
+                    record.seconds = start.elapsed().as_secs_f64();
+                    record.cached = true;
+                    record.manifest = Some(manifest);
+                    self.finish(record);
+                }
+            }
+        }
+        misses
+    }
+
+    fn output_options(&self) -> BTreeMap<String, String> {
+        output_options(self.options.format, self.options.strict)
+    }
+
+    /// `f`, noting what it reads in `recorder` when inputs are tracked.
+    fn tracked<T>(&self, recorder: &Arc<Recorder>, f: impl FnOnce() -> T) -> T {
+        if self.options.tracking() {
+            inputs::track(recorder, f)
+        } else {
+            f()
+        }
+    }
+
+    /// `target`'s manifest, when inputs are tracked: what its template's
+    /// load read and what its render read.
+    fn manifest(&self, target: &Target, loaded: &Inputs, rendered: Option<&Recorder>) -> Option<Manifest> {
+        if !self.options.tracking() {
+            return None;
+        }
+        let mut read = loaded.clone();
+        if let Some(r) = rendered {
+            read.extend(&r.inputs());
+        }
+        Some(Manifest::new(
+            target,
+            &read,
+            self.options.version(),
+            self.output_options(),
+        ))
     }
 
     /// A project's test cases (those of the shard).
@@ -371,6 +481,8 @@ impl<'a> Batch<'a> {
             seconds: start.elapsed().as_secs_f64(),
             diagnostics: diffs,
             notes,
+            cached: false,
+            manifest: None,
         });
     }
 
@@ -383,6 +495,8 @@ impl<'a> Batch<'a> {
             seconds: start.elapsed().as_secs_f64(),
             diagnostics: vec![e],
             notes: Vec::new(),
+            cached: false,
+            manifest: None,
         });
         Vec::new()
     }

@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 /// The `bpvm` binary of this build, built once if this test runs alone.
-fn bpvm() -> &'static Path {
+pub(crate) fn bpvm() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {
         let exe = std::env::current_exe().unwrap();
@@ -39,7 +39,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
@@ -52,7 +52,7 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-fn examples() -> PathBuf {
+pub(crate) fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
 }
 
@@ -183,7 +183,7 @@ fn render_alone(root: &Path, id: &str, format: &str) -> Output {
 }
 
 /// Every file under `dir`, relative, with its bytes.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

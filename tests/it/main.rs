@@ -18,6 +18,7 @@ mod corpus;
 mod errors;
 mod hardening;
 mod http_resource;
+mod render_cache;
 mod robustness;
 mod root;
 mod support;

@@ -20,6 +20,7 @@
 //! cannot tell it from the file's other names (it is the same file).
 
 mod beneath;
+pub mod inputs;
 mod listing;
 mod refusal;
 mod shown;
@@ -29,6 +30,7 @@ pub use refusal::{AccessError, MAX_FILE_BYTES, Refusal};
 pub use shown::shown;
 
 use beneath::{Failure, Opened, Want};
+use inputs::Seen;
 use rustix::fs::{FileType, Stat};
 use std::fs::File;
 use std::io::{self, Read};
@@ -122,70 +124,85 @@ impl Root {
 
     /// Opens `path` (relative to the folder `from`, or absolute) beneath
     /// the root for `want`.
-    fn open(&self, from: &Path, path: &str, want: Want) -> Result<Opened, AccessError> {
+    /// Also the path as asked for (absolute, `..` resolved on its text),
+    /// by which input tracking names it: a symlink is followed again when
+    /// the input is checked, so pointing it elsewhere is a change.
+    fn open(&self, from: &Path, path: &str, want: Want) -> Result<(Opened, PathBuf), AccessError> {
         self.open_os(from, Path::new(path), path, want)
     }
 
     /// [`Root::open`] of a path that may not be UTF-8, `shown` in messages.
-    fn open_os(&self, from: &Path, path: &Path, shown: &str, want: Want) -> Result<Opened, AccessError> {
+    fn open_os(&self, from: &Path, path: &Path, shown: &str, want: Want) -> Result<(Opened, PathBuf), AccessError> {
         // Refused before the file system is asked, so a template cannot
         // learn which files exist outside the root.
         let lexical = normalize(&from.join(path));
         let Ok(rel) = lexical.strip_prefix(&self.dir) else {
             return Err(self.refuse(shown, Refusal::Outside(lexical)));
         };
-        beneath::open(self.handle.as_fd(), &self.dir, rel, want).map_err(|failure| {
-            let refusal = match failure {
-                Failure::Missing => Refusal::Missing,
-                Failure::Outside => Refusal::Outside(lexical.clone()),
-                Failure::Os(e) => Refusal::Io(e),
-            };
-            self.refuse(shown, refusal)
-        })
+        let failure = match beneath::open(self.handle.as_fd(), &self.dir, rel, want) {
+            Ok(opened) => return Ok((opened, lexical)),
+            Err(failure) => failure,
+        };
+        let refusal = match failure {
+            Failure::Missing => {
+                inputs::seen(&lexical, Seen::Missing);
+                Refusal::Missing
+            }
+            Failure::Outside => Refusal::Outside(lexical),
+            Failure::Os(e) => Refusal::Io(e),
+        };
+        Err(self.refuse(shown, refusal))
     }
 
     /// `path` (relative to the folder `from`, or absolute) as a real path
     /// inside the root: symlinks followed, `..` resolved (on the path's
     /// text, before any symlink is followed).
     pub fn resolve(&self, from: &Path, path: &str) -> Result<PathBuf, AccessError> {
-        let opened = self.open(from, path, Want::Look)?;
+        let (opened, asked) = self.open(from, path, Want::Look)?;
+        inputs::seen(&asked, Seen::Kind(Kind::of(&opened.stat)));
         Ok(self.dir.join(opened.real))
     }
 
     /// What is at `path` (see [`Root::resolve`]), symlinks followed inside
     /// the root.
     pub fn kind(&self, from: &Path, path: &str) -> Result<Kind, AccessError> {
-        let opened = self.open(from, path, Want::Look)?;
+        let (opened, asked) = self.open(from, path, Want::Look)?;
+        inputs::seen(&asked, Seen::Kind(Kind::of(&opened.stat)));
         Ok(Kind::of(&opened.stat))
     }
 
     /// [`Root::kind`] of a path that may not be UTF-8, `shown` in messages.
     pub fn kind_os(&self, path: &Path, shown: &str) -> Result<Kind, AccessError> {
-        let opened = self.open_os(&self.dir, path, shown, Want::Look)?;
+        let (opened, asked) = self.open_os(&self.dir, path, shown, Want::Look)?;
+        inputs::seen(&asked, Seen::Kind(Kind::of(&opened.stat)));
         Ok(Kind::of(&opened.stat))
     }
 
     /// [`Root::read`] of a path that may not be UTF-8 (a file listed by
     /// [`Root::list`]), `shown` in messages.
     pub fn read_os(&self, path: &Path, shown: &str) -> Result<Vec<u8>, AccessError> {
-        let opened = self.open_os(&self.dir, path, shown, Want::Read)?;
-        read_regular(opened.fd, &opened.stat).map_err(|r| self.refuse(shown, r))
+        let (opened, asked) = self.open_os(&self.dir, path, shown, Want::Read)?;
+        let bytes = read_regular(opened.fd, &opened.stat).map_err(|r| self.refuse(shown, r))?;
+        inputs::file(&asked, &bytes);
+        Ok(bytes)
     }
 
     /// The regular file at `path` (see [`Root::resolve`]), resolved: a name
     /// for it. To read it, use [`Root::fetch`] or [`Root::read`], which
     /// open it beneath the root again rather than trusting this path.
     pub fn file(&self, from: &Path, path: &str) -> Result<PathBuf, AccessError> {
-        let opened = self.open(from, path, Want::Read)?;
+        let (opened, asked) = self.open(from, path, Want::Read)?;
         regular(&opened.stat).map_err(|r| self.refuse(path, r))?;
+        inputs::seen(&asked, Seen::Kind(Kind::File));
         Ok(self.dir.join(opened.real))
     }
 
     /// The regular file at `path`, read through one handle: its real path
     /// and its bytes.
     pub fn fetch(&self, from: &Path, path: &str) -> Result<Fetched, AccessError> {
-        let opened = self.open(from, path, Want::Read)?;
+        let (opened, asked) = self.open(from, path, Want::Read)?;
         let bytes = read_regular(opened.fd, &opened.stat).map_err(|r| self.refuse(path, r))?;
+        inputs::file(&asked, &bytes);
         Ok(Fetched {
             path: self.dir.join(opened.real),
             bytes,
@@ -194,8 +211,10 @@ impl Root {
 
     /// The bytes of the regular file at `path`.
     pub fn read(&self, from: &Path, path: &str) -> Result<Vec<u8>, AccessError> {
-        let opened = self.open(from, path, Want::Read)?;
-        read_regular(opened.fd, &opened.stat).map_err(|r| self.refuse(path, r))
+        let (opened, asked) = self.open(from, path, Want::Read)?;
+        let bytes = read_regular(opened.fd, &opened.stat).map_err(|r| self.refuse(path, r))?;
+        inputs::file(&asked, &bytes);
+        Ok(bytes)
     }
 
     /// The text of the regular file at `path`.
@@ -206,7 +225,7 @@ impl Root {
     /// The entries of the folder at `path` (see [`Root::resolve`]), read
     /// from its handle; `None` when there is no such folder.
     pub fn list(&self, from: &Path, path: &str) -> Result<Option<Listing>, AccessError> {
-        let opened = match self.open(from, path, Want::Folder) {
+        let (opened, asked) = match self.open(from, path, Want::Folder) {
             Ok(o) => o,
             Err(e) if e.is_missing() => return Ok(None),
             Err(e) => return Err(e),
@@ -218,9 +237,59 @@ impl Root {
             let shown = full.strip_prefix(&self.dir).unwrap_or(&full).to_string_lossy();
             self.kind_os(&full, &shown)
         };
-        listing::read(opened.fd, &opened.stat, look)
-            .map(Some)
-            .map_err(|e| self.refuse(path, Refusal::Io(e)))
+        let listing = listing::read(opened.fd, &opened.stat, look).map_err(|e| self.refuse(path, Refusal::Io(e)))?;
+        inputs::folder(&asked, &listing);
+        Ok(Some(listing))
+    }
+
+    /// What is at `path` (absolute, inside the root) now, seen the way
+    /// `before` was (read, listed or looked at), without noting it as an
+    /// input: equal to `before` when that input has not changed.
+    ///
+    /// ```
+    /// use bpvm_runtime::root::{Root, inputs};
+    /// let dir = std::env::temp_dir().join(format!("bpvm-again-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// std::fs::write(dir.join("a.txt"), "one").unwrap();
+    /// let root = Root::new(&dir, "project").unwrap();
+    /// let r = inputs::Recorder::new();
+    /// inputs::track(&r, || root.read(root.dir(), "a.txt").unwrap());
+    /// let (path, before) = r.inputs().files.into_iter().next().unwrap();
+    /// assert_eq!(root.seen_again(&path, &before), before);
+    /// std::fs::write(dir.join("a.txt"), "two").unwrap();
+    /// assert_ne!(root.seen_again(&path, &before), before);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn seen_again(&self, path: &Path, before: &Seen) -> Seen {
+        let shown = path.to_string_lossy();
+        let want = match before {
+            Seen::File(_) => Want::Read,
+            Seen::Folder(_) => Want::Folder,
+            Seen::Kind(_) | Seen::Missing => Want::Look,
+        };
+        let opened = match self.open_os(&self.dir, path, &shown, want) {
+            Ok((opened, _)) => opened,
+            Err(e) if e.is_missing() => return Seen::Missing,
+            Err(_) => return Seen::Kind(Kind::Other),
+        };
+        match before {
+            Seen::File(_) => match read_regular(opened.fd, &opened.stat) {
+                Ok(bytes) => Seen::File(inputs::hash_value(&bytes)),
+                Err(_) => Seen::Kind(Kind::Other),
+            },
+            Seen::Folder(_) => {
+                let look = |name: &std::ffi::OsStr| {
+                    let full = self.dir.join(&opened.real).join(name);
+                    let opened = self.open_os(&self.dir, &full, &full.to_string_lossy(), Want::Look);
+                    opened.map(|(o, _)| Kind::of(&o.stat))
+                };
+                match listing::read(opened.fd, &opened.stat, look) {
+                    Ok(listing) => Seen::Folder(inputs::listing_hash(&listing)),
+                    Err(_) => Seen::Kind(Kind::Other),
+                }
+            }
+            _ => Seen::Kind(Kind::of(&opened.stat)),
+        }
     }
 }
 

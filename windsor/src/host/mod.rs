@@ -253,7 +253,15 @@ fn env<'a>(c: &mut Ctx<'a>, a: &[Val<'a>]) -> Result<Val<'a>, FnError> {
     }
     match &h.environment {
         Some(vars) => vars.get(name).map_or(Ok(Val::Nil), |v| c.adopt("env()", v)),
-        None => std::env::var(name).map_or(Ok(Val::Nil), |v| c.adopt_str("env()", &v)),
+        None => {
+            // Tracked by name and a hash of the value: never the value.
+            let raw = std::env::var_os(name);
+            let bytes = raw
+                .as_ref()
+                .map(|v| std::os::unix::ffi::OsStrExt::as_bytes(v.as_os_str()));
+            bpvm_runtime::root::inputs::env(name, bytes);
+            std::env::var(name).map_or(Ok(Val::Nil), |v| c.adopt_str("env()", &v))
+        }
     }
 }
 

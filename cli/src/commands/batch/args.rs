@@ -6,6 +6,9 @@ use crate::args::{AllowEmpty, ExcludeArgs, OutputFormat, ReportFormat};
 use clap::Subcommand;
 use std::path::PathBuf;
 
+/// The variable naming the render cache's folder when `--cache` is not given.
+pub const CACHE_VARIABLE: &str = "BPVM_CACHE";
+
 /// Render every Windsor context and Bluelink blueprint under PATHs in one run
 ///
 /// Finds every Windsor project (windsor.yaml and contexts/_template/:
@@ -106,6 +109,18 @@ pub struct Args {
     /// BPVM_MEMORY_LIMIT_MIB].
     #[arg(long, value_name = "MIB", value_parser = super::limits::parse_mib)]
     pub memory_limit: Option<u64>,
+    /// Keep a render cache in DIR [default: BPVM_CACHE]: a target whose
+    /// inputs did not change since it was stored (every file and folder its
+    /// render read, the environment variables env() read, the output
+    /// options, bpvm's version) is taken from it without loading its
+    /// template. It holds output exactly as written (masked values stay
+    /// masked); batches may share it.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Keep the cache under MB megabytes: after the batch, the least
+    /// recently used entries are removed.
+    #[arg(long, value_name = "MB", default_value_t = 1024)]
+    pub cache_max_mb: u64,
     #[command(flatten)]
     pub exclude: ExcludeArgs,
     #[command(flatten)]
@@ -121,6 +136,17 @@ impl Args {
     /// The shard to render, 1-based, from `--shard` or `--shard-index`.
     pub fn shard(&self) -> Option<(usize, usize)> {
         self.shard.or(self.shard_index)
+    }
+
+    /// The render cache's folder: `--cache`, else `BPVM_CACHE` when set
+    /// and not empty.
+    pub fn cache(&self) -> Option<PathBuf> {
+        let from_env = || {
+            std::env::var_os(CACHE_VARIABLE)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        self.cache.clone().or_else(from_env)
     }
 }
 

@@ -142,7 +142,7 @@ impl<'a> Pool<'a> {
                 Heard::Message(Message::Done(record)) => {
                     let text = texts.remove(&record.id);
                     done.insert(record.id.clone());
-                    self.finish(self.written(job, record, text));
+                    self.finish(self.written(job, *record, text));
                     on = None;
                     since = Instant::now();
                 }
@@ -218,6 +218,8 @@ fn failure(id: &str, kind: RecordKind, since: Instant, why: &str) -> Record {
         seconds: since.elapsed().as_secs_f64(),
         diagnostics: vec![format!("error: {why}")],
         notes: Vec::new(),
+        cached: false,
+        manifest: None,
     }
 }
 

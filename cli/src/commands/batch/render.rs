@@ -9,7 +9,7 @@ use super::pool::Pool;
 use super::progress::Progress;
 use super::results;
 use super::wire::Job;
-use crate::args::Format as OutputFormat;
+use crate::args::{Format as OutputFormat, ReportFormat};
 use bpvm::batch::{self, Discovery, Format, Report, Search, Suite, Target};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -48,6 +48,12 @@ pub fn render(args: &Args) -> Result<bool, String> {
             crate::write::atomically_unsynced("--out", &mark, batch::RENDERED_FOLDER_TEXT)?;
         }
     }
+    let cache = match args.cache() {
+        Some(dir) => Some(
+            batch::Cache::open(&dir).map_err(|e| format!("error: --cache {}: cannot create it: {e}", dir.display()))?,
+        ),
+        None => None,
+    };
     let progress = Progress::new(targets.len());
     let sink = Files {
         mode,
@@ -61,6 +67,9 @@ pub fn render(args: &Args) -> Result<bool, String> {
         texts: !matches!(sink.mode, Mode::Render),
         fail_fast: args.fail_fast,
         strict: args.strict,
+        // A JUnit report has no place for manifests: nothing to track for.
+        track: cache.is_some() || (args.report.is_some() && matches!(args.report_format, ReportFormat::Json)),
+        cache: cache.as_ref().map(|c| absolute(c.dir())),
         shard: args.shard(),
         suite: None,
         skip: Vec::new(),
@@ -72,6 +81,12 @@ pub fn render(args: &Args) -> Result<bool, String> {
     );
     let records = Pool::new(jobs(&targets, suites, &job), limits, &sink, args.fail_fast).run(workers);
     progress.finish();
+    if let Some(cache) = &cache {
+        let max = args.cache_max_mb.saturating_mul(1024 * 1024);
+        cache
+            .evict(max)
+            .map_err(|e| format!("error: --cache {}: {e}", cache.dir().display()))?;
+    }
     if let Mode::Write(out) = &sink.mode {
         crate::write::durable("--out", out)?;
     }

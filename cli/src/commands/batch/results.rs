@@ -41,8 +41,12 @@ pub fn print(report: &Report, stale: &[String], out: Option<&Path>) {
 /// `--fail-fast` stopped the batch before all of its `targets` rendered.
 pub fn summary(args: &Args, report: &Report, stale: usize, targets: usize, start: Instant) -> String {
     let counts = report.counts();
+    let from_cache = match args.cache() {
+        Some(_) => format!(" ({} from cache)", counts.cached),
+        None => String::new(),
+    };
     let mut summary = format!(
-        "{} rendered, {} failed in {:.2} s",
+        "{} rendered{from_cache}, {} failed in {:.2} s",
         counts.rendered,
         counts.failed,
         start.elapsed().as_secs_f64()

@@ -21,6 +21,10 @@ pub struct Job {
     pub fail_fast: bool,
     /// `--strict`: values the schema refuses fail a target.
     pub strict: bool,
+    /// Record each target's manifest.
+    pub track: bool,
+    /// The render cache's folder.
+    pub cache: Option<PathBuf>,
     pub shard: Option<(usize, usize)>,
     pub suite: Option<Suite>,
     /// Ids not to run: done, or the cause of an earlier crash.
@@ -36,7 +40,7 @@ pub enum Message {
     /// A target's rendered text (before its record).
     Text(String, String),
     /// A target or test case is done.
-    Done(Record),
+    Done(Box<Record>),
     /// The job is done.
     End,
 }
@@ -185,8 +189,14 @@ impl Job {
         put(out, if self.format == Format::Json { b"json" } else { b"yaml" })?;
         put(
             out,
-            &[u8::from(self.texts), u8::from(self.fail_fast), u8::from(self.strict)],
+            &[
+                u8::from(self.texts),
+                u8::from(self.fail_fast),
+                u8::from(self.strict),
+                u8::from(self.track),
+            ],
         )?;
+        put_option(out, self.cache.as_ref().map(|c| c.as_os_str().as_bytes()))?;
         let shard = self.shard.map(|(k, n)| format!("{k}/{n}"));
         put_option(out, shard.as_deref().map(str::as_bytes))?;
         put_option(out, self.suite.as_ref().map(|s| s.id.as_bytes()))?;
@@ -205,6 +215,7 @@ impl Job {
             return Ok(None);
         };
         let flags = field(input)?;
+        let cache = option(input)?.map(path);
         let shard = option(input)?
             .map(|s| bpvm::batch::parse_shard(&String::from_utf8_lossy(&s)))
             .transpose()
@@ -220,6 +231,8 @@ impl Job {
             texts: flags.first() == Some(&1),
             fail_fast: flags.get(1) == Some(&1),
             strict: flags.get(2) == Some(&1),
+            track: flags.get(3) == Some(&1),
+            cache,
             shard,
             suite: suite_id.zip(project).map(|(id, project)| Suite { id, project }),
             skip,
@@ -264,7 +277,10 @@ impl Message {
                 put(out, status_code(r.status))?;
                 put_number(out, r.seconds.to_bits())?;
                 put_list(out, r.diagnostics.iter().map(String::as_bytes))?;
-                put_list(out, r.notes.iter().map(String::as_bytes))
+                put_list(out, r.notes.iter().map(String::as_bytes))?;
+                put(out, &[u8::from(r.cached)])?;
+                let manifest = r.manifest.as_ref().map(|m| serde_json::to_vec(m).unwrap_or_default());
+                put_option(out, manifest.as_deref())
             }
             Message::End => put(out, b"end"),
         }
@@ -278,7 +294,7 @@ impl Message {
         let message = match tag.as_slice() {
             b"started" => Message::Started(text(input)?),
             b"text" => Message::Text(text(input)?, text(input)?),
-            b"done" => Message::Done(record(input)?),
+            b"done" => Message::Done(Box::new(record(input)?)),
             b"end" => Message::End,
             _ => return Err(broken("an unknown message")),
         };
@@ -305,6 +321,10 @@ fn record(input: &mut impl Read) -> io::Result<Record> {
         seconds: f64::from_bits(number(input)?),
         diagnostics: strings(input)?,
         notes: strings(input)?,
+        cached: field(input)? == [1],
+        manifest: option(input)?
+            .map(|m| serde_json::from_slice(&m).map_err(|_| broken("a manifest that is not one")))
+            .transpose()?,
     })
 }
 
@@ -323,6 +343,8 @@ mod tests {
             texts: true,
             fail_fast: false,
             strict: true,
+            track: true,
+            cache: Some("c".into()),
             shard: Some((2, 3)),
             suite: Some(Suite {
                 id: "p".into(),
@@ -343,6 +365,7 @@ mod tests {
             (Format::Json, true, true, Some((2, 3)))
         );
         assert_eq!((back.suite, back.skip), (job.suite, job.skip));
+        assert_eq!((back.track, back.cache), (true, Some("c".into())));
 
         let mut bytes = Vec::new();
         let record = Record {
@@ -352,12 +375,14 @@ mod tests {
             seconds: 0.25,
             diagnostics: vec!["error: x".into()],
             notes: vec![],
+            cached: true,
+            manifest: None,
         };
         Message::Started("p/dev".into()).send(&mut bytes).unwrap();
-        Message::Done(record.clone()).send(&mut bytes).unwrap();
+        Message::Done(Box::new(record.clone())).send(&mut bytes).unwrap();
         let mut input = bytes.as_slice();
         assert!(matches!(Message::receive(&mut input).unwrap(), Some(Message::Started(id)) if id == "p/dev"));
-        assert!(matches!(Message::receive(&mut input).unwrap(), Some(Message::Done(r)) if r == record));
+        assert!(matches!(Message::receive(&mut input).unwrap(), Some(Message::Done(r)) if *r == record));
         assert!(Message::receive(&mut input).unwrap().is_none());
     }
 }

@@ -38,6 +38,10 @@ pub fn work(_: WorkerArgs) -> ExitCode {
             format: job.format,
             fail_fast: job.fail_fast,
             strict: job.strict,
+            track: job.track,
+            // The parent made the folder: one that is gone now is no cache.
+            cache: job.cache.and_then(|dir| batch::Cache::open(&dir).ok()),
+            bpvm_version: None,
             tests: job.suite.into_iter().collect(),
             shard: job.shard,
             skip: job.skip.into_iter().collect(),
@@ -81,6 +85,6 @@ impl Sink for Messages {
     }
 
     fn done(&self, record: &Record) {
-        self.send(&Message::Done(record.clone()));
+        self.send(&Message::Done(Box::new(record.clone())));
     }
 }

@@ -116,7 +116,10 @@ impl Worker {
         scope: &str,
         deadline: Instant,
     ) -> Result<Result<Value, String>, Broken> {
-        let cpu = seconds(deadline.saturating_duration_since(Instant::now())).to_string();
+        let mut cpu = seconds(deadline.saturating_duration_since(Instant::now())).to_string();
+        if bpvm_runtime::root::inputs::tracking() {
+            cpu.push_str(" track");
+        }
         let scope = match &self.scope {
             Some(held) if held == scope => "",
             _ => scope,
@@ -134,9 +137,15 @@ impl Worker {
         let tag = frame::read(&mut self.line, 8)?;
         self.line.set_read_timeout(Some(left(deadline)?))?;
         let body = frame::read(&mut self.line, self.memory)?;
-        let (Some(tag), Some(body)) = (tag, body) else {
+        self.line.set_read_timeout(Some(left(deadline)?))?;
+        let read = frame::read(&mut self.line, self.memory)?;
+        let (Some(tag), Some(body), Some(read)) = (tag, body, read) else {
             return Err(Broken::Ended(io::ErrorKind::UnexpectedEof.into()));
         };
+        // What the worker read is this render's input too.
+        if let Some(read) = bpvm_runtime::root::inputs::Inputs::decode(&read) {
+            bpvm_runtime::root::inputs::add(&read);
+        }
         let text = String::from_utf8_lossy(&body);
         Ok(match tag.as_slice() {
             b"ok" => Value::from_json(&text).map_err(|e| format!("the result cannot be read: {e}")),

@@ -2,9 +2,12 @@
 //! endian) and that many bytes.
 //!
 //! A request is four parts — the project's folder, the file's real path,
-//! the CPU seconds it may use, and the scope as JSON (empty: the same as
-//! the last request's). A reply is two — `ok` with the result as JSON,
-//! or `error` with the message.
+//! the CPU seconds it may use (followed by ` track` when the caller tracks
+//! its inputs), and the scope as JSON (empty: the same as
+//! the last request's). A reply is three — `ok` with the result as JSON,
+//! or `error` with the message, then the files the evaluation read (its
+//! imports, as `bpvm_runtime::root::inputs::Inputs::encode` writes them),
+//! so that input tracking in the caller sees them.
 
 use std::io::{self, Read, Write};
 

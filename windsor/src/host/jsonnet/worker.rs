@@ -3,7 +3,7 @@
 //! output, until the input ends. The process limits itself first.
 
 use super::{engine, frame};
-use bpvm_runtime::root::Root;
+use bpvm_runtime::root::{Root, inputs};
 use jrsonnet_evaluator::Val;
 use std::io;
 use std::path::PathBuf;
@@ -36,7 +36,10 @@ pub fn serve(memory: usize) -> io::Result<()> {
         let parts = (frame::read(&mut input, memory)?, frame::read(&mut input, 32)?);
         let (Some(file), Some(cpu)) = parts else { break };
         let scope = frame::read(&mut input, memory)?.unwrap_or_default();
-        limit_cpu(std::str::from_utf8(&cpu).ok().and_then(|s| s.parse().ok()).unwrap_or(1));
+        // `SECONDS` or `SECONDS track`: the caller tracks what is read.
+        let cpu = String::from_utf8_lossy(&cpu).into_owned();
+        let (seconds, track) = cpu.split_once(' ').unwrap_or((&cpu, ""));
+        limit_cpu(seconds.parse().unwrap_or(1));
         let dir = path(dir);
         let root = match last.take() {
             Some((d, r)) if d == dir => Ok(r),
@@ -45,14 +48,21 @@ pub fn serve(memory: usize) -> io::Result<()> {
         if !scope.is_empty() {
             context = engine::context_from_json(&scope).unwrap_or(Val::Null);
         }
+        let read = inputs::Recorder::new();
         let result = root.as_ref().map_err(Clone::clone).and_then(|root| {
-            let v = engine::evaluate(root, &path(file), context.clone());
+            let evaluate = || engine::evaluate(root, &path(file), context.clone());
+            let v = if track == "track" {
+                inputs::track(&read, evaluate)
+            } else {
+                evaluate()
+            };
             engine::collect_garbage();
             v
         });
+        let read = read.inputs().encode();
         match result {
-            Ok(v) => frame::write(&mut output, &[b"ok", v.to_json().as_bytes()])?,
-            Err(e) => frame::write(&mut output, &[b"error", e.as_bytes()])?,
+            Ok(v) => frame::write(&mut output, &[b"ok", v.to_json().as_bytes(), &read])?,
+            Err(e) => frame::write(&mut output, &[b"error", e.as_bytes(), &read])?,
         }
         last = root.ok().map(|r| (dir, r));
     }

@@ -1,0 +1,218 @@
+//! A target's manifest: everything its output depends on — each file its
+//! render read (and its template's load), each folder listed, each path
+//! looked at, each environment variable `env()` read, the options that
+//! change output and bpvm's version — and the key that hashes it all.
+//!
+//! Paths are relative to the target's [`base`](super::Target::base) with
+//! `/` separators (the folder the batch searched, which holds every file a
+//! target may read), so that a manifest names the same files on every
+//! machine and a changed file's path is looked up as written. Hashes are
+//! BLAKE3, in hex. Environment variables are named, and their values
+//! hashed, never kept.
+
+use super::target::{Target, slashed};
+use super::template::Format;
+use bpvm_runtime::root::inputs::{self, Hash, Inputs, Seen};
+use bpvm_runtime::root::{Kind, Root};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What a target's output depends on, and the key that hashes it.
+///
+/// ```
+/// use bpvm::batch::{Options, Target, run};
+/// let dir = std::env::temp_dir().join(format!("bpvm-manifest-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("q.yaml"), "version: 2023-04-20\nresources:\n  q:\n    type: aws/sqs/queue\n    spec: {name: orders}\n").unwrap();
+/// let targets = [Target::bluelink(&dir, "q.yaml", None, Default::default())];
+/// let records = run(&targets, &Options { track: true, ..Options::default() }, &());
+/// let manifest = records[0].manifest.as_ref().unwrap();
+/// assert!(manifest.inputs.files.contains_key("q.yaml"));
+/// assert_eq!(manifest.key.len(), 64);
+/// assert_eq!(manifest.options["format"], "yaml");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The BLAKE3 hash (hex) of everything below: equal keys, equal
+    /// output.
+    pub key: String,
+    /// The target's id (the same inputs may render differently for
+    /// another context's name).
+    pub target: String,
+    /// The version of bpvm that rendered it.
+    pub bpvm: String,
+    /// The options that change output (`format`, `strict`).
+    pub options: BTreeMap<String, String>,
+    /// What the render read.
+    pub inputs: Read,
+}
+
+/// The inputs of a [`Manifest`], paths relative to the target's base.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Read {
+    /// Files read: the BLAKE3 hash of their bytes.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
+    /// Folders listed: a hash of their entries' names and kinds (a new
+    /// context folder or facet changes it).
+    #[serde(default)]
+    pub folders: BTreeMap<String, String>,
+    /// Paths looked at without being read: `file`, `folder`, `other`, or
+    /// `missing` (a file that appears there is a change too).
+    #[serde(default)]
+    pub paths: BTreeMap<String, String>,
+    /// Environment variables read: the hash of the value, `null` when unset.
+    #[serde(default)]
+    pub env: BTreeMap<String, Option<String>>,
+}
+
+/// The options of a batch that change a target's output, as a manifest
+/// names them.
+pub(crate) fn output_options(format: Format, strict: bool) -> BTreeMap<String, String> {
+    BTreeMap::from([
+        ("format".to_string(), format.extension().to_string()),
+        ("strict".to_string(), strict.to_string()),
+    ])
+}
+
+impl Manifest {
+    /// The manifest of `target` that read `read`, rendered by bpvm
+    /// `version` with `options`.
+    pub(crate) fn new(target: &Target, read: &Inputs, version: &str, options: BTreeMap<String, String>) -> Manifest {
+        let base = base(target);
+        let mut out = Read::default();
+        for (path, seen) in &read.files {
+            let rel = relative(&base, path);
+            match seen {
+                Seen::File(h) => out.files.insert(rel, hex(h)),
+                Seen::Folder(h) => out.folders.insert(rel, hex(h)),
+                other => out.paths.insert(rel, looked(other).to_string()),
+            };
+        }
+        for (name, value) in &read.env {
+            out.env.insert(name.clone(), value.as_ref().map(hex));
+        }
+        let mut m = Manifest {
+            key: String::new(),
+            target: target.id.clone(),
+            bpvm: version.to_string(),
+            options,
+            inputs: out,
+        };
+        m.key = m.hash();
+        m
+    }
+
+    /// The hash of everything but the key (maps are sorted, so the JSON
+    /// text is canonical).
+    fn hash(&self) -> String {
+        let body = serde_json::to_vec(&(&self.target, &self.bpvm, &self.options, &self.inputs)).unwrap_or_default();
+        hex(blake3::hash(&body).as_bytes())
+    }
+
+    /// Whether rendering `target` again with `version` and `options` would
+    /// read the same: the same version and options, and every input as it
+    /// was (files read again through the target's base, variables hashed).
+    /// The key must also be the hash of the rest (an edited index entry is
+    /// not trusted). `seen` keeps what each path holds now, so that the
+    /// targets of one template check the files they share once.
+    pub(crate) fn unchanged(
+        &self,
+        target: &Target,
+        version: &str,
+        options: &BTreeMap<String, String>,
+        seen: &mut Checked,
+    ) -> bool {
+        if self.target != target.id || self.bpvm != version || &self.options != options || self.key != self.hash() {
+            return false;
+        }
+        let Ok(root) = Root::new(&target.base, "batch folder") else {
+            return false;
+        };
+        let mut same = |rel: &str, before: Seen| {
+            let path = root.dir().join(rel);
+            let sort = match before {
+                Seen::File(_) => 0,
+                Seen::Folder(_) => 1,
+                _ => 2,
+            };
+            let now = seen
+                .entry((path, sort))
+                .or_insert_with_key(|(path, _)| root.seen_again(path, &before));
+            *now == before
+        };
+        let files = self.inputs.files.iter().map(|(rel, h)| (rel, unhex(h).map(Seen::File)));
+        let folders = self
+            .inputs
+            .folders
+            .iter()
+            .map(|(rel, h)| (rel, unhex(h).map(Seen::Folder)));
+        let paths = self.inputs.paths.iter().map(|(rel, k)| (rel, unlooked(k)));
+        files
+            .chain(folders)
+            .chain(paths)
+            .all(|(rel, before)| before.is_some_and(|b| same(rel, b)))
+            && self.inputs.env.iter().all(|(name, h)| env_hash(name) == *h)
+    }
+}
+
+/// What paths hold now, by absolute path and the way they were seen (0
+/// read, 1 listed, 2 looked at).
+pub(crate) type Checked = std::collections::HashMap<(PathBuf, u8), Seen>;
+
+/// The hash (hex) of the environment variable `name`'s value now.
+fn env_hash(name: &str) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt;
+    std::env::var_os(name).map(|v| hex(&inputs::hash_value(v.as_bytes())))
+}
+
+/// The target's base, absolute and with links resolved, as the roots that
+/// read its files name them.
+fn base(target: &Target) -> PathBuf {
+    target.base.canonicalize().unwrap_or_else(|_| target.base.clone())
+}
+
+/// `path` relative to `base`, `/`-separated (absolute when outside it).
+fn relative(base: &Path, path: &Path) -> String {
+    match path.strip_prefix(base) {
+        Ok(rel) => slashed(rel),
+        Err(_) => path.display().to_string(),
+    }
+}
+
+fn looked(seen: &Seen) -> &'static str {
+    match seen {
+        Seen::Kind(Kind::File) => "file",
+        Seen::Kind(Kind::Folder) => "folder",
+        Seen::Missing => "missing",
+        _ => "other",
+    }
+}
+
+fn unlooked(text: &str) -> Option<Seen> {
+    Some(match text {
+        "file" => Seen::Kind(Kind::File),
+        "folder" => Seen::Kind(Kind::Folder),
+        "other" => Seen::Kind(Kind::Other),
+        "missing" => Seen::Missing,
+        _ => return None,
+    })
+}
+
+/// Bytes as lowercase hex.
+pub(crate) fn hex(bytes: &[u8; 32]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<Hash> {
+    if text.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}

@@ -1,0 +1,323 @@
+//! The render cache (`bpvm batch --cache DIR`) over a generated monorepo:
+//! Windsor projects in both formats (one with a facet that reads `env()`
+//! and a file read by `jsonnet()`), a Bluelink blueprint with an include
+//! and a data file. A cached run writes what a fresh render writes, byte
+//! for byte; each kind of change misses exactly the targets that read
+//! it; a damaged entry is rendered again; two batches share one cache.
+//!
+//! Run through the `bpvm` binary, as users run it (its worker processes,
+//! and Jsonnet in a worker of its own); the bpvm version, which the
+//! binary cannot be told, through the library.
+
+use super::batch::{bpvm, copy_tree, examples, tree};
+use crate::support::files::write;
+use crate::support::scratch::Scratch;
+use bpvm::batch::{Cache, Options, Report, Target, discover, run};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The variable the facet `tagged` reads with `env()`.
+const TAG: &str = "BPVM_CACHE_TEST_TAG";
+
+const WINDSOR: [&str; 2] = ["platform/local", "platform/prod"];
+const LEGACY: [&str; 2] = ["legacy/local", "legacy/staging"];
+const ORDERS: &str = "apps/orders/blueprint";
+
+fn monorepo(root: &Path) {
+    let platform = root.join("repo/platform");
+    copy_tree(&examples().join("windsor"), &platform);
+    write(
+        &platform,
+        "contexts/prod/values.yaml",
+        "provider: aws\ncluster: {name: prod, workers: {count: 6}}\n",
+    );
+    write(
+        &platform,
+        "contexts/_template/facets/tagged.yaml",
+        "kind: Facet\napiVersion: blueprints.windsorcli.dev/v1alpha1\nmetadata:\n  name: tagged\n\
+         kustomize:\n  - name: tagging\n    substitutions:\n      tag: ${env(\"BPVM_CACHE_TEST_TAG\") ?? \"none\"}\n",
+    );
+    // The Jsonnet file imports another: what an import reads is an input.
+    let configs = platform.join("contexts/_template/configs");
+    let jsonnet = std::fs::read_to_string(configs.join("cluster.jsonnet")).unwrap();
+    let jsonnet = jsonnet.replacen("\":6443\"", "\":\" + (import \"port.libsonnet\").port", 1);
+    assert!(jsonnet.contains("import"), "{jsonnet}");
+    write(&configs, "cluster.jsonnet", &jsonnet);
+    write(&configs, "port.libsonnet", "{port: 6443}\n");
+    copy_tree(&examples().join("windsor-v0.9"), &root.join("repo/legacy"));
+    copy_tree(&examples().join("bluelink"), &root.join("repo/apps/orders"));
+}
+
+/// `bpvm batch repo --out OUT --cache cache --report REPORT` in `root`,
+/// with `args` added and the tag variable set to `tag`.
+fn batch(root: &Path, out: &str, args: &[&str], tag: &str) -> (Report, Output) {
+    let report = root.join(format!("{out}.json"));
+    let mut cmd = Command::new(bpvm());
+    cmd.args(["batch", "repo", "--out", out, "--report"])
+        .arg(&report)
+        .args(args)
+        .env(TAG, tag)
+        .current_dir(root);
+    let output = cmd.output().unwrap();
+    let text = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{text}");
+    let report = Report::from_json(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    (report, output)
+}
+
+fn cached(root: &Path, out: &str, args: &[&str], tag: &str) -> Report {
+    let mut all = vec!["--cache", "cache"];
+    all.extend_from_slice(args);
+    batch(root, out, &all, tag).0
+}
+
+/// The ids of the targets that were rendered, not taken from the cache.
+fn rendered(report: &Report) -> BTreeSet<String> {
+    report
+        .records
+        .iter()
+        .filter(|r| !r.cached)
+        .map(|r| r.id.clone())
+        .collect()
+}
+
+fn ids(list: &[&str]) -> BTreeSet<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+/// Output written from the cache is byte for byte the fresh render's.
+fn same_as_fresh(root: &Path, out: &str, args: &[&str], tag: &str) {
+    let fresh = format!("{out}-fresh");
+    batch(root, &fresh, args, tag);
+    assert_eq!(tree(&root.join(out)), tree(&root.join(&fresh)), "{out}");
+}
+
+#[test]
+fn a_cached_run_writes_what_a_fresh_render_writes() {
+    let dir = Scratch::new("cache-same");
+    monorepo(&dir.0);
+    let cold = cached(&dir.0, "cold", &[], "a");
+    assert_eq!(cold.records.len(), 5, "{cold:?}");
+    assert!(cold.records.iter().all(|r| !r.cached && r.manifest.is_some()));
+    let (warm, output) = batch(&dir.0, "warm", &["--cache", "cache"], "a");
+    assert!(warm.records.iter().all(|r| r.cached), "{warm:?}");
+    let summary = String::from_utf8_lossy(&output.stderr);
+    assert!(summary.contains("5 rendered (5 from cache), 0 failed"), "{summary}");
+    for (c, w) in cold.records.iter().zip(&warm.records) {
+        assert_eq!(c.manifest, w.manifest);
+    }
+    same_as_fresh(&dir.0, "warm", &[], "a");
+    // The manifest names what was read, relative to the searched folder.
+    let local = &warm.records.iter().find(|r| r.id == WINDSOR[0]).unwrap();
+    let read = &local.manifest.as_ref().unwrap().inputs;
+    for file in [
+        "platform/windsor.yaml",
+        "platform/contexts/local/values.yaml",
+        "platform/contexts/_template/configs/cluster.jsonnet",
+        "platform/contexts/_template/configs/port.libsonnet",
+        "platform/contexts/_template/facets/tagged.yaml",
+    ] {
+        assert!(read.files.contains_key(file), "{file}: {read:?}");
+    }
+    assert!(read.folders.contains_key("platform/contexts"), "{read:?}");
+    assert_eq!(read.env.keys().collect::<Vec<_>>(), [TAG]);
+    let hash = read.env[TAG].as_deref().unwrap();
+    assert!(hash.len() == 64 && hash != "a", "never the value itself: {hash}");
+}
+
+/// Applies `change` and runs the cached batch: exactly `expected` render,
+/// and what is written is what a fresh render writes.
+fn misses(root: &Path, step: &str, change: impl FnOnce(&Path), args: &[&str], tag: &str, expected: &[&str]) {
+    change(root);
+    let report = cached(root, step, args, tag);
+    assert_eq!(rendered(&report), ids(expected), "{step}");
+    same_as_fresh(root, step, args, tag);
+}
+
+fn edit(root: &Path, rel: &str, from: &str, to: &str) {
+    let path = root.join(rel);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{rel}: {from}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn each_change_misses_exactly_the_targets_that_read_it() {
+    let dir = Scratch::new("cache-misses");
+    let root = dir.0.as_path();
+    monorepo(root);
+    cached(root, "start", &[], "a");
+    let none: &[&str] = &[];
+    misses(root, "nothing", |_| {}, &[], "a", none);
+    let facet = "repo/platform/contexts/_template/facets/option-dev.yaml";
+    misses(
+        root,
+        "facet",
+        |r| edit(r, facet, "replicas: \"1\"", "replicas: \"2\""),
+        &[],
+        "a",
+        &WINDSOR,
+    );
+    let values = "repo/platform/contexts/prod/values.yaml";
+    misses(
+        root,
+        "values",
+        |r| edit(r, values, "count: 6", "count: 7"),
+        &[],
+        "a",
+        &[WINDSOR[1]],
+    );
+    let jsonnet = "repo/platform/contexts/_template/configs/cluster.jsonnet";
+    misses(
+        root,
+        "jsonnet",
+        |r| edit(r, jsonnet, "https://", "http://"),
+        &[],
+        "a",
+        &WINDSOR,
+    );
+    let import = "repo/platform/contexts/_template/configs/port.libsonnet";
+    misses(root, "import", |r| edit(r, import, "6443", "6444"), &[], "a", &WINDSOR);
+    misses(root, "env", |_| {}, &[], "b", &WINDSOR);
+    let legacy = "repo/legacy/contexts/staging/values.yaml";
+    misses(
+        root,
+        "legacy",
+        |r| std::fs::write(r.join(legacy), std::fs::read_to_string(r.join(legacy)).unwrap() + "\n").unwrap(),
+        &[],
+        "b",
+        &[LEGACY[1]],
+    );
+    let include = "repo/apps/orders/storage.yaml";
+    misses(
+        root,
+        "include",
+        |r| {
+            std::fs::write(
+                r.join(include),
+                std::fs::read_to_string(r.join(include)).unwrap() + "\n",
+            )
+            .unwrap()
+        },
+        &[],
+        "b",
+        &[ORDERS],
+    );
+    let data = "repo/apps/orders/blueprint.datasources.yaml";
+    misses(
+        root,
+        "data",
+        |r| std::fs::write(r.join(data), std::fs::read_to_string(r.join(data)).unwrap() + "\n").unwrap(),
+        &[],
+        "b",
+        &[ORDERS],
+    );
+    let all = [WINDSOR[0], WINDSOR[1], LEGACY[0], LEGACY[1], ORDERS];
+    misses(root, "strict", |_| {}, &["--strict"], "b", &all);
+    misses(root, "json", |_| {}, &["-o", "json"], "b", &all);
+    // A new context folder: a new target, and the project's listing of
+    // its contexts changed for the others.
+    let context = "repo/platform/contexts/dev/values.yaml";
+    let mut grown = WINDSOR.to_vec();
+    grown.insert(0, "platform/dev");
+    misses(
+        root,
+        "context",
+        |r| write(r, context, "provider: aws\n"),
+        &["-o", "json"],
+        "b",
+        &grown,
+    );
+    misses(root, "again", |_| {}, &["-o", "json"], "b", none);
+}
+
+#[test]
+fn a_damaged_entry_is_rendered_again_and_written_over() {
+    let dir = Scratch::new("cache-damaged");
+    let root = dir.0.as_path();
+    monorepo(root);
+    cached(root, "cold", &[], "a");
+    let objects = root.join("cache/objects");
+    for entry in std::fs::read_dir(&objects).unwrap() {
+        let path = entry.unwrap().path();
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 3;
+        bytes[last] ^= 0x20;
+        std::fs::write(&path, bytes).unwrap();
+    }
+    // A truncated index entry is no entry either.
+    let index = std::fs::read_dir(root.join("cache/index"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::write(&index, b"{\"key\":").unwrap();
+    let again = cached(root, "again", &[], "a");
+    assert!(again.records.iter().all(|r| !r.cached), "{again:?}");
+    same_as_fresh(root, "again", &[], "a");
+    let third = cached(root, "third", &[], "a");
+    assert!(third.records.iter().all(|r| r.cached), "{third:?}");
+    same_as_fresh(root, "third", &[], "a");
+}
+
+#[test]
+fn two_batches_share_one_cache_at_the_same_time() {
+    let dir = Scratch::new("cache-shared");
+    let root = dir.0.as_path();
+    monorepo(root);
+    batch(root, "fresh", &[], "a");
+    for round in 0..3 {
+        if round == 0 {
+            let _ = std::fs::remove_dir_all(root.join("cache"));
+        }
+        let start = |out: &str| {
+            Command::new(bpvm())
+                .args(["batch", "repo", "--jobs", "2", "--cache", "cache", "--out", out])
+                .env(TAG, "a")
+                .current_dir(root)
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        };
+        let (mut one, mut two) = (start("one"), start("two"));
+        assert!(one.wait().unwrap().success() && two.wait().unwrap().success());
+        assert_eq!(tree(&root.join("one")), tree(&root.join("fresh")), "round {round}");
+        assert_eq!(tree(&root.join("two")), tree(&root.join("fresh")), "round {round}");
+    }
+    let left: Vec<_> = std::fs::read_dir(root.join("cache/tmp")).unwrap().collect();
+    assert!(left.is_empty(), "no temporary file is left behind");
+}
+
+#[test]
+fn another_bpvm_version_misses() {
+    let dir = Scratch::new("cache-version");
+    monorepo(&dir.0);
+    let targets: Vec<Target> = discover(&[dir.0.join("repo")]).into_result().unwrap();
+    let cache = Cache::open(&dir.0.join("cache")).unwrap();
+    let options = |version: &str| Options {
+        cache: Some(cache.clone()),
+        bpvm_version: Some(version.to_string()),
+        ..Options::default()
+    };
+    let cached = |records: &[bpvm::batch::Record]| records.iter().filter(|r| r.cached).count();
+    assert_eq!(cached(&run(&targets, &options("1.0.0"), &())), 0);
+    assert_eq!(cached(&run(&targets, &options("1.0.0"), &())), targets.len());
+    assert_eq!(cached(&run(&targets, &options("1.0.1"), &())), 0);
+    let back = run(&targets, &options("1.0.1"), &());
+    assert_eq!(cached(&back), targets.len());
+    assert!(back.iter().all(|r| r.manifest.as_ref().unwrap().bpvm == "1.0.1"));
+}
+
+#[test]
+fn eviction_keeps_the_cache_under_its_bound() {
+    let dir = Scratch::new("cache-evict");
+    let root = dir.0.as_path();
+    monorepo(root);
+    cached(root, "cold", &["--cache-max-mb", "0"], "a");
+    let left = std::fs::read_dir(root.join("cache/objects")).unwrap().count();
+    assert_eq!(left, 0, "a bound of 0 MB keeps nothing");
+    let again = cached(root, "again", &[], "a");
+    assert!(again.records.iter().all(|r| !r.cached));
+}
