@@ -136,7 +136,7 @@ pub fn load_fetched(fetched: Fetched, path: &str, file: &str) -> Result<Blueprin
 /// let e = parse(text, "bp.yaml", std::path::Path::new("/bp.yaml")).unwrap_err();
 /// assert_eq!(
 ///     e.to_string(),
-///     "bp.yaml:4:11: resources.fn.type: substitutions are not allowed here: references can not be used in the resource type property (seed 002)\n  \
+///     "bp.yaml:4:11: error: resources.fn.type: substitutions are not allowed here: references can not be used in the resource type property (seed 002)\n  \
 ///        |\n\
 ///      4 |     type: ${variables.t}\n  \
 ///        |           ^\n"

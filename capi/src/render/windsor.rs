@@ -41,7 +41,7 @@ pub fn render(dir: &str, context: Option<&str>, options: Option<&str>) -> Result
         "v0.9" => Some(Format::V09),
         _ => None,
     };
-    let mut project = Project::load_as(dir, chosen).map_err(|e| format!("error: {e}"))?;
+    let mut project = Project::load_as(dir, chosen).map_err(|e| e.to_string())?;
     if let Some(patterns) = allow_env {
         // As the CLI's flag: the patterns join BPVM_ALLOW_ENV's.
         let mut allow = project.allow_env.take().unwrap_or_default();
@@ -51,7 +51,7 @@ pub fn render(dir: &str, context: Option<&str>, options: Option<&str>) -> Result
     let windsor_context = std::env::var("WINDSOR_CONTEXT").ok();
     let name = project
         .current_context(context, windsor_context.as_deref())
-        .map_err(|e| format!("error: {e}"))?
+        .map_err(|e| e.to_string())?
         .name;
     let outputs = match outputs_file {
         None => None,
@@ -60,8 +60,7 @@ pub fn render(dir: &str, context: Option<&str>, options: Option<&str>) -> Result
             Some(Value::from_yaml(&text).map_err(|e| format!("error: {p}: {e}"))?)
         }
     };
-    let rendered =
-        render::render_files(&project, &name, schema_defaults, outputs).map_err(|e| format!("error: {e}"))?;
+    let rendered = render::render_files(&project, &name, schema_defaults, outputs).map_err(|e| e.to_string())?;
     let blueprint = if compile_flux {
         output::compile_flux(&rendered.blueprint)
     } else {

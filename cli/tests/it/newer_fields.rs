@@ -2,9 +2,8 @@
 //! per field on stderr (`batch` a note on the target) and pass it through; `--strict` makes each an
 //! error; a field within two edits of a known one is always an error.
 
-use crate::support::{bpvm, scratch_dir};
+use crate::support::{bpvm, run_in_project, scratch_dir};
 use std::path::PathBuf;
-use std::process::Output;
 
 /// A project whose facet is `facet`, with context `local` and a test
 /// file of one case.
@@ -30,17 +29,6 @@ const NEWER: &str = "kind: Facet\nmetadata: {name: base}\nterraform:\n  - name: 
 /// The warning `render` and `test` print for it.
 const WARNING: &str = "contexts/_template/facets/base.yaml:5:5: warning: terraform[network].lifecycle: unknown field \"lifecycle\": kept and passed into the blueprint as written\n";
 
-/// `bpvm ARGS --project .` run in the project's folder: files print as
-/// written in it.
-fn run(dir: &PathBuf, args: &[&str]) -> Output {
-    bpvm()
-        .current_dir(dir)
-        .args(args)
-        .args(["--project", "."])
-        .output()
-        .unwrap()
-}
-
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -48,7 +36,7 @@ fn text(b: &[u8]) -> String {
 #[test]
 fn render_warns_on_stderr_and_passes_the_field_through_as_written() {
     let dir = project("newer-render", NEWER);
-    let out = run(&dir, &["render"]);
+    let out = run_in_project(&dir, &["render"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr), WARNING);
     // After the known fields, `${…}` not evaluated.
@@ -69,7 +57,7 @@ fn strict_makes_an_unknown_field_an_error() {
         &["explain", "terraform.network.path", "--strict"],
     ];
     for command in commands {
-        let out = run(&dir, command);
+        let out = run_in_project(&dir, command);
         assert_eq!(out.status.code(), Some(1), "{command:?}: {}", text(&out.stdout));
         assert_eq!(
             text(&out.stderr),
@@ -83,7 +71,7 @@ fn strict_makes_an_unknown_field_an_error() {
 #[test]
 fn test_warns_on_stderr_and_runs_the_cases() {
     let dir = project("newer-test", NEWER);
-    let out = run(&dir, &["test"]);
+    let out = run_in_project(&dir, &["test"]);
     assert!(out.status.success(), "{}", text(&out.stdout));
     assert!(text(&out.stderr).starts_with(WARNING), "{}", text(&out.stderr));
     assert!(
@@ -98,7 +86,7 @@ fn a_near_miss_is_an_error_with_the_suggestion_even_without_strict() {
     let facet = "kind: Facet\nmetadata: {name: base}\nterraform:\n  - name: network\n    path: network\n    inptus: {cidr: 10.0.0.0/16}\n";
     let dir = project("newer-typo", facet);
     for command in ["render", "test"] {
-        let out = run(&dir, &[command]);
+        let out = run_in_project(&dir, &[command]);
         assert_eq!(out.status.code(), Some(1), "{command}");
         assert!(
             text(&out.stderr).starts_with(

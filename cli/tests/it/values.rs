@@ -5,8 +5,7 @@
 //! with a did-you-mean; `--strict` makes them errors. Also when the
 //! render then fails, the warning comes first.
 
-use crate::support::bpvm;
-use std::path::Path;
+use crate::support::{bpvm, run_in_project};
 use std::process::Output;
 
 const SCHEMA: &str = "\
@@ -48,17 +47,6 @@ fn project(values: &str, windsor: &str) -> tempfile::TempDir {
     dir
 }
 
-/// `bpvm ARGS --project .` run in the project's folder: files print as
-/// written in it.
-fn run(dir: &Path, args: &[&str]) -> Output {
-    bpvm()
-        .current_dir(dir)
-        .args(args)
-        .args(["--project", "."])
-        .output()
-        .unwrap()
-}
-
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -69,7 +57,7 @@ const ENUM: &str = "contexts/dev/values.yaml:4:3: warning: gitops.mode: \"pul\" 
 #[test]
 fn render_warns_about_an_unknown_key_and_a_value_not_in_the_enum() {
     let dir = project("# dev\nplatfrom: aws\ngitops:\n  mode: pul\n", "version: v1alpha1\n");
-    let out = run(dir.path(), &["render", "--context", "dev"]);
+    let out = run_in_project(dir.path(), &["render", "--context", "dev"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     assert_eq!(err.lines().collect::<Vec<_>>(), [TYPO, ENUM]);
@@ -78,7 +66,7 @@ fn render_warns_about_an_unknown_key_and_a_value_not_in_the_enum() {
 #[test]
 fn strict_makes_them_errors() {
     let dir = project("# dev\nplatfrom: aws\ngitops:\n  mode: pul\n", "version: v1alpha1\n");
-    let out = run(dir.path(), &["render", "--context", "dev", "--strict"]);
+    let out = run_in_project(dir.path(), &["render", "--context", "dev", "--strict"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     let want = format!("{} (an error by --strict)", TYPO.replacen("warning: ", "error: ", 1));
@@ -89,7 +77,7 @@ fn strict_makes_them_errors() {
 #[test]
 fn a_render_that_fails_shows_the_warning_first() {
     let dir = project("workers: three\n", "version: v1alpha1\n");
-    let out = run(dir.path(), &["render", "--context", "dev"]);
+    let out = run_in_project(dir.path(), &["render", "--context", "dev"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     let lines: Vec<&str> = err.lines().collect();
@@ -109,7 +97,7 @@ fn a_context_in_windsor_yaml_is_checked_at_its_line() {
         "",
         "version: v1alpha1\ncontexts:\n  dev:\n    platform: gcp\n    workers: 'two'\n",
     );
-    let out = run(dir.path(), &["graph", "--context", "dev"]);
+    let out = run_in_project(dir.path(), &["graph", "--context", "dev"]);
     let err = stderr(&out);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(
@@ -125,7 +113,7 @@ fn a_context_in_windsor_yaml_is_checked_at_its_line() {
 #[test]
 fn explain_warns_too() {
     let dir = project("# dev\nplatfrom: aws\ngitops:\n  mode: pul\n", "version: v1alpha1\n");
-    let out = run(dir.path(), &["explain", "terraform.vpc.inputs.n", "--context", "dev"]);
+    let out = run_in_project(dir.path(), &["explain", "terraform.vpc.inputs.n", "--context", "dev"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stderr(&out).lines().collect::<Vec<_>>(), [TYPO, ENUM]);
 }
@@ -133,7 +121,7 @@ fn explain_warns_too() {
 #[test]
 fn test_warns_at_the_case_values_and_strict_fails_the_case() {
     let dir = project("", "version: v1alpha1\n");
-    let out = run(dir.path(), &["test"]);
+    let out = run_in_project(dir.path(), &["test"]);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         stdout.contains(
@@ -143,7 +131,7 @@ fn test_warns_at_the_case_values_and_strict_fails_the_case() {
         "{stdout}"
     );
     assert!(stdout.contains("✓ typo"), "{stdout}");
-    let out = run(dir.path(), &["test", "--strict"]);
+    let out = run_in_project(dir.path(), &["test", "--strict"]);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(stdout.contains("✗ typo"), "{stdout}");
     // A refused value fails the render, as the case expects.
