@@ -6,7 +6,7 @@
 //! every file [`Root`](super::Root) reads, every folder it lists and every
 //! path it looks at is noted in it (with a BLAKE3 hash of what was
 //! there), and so is every environment variable a host function reads
-//! ([`env`]: its name and a hash of its value, never the value). With no
+//! ([`env()`]: its name and a hash of its value, never the value). With no
 //! recorder active a note costs one thread-local check.
 //!
 //! Cost (release build, the 1,200-target monorepo of
