@@ -64,10 +64,7 @@ impl Error {
         };
         let mut out = match severity {
             Some(severity) => bpvm_runtime::excerpt::headline(Some(&self.file), at, severity, &message),
-            None => match at {
-                Some((line, col)) => format!("{}:{line}:{col}: {message}", self.file),
-                None => format!("{}: {message}", self.file),
-            },
+            None => bpvm_runtime::excerpt::place(Some(&self.file), at) + &message,
         };
         if let (Some((text, width)), Some((line, col))) = (self.source.as_deref(), at) {
             out.push('\n');

@@ -193,12 +193,7 @@ impl Error {
     /// ```
     pub fn described(&self) -> String {
         let file = self.shown.as_deref().map(String::as_str).or(self.file.as_deref());
-        let place = match (file, self.pos) {
-            (Some(file), Some((line, col))) => format!("{file}:{line}:{col}: "),
-            (Some(file), None) => format!("{file}: "),
-            (None, _) => String::new(),
-        };
-        self.with_excerpt(place + &self.message_at())
+        self.with_excerpt(bpvm_runtime::excerpt::place(file, self.pos) + &self.message_at())
     }
 
     /// `path: message`, or the message alone.

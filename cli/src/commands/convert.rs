@@ -68,7 +68,14 @@ fn convert(args: &Args) -> Result<(), String> {
         ));
     }
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("error: {name}: cannot read it: {e}"))?;
-    let at = |e: node::ReadError| format!("{name}:{}:{}: error: {}", e.at.line, e.at.col, e.message);
+    let at = |e: node::ReadError| {
+        bpvm::runtime::excerpt::headline(
+            Some(&name),
+            Some((e.at.line as usize, e.at.col as usize)),
+            "error",
+            &e.message,
+        )
+    };
     let bp = is_bp(&name);
     let converted = match args.to {
         Syntax::Bp if bp => return Err(format!("error: {name} is .bp already (bpvm fmt formats it)")),

@@ -58,7 +58,14 @@ fn stdin(check: bool) -> Result<bool, String> {
 
 /// `text` formatted, or its problem at `name`:line:column.
 fn format(name: &str, text: &str) -> Result<String, String> {
-    print::format(text).map_err(|e| format!("{name}:{}:{}: error: {}", e.at.line, e.at.col, e.message))
+    print::format(text).map_err(|e| {
+        bpvm::runtime::excerpt::headline(
+            Some(name),
+            Some((e.at.line as usize, e.at.col as usize)),
+            "error",
+            &e.message,
+        )
+    })
 }
 
 /// Under --check: whether `name` is formatted; if not, says so and

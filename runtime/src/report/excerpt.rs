@@ -2,7 +2,7 @@
 //! line of megabytes, and a message should still fit on a screen. Lengths
 //! are counted in characters, and text is only ever cut between them.
 
-pub use super::headline::headline;
+pub use super::headline::{headline, place};
 use std::borrow::Cow;
 
 /// The most characters of source a message shows in one piece.

@@ -12,9 +12,23 @@
 /// assert_eq!(headline(None, Some((3, 7)), "error", "bad"), "error: bad");
 /// ```
 pub fn headline(file: Option<&str>, at: Option<(usize, usize)>, severity: &str, message: &str) -> String {
+    format!("{}{severity}: {message}", place(file, at))
+}
+
+/// Where a problem is, as the start of its first line: `file:line:column: `,
+/// `file: ` without a place in the file, nothing without a file. (A
+/// problem quoted inside another message starts with this alone.)
+///
+/// ```
+/// use bpvm_runtime::excerpt::place;
+/// assert_eq!(place(Some("a.yaml"), Some((3, 7))), "a.yaml:3:7: ");
+/// assert_eq!(place(Some("a.yaml"), None), "a.yaml: ");
+/// assert_eq!(place(None, Some((3, 7))), "");
+/// ```
+pub fn place(file: Option<&str>, at: Option<(usize, usize)>) -> String {
     match (file, at) {
-        (Some(file), Some((line, column))) => format!("{file}:{line}:{column}: {severity}: {message}"),
-        (Some(file), None) => format!("{file}: {severity}: {message}"),
-        (None, _) => format!("{severity}: {message}"),
+        (Some(file), Some((line, column))) => format!("{file}:{line}:{column}: "),
+        (Some(file), None) => format!("{file}: "),
+        (None, _) => String::new(),
     }
 }

@@ -31,10 +31,8 @@ pub(crate) fn select(root: &Root, forced: Option<Format>, docs: &[(String, Value
 /// `form` as `file:line:column: path, what`.
 fn located(texts: &mut Texts<'_>, form: &Form) -> String {
     let file = texts.shown(&form.file);
-    match texts.locate(&form.file, &form.at) {
-        Some((line, col)) => format!("{file}:{line}:{col}: {}", form.described()),
-        None => format!("{file}: {}", form.described()),
-    }
+    let at = texts.locate(&form.file, &form.at);
+    bpvm_runtime::excerpt::place(Some(&file), at) + &form.described()
 }
 
 /// The error for a template whose facets use forms of both formats.
