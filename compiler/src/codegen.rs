@@ -612,7 +612,7 @@ impl<'l> Gen<'l> {
         };
         if let Some(name) = root {
             let mut segs = Vec::with_capacity(steps.len() + 1);
-            segs.push(Seg::Key(Key::new(name), Hint::default()));
+            segs.push(Seg::Key(Key::shared(name), Hint::default()));
             segs.extend(segments(steps));
             let p = self.add_path(segs, written);
             self.emit(Op::Load(p), span, "path");
@@ -772,7 +772,7 @@ fn path_run(steps: &[Step]) -> usize {
 /// The path segments of steps that [`path_run`] took.
 fn segments(steps: &[Step]) -> impl Iterator<Item = Seg> + '_ {
     steps.iter().filter_map(|s| match &s.op {
-        Accessor::Member(key) => Some(Seg::Key(Key::new(key), Hint::default())),
+        Accessor::Member(key) => Some(Seg::Key(Key::shared(key), Hint::default())),
         Accessor::Index(index) => match index.kind {
             Kind::Int(i) => Some(Seg::Index(i)),
             _ => None,

@@ -21,6 +21,31 @@ pub fn fold(e: &mut Expr, logic: Logic) {
     fold_node(e, logic);
 }
 
+/// Whether folding (or expr-lang's rewrite of literal operands) can
+/// change `e`: only from a node with a literal where it decides — a
+/// chain whose first operand is one, an `&&`/`||` with a literal operand
+/// anywhere (`x && true`), a prefix operator on one, a ternary on one.
+/// A node becomes a literal only by such a fold, so a tree without one
+/// folds to itself, and most `when` conditions (paths compared with
+/// literals) are spared both walks: they were a tenth of compiling
+/// anchor d (callgrind, 1,600 of 15,400 instructions).
+pub(crate) fn can_fold(e: &Expr) -> bool {
+    let decides = match &e.kind {
+        Kind::Chain(first, links) => {
+            literal(first).is_some()
+                || links.iter().any(|l| {
+                    matches!(l.op, Binary::And | Binary::Or) && matches!(l.rhs.kind, Kind::Bool(_) | Kind::Nil)
+                })
+        }
+        Kind::Unary(_, a) => literal(a).is_some(),
+        Kind::Ternary(c, _, _) => literal(c).is_some(),
+        _ => false,
+    };
+    let mut found = decides;
+    e.for_each_part(|part| found = found || can_fold(part));
+    found
+}
+
 /// Folds the expressions `e` is made of.
 fn fold_parts(e: &mut Expr, logic: Logic) {
     e.for_each_part_mut(|part| fold(part, logic));

@@ -114,10 +114,14 @@ impl Compiler {
         };
         if self.logic == Logic::ExprLang {
             logic::check(&e, src, self.library)?;
-            logic::rewrite(&mut e, src)?;
         }
-        if self.optimize {
-            fold::fold(&mut e, self.logic);
+        if fold::can_fold(&e) {
+            if self.logic == Logic::ExprLang {
+                logic::rewrite(&mut e, src)?;
+            }
+            if self.optimize {
+                fold::fold(&mut e, self.logic);
+            }
         }
         Ok(e)
     }
