@@ -223,3 +223,64 @@ fn droppable(e: &Expr) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `source:` of the golden files (windsor's) and a few more.
+    fn sources() -> Vec<String> {
+        let golden = ["codegen", "logic", "peephole"]
+            .map(|f| std::fs::read_to_string(format!("{}/tests/golden/{f}.txt", env!("CARGO_MANIFEST_DIR"))).unwrap());
+        let mut out: Vec<String> = golden
+            .iter()
+            .flat_map(|text| text.lines().filter_map(|l| l.strip_prefix("source: ")))
+            .map(str::to_string)
+            .collect();
+        out.extend(
+            [
+                "x && true",
+                "x || !false",
+                "x ?? 1 + 1",
+                "x + 1 + 2",
+                "true ? x : y",
+                "x ? true : false",
+                "[1 + 1, x]",
+                "f(1 % 0, x)",
+                "x && (y || nil)",
+                "-(1) + x",
+                "x[1 + 1]",
+            ]
+            .map(str::to_string),
+        );
+        out
+    }
+
+    #[test]
+    fn a_tree_that_cannot_fold_is_left_as_it_is() {
+        let (mut left_alone, mut folded) = (0, 0);
+        for src in sources() {
+            let Ok(tree) = crate::windsor::parse::parse(&src, 0, src.len()) else {
+                continue;
+            };
+            if can_fold(&tree) {
+                folded += 1;
+                continue;
+            }
+            left_alone += 1;
+            for logic in [Logic::Windsor, Logic::ExprLang] {
+                let mut e = tree.clone();
+                if logic == Logic::ExprLang {
+                    crate::logic::rewrite(&mut e, &src).unwrap();
+                }
+                fold(&mut e, logic);
+                assert_eq!(e, tree, "{src} ({logic:?})");
+            }
+        }
+        // Both kinds are among them, so that the test says something.
+        assert!(
+            left_alone >= 30 && folded >= 10,
+            "{left_alone} left alone, {folded} may fold"
+        );
+    }
+}
