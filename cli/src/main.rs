@@ -6,7 +6,7 @@
 //! blueprints and `--env` files), `args` (argument groups several commands
 //! share), `exit`, `paint`, `write`, `alloc`, `allow_env` and `watch` (`--watch`),
 //! of which only `load` (on `args`), `exit` (on `paint`) and `watch` (on
-//! `paint` and `exit`) import another.
+//! `paint`, `exit` and `write`) import another.
 
 mod alloc;
 mod allow_env;

@@ -1,6 +1,7 @@
 //! The file events of the watched folders, and Ctrl-C, as one stream:
-//! each editor's save burst one set of changed paths. A leaf (on
-//! `notify` and `signal-hook`).
+//! each editor's save burst one set of changed paths. On `notify`,
+//! `signal-hook` and the crate's `write` (Ctrl-C during a run ends it as
+//! any write is ended).
 
 use notify::event::{EventKind, ModifyKind};
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
@@ -8,6 +9,8 @@ use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
@@ -45,6 +48,8 @@ pub struct Events {
     watched: BTreeMap<PathBuf, bool>,
     /// What bpvm writes: events there are not changes.
     outputs: Vec<PathBuf>,
+    /// Whether a run is under way (see [`Events::running`]).
+    running: Arc<AtomicBool>,
     /// A sender kept, so that receiving never finds every sender gone.
     _sender: Sender<Message>,
 }
@@ -62,8 +67,14 @@ impl Events {
         let mut signals =
             Signals::new([SIGINT, SIGTERM]).map_err(|e| format!("error: --watch: cannot handle Ctrl-C: {e}"))?;
         let signalled = sender.clone();
+        let running = Arc::new(AtomicBool::new(false));
+        let during_run = Arc::clone(&running);
         std::thread::spawn(move || {
             for signal in signals.forever() {
+                // A run would only end first: stop now, as without --watch.
+                if during_run.load(Ordering::SeqCst) {
+                    crate::write::interrupted(signal);
+                }
                 let _ = signalled.send(Message::Signal(signal));
             }
         });
@@ -72,8 +83,15 @@ impl Events {
             watcher,
             watched: BTreeMap::new(),
             outputs,
+            running,
             _sender: sender,
         })
+    }
+
+    /// Says whether a run is under way: Ctrl-C then ends the process at
+    /// once (its temporary files removed) instead of after the run.
+    pub fn running(&self, yes: bool) {
+        self.running.store(yes, Ordering::SeqCst);
     }
 
     /// Watches `folders` (each with whether its whole tree is) and no

@@ -7,9 +7,11 @@
 //! changes, and the session runs again when a change affects what it
 //! read. Files bpvm writes (`--out`, `--report`) are not changes. Ctrl-C
 //! (SIGINT) or SIGTERM ends watching with the shell's status for that
-//! signal, 130 or 143, as it ends any bpvm command.
+//! signal, 130 or 143, as it ends any bpvm command: between runs after
+//! the loop returns, during one at once.
 //!
-//! `reads` and `events` are leaves; the commands import this file.
+//! `reads` is a leaf, `events` imports `write` (Ctrl-C during a run);
+//! the commands import this file.
 
 mod events;
 mod reads;
@@ -53,11 +55,16 @@ pub fn watch(session: &mut dyn Session, outputs: &[PathBuf]) -> ExitCode {
             match events.next() {
                 Next::Stop(signal) => return ExitCode::from((128 + signal) as u8),
                 Next::Changed(burst) if burst.is_empty() => {}
-                Next::Changed(burst) if session.changed(&burst) => {
-                    changes = burst;
-                    break;
+                Next::Changed(burst) => {
+                    events.running(true);
+                    let ran = session.changed(&burst);
+                    events.running(false);
+                    if ran {
+                        changes = burst;
+                        break;
+                    }
+                    eprintln!("{}", paint::safe(&ignored(&burst)));
                 }
-                Next::Changed(burst) => eprintln!("{}", paint::safe(&ignored(&burst))),
             }
         }
     }
