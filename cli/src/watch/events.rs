@@ -96,8 +96,8 @@ impl Events {
 
     /// Watches `folders` (each with whether its whole tree is) and no
     /// others; those among `changed` are watched anew (a folder removed
-    /// and made again is a new folder to the system). A folder that cannot
-    /// be watched is said once on stderr.
+    /// and made again is a new folder to the system). Folders that cannot
+    /// be watched are said in one line on stderr.
     pub fn watch(&mut self, folders: &[(PathBuf, bool)], changed: &Changes) {
         let wanted: BTreeMap<PathBuf, bool> = folders.iter().cloned().collect();
         let gone: Vec<PathBuf> = self
@@ -111,6 +111,7 @@ impl Events {
             let _ = self.watcher.unwatch(&folder);
             self.watched.remove(&folder);
         }
+        let mut failed = Vec::new();
         for (folder, tree) in wanted {
             if self.watched.contains_key(&folder) {
                 continue;
@@ -124,11 +125,18 @@ impl Events {
                 Ok(()) => {
                     self.watched.insert(folder, tree);
                 }
-                Err(e) => {
-                    let line = format!("warning: --watch: cannot watch {}: {e}", folder.display());
-                    eprintln!("{}", crate::paint::safe(&line));
-                }
+                Err(e) => failed.push(format!("{}: {e}", folder.display())),
             }
+        }
+        // One line, not one per folder: past the system's limit on
+        // watches, every further folder fails alike.
+        if let Some(first) = failed.first() {
+            let more = match failed.len() {
+                1 => String::new(),
+                n => format!(" (and {} more folders)", n - 1),
+            };
+            let line = format!("warning: --watch: cannot watch {first}{more}; changes there are not seen");
+            eprintln!("{}", crate::paint::safe(&line));
         }
     }
 

@@ -328,3 +328,25 @@ fn watch_with_options_it_cannot_keep_is_refused() {
         );
     }
 }
+
+#[test]
+fn a_bluelink_render_renders_again_when_its_variable_file_is_saved() {
+    // The file --vars names is read by the command line, not the
+    // blueprint's root: it is watched all the same.
+    let dir = tempfile::tempdir().unwrap();
+    let blueprint = "version: 2023-04-20\nvariables:\n  name: {type: string}\n\
+        resources:\n  q:\n    type: aws/sqs/queue\n    spec: {name: '${variables.name}'}\n";
+    write(dir.path(), "app/q.yaml", blueprint);
+    write(dir.path(), "vars/q.yaml", "name: orders\n");
+    let args = ["render", "app/q.yaml", "--vars", "vars/q.yaml", "--watch"];
+    let w = Watching::start(dir.path(), &args);
+    w.until_stdout("name: orders", 1);
+    w.until_stderr("(Ctrl-C to stop)", 1);
+    write(dir.path(), "vars/q.yaml", "name: billing\n");
+    w.until_stdout("name: billing", 1);
+    assert!(
+        w.stderr().contains(" changed: vars/q.yaml; rendering again\n"),
+        "{}",
+        w.stderr()
+    );
+}
