@@ -4,8 +4,9 @@
 //! Data flows one way, downward: `main` parses and dispatches; `commands`
 //! holds one module per command; they use `load` (opening projects,
 //! blueprints and `--env` files), `args` (argument groups several commands
-//! share), `exit`, `paint`, `write`, `alloc` and `allow_env`, of which only `load`
-//! (on `args`) and `exit` (on `paint`) import another.
+//! share), `exit`, `paint`, `write`, `alloc`, `allow_env` and `watch` (`--watch`),
+//! of which only `load` (on `args`), `exit` (on `paint`) and `watch` (on
+//! `paint`, `exit` and `write`) import another.
 
 mod alloc;
 mod allow_env;
@@ -14,6 +15,7 @@ mod commands;
 mod exit;
 mod load;
 mod paint;
+mod watch;
 mod write;
 
 use clap::Parser;

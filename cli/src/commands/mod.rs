@@ -110,11 +110,11 @@ impl Command {
     /// Runs the command: its exit status.
     pub fn run(self) -> ExitCode {
         // A render, explain, graph or eval is governed as one render from
-        // loading to output (D10); test, check and batch govern each of
-        // the renders they run.
+        // loading to output (D10; each run of `render --watch` is one);
+        // test, check and batch govern each of the renders they run.
         use bpvm::runtime::govern::govern;
         match self {
-            Command::Render(args) => govern(|| render::run(args)),
+            Command::Render(args) => render::run(args),
             Command::Test(args) => test::run(args),
             Command::Check(args) => check::run(args),
             Command::Batch(args) => batch::run(args),

@@ -78,14 +78,21 @@ fn watch() {
         };
         std::thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                // The lock is kept until exit: no new temporary file after this.
-                let mut pending = pending();
-                for path in pending.drain(..) {
-                    let _ = std::fs::remove_file(path);
-                }
-                // The shell's convention for death by a signal: 130, 143.
-                std::process::exit(128 + signal);
+                interrupted(signal);
             }
         });
     });
+}
+
+/// Ends the process as `signal` asks, removing the temporary files on
+/// disk first (also what `--watch` calls for Ctrl-C during a run).
+pub fn interrupted(signal: i32) -> ! {
+    // The lock is kept until exit: no new temporary file after this, and a
+    // second handler waits here rather than exiting alongside.
+    let mut pending = pending();
+    for path in pending.drain(..) {
+        let _ = std::fs::remove_file(path);
+    }
+    // The shell's convention for death by a signal: 130, 143.
+    std::process::exit(128 + signal)
 }

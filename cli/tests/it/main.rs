@@ -42,4 +42,5 @@ mod test_keys;
 mod test_report;
 mod timings;
 mod values;
+mod watch;
 mod wording;

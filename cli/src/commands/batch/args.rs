@@ -125,6 +125,14 @@ pub struct Args {
     pub exclude: ExcludeArgs,
     #[command(flatten)]
     pub empty: AllowEmpty,
+    /// After the batch, watch the files its targets read and render again
+    /// the targets a saved file affects (a file each read, or a folder
+    /// each listed gaining or losing an entry), and new targets found;
+    /// failures are printed and watching goes on. Ctrl-C stops (exit
+    /// status 130). Not with a shard: a watched batch is all on this
+    /// machine.
+    #[arg(long, conflicts_with_all = ["shard", "shard_index"])]
+    pub watch: bool,
 }
 
 #[derive(Subcommand)]

@@ -9,7 +9,8 @@
 //! `guard` (nothing read is written over), `output` (where each text
 //! goes) and `progress` (the bar), and `results` prints what it gave;
 //! `merge` reads and merges reports; `timings` balances the shards by a
-//! previous report's durations.
+//! previous report's durations; `watching` renders again what a saved
+//! file affects (`--watch`).
 //! None imports this file; they may import the crate's shared modules
 //! (`args`, `paint`, `write`).
 
@@ -25,6 +26,7 @@ mod progress;
 mod render;
 mod results;
 mod timings;
+mod watching;
 mod wire;
 mod worker;
 
@@ -38,6 +40,7 @@ use std::process::ExitCode;
 pub fn run(args: Args) -> ExitCode {
     match &args.action {
         Some(Action::MergeReports(merge)) => exit::passed(merge::merge(merge)),
+        None if args.watch => watching::watch(&args),
         None => exit::passed(render::render(&args)),
     }
 }

@@ -10,7 +10,7 @@ use super::progress::Progress;
 use super::results;
 use super::wire::Job;
 use crate::args::{Format as OutputFormat, ReportFormat};
-use bpvm::batch::{self, Discovery, Format, Report, Search, Suite, Target};
+use bpvm::batch::{self, Discovery, Format, Record, Report, Search, Suite, Target};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -18,6 +18,34 @@ use std::time::Instant;
 /// Runs the batch; `Ok(false)` when a target failed or drifted, a test
 /// case failed, or discovery met a problem.
 pub fn render(args: &Args) -> Result<bool, String> {
+    let ran = render_picked(args, &mut |_| Some(Pick::All))?;
+    Ok(ran.is_some_and(|r| r.passed))
+}
+
+/// Which of the targets found a run renders (`--watch` renders again
+/// those a change affects).
+pub enum Pick {
+    /// Every target, and every project's test suite with `--test`.
+    All,
+    /// The targets with these ids, and the test suites of these project
+    /// folders (with `--test`).
+    Only {
+        targets: BTreeSet<String>,
+        suites: BTreeSet<PathBuf>,
+    },
+}
+
+/// What a run gave: whether it passed, every target found (its shard's
+/// and others'), and the record of each target and test case it ran.
+pub struct Ran {
+    pub passed: bool,
+    pub found: Vec<Target>,
+    pub records: Vec<Record>,
+}
+
+/// Runs the batch on what `pick` chooses of the targets found; `None`
+/// (nothing printed) when it chooses nothing.
+pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick>) -> Result<Option<Ran>, String> {
     let start = Instant::now();
     let limits = Limits::new(args.memory_limit)?;
     let format = match args.output.chosen() {
@@ -25,7 +53,11 @@ pub fn render(args: &Args) -> Result<bool, String> {
         OutputFormat::Json => Format::Json,
     };
     let paths = paths(args);
-    let found = discover(args, &paths);
+    let found = search(args, &paths);
+    let Some(picked) = pick(&found.targets) else {
+        return Ok(None);
+    };
+    print_problems(&found, &paths);
     let all = &found.targets;
     let suites = if args.test { batch::suites(all) } else { Vec::new() };
     let what = "no Windsor context or Bluelink blueprint to render";
@@ -34,6 +66,16 @@ pub fn render(args: &Args) -> Result<bool, String> {
         (Some((k, n)), Some(report)) => super::timings::plan(report, all, n)?.shard(all, k),
         (Some((k, n)), None) => batch::shard(all, k, n),
         (None, _) => all.clone(),
+    };
+    let (targets, suites) = match picked {
+        Pick::All => (targets, suites),
+        Pick::Only {
+            targets: ids,
+            suites: projects,
+        } => (
+            targets.into_iter().filter(|t| ids.contains(&t.id)).collect(),
+            suites.into_iter().filter(|s| projects.contains(&s.project)).collect(),
+        ),
     };
     let mode = mode(args)?;
     let (read, out_real) = match &mode {
@@ -68,7 +110,10 @@ pub fn render(args: &Args) -> Result<bool, String> {
         fail_fast: args.fail_fast,
         strict: args.strict,
         // A JUnit report has no place for manifests: nothing to track for.
-        track: cache.is_some() || (args.report.is_some() && matches!(args.report_format, ReportFormat::Json)),
+        // `--watch` runs again what a change affects: what each target read.
+        track: args.watch
+            || cache.is_some()
+            || (args.report.is_some() && matches!(args.report_format, ReportFormat::Json)),
         cache: cache.as_ref().map(|c| absolute(c.dir())),
         shard: args.shard(),
         suite: None,
@@ -97,7 +142,12 @@ pub fn render(args: &Args) -> Result<bool, String> {
         crate::write::atomically("--report", path, &args.report_format.text(&report))?;
     }
     eprintln!("{}", results::summary(args, &report, stale.len(), targets.len(), start));
-    Ok(report.counts().clean() && stale.is_empty() && found.problems.is_empty())
+    let passed = report.counts().clean() && stale.is_empty() && found.problems.is_empty();
+    Ok(Some(Ran {
+        passed,
+        found: found.targets,
+        records: report.records,
+    }))
 }
 
 /// One job per template, in the order the templates first appear: its
@@ -126,7 +176,7 @@ fn jobs(targets: &[Target], suites: Vec<Suite>, like: &Job) -> Vec<Job> {
 }
 
 /// The PATHs, the current folder by default.
-fn paths(args: &Args) -> Vec<PathBuf> {
+pub fn paths(args: &Args) -> Vec<PathBuf> {
     if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -134,16 +184,19 @@ fn paths(args: &Args) -> Vec<PathBuf> {
     }
 }
 
-/// The targets under the PATHs (the current folder by default), each
-/// problem met on the way printed.
-fn discover(args: &Args, paths: &[PathBuf]) -> Discovery {
+/// The targets under the PATHs (the current folder by default).
+fn search(args: &Args, paths: &[PathBuf]) -> Discovery {
     // Rendered output under a searched folder must not be found as
     // blueprints on the next run.
     let search = Search {
         except: args.out.as_deref().map(absolute).into_iter().collect(),
         exclude: args.exclude.globs.clone(),
     };
-    let found = batch::discover_with(paths, &search);
+    batch::discover_with(paths, &search)
+}
+
+/// Each warning and problem the search met, on stderr.
+fn print_problems(found: &Discovery, paths: &[PathBuf]) {
     let unmatched = found.unmatched.iter().map(|g| batch::unmatched_exclude(g, paths));
     for warning in found.warnings.iter().cloned().chain(unmatched) {
         anstream::eprint!("{}", crate::paint::diagnostic(&format!("warning: {warning}\n")));
@@ -151,7 +204,6 @@ fn discover(args: &Args, paths: &[PathBuf]) -> Discovery {
     for problem in &found.problems {
         anstream::eprint!("{}", crate::paint::diagnostic(&format!("{}\n", problem.printed())));
     }
-    found
 }
 
 /// What is done with each text: `--out` written (the folder made) or,

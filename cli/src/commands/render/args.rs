@@ -66,6 +66,12 @@ pub struct Args {
     pub terraform_outputs: Option<PathBuf>,
     #[command(flatten)]
     pub bluelink: BluelinkFlags,
+    /// After the render, watch the files it read and render again each
+    /// time one is saved (or a file appears in a folder it listed); a
+    /// failed render is printed and watching goes on. Ctrl-C stops
+    /// (exit status 130).
+    #[arg(long)]
+    pub watch: bool,
 }
 
 impl Args {

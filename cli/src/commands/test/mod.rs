@@ -2,10 +2,12 @@
 //!
 //! `case` runs one case into a report record, `failures` lists the
 //! failed ones again at the end; the report file is the one `bpvm batch`
-//! writes.
+//! writes. `watching` runs the cases again on each saved input
+//! (`--watch`).
 
 mod case;
 mod failures;
+mod watching;
 
 use crate::args::{AllowEmpty, ReportFormat, Rules};
 use crate::{exit, load, paint};
@@ -75,10 +77,24 @@ pub struct Args {
     report_format: ReportFormat,
     #[command(flatten)]
     empty: AllowEmpty,
+    /// After the run, watch the files it read and run the cases again
+    /// each time one is saved (or a file appears in a folder it listed);
+    /// failures are printed and watching goes on. Ctrl-C stops (exit
+    /// status 130).
+    #[arg(long)]
+    watch: bool,
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit::passed(load::windsor::at_now(args.now.as_deref(), || test(&args)))
+    if args.watch {
+        return watching::watch(args);
+    }
+    exit::passed(once(&args))
+}
+
+/// One run of the cases: `Ok(false)` when any failed.
+fn once(args: &Args) -> Result<bool, String> {
+    load::windsor::at_now(args.now.as_deref(), || test(args))
 }
 
 /// What an empty run says: where cases were looked for.
