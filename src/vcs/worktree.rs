@@ -15,6 +15,26 @@ use std::path::{Path, PathBuf};
 /// ```
 pub const FOLDER_DEPTH: usize = 256;
 
+/// The top folder of the work tree of the git repository holding `dir`
+/// (searched upward, as git does): what paths in a revision are
+/// relative to.
+///
+/// # Errors
+///
+/// [`Error::NotARepository`], [`Error::NoWorkTree`] for a bare repository.
+///
+/// ```no_run
+/// let top = bpvm::vcs::work_tree_top(std::path::Path::new("platform"))?;
+/// println!("{}", top.display());
+/// # Ok::<(), bpvm::vcs::Error>(())
+/// ```
+pub fn work_tree_top(dir: &Path) -> Result<PathBuf, Error> {
+    let repo = super::revision::open(dir)?;
+    repo.workdir().map(Path::to_path_buf).ok_or_else(|| Error::NoWorkTree {
+        git_dir: repo.git_dir().to_path_buf(),
+    })
+}
+
 /// The paths (relative to `top`, `/`-separated) of the files the index
 /// tracks (present or not) and of the untracked files not ignored by
 /// `.gitignore`, `.git/info/exclude` or the global excludes file. Nested

@@ -1,0 +1,211 @@
+//! The secret values a target's render may print, so that the diff
+//! never shows them: a Windsor context's values at the paths its schema
+//! marks `sensitive: true`, a Bluelink blueprint's `secret: true`
+//! variables. Bluelink masks what it computes from a secret already;
+//! Windsor prints the values as they are, so each secret value is
+//! masked wherever its text appears in the output, at either side.
+
+use crate::batch::{Kind, Target};
+use bpvm_runtime::root::Root;
+use bpvm_runtime::{Map, Value};
+use std::collections::BTreeMap;
+
+/// What a masked value shows as (as Bluelink prints one).
+pub const MASK: &str = bpvm_bluelink::resolved::MASK;
+
+/// A target's secret values by name (a dotted values path, or a
+/// variable's name); names are not secret.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Secrets(BTreeMap<String, String>);
+
+impl Secrets {
+    /// The secret values `target` reads; none when its template does
+    /// not load (its render fails and shows no output then).
+    pub fn of(target: &Target) -> Secrets {
+        let mut found = BTreeMap::new();
+        match &target.kind {
+            Kind::Windsor { context } => windsor(target, context, &mut found),
+            Kind::Bluelink { files, .. } => bluelink(target, files.vars.as_deref(), &mut found),
+        }
+        found.retain(|_, v: &mut String| !v.is_empty());
+        Secrets(found)
+    }
+
+    /// `text` with every secret value's text replaced by [`MASK`]: the
+    /// longest first, so that a secret holding another is masked whole.
+    pub fn mask(&self, text: &str) -> String {
+        let mut forms: Vec<String> = self.0.values().flat_map(|v| forms(v)).collect();
+        forms.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        forms.dedup();
+        let mut out = text.to_string();
+        for f in forms {
+            if out.contains(&f) {
+                out = out.replace(&f, MASK);
+            }
+        }
+        out
+    }
+
+    /// `true` when `raw` (a render's output before masking) may hold a
+    /// secret value: it holds one's text, or a value its renderer masked.
+    fn shown_in(&self, raw: &str) -> bool {
+        raw.contains(MASK) || self.0.values().flat_map(|v| forms(v)).any(|f| raw.contains(&f))
+    }
+}
+
+/// The names of the secrets whose values differ between `before` and
+/// `after` (or that one side lacks), when the output of either side
+/// may show them.
+pub(crate) fn changed(before: &Secrets, after: &Secrets, raw_before: &str, raw_after: &str) -> Vec<String> {
+    if !before.shown_in(raw_before) && !after.shown_in(raw_after) {
+        return Vec::new();
+    }
+    let mut names: Vec<String> = before
+        .0
+        .iter()
+        .filter(|(k, v)| after.0.get(*k) != Some(v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    names.extend(after.0.keys().filter(|k| !before.0.contains_key(*k)).cloned());
+    names.sort();
+    names
+}
+
+/// The texts a secret value may be printed as: itself, as JSON and
+/// single-quoted YAML escape it, and each line of a multi-line one (a
+/// YAML block prints the lines apart).
+fn forms(value: &str) -> Vec<String> {
+    let mut out = vec![value.to_string()];
+    let json = serde_json::to_string(value).unwrap_or_default();
+    let inner = json.strip_prefix('"').and_then(|j| j.strip_suffix('"'));
+    out.extend(inner.map(str::to_string));
+    out.push(value.replace('\'', "''"));
+    if value.contains('\n') {
+        out.extend(
+            value
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string),
+        );
+    }
+    out.retain(|f| !f.is_empty());
+    out
+}
+
+/// A Windsor context's values at the schema's sensitive paths.
+fn windsor(target: &Target, context: &str, found: &mut BTreeMap<String, String>) {
+    let Ok(project) = bpvm_windsor::Project::load(&target.template) else {
+        return;
+    };
+    let Ok((values, _)) = bpvm_windsor::scope::traced(&project, context) else {
+        return;
+    };
+    // Masking a copy with a marker no value holds shows where the
+    // sensitive values are.
+    let marker = "\u{0}bpvm-sensitive\u{0}";
+    let mut masked = values.clone();
+    project.sensitive.mask(&mut masked, marker);
+    sensitive(&values, &masked, marker, "", found);
+}
+
+/// The leaves of `values` that `masked` replaced with `marker`.
+fn sensitive(values: &Map, masked: &Map, marker: &str, at: &str, found: &mut BTreeMap<String, String>) {
+    for (k, v) in values.iter() {
+        let path = if at.is_empty() {
+            k.as_str().to_string()
+        } else {
+            format!("{at}.{}", k.as_str())
+        };
+        match masked.get(k.as_str()) {
+            Some(Value::Str(s)) if &**s == marker => leaves(v, &path, found),
+            Some(Value::Map(inner)) => {
+                if let Value::Map(v) = v {
+                    sensitive(v, inner, marker, &path, found);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Each text leaf of `v`, named by its path. Booleans and nulls are not
+/// secrets worth masking (masking every `true` would hide the diff).
+fn leaves(v: &Value, path: &str, found: &mut BTreeMap<String, String>) {
+    match v {
+        Value::Null | Value::Bool(_) => {}
+        Value::Map(m) => m
+            .iter()
+            .for_each(|(k, v)| leaves(v, &format!("{path}.{}", k.as_str()), found)),
+        Value::List(items) => items
+            .iter()
+            .enumerate()
+            .for_each(|(i, v)| leaves(v, &format!("{path}[{i}]"), found)),
+        other => {
+            found.insert(path.to_string(), bpvm_runtime::text::to_text(other));
+        }
+    }
+}
+
+/// A Bluelink blueprint's secret variables, with the values its
+/// variable file gives them (or their defaults).
+fn bluelink(target: &Target, vars: Option<&std::path::Path>, found: &mut BTreeMap<String, String>) {
+    let Ok(root) = Root::new(&target.base, "batch folder") else {
+        return;
+    };
+    let path = std::path::absolute(&target.template).unwrap_or_else(|_| target.template.clone());
+    let Ok(bp) = bpvm_bluelink::load::load_in(&root, &path, &target.template.display().to_string()) else {
+        return;
+    };
+    let given = vars.and_then(|p| read(&root, p)).unwrap_or_default();
+    for var in bp.variables.iter().filter(|v| v.secret) {
+        if let Some(value) = given.get(&var.name).or(var.default.as_ref()) {
+            leaves(value, &var.name, found);
+        }
+    }
+}
+
+/// A variable file's values, read through `root`.
+fn read(root: &Root, path: &std::path::Path) -> Option<Map> {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let text = root.read_string(root.dir(), &abs.to_string_lossy()).ok()?;
+    bpvm_bluelink::render::mapping(&text, "variable names to values").ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secrets(pairs: &[(&str, &str)]) -> Secrets {
+        Secrets(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+    }
+
+    #[test]
+    fn every_printed_form_of_a_secret_is_masked() {
+        let s = secrets(&[
+            ("token", "s3cret"),
+            ("long", "s3cret-and-more"),
+            ("quoted", "it's \"x\""),
+        ]);
+        assert_eq!(
+            s.mask("a: s3cret\nb: x-s3cret-and-more\nc: 'it''s \"x\"'\nd: \"it's \\\"x\\\"\"\n"),
+            "a: ********\nb: x-********\nc: '********'\nd: \"********\"\n"
+        );
+        let multi = secrets(&[("key", "-----BEGIN-----\nabc123\n-----END-----\n")]);
+        assert_eq!(
+            multi.mask("key: |\n  -----BEGIN-----\n  abc123\n"),
+            "key: |\n  ********\n  ********\n"
+        );
+    }
+
+    #[test]
+    fn a_secret_counts_as_changed_only_where_output_may_show_it() {
+        let (a, b) = (
+            secrets(&[("token", "one"), ("same", "x")]),
+            secrets(&[("token", "two"), ("same", "x"), ("new", "fresh")]),
+        );
+        assert_eq!(changed(&a, &b, "t: one", "t: two"), ["new", "token"]);
+        assert_eq!(changed(&a, &b, "t: ********", "t: ********"), ["new", "token"]);
+        assert!(changed(&a, &b, "nothing", "nothing").is_empty());
+    }
+}

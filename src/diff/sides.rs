@@ -1,0 +1,249 @@
+//! The two sides of a diff: a revision's files written into a temporary
+//! folder (removed when the side is dropped, on every path), and the
+//! work tree; each side's targets found as `bpvm batch` finds them.
+
+use super::error::Error;
+use crate::batch::{Search, Target, discover_with};
+use crate::vcs;
+use std::path::{Component, Path, PathBuf};
+
+/// One PATH as a side holds it.
+#[derive(Debug)]
+struct Folder {
+    /// The PATH as the user gave it, tidied (`""` for `.`): ids and
+    /// messages show paths under it.
+    given: String,
+    /// Where its files are on this side.
+    dir: PathBuf,
+}
+
+/// One side's folders: the work tree's, or a revision's written out.
+#[derive(Debug)]
+pub(crate) struct Side {
+    /// `HEAD` (the revision as given), or `work tree`.
+    pub label: String,
+    folders: Vec<Folder>,
+    /// The revision's files; removed when dropped.
+    scratch: Option<tempfile::TempDir>,
+}
+
+/// A target found on one side, with the id shown to users (its PATH
+/// then its batch id).
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    pub shown: String,
+    pub target: Target,
+}
+
+impl Side {
+    /// The work tree's side: the PATHs themselves.
+    pub fn work_tree(paths: &[PathBuf]) -> Side {
+        let folders = paths
+            .iter()
+            .map(|p| Folder {
+                given: tidy(p),
+                dir: p.clone(),
+            })
+            .collect();
+        Side {
+            label: "work tree".into(),
+            folders,
+            scratch: None,
+        }
+    }
+
+    /// The side of revision `rev`: each PATH's files at `rev` written
+    /// into a folder of its own in a new temporary folder. A PATH that
+    /// does not exist at `rev` is an empty folder (its targets are new).
+    pub fn revision(top: &Path, rev: &str, paths: &[PathBuf]) -> Result<Side, Error> {
+        let scratch = tempfile::Builder::new()
+            .prefix("bpvm-diff-")
+            .tempdir()
+            .map_err(|e| Error::Scratch(e.to_string()))?;
+        let mut folders = Vec::with_capacity(paths.len());
+        for (k, path) in paths.iter().enumerate() {
+            let subdir = inside(top, path)?;
+            let dir = scratch.path().join(k.to_string());
+            match vcs::tree_at(top, rev, &subdir, &dir) {
+                Ok(_) => {}
+                // The folder is new in the work tree.
+                Err(vcs::Error::Refused { path, .. }) if path == subdir && !subdir.is_empty() => {
+                    std::fs::create_dir_all(&dir).map_err(|e| Error::Scratch(e.to_string()))?;
+                }
+                Err(e) => return Err(e.into()),
+            }
+            folders.push(Folder { given: tidy(path), dir });
+        }
+        Ok(Side {
+            label: rev.to_string(),
+            folders,
+            scratch: Some(scratch),
+        })
+    }
+
+    /// The side's targets, found as `bpvm batch` finds them (under each
+    /// folder, `exclude` left out), then chosen by `select`; each with
+    /// the id shown. A folder missing on this side has no targets.
+    pub fn targets(
+        &self,
+        exclude: &[String],
+        select: &dyn Fn(&[Target]) -> Vec<Target>,
+    ) -> Result<(Vec<Found>, Vec<String>), Error> {
+        let dirs: Vec<&Path> = self
+            .folders
+            .iter()
+            .map(|f| f.dir.as_path())
+            .filter(|d| d.exists())
+            .collect();
+        let search = Search {
+            exclude: exclude.to_vec(),
+            ..Search::default()
+        };
+        let found = discover_with(&dirs, &search);
+        if !found.problems.is_empty() {
+            return Err(Error::Discovery {
+                side: self.label.clone(),
+                problems: found.problems.iter().map(|p| self.shown(&p.to_string())).collect(),
+            });
+        }
+        let warnings = found.warnings.iter().map(|w| self.shown(w)).collect();
+        let targets = select(&found.targets)
+            .into_iter()
+            .map(|target| Found {
+                shown: self.shown_id(&target),
+                target,
+            })
+            .collect();
+        Ok((targets, warnings))
+    }
+
+    /// `text` (a message of a render on this side) with the revision's
+    /// temporary folders named as the PATHs they stand for.
+    pub fn shown(&self, text: &str) -> String {
+        if self.scratch.is_none() {
+            return text.to_string();
+        }
+        let mut out = text.to_string();
+        // Longest first: folder `1` must not take the start of `10`.
+        let mut folders: Vec<&Folder> = self.folders.iter().collect();
+        folders.sort_by_key(|f| std::cmp::Reverse(f.dir.as_os_str().len()));
+        for f in folders {
+            let dir = f.dir.display().to_string();
+            let given = if f.given.is_empty() { "." } else { &f.given };
+            let under = if f.given.is_empty() {
+                String::new()
+            } else {
+                format!("{}/", f.given)
+            };
+            out = out.replace(&format!("{dir}/"), &under).replace(&dir, given);
+        }
+        out
+    }
+
+    /// A target's id as users know it: its PATH, then its batch id.
+    fn shown_id(&self, target: &Target) -> String {
+        let given = self
+            .folders
+            .iter()
+            .find(|f| f.dir == target.base)
+            .map_or("", |f| f.given.as_str());
+        if given.is_empty() {
+            target.id.clone()
+        } else {
+            format!("{given}/{}", target.id)
+        }
+    }
+}
+
+/// `path` relative to the work tree's top, `/`-separated (`""` for the
+/// top itself); an error when it lies outside.
+fn inside(top: &Path, path: &Path) -> Result<String, Error> {
+    let outside = || Error::Outside {
+        path: path.display().to_string(),
+        top: top.display().to_string(),
+    };
+    let top = top.canonicalize().map_err(|_| outside())?;
+    let abs = match path.canonicalize() {
+        Ok(p) => p,
+        // Not in the work tree (any more): where it would be.
+        Err(_) => {
+            let cwd = std::env::current_dir()
+                .and_then(|d| d.canonicalize())
+                .map_err(|_| outside())?;
+            lexical(&cwd.join(path))
+        }
+    };
+    let rel = abs.strip_prefix(&top).map_err(|_| outside())?;
+    Ok(tidy(rel))
+}
+
+/// `path` with `.` and `..` steps worked out by name.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A path as ids show it: `/`-separated, without `.` steps or a
+/// trailing separator; `""` for `.`.
+fn tidy(path: &Path) -> String {
+    let parts: Vec<String> = path
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .map(|c| match c {
+            Component::RootDir => String::new(),
+            other => other.as_os_str().to_string_lossy().into_owned(),
+        })
+        .collect();
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_tidied_as_ids_show_them() {
+        for (given, shown) in [
+            (".", ""),
+            ("./platform/", "platform"),
+            ("a/./b", "a/b"),
+            ("/abs/x", "/abs/x"),
+        ] {
+            assert_eq!(tidy(Path::new(given)), shown, "{given}");
+        }
+        assert_eq!(lexical(Path::new("/a/b/../c/./d")), Path::new("/a/c/d"));
+    }
+
+    #[test]
+    fn messages_name_the_path_not_the_temporary_folder() {
+        let side = Side {
+            label: "HEAD".into(),
+            folders: vec![
+                Folder {
+                    given: String::new(),
+                    dir: "/tmp/bpvm-diff-x/0".into(),
+                },
+                Folder {
+                    given: "platform".into(),
+                    dir: "/tmp/bpvm-diff-x/1".into(),
+                },
+            ],
+            scratch: Some(tempfile::tempdir().unwrap()),
+        };
+        assert_eq!(
+            side.shown(
+                "/tmp/bpvm-diff-x/0/api.yaml:3:5: error: x; /tmp/bpvm-diff-x/1/aws/windsor.yaml; /tmp/bpvm-diff-x/1"
+            ),
+            "api.yaml:3:5: error: x; platform/aws/windsor.yaml; platform"
+        );
+    }
+}
