@@ -8,7 +8,8 @@
 use crate::batch::{Kind, Target};
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 
 /// What a masked value shows as (as Bluelink prints one).
 pub const MASK: &str = bpvm_bluelink::resolved::MASK;
@@ -18,19 +19,48 @@ pub const MASK: &str = bpvm_bluelink::resolved::MASK;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Secrets(BTreeMap<String, String>);
 
-impl Secrets {
-    /// The secret values `target` reads; none when its template does
-    /// not load (its render fails and shows no output then).
-    pub fn of(target: &Target) -> Secrets {
+/// The templates loaded to read secrets from, each once for all of its
+/// targets; `None` for one that does not load (its render fails and
+/// shows no output then).
+#[derive(Default)]
+pub(crate) struct Templates {
+    windsor: HashMap<PathBuf, Option<bpvm_windsor::Project>>,
+    bluelink: HashMap<PathBuf, Option<bpvm_bluelink::Blueprint>>,
+}
+
+impl Templates {
+    /// The secret values `target` reads.
+    pub fn secrets(&mut self, target: &Target) -> Secrets {
         let mut found = BTreeMap::new();
         match &target.kind {
-            Kind::Windsor { context } => windsor(target, context, &mut found),
-            Kind::Bluelink { files, .. } => bluelink(target, files.vars.as_deref(), &mut found),
+            Kind::Windsor { context } => {
+                let project = self
+                    .windsor
+                    .entry(target.template.clone())
+                    .or_insert_with(|| bpvm_windsor::Project::load(&target.template).ok());
+                if let Some(project) = project {
+                    windsor(project, context, &mut found);
+                }
+            }
+            Kind::Bluelink { files, .. } => {
+                let Ok(root) = Root::new(&target.base, "batch folder") else {
+                    return Secrets::default();
+                };
+                let bp = self
+                    .bluelink
+                    .entry(target.template.clone())
+                    .or_insert_with(|| blueprint(&root, target));
+                if let Some(bp) = bp {
+                    bluelink(bp, &root, files.vars.as_deref(), &mut found);
+                }
+            }
         }
         found.retain(|_, v: &mut String| !v.is_empty());
         Secrets(found)
     }
+}
 
+impl Secrets {
     /// `text` with every secret value's text replaced by [`MASK`]: the
     /// longest first, so that a secret holding another is masked whole.
     pub fn mask(&self, text: &str) -> String {
@@ -94,11 +124,8 @@ fn forms(value: &str) -> Vec<String> {
 }
 
 /// A Windsor context's values at the schema's sensitive paths.
-fn windsor(target: &Target, context: &str, found: &mut BTreeMap<String, String>) {
-    let Ok(project) = bpvm_windsor::Project::load(&target.template) else {
-        return;
-    };
-    let Ok((values, _)) = bpvm_windsor::scope::traced(&project, context) else {
+fn windsor(project: &bpvm_windsor::Project, context: &str, found: &mut BTreeMap<String, String>) {
+    let Ok((values, _)) = bpvm_windsor::scope::traced(project, context) else {
         return;
     };
     // Masking a copy with a marker no value holds shows where the
@@ -149,15 +176,8 @@ fn leaves(v: &Value, path: &str, found: &mut BTreeMap<String, String>) {
 
 /// A Bluelink blueprint's secret variables, with the values its
 /// variable file gives them (or their defaults).
-fn bluelink(target: &Target, vars: Option<&std::path::Path>, found: &mut BTreeMap<String, String>) {
-    let Ok(root) = Root::new(&target.base, "batch folder") else {
-        return;
-    };
-    let path = std::path::absolute(&target.template).unwrap_or_else(|_| target.template.clone());
-    let Ok(bp) = bpvm_bluelink::load::load_in(&root, &path, &target.template.display().to_string()) else {
-        return;
-    };
-    let given = vars.and_then(|p| read(&root, p)).unwrap_or_default();
+fn bluelink(bp: &bpvm_bluelink::Blueprint, root: &Root, vars: Option<&Path>, found: &mut BTreeMap<String, String>) {
+    let given = vars.and_then(|p| read(root, p)).unwrap_or_default();
     for var in bp.variables.iter().filter(|v| v.secret) {
         if let Some(value) = given.get(&var.name).or(var.default.as_ref()) {
             leaves(value, &var.name, found);
@@ -165,8 +185,15 @@ fn bluelink(target: &Target, vars: Option<&std::path::Path>, found: &mut BTreeMa
     }
 }
 
+/// The blueprint `target` renders, loaded through `root` as the batch
+/// loads it.
+fn blueprint(root: &Root, target: &Target) -> Option<bpvm_bluelink::Blueprint> {
+    let path = std::path::absolute(&target.template).unwrap_or_else(|_| target.template.clone());
+    bpvm_bluelink::load::load_in(root, &path, &target.template.display().to_string()).ok()
+}
+
 /// A variable file's values, read through `root`.
-fn read(root: &Root, path: &std::path::Path) -> Option<Map> {
+fn read(root: &Root, path: &Path) -> Option<Map> {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let text = root.read_string(root.dir(), &abs.to_string_lossy()).ok()?;
     bpvm_bluelink::render::mapping(&text, "variable names to values").ok()

@@ -30,9 +30,16 @@ pub const FOLDER_DEPTH: usize = 256;
 /// ```
 pub fn work_tree_top(dir: &Path) -> Result<PathBuf, Error> {
     let repo = super::revision::open(dir)?;
-    repo.workdir().map(Path::to_path_buf).ok_or_else(|| Error::NoWorkTree {
+    let top = repo.workdir().ok_or_else(|| Error::NoWorkTree {
         git_dir: repo.git_dir().to_path_buf(),
-    })
+    })?;
+    // gix may give the top relative to the current folder, `""` for it.
+    let top = if top.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        top
+    };
+    std::path::absolute(top).map_err(|e| io(top, &e))
 }
 
 /// The paths (relative to `top`, `/`-separated) of the files the index

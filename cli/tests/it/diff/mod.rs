@@ -138,3 +138,25 @@ fn only_a_secret_changed_is_said_without_the_values() {
         expect(file, &text(&out.stdout));
     }
 }
+
+#[test]
+fn a_linked_work_tree_is_compared_too() {
+    let f = Fixture::committed("linked");
+    let linked = tempfile::tempdir().unwrap();
+    let at = linked.path().join("wt");
+    f.git(&["worktree", "add", "-q", "-b", "other", at.to_str().unwrap()]);
+    std::fs::write(
+        at.join("infra/contexts/dev/values.yaml"),
+        "size: 2\ntoken: s3cret-dev\n",
+    )
+    .unwrap();
+    let out = diff(&at.join("infra"), &["HEAD", "."], f.tmp());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    masked(&out);
+    assert!(
+        text(&out.stdout).starts_with("diff --bpvm a/dev b/dev\n--- a/dev\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    cleaned(f.tmp());
+}
