@@ -190,6 +190,14 @@ pub struct Counts {
 
 impl Diff {
     /// The counts of each change.
+    ///
+    /// ```
+    /// use bpvm::diff::{Change, Counts, Diff, Entry};
+    /// let failed = Change::Failed { before: None, after: Some("api.yaml:1:1: error: x".into()) };
+    /// let d = Diff { rev: "HEAD".into(), entries: vec![Entry { id: "api".into(), change: failed }], unchanged: 3, warnings: vec![] };
+    /// assert_eq!(d.counts(), Counts { failed: 1, unchanged: 3, ..Counts::default() });
+    /// assert!(d.failed());
+    /// ```
     pub fn counts(&self) -> Counts {
         let mut c = Counts {
             unchanged: self.unchanged,

@@ -12,6 +12,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// What a masked value shows as (as Bluelink prints one).
+///
+/// ```
+/// assert_eq!(bpvm::diff::MASK, "********");
+/// ```
 pub const MASK: &str = bpvm_bluelink::resolved::MASK;
 
 /// A target's secret values by name (a dotted values path, or a

@@ -82,6 +82,12 @@ impl Entry {
 
     /// The hunks of this target's output alone (`""` for a secret's
     /// change or a failure): what the Markdown and JSON forms show.
+    ///
+    /// ```
+    /// use bpvm::diff::{Change, Entry};
+    /// let e = Entry { id: "api".into(), change: Change::Removed { before: "a: 1\n".into() } };
+    /// assert_eq!(e.hunks(), "@@ -1 +0,0 @@\n-a: 1\n");
+    /// ```
     pub fn hunks(&self) -> String {
         let mut out = String::new();
         match &self.change {
