@@ -5,7 +5,8 @@
 //!
 //! The revision's files are read from git without a checkout
 //! ([`vcs::tree_at`](crate::vcs::tree_at)) into a temporary folder,
-//! removed however the diff ends; nothing is written in the work tree.
+//! removed when the diff returns, with an error or not; nothing is
+//! written in the work tree.
 //! Each side's targets are found as `bpvm batch` finds them (the same
 //! exclusions, `bpvm-batch.yaml`) and rendered as it renders them. A
 //! target found only at the revision is [removed](Change::Removed), only

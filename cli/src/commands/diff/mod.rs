@@ -22,7 +22,8 @@ use std::process::ExitCode;
 /// (the same exclusions, bpvm-batch.yaml); a target found only at REV
 /// is a deleted target, one found only in the work tree a new target.
 /// REV's files are read from git without a checkout into a temporary
-/// folder, removed however the command ends; nothing is written in the
+/// folder (bpvm-diff-…), removed when the command ends, failing or not
+/// (a run killed by a signal may leave it); nothing is written in the
 /// work tree. REV is any revision git reads: HEAD, main, HEAD~1, a
 /// hash, origin/main...HEAD (the merge base: what a pull request
 /// changes).
@@ -49,6 +50,7 @@ Examples:
 In a pull request, compare with the merge base of the target branch:
 bpvm diff origin/main...HEAD (the clone needs that history: fetch-depth: 0
 with actions/checkout). Other revisions: main, HEAD~1, a tag, a hash.
+
 The unified form is coloured on a terminal (NO_COLOR turns colour off,
 CLICOLOR_FORCE=1 keeps it through a pipe). The Markdown form is for a
 pull-request comment: a table of the targets that changed, were added,
