@@ -70,6 +70,11 @@ pub struct Request {
     pub exclude: Vec<String>,
     /// Render threads; 0: one per core.
     pub jobs: usize,
+    /// An empty folder to write the revision's files into, which the
+    /// caller made and removes (a command line removes it on an
+    /// interrupt too); `None`: a temporary folder made here and removed
+    /// when the diff returns, with an error or not.
+    pub scratch: Option<PathBuf>,
 }
 
 impl Default for Request {
@@ -79,6 +84,7 @@ impl Default for Request {
             paths: vec![PathBuf::from(".")],
             exclude: Vec::new(),
             jobs: 0,
+            scratch: None,
         }
     }
 }
@@ -262,7 +268,7 @@ pub fn diff_with(request: &Request, select: &dyn Fn(&[Target]) -> Vec<Target>) -
         .find(|p| p.exists())
         .map_or(std::path::Path::new("."), PathBuf::as_path);
     let top = crate::vcs::work_tree_top(here)?;
-    let then = sides::Side::revision(&top, &request.rev, &paths)?;
+    let then = sides::Side::revision(&top, &request.rev, &paths, request.scratch.as_deref())?;
     let now = sides::Side::work_tree(&paths);
     let (found_then, _) = then.targets(&request.exclude, select)?;
     let (found_now, warnings) = now.targets(&request.exclude, select)?;

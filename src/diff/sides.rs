@@ -23,8 +23,11 @@ pub(crate) struct Side {
     /// `HEAD` (the revision as given), or `work tree`.
     pub label: String,
     folders: Vec<Folder>,
-    /// The revision's files; removed when dropped.
-    scratch: Option<tempfile::TempDir>,
+    /// The revision's files, when this side made their folder; removed
+    /// when dropped.
+    _scratch: Option<tempfile::TempDir>,
+    /// A revision's side: its folders are not the PATHs themselves.
+    revision: bool,
 }
 
 /// A target found on one side, with the id shown to users (its PATH
@@ -41,29 +44,39 @@ impl Side {
         let folders = paths
             .iter()
             .map(|p| Folder {
-                given: tidy(p),
+                given: given(p),
                 dir: p.clone(),
             })
             .collect();
         Side {
             label: "work tree".into(),
             folders,
-            scratch: None,
+            _scratch: None,
+            revision: false,
         }
     }
 
     /// The side of revision `rev`: each PATH's files at `rev` written
-    /// into a folder of its own in a new temporary folder. A PATH that
+    /// into a folder of its own in `into` (the caller's), or in a new
+    /// temporary folder removed when the side is dropped. A PATH that
     /// does not exist at `rev` is an empty folder (its targets are new).
-    pub fn revision(top: &Path, rev: &str, paths: &[PathBuf]) -> Result<Side, Error> {
-        let scratch = tempfile::Builder::new()
-            .prefix("bpvm-diff-")
-            .tempdir()
-            .map_err(|e| Error::Scratch(e.to_string()))?;
+    pub fn revision(top: &Path, rev: &str, paths: &[PathBuf], into: Option<&Path>) -> Result<Side, Error> {
+        let scratch = match into {
+            Some(_) => None,
+            None => Some(
+                tempfile::Builder::new()
+                    .prefix("bpvm-diff-")
+                    .tempdir()
+                    .map_err(|e| Error::Scratch(e.to_string()))?,
+            ),
+        };
+        let base = into
+            .or(scratch.as_ref().map(tempfile::TempDir::path))
+            .unwrap_or(Path::new("."));
         let mut folders = Vec::with_capacity(paths.len());
         for (k, path) in paths.iter().enumerate() {
             let subdir = inside(top, path)?;
-            let dir = scratch.path().join(k.to_string());
+            let dir = base.join(k.to_string());
             match vcs::tree_at(top, rev, &subdir, &dir) {
                 Ok(_) => {}
                 // The folder is new in the work tree.
@@ -72,12 +85,16 @@ impl Side {
                 }
                 Err(e) => return Err(e.into()),
             }
-            folders.push(Folder { given: tidy(path), dir });
+            folders.push(Folder {
+                given: given(path),
+                dir,
+            });
         }
         Ok(Side {
             label: rev.to_string(),
             folders,
-            scratch: Some(scratch),
+            _scratch: scratch,
+            revision: true,
         })
     }
 
@@ -118,12 +135,21 @@ impl Side {
     }
 
     /// `text` (a message of a render on this side) with the revision's
-    /// temporary folders named as the PATHs they stand for.
+    /// temporary folders named as the PATHs they stand for, and without
+    /// a leading `./` (the same file is named alike at both sides).
     pub fn shown(&self, text: &str) -> String {
-        if self.scratch.is_none() {
-            return text.to_string();
-        }
         let mut out = text.to_string();
+        if self.revision {
+            out = self.unscratched(out);
+        }
+        out.split_inclusive('\n')
+            .map(|line| line.strip_prefix("./").unwrap_or(line))
+            .collect()
+    }
+
+    /// `text` with the revision's temporary folders named as the PATHs
+    /// they stand for.
+    fn unscratched(&self, mut out: String) -> String {
         // Longest first: folder `1` must not take the start of `10`.
         let mut folders: Vec<&Folder> = self.folders.iter().collect();
         folders.sort_by_key(|f| std::cmp::Reverse(f.dir.as_os_str().len()));
@@ -175,6 +201,16 @@ fn inside(top: &Path, path: &Path) -> Result<String, Error> {
     };
     let rel = abs.strip_prefix(&top).map_err(|_| outside())?;
     Ok(tidy(rel))
+}
+
+/// A PATH as ids show it: relative to the current folder when it lies
+/// there (an absolute PATH too), as given otherwise.
+fn given(path: &Path) -> String {
+    let here = std::env::current_dir().ok();
+    match here.as_deref().and_then(|h| path.strip_prefix(h).ok()) {
+        Some(rel) if path.is_absolute() => tidy(rel),
+        _ => tidy(path),
+    }
 }
 
 /// `path` with `.` and `..` steps worked out by name.
@@ -237,7 +273,8 @@ mod tests {
                     dir: "/tmp/bpvm-diff-x/1".into(),
                 },
             ],
-            scratch: Some(tempfile::tempdir().unwrap()),
+            _scratch: None,
+            revision: true,
         };
         assert_eq!(
             side.shown(

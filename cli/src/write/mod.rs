@@ -8,6 +8,8 @@ mod destination;
 mod interrupt;
 mod mode;
 
+pub use interrupt::TrackedDir;
+
 use std::io::Write;
 use std::path::Path;
 

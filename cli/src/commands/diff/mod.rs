@@ -22,9 +22,9 @@ use std::process::ExitCode;
 /// (the same exclusions, bpvm-batch.yaml); a target found only at REV
 /// is a deleted target, one found only in the work tree a new target.
 /// REV's files are read from git without a checkout into a temporary
-/// folder (bpvm-diff-…), removed when the command ends, failing or not
-/// (a run killed by a signal may leave it); nothing is written in the
-/// work tree. REV is any revision git reads: HEAD, main, HEAD~1, a
+/// folder (bpvm-diff-…), removed when the command ends, failing, passing
+/// or interrupted (SIGINT, SIGTERM: exit 130, 143); nothing is written
+/// in the work tree. REV is any revision git reads: HEAD, main, HEAD~1, a
 /// hash, origin/main...HEAD (the merge base: what a pull request
 /// changes).
 ///
@@ -91,11 +91,17 @@ pub enum Format {
 }
 
 pub fn run(args: Args) -> ExitCode {
+    // The revision's files: removed on SIGINT and SIGTERM too.
+    let scratch = match crate::write::TrackedDir::create("bpvm-diff-") {
+        Ok(dir) => dir,
+        Err(e) => return trouble(&format!("error: cannot make a folder for the revision's files: {e}")),
+    };
     let request = Request {
         rev: args.rev.clone(),
         paths: args.paths.clone(),
         exclude: args.exclude.globs.clone(),
         jobs: args.jobs.map_or(0, usize::from),
+        scratch: Some(scratch.path().to_path_buf()),
     };
     let diff = match bpvm::diff::diff(&request) {
         Ok(diff) => diff,

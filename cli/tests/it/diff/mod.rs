@@ -160,3 +160,13 @@ fn a_linked_work_tree_is_compared_too() {
     );
     cleaned(f.tmp());
 }
+
+#[test]
+fn an_absolute_path_names_targets_as_a_relative_one_does() {
+    let f = Fixture::committed("absolute");
+    f.change();
+    let absolute = f.dir().join("infra");
+    let out = diff(f.dir(), &["HEAD", absolute.to_str().unwrap()], f.tmp());
+    assert_eq!(out.status.code(), Some(1));
+    expect("path.diff", &text(&out.stdout));
+}
