@@ -13,12 +13,12 @@
 //! in the work tree [added](Change::Added).
 //!
 //! Secrets stay masked at both sides: a Windsor context's values at the
-//! paths its schema marks `sensitive: true` and a Bluelink blueprint's
-//! `secret: true` variables show as `********` wherever their text
-//! appears (Bluelink masks what it computes from them already). When the
-//! masked outputs are the same but a secret value changed, the target's
-//! change is [`Change::Secret`], naming the secrets and never their
-//! values.
+//! paths its schema marks `sensitive: true` show as `********` wherever
+//! their text appears (a value shorter than four characters only where
+//! it stands alone), and Bluelink masks what it computes from a `secret:
+//! true` variable. When the masked outputs are the same but a secret
+//! value changed, the target's change is [`Change::Secret`], naming the
+//! secrets and never their values.
 //!
 //! Here: `error` (a leaf), `sides` (the two folders and their targets),
 //! `secrets`, `render`, `compare` (pairing the renders), and the three

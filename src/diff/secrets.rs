@@ -1,9 +1,10 @@
 //! The secret values a target's render may print, so that the diff
 //! never shows them: a Windsor context's values at the paths its schema
 //! marks `sensitive: true`, a Bluelink blueprint's `secret: true`
-//! variables. Bluelink masks what it computes from a secret already;
-//! Windsor prints the values as they are, so each secret value is
-//! masked wherever its text appears in the output, at either side.
+//! variables. Bluelink masks what it computes from a secret already
+//! (its values serve only to tell that a secret changed); Windsor prints
+//! the values as they are, so each of its secret values is masked
+//! wherever its text appears in the output, at either side.
 
 use crate::batch::{Kind, Target};
 use bpvm_runtime::root::Root;
@@ -18,10 +19,19 @@ use std::path::{Path, PathBuf};
 /// ```
 pub const MASK: &str = bpvm_bluelink::resolved::MASK;
 
+/// Shorter secret values are masked only where they stand alone (not
+/// inside a longer word): masking every `x` would hide the diff, and so
+/// short a value hides little.
+const SHORT: usize = 4;
+
 /// A target's secret values by name (a dotted values path, or a
-/// variable's name); names are not secret.
+/// variable's name; names are not secret), and whether their text is
+/// masked in output (Windsor's) or the renderer masked it (Bluelink's).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Secrets(BTreeMap<String, String>);
+pub(crate) struct Secrets {
+    values: BTreeMap<String, String>,
+    masks_text: bool,
+}
 
 /// The templates loaded to read secrets from, each once for all of its
 /// targets; `None` for one that does not load (its render fails and
@@ -36,6 +46,7 @@ impl Templates {
     /// The secret values `target` reads.
     pub fn secrets(&mut self, target: &Target) -> Secrets {
         let mut found = BTreeMap::new();
+        let masks_text = matches!(target.kind, Kind::Windsor { .. });
         match &target.kind {
             Kind::Windsor { context } => {
                 let project = self
@@ -60,7 +71,10 @@ impl Templates {
             }
         }
         found.retain(|_, v: &mut String| !v.is_empty());
-        Secrets(found)
+        Secrets {
+            values: found,
+            masks_text,
+        }
     }
 }
 
@@ -68,12 +82,17 @@ impl Secrets {
     /// `text` with every secret value's text replaced by [`MASK`]: the
     /// longest first, so that a secret holding another is masked whole.
     pub fn mask(&self, text: &str) -> String {
-        let mut forms: Vec<String> = self.0.values().flat_map(|v| forms(v)).collect();
+        if !self.masks_text {
+            return text.to_string();
+        }
+        let mut forms: Vec<String> = self.values.values().flat_map(|v| forms(v)).collect();
         forms.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         forms.dedup();
         let mut out = text.to_string();
         for f in forms {
-            if out.contains(&f) {
+            if f.chars().count() < SHORT {
+                out = alone(&out, &f);
+            } else if out.contains(&f) {
                 out = out.replace(&f, MASK);
             }
         }
@@ -83,7 +102,7 @@ impl Secrets {
     /// `true` when `raw` (a render's output before masking) may hold a
     /// secret value: it holds one's text, or a value its renderer masked.
     fn shown_in(&self, raw: &str) -> bool {
-        raw.contains(MASK) || self.0.values().flat_map(|v| forms(v)).any(|f| raw.contains(&f))
+        raw.contains(MASK) || self.values.values().flat_map(|v| forms(v)).any(|f| raw.contains(&f))
     }
 }
 
@@ -95,14 +114,31 @@ pub(crate) fn changed(before: &Secrets, after: &Secrets, raw_before: &str, raw_a
         return Vec::new();
     }
     let mut names: Vec<String> = before
-        .0
+        .values
         .iter()
-        .filter(|(k, v)| after.0.get(*k) != Some(v))
+        .filter(|(k, v)| after.values.get(*k) != Some(v))
         .map(|(k, _)| k.clone())
         .collect();
-    names.extend(after.0.keys().filter(|k| !before.0.contains_key(*k)).cloned());
+    names.extend(after.values.keys().filter(|k| !before.values.contains_key(*k)).cloned());
     names.sort();
     names
+}
+
+/// `text` with each occurrence of `short` that is not part of a longer
+/// word (letters, digits, `_` on neither side) replaced by [`MASK`].
+fn alone(text: &str, short: &str) -> String {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(short) {
+        let (before, after) = (&rest[..at], &rest[at + short.len()..]);
+        out.push_str(before);
+        let joined = word(out.chars().next_back()) || word(after.chars().next());
+        out.push_str(if joined { short } else { MASK });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The texts a secret value may be printed as: itself, as JSON and
@@ -208,7 +244,10 @@ mod tests {
     use super::*;
 
     fn secrets(pairs: &[(&str, &str)]) -> Secrets {
-        Secrets(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+        Secrets {
+            values: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            masks_text: true,
+        }
     }
 
     #[test]
@@ -227,6 +266,25 @@ mod tests {
             multi.mask("key: |\n  -----BEGIN-----\n  abc123\n"),
             "key: |\n  ********\n  ********\n"
         );
+    }
+
+    #[test]
+    fn a_short_secret_is_masked_where_it_stands_alone() {
+        let s = secrets(&[("pin", "x7")]);
+        assert_eq!(
+            s.mask("pin: x7\nexports: {}\nlabel: a-x7\nid: ax7\nx7y: x7"),
+            "pin: ********\nexports: {}\nlabel: a-********\nid: ax7\nx7y: ********"
+        );
+    }
+
+    #[test]
+    fn what_the_renderer_masked_is_left_as_it_is() {
+        let s = Secrets {
+            values: [("password".to_string(), "x".to_string())].into(),
+            masks_text: false,
+        };
+        let text = "exports: {}\npassword: \"********\"\n";
+        assert_eq!(s.mask(text), text);
     }
 
     #[test]

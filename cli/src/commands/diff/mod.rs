@@ -28,10 +28,11 @@ use std::process::ExitCode;
 /// hash, origin/main...HEAD (the merge base: what a pull request
 /// changes).
 ///
-/// Secrets stay masked at both sides: the values a Windsor schema
-/// marks `sensitive: true` and Bluelink `secret: true` variables show
-/// as ******** wherever they appear; when only a secret value changed,
-/// the target says "secret changed" and names it, never the value.
+/// Secrets stay masked at both sides: the values a Windsor schema marks
+/// `sensitive: true` show as ******** wherever they appear, and Bluelink
+/// masks what it computes from `secret: true` variables; when only a
+/// secret value changed, the target says "secret changed" and names it,
+/// never the value.
 ///
 /// A target that fails to render at either side shows the error
 /// (file:line:column: error: …) instead of a diff.

@@ -170,3 +170,25 @@ fn an_absolute_path_names_targets_as_a_relative_one_does() {
     assert_eq!(out.status.code(), Some(1));
     expect("path.diff", &text(&out.stdout));
 }
+
+#[test]
+fn a_folder_new_or_gone_in_the_work_tree_adds_or_removes_its_targets() {
+    let f = Fixture::committed("folders");
+    f.write(
+        "fresh/api.yaml",
+        "version: 2023-04-20\nresources: {q: {type: aws/sqs/queue, spec: {}}}\n",
+    );
+    let out = diff(f.dir(), &["HEAD", "fresh"], f.tmp());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "diff --bpvm a/fresh/api b/fresh/api\nnew target\n--- /dev/null\n+++ b/fresh/api\n@@ -0,0 +1,5 @@\n+version: \"2023-04-20\"\n+resources:\n+  q:\n+    type: aws/sqs/queue\n+    spec: {}\n"
+    );
+    std::fs::remove_dir_all(f.dir().join("app")).unwrap();
+    let out = diff(f.dir(), &["HEAD", "app", "--format", "json"], f.tmp());
+    assert_eq!(out.status.code(), Some(1), "{}{}", text(&out.stdout), text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["targets"][0]["id"], "app/orders");
+    assert_eq!(doc["targets"][0]["change"], "removed");
+    cleaned(f.tmp());
+}
