@@ -1,7 +1,7 @@
 //! One side's targets rendered with the batch library, as `bpvm batch`
 //! renders them; each output kept, and each failure's message.
 
-use super::secrets::{Secrets, Templates};
+use super::secrets::{self, Secrets};
 use super::sides::{Found, Side};
 use crate::batch::{Options, Output, Sink, Status, Target, Verdict, run};
 use std::collections::{BTreeMap, HashMap};
@@ -45,17 +45,17 @@ pub(crate) fn render(side: &Side, found: Vec<Found>, jobs: usize) -> BTreeMap<St
         .filter(|r| r.status != Status::Ok)
         .map(|r| (r.id, r.diagnostics.join("\n")))
         .collect();
-    let mut templates = Templates::default();
+    let secrets = secrets::of_all(&targets.iter().collect::<Vec<_>>(), jobs);
     found
         .into_iter()
-        .map(|f| {
+        .zip(secrets)
+        .map(|(f, secrets)| {
             let id = &f.target.id;
             let raw = match (errors.remove(id), texts.remove(id)) {
                 (None, Some(text)) => Ok(text),
                 (Some(e), _) => Err(side.shown(&e)),
                 (None, None) => Err(format!("error: {}: no output", f.shown)),
             };
-            let secrets = templates.secrets(&f.target);
             (f.shown, Rendered { raw, secrets })
         })
         .collect()

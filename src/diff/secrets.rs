@@ -10,7 +10,9 @@ use crate::batch::{Kind, Target};
 use bpvm_runtime::root::Root;
 use bpvm_runtime::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// What a masked value shows as (as Bluelink prints one).
 ///
@@ -33,52 +35,81 @@ pub(crate) struct Secrets {
     masks_text: bool,
 }
 
-/// The templates loaded to read secrets from, each once for all of its
-/// targets; `None` for one that does not load (its render fails and
-/// shows no output then).
-#[derive(Default)]
-pub(crate) struct Templates {
-    windsor: HashMap<PathBuf, Option<bpvm_windsor::Project>>,
-    bluelink: HashMap<PathBuf, Option<bpvm_bluelink::Blueprint>>,
+/// The secret values each of `targets` reads, in order: each template
+/// loaded once for all of its targets, templates on `jobs` threads (0:
+/// one per core). A template that does not load gives none (its render
+/// fails and shows no output then).
+pub(crate) fn of_all(targets: &[&Target], jobs: usize) -> Vec<Secrets> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut index: HashMap<&Path, usize> = HashMap::new();
+    for (i, t) in targets.iter().enumerate() {
+        let g = *index.entry(t.template.as_path()).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(i);
+    }
+    let threads = match jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .min(groups.len().max(1));
+    let next = AtomicUsize::new(0);
+    let found: Mutex<Vec<Secrets>> = Mutex::new(vec![Secrets::default(); targets.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while let Some(group) = groups.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let members: Vec<&Target> = group.iter().map(|&i| targets[i]).collect();
+                    let secrets = of_template(&members);
+                    let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
+                    for (&i, s) in group.iter().zip(secrets) {
+                        found[i] = s;
+                    }
+                }
+            });
+        }
+    });
+    found.into_inner().unwrap_or_else(PoisonError::into_inner)
 }
 
-impl Templates {
-    /// The secret values `target` reads.
-    pub fn secrets(&mut self, target: &Target) -> Secrets {
-        let mut found = BTreeMap::new();
-        let masks_text = matches!(target.kind, Kind::Windsor { .. });
-        match &target.kind {
-            Kind::Windsor { context } => {
-                let project = self
-                    .windsor
-                    .entry(target.template.clone())
-                    .or_insert_with(|| bpvm_windsor::Project::load(&target.template).ok());
-                if let Some(project) = project {
-                    windsor(project, context, &mut found);
+/// The secret values of `targets`, which share one template.
+fn of_template(targets: &[&Target]) -> Vec<Secrets> {
+    let Some(first) = targets.first() else {
+        return Vec::new();
+    };
+    match &first.kind {
+        Kind::Windsor { .. } => {
+            let project = bpvm_windsor::Project::load(&first.template).ok();
+            let read = |t: &Target, found: &mut BTreeMap<String, String>| {
+                if let (Some(p), Kind::Windsor { context }) = (&project, &t.kind) {
+                    windsor(p, context, found);
                 }
-            }
-            Kind::Bluelink { files, .. } => {
-                let Ok(root) = Root::new(&target.base, "batch folder") else {
-                    return Secrets::default();
-                };
-                let bp = self
-                    .bluelink
-                    .entry(target.template.clone())
-                    .or_insert_with(|| blueprint(&root, target));
-                if let Some(bp) = bp {
-                    bluelink(bp, &root, files.vars.as_deref(), &mut found);
-                }
-            }
+            };
+            targets.iter().map(|t| Secrets::read(t, true, read)).collect()
         }
-        found.retain(|_, v: &mut String| !v.is_empty());
-        Secrets {
-            values: found,
-            masks_text,
+        Kind::Bluelink { .. } => {
+            let root = Root::new(&first.base, "batch folder").ok();
+            let bp = root.as_ref().and_then(|r| blueprint(r, first));
+            let read = |t: &Target, found: &mut BTreeMap<String, String>| {
+                if let (Some(r), Some(bp), Kind::Bluelink { files, .. }) = (&root, &bp, &t.kind) {
+                    bluelink(bp, r, files.vars.as_deref(), found);
+                }
+            };
+            targets.iter().map(|t| Secrets::read(t, false, read)).collect()
         }
     }
 }
 
 impl Secrets {
+    /// What `read` finds for `target`; the text masked when `masks_text`.
+    fn read(target: &Target, masks_text: bool, read: impl Fn(&Target, &mut BTreeMap<String, String>)) -> Secrets {
+        let mut values = BTreeMap::new();
+        read(target, &mut values);
+        values.retain(|_, v: &mut String| !v.is_empty());
+        Secrets { values, masks_text }
+    }
+
     /// `text` with every secret value's text replaced by [`MASK`]: the
     /// longest first, so that a secret holding another is masked whole.
     pub fn mask(&self, text: &str) -> String {
