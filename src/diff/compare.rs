@@ -15,8 +15,17 @@ pub(crate) fn compare(before: BTreeMap<String, Rendered>, after: BTreeMap<String
     let mut entries = Vec::new();
     let mut unchanged = 0;
     for id in ids {
-        match change(before.get(id), after.get(id)) {
-            Some(change) => entries.push(Entry { id: id.clone(), change }),
+        let (b, a) = (before.get(id), after.get(id));
+        match change(b, a) {
+            Some(change) => {
+                // The work tree's name for it, else the revision's.
+                let source = a.or(b).map_or(String::new(), |r| r.source.clone());
+                entries.push(Entry {
+                    id: id.clone(),
+                    source,
+                    change,
+                })
+            }
             None => unchanged += 1,
         }
     }

@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 
 impl Diff {
     /// The diff as indented JSON, with a final line break:
-    /// `{"revision", "counts", "targets": [{"id", "change", …}]}`; a
+    /// `{"revision", "counts", "targets": [{"id", "source", "change",
+    /// …}]}`; a
     /// target has `diff` (its hunks) when its output changed, `secrets`
     /// (names) when a secret value did, `errors` (`before`, `after`)
     /// when a render failed.
@@ -15,7 +16,7 @@ impl Diff {
     /// use bpvm::diff::{Change, Diff, Entry};
     /// let d = Diff {
     ///     rev: "HEAD".into(),
-    ///     entries: vec![Entry { id: "api".into(), change: Change::Secret { names: vec!["token".into()] } }],
+    ///     entries: vec![Entry { id: "api".into(), source: "api.yaml".into(), change: Change::Secret { names: vec!["token".into()] } }],
     ///     unchanged: 1,
     ///     warnings: vec![],
     /// };
@@ -28,7 +29,7 @@ impl Diff {
             .entries
             .iter()
             .map(|e| {
-                let mut t = json!({"id": e.id, "change": e.change.word()});
+                let mut t = json!({"id": e.id, "source": e.source, "change": e.change.word()});
                 match &e.change {
                     Change::Changed { secrets, .. } => {
                         t["diff"] = json!(e.hunks());

@@ -28,10 +28,10 @@ impl Diff {
     /// ```
     /// use bpvm::diff::{Change, Diff, Entry};
     /// let change = Change::Added { after: "a: 1\n".into() };
-    /// let d = Diff { rev: "HEAD".into(), entries: vec![Entry { id: "api".into(), change }], unchanged: 1, warnings: vec![] };
+    /// let d = Diff { rev: "HEAD".into(), entries: vec![Entry { id: "api".into(), source: "api.yaml".into(), change }], unchanged: 1, warnings: vec![] };
     /// let md = d.markdown(bpvm::diff::COMMENT_LIMIT);
     /// assert!(md.starts_with("### Rendered diff against `HEAD`\n"));
-    /// assert!(md.contains("| <code>api</code> | added |"));
+    /// assert!(md.contains("| <code>api</code> | <code>api.yaml</code> | added |"));
     /// assert!(md.contains("```diff\n@@ -0,0 +1 @@\n+a: 1\n```"));
     /// ```
     pub fn markdown(&self, limit: usize) -> String {
@@ -76,17 +76,14 @@ impl Diff {
 
     /// The table's rows while they fit in `budget`: how many were listed.
     fn table(&self, out: &mut String, budget: usize) -> usize {
-        out.push_str("| Target | Change |\n|---|---|\n");
+        out.push_str("| Target | Source | Change |\n|---|---|---|\n");
         let mut used = chars(out);
         for (i, e) in self.entries.iter().enumerate() {
-            let row = format!(
-                "| {} | {} |\n",
-                html_code(&e.id).replace('|', "&#124;"),
-                e.change.word()
-            );
+            let cell = |text: &str| html_code(text).replace('|', "&#124;");
+            let row = format!("| {} | {} | {} |\n", cell(&e.id), cell(&e.source), e.change.word());
             // Half the room at most for the table: diffs are the point.
             if used + chars(&row) > budget / 2 {
-                let _ = writeln!(out, "| … | {} more |", self.entries.len() - i);
+                let _ = writeln!(out, "| … | | {} more |", self.entries.len() - i);
                 return i;
             }
             used += chars(&row);
@@ -126,10 +123,13 @@ fn body(e: &Entry, rev: &str) -> (String, &'static str) {
             (note + &e.hunks(), "diff")
         }
         Change::Secret { .. } | Change::Failed { .. } => {
-            // The unified section without its first line (the id is in
-            // the summary).
+            // The unified section without its header lines (the id and
+            // the source are in the table).
             let text = e.unified(rev);
-            let rest = text.split_once('\n').map_or("", |(_, rest)| rest).to_string();
+            let rest = text
+                .split_inclusive('\n')
+                .filter(|l| !l.starts_with("diff --bpvm ") && !l.starts_with("source: "))
+                .collect();
             (rest, "text")
         }
         _ => (e.hunks(), "diff"),
@@ -242,6 +242,7 @@ mod tests {
                 let after: String = (0..lines).map(|l| format!("line {l}: é\n")).collect();
                 Entry {
                     id: format!("t{i:03}"),
+                    source: format!("t{i:03}.yaml"),
                     change: Change::Added { after },
                 }
             })
@@ -284,7 +285,7 @@ mod tests {
     fn the_table_is_cut_too_when_there_are_very_many_targets() {
         let md = diff(3_000, 1).markdown(COMMENT_LIMIT);
         assert!(chars(&md) <= COMMENT_LIMIT);
-        assert!(md.contains("| … | "), "the table says how many it leaves out");
+        assert!(md.contains("| … | | "), "the table says how many it leaves out");
         assert!(md.contains("the table lists "), "the note says so");
     }
 

@@ -151,6 +151,9 @@ impl Change {
 pub struct Entry {
     /// The target's id, under the PATH it was found in (`platform/aws/prod`).
     pub id: String,
+    /// What it renders, under that PATH too: `platform/aws (context
+    /// prod)`, `apps/api.yaml (variables apps/api.eu.vars.yaml)`.
+    pub source: String,
     /// What became of it.
     pub change: Change,
 }
@@ -161,7 +164,7 @@ pub struct Entry {
 /// use bpvm::diff::{Change, Diff, Entry};
 /// let d = Diff {
 ///     rev: "HEAD".into(),
-///     entries: vec![Entry { id: "api".into(), change: Change::Added { after: "a: 1\n".into() } }],
+///     entries: vec![Entry { id: "api".into(), source: "api.yaml".into(), change: Change::Added { after: "a: 1\n".into() } }],
 ///     unchanged: 2,
 ///     warnings: vec![],
 /// };
@@ -201,7 +204,7 @@ impl Diff {
     /// ```
     /// use bpvm::diff::{Change, Counts, Diff, Entry};
     /// let failed = Change::Failed { before: None, after: Some("api.yaml:1:1: error: x".into()) };
-    /// let d = Diff { rev: "HEAD".into(), entries: vec![Entry { id: "api".into(), change: failed }], unchanged: 3, warnings: vec![] };
+    /// let d = Diff { rev: "HEAD".into(), entries: vec![Entry { id: "api".into(), source: "api.yaml".into(), change: failed }], unchanged: 3, warnings: vec![] };
     /// assert_eq!(d.counts(), Counts { failed: 1, unchanged: 3, ..Counts::default() });
     /// assert!(d.failed());
     /// ```

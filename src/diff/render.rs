@@ -15,6 +15,8 @@ pub(crate) struct Rendered {
     pub raw: Result<String, String>,
     /// The secret values it reads.
     pub secrets: Secrets,
+    /// What it renders (its template, context or variable file).
+    pub source: String,
 }
 
 /// Keeps each target's text.
@@ -56,7 +58,14 @@ pub(crate) fn render(side: &Side, found: Vec<Found>, jobs: usize) -> BTreeMap<St
                 (Some(e), _) => Err(side.shown(&e)),
                 (None, None) => Err(format!("error: {}: no output", f.shown)),
             };
-            (f.shown, Rendered { raw, secrets })
+            (
+                f.shown,
+                Rendered {
+                    raw,
+                    secrets,
+                    source: f.source,
+                },
+            )
         })
         .collect()
 }

@@ -3,7 +3,7 @@
 //! work tree; each side's targets found as `bpvm batch` finds them.
 
 use super::error::Error;
-use crate::batch::{Search, Target, discover_with};
+use crate::batch::{Kind, Search, Target, discover_with};
 use crate::vcs;
 use std::path::{Component, Path, PathBuf};
 
@@ -35,6 +35,8 @@ pub(crate) struct Side {
 #[derive(Debug, Clone)]
 pub(crate) struct Found {
     pub shown: String,
+    /// What it renders, as paths under the PATH given.
+    pub source: String,
     pub target: Target,
 }
 
@@ -128,6 +130,7 @@ impl Side {
             .into_iter()
             .map(|target| Found {
                 shown: self.shown_id(&target),
+                source: self.source(&target),
                 target,
             })
             .collect();
@@ -168,16 +171,45 @@ impl Side {
 
     /// A target's id as users know it: its PATH, then its batch id.
     fn shown_id(&self, target: &Target) -> String {
-        let given = self
-            .folders
+        under(self.given(target), &target.id)
+    }
+
+    /// What a target renders, as `bpvm batch` names it but under the
+    /// PATH given: `platform/aws (context prod)`, `apps/api.yaml
+    /// (variables apps/api.eu.vars.yaml)`.
+    fn source(&self, target: &Target) -> String {
+        let given = self.given(target);
+        let template = match under(given, &target.template_path()) {
+            t if t.is_empty() => ".".to_string(),
+            t => t,
+        };
+        match &target.kind {
+            Kind::Windsor { context } => format!("{template} (context {context})"),
+            Kind::Bluelink { files, .. } => match &files.vars {
+                Some(vars) => {
+                    let rel = vars.strip_prefix(&target.base).unwrap_or(vars);
+                    format!("{template} (variables {})", under(given, &tidy(rel)))
+                }
+                None => template,
+            },
+        }
+    }
+
+    /// The PATH given that `target` was found under.
+    fn given(&self, target: &Target) -> &str {
+        self.folders
             .iter()
             .find(|f| f.dir == target.base)
-            .map_or("", |f| f.given.as_str());
-        if given.is_empty() {
-            target.id.clone()
-        } else {
-            format!("{given}/{}", target.id)
-        }
+            .map_or("", |f| f.given.as_str())
+    }
+}
+
+/// `rel` under the PATH `given` (`""` for `.`).
+fn under(given: &str, rel: &str) -> String {
+    match (given.is_empty(), rel.is_empty()) {
+        (true, _) => rel.to_string(),
+        (false, true) => given.to_string(),
+        (false, false) => format!("{given}/{rel}"),
     }
 }
 

@@ -1,5 +1,6 @@
 //! A [`Diff`] as a unified diff, one section per target as git prints
-//! one per file: `diff --bpvm a/<id> b/<id>`, a line saying what is
+//! one per file: `diff --bpvm a/<id> b/<id>`, `source:` and what it
+//! renders (its template and context or variable file), a line saying what is
 //! special about it (a new or deleted target, a secret that changed, a
 //! render that failed), then `---`/`+++` and the hunks.
 
@@ -16,10 +17,10 @@ impl Diff {
     /// ```
     /// use bpvm::diff::{Change, Diff, Entry};
     /// let change = Change::Changed { before: "a: 1\nb: 2\n".into(), after: "a: 1\nb: 3\n".into(), secrets: vec![] };
-    /// let d = Diff { rev: "HEAD".into(), entries: vec![Entry { id: "infra/dev".into(), change }], unchanged: 0, warnings: vec![] };
+    /// let d = Diff { rev: "HEAD".into(), entries: vec![Entry { id: "infra/dev".into(), source: "infra (context dev)".into(), change }], unchanged: 0, warnings: vec![] };
     /// assert_eq!(
     ///     d.unified(),
-    ///     "diff --bpvm a/infra/dev b/infra/dev\n--- a/infra/dev\n+++ b/infra/dev\n@@ -1,2 +1,2 @@\n a: 1\n-b: 2\n+b: 3\n"
+    ///     "diff --bpvm a/infra/dev b/infra/dev\nsource: infra (context dev)\n--- a/infra/dev\n+++ b/infra/dev\n@@ -1,2 +1,2 @@\n a: 1\n-b: 2\n+b: 3\n"
     /// );
     /// ```
     pub fn unified(&self) -> String {
@@ -32,15 +33,18 @@ impl Entry {
     ///
     /// ```
     /// use bpvm::diff::{Change, Entry};
-    /// let e = Entry { id: "api".into(), change: Change::Secret { names: vec!["token".into()] } };
+    /// let e = Entry { id: "api".into(), source: "api.yaml".into(), change: Change::Secret { names: vec!["token".into()] } };
     /// assert_eq!(
     ///     e.unified("HEAD"),
-    ///     "diff --bpvm a/api b/api\nsecret changed: token (values masked; the output is otherwise the same)\n"
+    ///     "diff --bpvm a/api b/api\nsource: api.yaml\nsecret changed: token (values masked; the output is otherwise the same)\n"
     /// );
     /// ```
     pub fn unified(&self, rev: &str) -> String {
         let id = &self.id;
         let mut out = format!("diff --bpvm a/{id} b/{id}\n");
+        if !self.source.is_empty() {
+            let _ = writeln!(out, "source: {}", self.source);
+        }
         match &self.change {
             Change::Changed { before, after, secrets } => {
                 if !secrets.is_empty() {
@@ -85,7 +89,7 @@ impl Entry {
     ///
     /// ```
     /// use bpvm::diff::{Change, Entry};
-    /// let e = Entry { id: "api".into(), change: Change::Removed { before: "a: 1\n".into() } };
+    /// let e = Entry { id: "api".into(), source: "api.yaml".into(), change: Change::Removed { before: "a: 1\n".into() } };
     /// assert_eq!(e.hunks(), "@@ -1 +0,0 @@\n-a: 1\n");
     /// ```
     pub fn hunks(&self) -> String {
@@ -118,7 +122,11 @@ mod tests {
     use super::*;
 
     fn entry(change: Change) -> Entry {
-        Entry { id: "x".into(), change }
+        Entry {
+            id: "x".into(),
+            source: "x.yaml".into(),
+            change,
+        }
     }
 
     #[test]
@@ -126,24 +134,24 @@ mod tests {
         let cases = [
             (
                 Change::Added { after: "a: 1\n".into() },
-                "diff --bpvm a/x b/x\nnew target\n--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+a: 1\n",
+                "diff --bpvm a/x b/x\nsource: x.yaml\nnew target\n--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+a: 1\n",
             ),
             (
                 Change::Removed {
                     before: "a: 1\n".into(),
                 },
-                "diff --bpvm a/x b/x\ndeleted target\n--- a/x\n+++ /dev/null\n@@ -1 +0,0 @@\n-a: 1\n",
+                "diff --bpvm a/x b/x\nsource: x.yaml\ndeleted target\n--- a/x\n+++ /dev/null\n@@ -1 +0,0 @@\n-a: 1\n",
             ),
             (
                 Change::Failed {
                     before: None,
                     after: Some("x.yaml:1:2: error: no\n".into()),
                 },
-                "diff --bpvm a/x b/x\nrender failed in the work tree:\nx.yaml:1:2: error: no\n",
+                "diff --bpvm a/x b/x\nsource: x.yaml\nrender failed in the work tree:\nx.yaml:1:2: error: no\n",
             ),
             (
                 Change::Secret { names: vec![] },
-                "diff --bpvm a/x b/x\nsecret changed: a secret value (values masked; the output is otherwise the same)\n",
+                "diff --bpvm a/x b/x\nsource: x.yaml\nsecret changed: a secret value (values masked; the output is otherwise the same)\n",
             ),
             (
                 Change::Changed {
@@ -151,7 +159,7 @@ mod tests {
                     after: "a: 2\n".into(),
                     secrets: vec!["t".into()],
                 },
-                "diff --bpvm a/x b/x\nsecret changed: t (values masked)\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a: 1\n+a: 2\n",
+                "diff --bpvm a/x b/x\nsource: x.yaml\nsecret changed: t (values masked)\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a: 1\n+a: 2\n",
             ),
         ];
         for (change, want) in cases {

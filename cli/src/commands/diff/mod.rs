@@ -18,9 +18,10 @@ use std::process::ExitCode;
 /// (default: the current folder) twice, at the git revision REV and in
 /// the work tree, and prints what changed in each target's output: a
 /// unified diff per target, in id order, headed `diff --bpvm a/<id>
-/// b/<id>`. Targets are found at both sides as `bpvm batch` finds them
-/// (the same exclusions, bpvm-batch.yaml); a target found only at REV
-/// is a deleted target, one found only in the work tree a new target.
+/// b/<id>` and `source:` with what the target renders. Targets are
+/// found at both sides as `bpvm batch` finds them (the same exclusions,
+/// bpvm-batch.yaml); a target found only at REV is a deleted target,
+/// one found only in the work tree a new target.
 /// REV's files are read from git without a checkout into a temporary
 /// folder (bpvm-diff-…), removed when the command ends, failing, passing
 /// or interrupted (SIGINT, SIGTERM: exit 130, 143); nothing is written

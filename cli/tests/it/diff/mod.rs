@@ -96,7 +96,9 @@ fn a_path_narrows_the_diff_and_names_the_targets_under_it() {
     expect("path.diff", &text(&out.stdout));
     // The same from inside the folder: ids are under where bpvm runs.
     let inside = diff(&f.dir().join("infra"), &["HEAD"], f.tmp());
-    let shown = text(&out.stdout).replace("infra/", "");
+    let shown = text(&out.stdout)
+        .replace("infra/", "")
+        .replace("source: infra (", "source: . (");
     assert_eq!(text(&inside.stdout), shown);
 }
 
@@ -154,7 +156,7 @@ fn a_linked_work_tree_is_compared_too() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     masked(&out);
     assert!(
-        text(&out.stdout).starts_with("diff --bpvm a/dev b/dev\n--- a/dev\n"),
+        text(&out.stdout).starts_with("diff --bpvm a/dev b/dev\nsource: . (context dev)\n--- a/dev\n"),
         "{}",
         text(&out.stdout)
     );
@@ -182,7 +184,7 @@ fn a_folder_new_or_gone_in_the_work_tree_adds_or_removes_its_targets() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
-        "diff --bpvm a/fresh/api b/fresh/api\nnew target\n--- /dev/null\n+++ b/fresh/api\n@@ -0,0 +1,5 @@\n+version: \"2023-04-20\"\n+resources:\n+  q:\n+    type: aws/sqs/queue\n+    spec: {}\n"
+        "diff --bpvm a/fresh/api b/fresh/api\nsource: fresh/api.yaml\nnew target\n--- /dev/null\n+++ b/fresh/api\n@@ -0,0 +1,5 @@\n+version: \"2023-04-20\"\n+resources:\n+  q:\n+    type: aws/sqs/queue\n+    spec: {}\n"
     );
     std::fs::remove_dir_all(f.dir().join("app")).unwrap();
     let out = diff(f.dir(), &["HEAD", "app", "--format", "json"], f.tmp());
