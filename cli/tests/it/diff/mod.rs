@@ -194,3 +194,39 @@ fn a_folder_new_or_gone_in_the_work_tree_adds_or_removes_its_targets() {
     assert_eq!(doc["targets"][0]["change"], "removed");
     cleaned(f.tmp());
 }
+
+#[test]
+fn the_unified_diff_is_coloured_only_where_asked_and_the_text_is_the_same() {
+    let f = Fixture::committed("colour");
+    f.change();
+    let run = |env: &[(&str, &str)]| {
+        let mut cmd = bpvm();
+        cmd.args(["diff", "HEAD"])
+            .current_dir(f.dir())
+            .env("TMPDIR", f.tmp())
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("CLICOLOR");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        text(&cmd.output().unwrap().stdout)
+    };
+    let piped = run(&[]);
+    let forced = run(&[("CLICOLOR_FORCE", "1")]);
+    let refused = run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
+    assert!(!piped.contains('\x1b') && !refused.contains('\x1b'));
+    assert!(forced.contains("\x1b[32m+    size: 2\x1b[0m\n"), "{forced:?}");
+    assert!(forced.contains("\x1b[31m-    size: 1\x1b[0m\n"), "{forced:?}");
+    let plain: String = {
+        let mut out = String::new();
+        let mut rest = forced.as_str();
+        while let Some(i) = rest.find('\x1b') {
+            out.push_str(&rest[..i]);
+            let end = rest[i..].find('m').map_or(rest.len(), |j| i + j + 1);
+            rest = &rest[end..];
+        }
+        out + rest
+    };
+    assert_eq!(plain, piped);
+}
