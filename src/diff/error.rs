@@ -8,7 +8,7 @@ use std::fmt;
 ///
 /// ```
 /// use bpvm::diff::Error;
-/// let e = Error::Discovery { side: "HEAD".into(), problems: vec!["bpvm-batch.yaml:2:5: error: bad".into()] };
+/// let e = Error::Discovery { place: "at HEAD".into(), problems: vec!["bpvm-batch.yaml:2:5: error: bad".into()] };
 /// assert_eq!(e.to_string(), "error: cannot find the targets at HEAD:\nbpvm-batch.yaml:2:5: error: bad");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,8 +25,8 @@ pub enum Error {
     /// Finding one side's targets failed (an unreadable file, a mistake
     /// in `bpvm-batch.yaml`).
     Discovery {
-        /// `HEAD`, or `work tree`.
-        side: String,
+        /// `at HEAD` (the revision as given), or `in the work tree`.
+        place: String,
         /// Each problem, as `bpvm batch` prints it.
         problems: Vec<String>,
     },
@@ -42,8 +42,8 @@ impl fmt::Display for Error {
                 f,
                 "error: {path}: not inside the git work tree at {top}: the diff compares folders of one repository"
             ),
-            Error::Discovery { side, problems } => {
-                write!(f, "error: cannot find the targets at {side}:\n{}", problems.join("\n"))
+            Error::Discovery { place, problems } => {
+                write!(f, "error: cannot find the targets {place}:\n{}", problems.join("\n"))
             }
             Error::Scratch(why) => write!(f, "error: cannot make a folder for the revision's files: {why}"),
         }

@@ -20,8 +20,9 @@ struct Folder {
 /// One side's folders: the work tree's, or a revision's written out.
 #[derive(Debug)]
 pub(crate) struct Side {
-    /// `HEAD` (the revision as given), or `work tree`.
-    pub label: String,
+    /// Where its targets are, for messages: `at HEAD` (the revision as
+    /// given), or `in the work tree`.
+    pub place: String,
     folders: Vec<Folder>,
     /// The revision's files, when this side made their folder; removed
     /// when dropped.
@@ -51,7 +52,7 @@ impl Side {
             })
             .collect();
         Side {
-            label: "work tree".into(),
+            place: "in the work tree".into(),
             folders,
             _scratch: None,
             revision: false,
@@ -63,18 +64,17 @@ impl Side {
     /// temporary folder removed when the side is dropped. A PATH that
     /// does not exist at `rev` is an empty folder (its targets are new).
     pub fn revision(top: &Path, rev: &str, paths: &[PathBuf], into: Option<&Path>) -> Result<Side, Error> {
-        let scratch = match into {
-            Some(_) => None,
-            None => Some(
-                tempfile::Builder::new()
+        let (scratch, base) = match into {
+            Some(dir) => (None, dir.to_path_buf()),
+            None => {
+                let made = tempfile::Builder::new()
                     .prefix("bpvm-diff-")
                     .tempdir()
-                    .map_err(|e| Error::Scratch(e.to_string()))?,
-            ),
+                    .map_err(|e| Error::Scratch(e.to_string()))?;
+                let path = made.path().to_path_buf();
+                (Some(made), path)
+            }
         };
-        let base = into
-            .or(scratch.as_ref().map(tempfile::TempDir::path))
-            .unwrap_or(Path::new("."));
         let mut folders = Vec::with_capacity(paths.len());
         for (k, path) in paths.iter().enumerate() {
             let subdir = inside(top, path)?;
@@ -93,7 +93,7 @@ impl Side {
             });
         }
         Ok(Side {
-            label: rev.to_string(),
+            place: format!("at {rev}"),
             folders,
             _scratch: scratch,
             revision: true,
@@ -121,7 +121,7 @@ impl Side {
         let found = discover_with(&dirs, &search);
         if !found.problems.is_empty() {
             return Err(Error::Discovery {
-                side: self.label.clone(),
+                place: self.place.clone(),
                 problems: found.problems.iter().map(|p| self.shown(&p.to_string())).collect(),
             });
         }
@@ -294,7 +294,7 @@ mod tests {
     #[test]
     fn messages_name_the_path_not_the_temporary_folder() {
         let side = Side {
-            label: "HEAD".into(),
+            place: "at HEAD".into(),
             folders: vec![
                 Folder {
                     given: String::new(),

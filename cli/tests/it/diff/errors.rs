@@ -100,7 +100,7 @@ fn a_mistake_in_bpvm_batch_yaml_stops_the_diff_with_its_place() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         text(&out.stderr),
-        "error: cannot find the targets at work tree:\n\
+        "error: cannot find the targets in the work tree:\n\
          bpvm-batch.yaml:3:21: targets[0].contexts[1]: no context \"prd\" in infra (did you mean \"prod\"?); it has: dev, prod\n"
     );
     cleaned(f.tmp());
