@@ -10,7 +10,8 @@
 //! Features over both languages live here: [`batch`] finds every target
 //! of a repository (Windsor contexts, Bluelink variable sets) and splits
 //! them into shards; [`vcs`] reads git (the files a revision changed, a
-//! revision's files without a checkout).
+//! revision's files without a checkout); [`diff`] renders every target
+//! at a revision and in the work tree and says what changed.
 //!
 //! The four uses, each a program in `examples/` that CI runs:
 //! `evaluate.rs` (compile once, bind, evaluate), `render_windsor.rs` (a
@@ -42,6 +43,7 @@
 
 pub mod batch;
 pub mod check;
+pub mod diff;
 mod error;
 pub mod graph;
 pub mod vcs;

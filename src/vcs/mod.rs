@@ -12,6 +12,8 @@
 //! - [`read_changed_files`]: the same set from a list a CI system made.
 //! - [`tree_at`]: a revision's files under a folder, written into a new
 //!   folder, bounded and never outside it.
+//! - [`work_tree_top`]: the top of the work tree holding a folder, which
+//!   a revision's paths are relative to.
 //!
 //! Revisions are read as git reads them (`HEAD`, `HEAD~1`, `main`,
 //! `v1.2`, `origin/main`, a full or short hash, `origin/main...HEAD` for
@@ -34,4 +36,4 @@ pub use changed::changed_files;
 pub use error::Error;
 pub use list::read_changed_files;
 pub use tree::{TREE_BYTES, TREE_FILES, Written, tree_at};
-pub use worktree::FOLDER_DEPTH;
+pub use worktree::{FOLDER_DEPTH, work_tree_top};

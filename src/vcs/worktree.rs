@@ -15,6 +15,33 @@ use std::path::{Path, PathBuf};
 /// ```
 pub const FOLDER_DEPTH: usize = 256;
 
+/// The top folder of the work tree of the git repository holding `dir`
+/// (searched upward, as git does): what paths in a revision are
+/// relative to.
+///
+/// # Errors
+///
+/// [`Error::NotARepository`], [`Error::NoWorkTree`] for a bare repository.
+///
+/// ```no_run
+/// let top = bpvm::vcs::work_tree_top(std::path::Path::new("platform"))?;
+/// println!("{}", top.display());
+/// # Ok::<(), bpvm::vcs::Error>(())
+/// ```
+pub fn work_tree_top(dir: &Path) -> Result<PathBuf, Error> {
+    let repo = super::revision::open(dir)?;
+    let top = repo.workdir().ok_or_else(|| Error::NoWorkTree {
+        git_dir: repo.git_dir().to_path_buf(),
+    })?;
+    // gix may give the top relative to the current folder, `""` for it.
+    let top = if top.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        top
+    };
+    std::path::absolute(top).map_err(|e| io(top, &e))
+}
+
 /// The paths (relative to `top`, `/`-separated) of the files the index
 /// tracks (present or not) and of the untracked files not ignored by
 /// `.gitignore`, `.git/info/exclude` or the global excludes file. Nested

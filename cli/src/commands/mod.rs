@@ -12,6 +12,7 @@ mod bench;
 mod check;
 mod completions;
 mod convert;
+mod diff;
 mod eval;
 mod explain;
 mod fmt;
@@ -81,6 +82,7 @@ Examples:
   bpvm render examples/bluelink/blueprint.yaml --vars examples/bluelink/blueprint.vars.yaml
   bpvm test --project examples/windsor
   bpvm batch examples --out rendered
+  bpvm diff HEAD examples
   bpvm eval --env examples/blueprint.yaml \"cluster.cni.driver == 'cilium'\"";
 
 #[derive(Subcommand)]
@@ -89,6 +91,7 @@ pub enum Command {
     Test(test::Args),
     Check(check::Args),
     Batch(batch::Args),
+    Diff(diff::Args),
     Eval(eval::Args),
     Bench(bench::Args),
     Explain(explain::Args),
@@ -118,6 +121,7 @@ impl Command {
             Command::Test(args) => test::run(args),
             Command::Check(args) => check::run(args),
             Command::Batch(args) => batch::run(args),
+            Command::Diff(args) => diff::run(args),
             Command::Eval(args) => govern(|| eval::run(args)),
             Command::Bench(args) => bench::run(args),
             Command::Explain(args) => govern(|| explain::run(args)),

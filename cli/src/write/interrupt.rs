@@ -1,4 +1,5 @@
-//! Removing the temporary file when a run is interrupted mid-write.
+//! Removing the temporary files and folders when a run is interrupted
+//! mid-write.
 
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -66,6 +67,57 @@ impl Drop for Tracked {
     }
 }
 
+/// A temporary folder that is removed with what it holds when dropped,
+/// and by the handler if SIGINT or SIGTERM arrives while it exists.
+pub struct TrackedDir {
+    dir: Option<tempfile::TempDir>,
+}
+
+impl TrackedDir {
+    /// A new empty folder `<prefix>…` in the system's temporary folder.
+    pub fn create(prefix: &str) -> io::Result<TrackedDir> {
+        watch();
+        let mut pending = pending();
+        let dir = tempfile::Builder::new().prefix(prefix).tempdir()?;
+        pending.push(dir.path().to_path_buf());
+        Ok(TrackedDir { dir: Some(dir) })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.as_ref().expect("a TrackedDir is present until dropped").path()
+    }
+}
+
+impl Drop for TrackedDir {
+    fn drop(&mut self) {
+        if let Some(dir) = self.dir.take() {
+            let mut pending = pending();
+            forget(&mut pending, dir.path());
+            drop(dir);
+        }
+    }
+}
+
+/// Removes `path`: a folder with what it holds (links inside are removed,
+/// never followed), anything else alone.
+fn remove(path: &Path) {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            // The run goes on writing into it until exit: what it adds
+            // meanwhile makes a removal fail, and the next try takes it.
+            for _ in 0..100 {
+                match std::fs::remove_dir_all(path) {
+                    Err(e) if e.kind() != io::ErrorKind::NotFound => continue,
+                    _ => break,
+                }
+            }
+        }
+        _ => {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
 /// Installs the handler once, when the first temporary file is about to be
 /// made; until then SIGINT and SIGTERM keep their default effect.
 fn watch() {
@@ -91,7 +143,7 @@ pub fn interrupted(signal: i32) -> ! {
     // second handler waits here rather than exiting alongside.
     let mut pending = pending();
     for path in pending.drain(..) {
-        let _ = std::fs::remove_file(path);
+        remove(&path);
     }
     // The shell's convention for death by a signal: 130, 143.
     std::process::exit(128 + signal)

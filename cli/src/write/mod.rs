@@ -8,7 +8,7 @@ mod destination;
 mod interrupt;
 mod mode;
 
-pub use interrupt::interrupted;
+pub use interrupt::{TrackedDir, interrupted};
 
 use std::io::Write;
 use std::path::Path;

@@ -66,6 +66,8 @@ fn bare_bpvm_prints_the_whole_help_and_succeeds() {
 #[test]
 fn every_command_has_examples_and_every_example_runs() {
     let scratch = support::scratch_examples();
+    // As in the repository, the examples are committed (`bpvm diff` compares with a revision).
+    support::commit_all(scratch.path());
     let path = support::path_with_bpvm();
     let mut helps = vec![stdout(bpvm().arg("--help"))];
     for command in commands() {

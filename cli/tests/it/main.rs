@@ -19,6 +19,7 @@ mod colour;
 mod context;
 mod convert;
 mod corpus;
+mod diff;
 mod discovery;
 mod docs;
 mod empty;

@@ -108,3 +108,29 @@ pub fn subcommands(help: &str) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// Runs git in `dir` with a fixed identity and none of the machine's
+/// configuration; its standard output. Panics when git fails.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=bpvm", "-c", "user.email=bpvm@example.com"])
+        .args(["-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// `dir` made a git repository (unless it is one) with everything in it
+/// committed.
+pub fn commit_all(dir: &Path) {
+    if !dir.join(".git").exists() {
+        git(dir, &["init", "-q"]);
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "--allow-empty", "-m", "commit"]);
+}

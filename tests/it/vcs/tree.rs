@@ -116,3 +116,17 @@ fn a_folder_the_revision_lacks() {
     let e = tree_at(repo.dir(), "nope", "infra", &into.0.join("z")).unwrap_err();
     assert!(matches!(e, Error::UnknownRevision { .. }), "{e}");
 }
+
+#[test]
+fn the_work_tree_top_is_found_from_a_folder_in_it() {
+    let repo = Repo::new("top");
+    repo.write("platform/aws/windsor.yaml", "");
+    let top = bpvm::vcs::work_tree_top(&repo.dir().join("platform/aws")).unwrap();
+    assert_eq!(top.canonicalize().unwrap(), repo.dir());
+    assert!(top.is_absolute());
+    let outside = tempfile::tempdir().unwrap();
+    assert!(matches!(
+        bpvm::vcs::work_tree_top(outside.path()),
+        Err(Error::NotARepository { .. })
+    ));
+}
