@@ -44,6 +44,7 @@ pub mod batch;
 pub mod check;
 mod error;
 pub mod graph;
+pub mod schema;
 pub mod vcs;
 
 pub use bpvm_bluelink as bluelink;
