@@ -30,6 +30,10 @@ pub fn json(name: &str) -> Option<String> {
 }
 
 /// The names of every schema, in order.
+///
+/// ```
+/// assert_eq!(bpvm::schema::names()[0], "windsor-facet");
+/// ```
 pub fn names() -> Vec<&'static str> {
     documents().iter().map(|d| d.name).collect()
 }

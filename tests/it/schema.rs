@@ -113,6 +113,100 @@ fn every_windsor_file_is_valid_but_for_the_keys_bpvm_reports_unknown() {
     assert_eq!(kinds.len(), 7, "{kinds:?}");
 }
 
+/// A case of the Windsor loading tests (`windsor/tests/projects/`)
+/// written out as its project: `facets`, `files` (the file's defaults
+/// under the case's own) and `testFile`.
+fn write_case(dir: &Path, case: &bpvm::runtime::Map, defaults: Option<&bpvm::runtime::Map>) {
+    let template = dir.join("contexts/_template");
+    std::fs::create_dir_all(template.join("facets")).unwrap();
+    std::fs::write(dir.join("windsor.yaml"), "version: v1alpha1\n").unwrap();
+    let mut write = |path: PathBuf, text: &bpvm::Value| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text.as_str().unwrap_or_default()).unwrap();
+    };
+    let own = case.get("files").and_then(bpvm::Value::as_map);
+    for (folder, files) in [
+        ("", defaults),
+        ("", own),
+        ("facets/", case.get("facets").and_then(bpvm::Value::as_map)),
+    ] {
+        for (name, text) in files.into_iter().flat_map(|m| m.iter()) {
+            write(template.join(format!("{folder}{}", name.as_str())), text);
+        }
+    }
+    if let Some(tests) = case.get("testFile") {
+        write(template.join("tests/case.test.yaml"), tests);
+    }
+}
+
+#[test]
+fn every_project_of_the_loading_tests_that_loads_agrees_with_the_schemas() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("windsor/tests/projects");
+    let mut case_files = Vec::new();
+    shared::yaml_files(&root, &mut case_files);
+    let (mut loaded, mut flagged_in_all) = (0, 0);
+    for case_file in case_files {
+        let doc = bpvm::Value::from_yaml(&read(&case_file)).unwrap();
+        let Some(bpvm::Value::List(cases)) = doc.as_map().and_then(|m| m.get("cases")) else {
+            continue;
+        };
+        let defaults = doc.as_map().and_then(|m| m.get("files")).and_then(bpvm::Value::as_map);
+        for case in cases.iter().filter_map(bpvm::Value::as_map) {
+            let rules = match case.get("rules").or(doc.as_map().and_then(|m| m.get("rules"))) {
+                Some(r) if r.as_str() == Some("seed") => Some(Format::Seed),
+                Some(r) if r.as_str() == Some("v0.9") => Some(Format::V09),
+                _ => None,
+            };
+            let dir = tempfile::tempdir().unwrap();
+            write_case(dir.path(), case, defaults);
+            // A case whose project does not load shows a loader's error.
+            let Ok(project) = Project::load_as(dir.path(), rules) else {
+                continue;
+            };
+            loaded += 1;
+            let place = format!(
+                "{} {:?}",
+                case_file.display(),
+                case.get("name").and_then(bpvm::Value::as_str)
+            );
+            let mut by_schema = BTreeSet::new();
+            for (schema, file) in windsor_files(dir.path(), project.format) {
+                let text = read(&file);
+                let keys = flagged(&validator(schema), &text).unwrap_or_else(|e| panic!("{place}: {schema}: {e}"));
+                by_schema.extend(keys.into_iter().map(|k| (name_of(&file.to_string_lossy()), k)));
+            }
+            let mut by_bpvm: BTreeSet<(String, String)> = project
+                .warnings
+                .iter()
+                .filter(|w| w.message.starts_with("unknown field "))
+                .map(|w| (name_of(w.file.as_deref().unwrap_or_default()), last_key(&w.at)))
+                .collect();
+            let tests = dir.path().join("contexts/_template/tests/case.test.yaml");
+            if tests.is_file() {
+                let doc = bpvm::Value::from_yaml(&read(&tests)).unwrap();
+                let v09 = project.format == Format::V09;
+                let problems = bpvm::windsor::test::keys::problems(&doc, v09);
+                let unknown = problems
+                    .iter()
+                    .filter(|p| p.kind != bpvm::windsor::test::keys::Kind::Duplicate);
+                by_bpvm.extend(unknown.map(|p| ("case.test.yaml".to_string(), last_key(&p.at))));
+            }
+            flagged_in_all += by_schema.len();
+            assert_eq!(by_schema, by_bpvm, "{place}: the keys flagged differ");
+        }
+    }
+    assert!(loaded >= 150, "only {loaded} projects loaded");
+    assert!(
+        flagged_in_all >= 5,
+        "only {flagged_in_all} keys flagged: the cases of newer fields are not read"
+    );
+}
+
+/// The key a YAML path ends in (`terraform[cluster].lifecycle`: `lifecycle`).
+fn last_key(at: &str) -> String {
+    at.rsplit('.').next().unwrap_or_default().to_string()
+}
+
 /// Every YAML and JSON file under `dir`.
 fn blueprint_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();

@@ -18,7 +18,7 @@ mod resource;
 mod shape;
 mod variables;
 
-pub use shape::SCHEMA;
+pub use shape::{SCHEMA, VERSIONS};
 
 use super::blueprint::{Blueprint, Index, Type};
 use super::distinct::Distinct;
@@ -37,9 +37,6 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
 use std::sync::Arc;
-
-/// Blueprint versions accepted (B1).
-pub const VERSIONS: [&str; 2] = ["2023-04-20", "2025-11-02"];
 
 /// A blueprint's version, when it is one of [`VERSIONS`]: what it may
 /// hold besides seed 002's fields (B12).

@@ -2,8 +2,10 @@
 //! and required fields against, and what `bpvm schema bluelink-blueprint`
 //! prints. Both read these tables, so they cannot disagree.
 
-use super::VERSIONS;
 use bpvm_runtime::shape::{Document, Field, Obj, Rest, Ty};
+
+/// Blueprint versions accepted (B1).
+pub const VERSIONS: [&str; 2] = ["2023-04-20", "2025-11-02"];
 
 const DESCRIPTION: Field = Field::new("description", Ty::Str, "What it is, for people; may hold ${..}.");
 /// A type name: a core type (string, integer, float, boolean, array,

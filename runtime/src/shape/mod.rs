@@ -112,6 +112,12 @@ pub enum Rest {
 /// The names of `fields`, in order, as a constant array: what a loader's
 /// unknown-field check compares keys with. Use it through
 /// [`field_names!`](crate::field_names).
+///
+/// ```
+/// use bpvm_runtime::shape::{Field, Ty, names};
+/// let fields = [Field::new("a", Ty::Any, "A."), Field::new("b", Ty::Any, "B.")];
+/// assert_eq!(names::<2>(&fields), ["a", "b"]);
+/// ```
 pub const fn names<const N: usize>(fields: &[Field]) -> [&'static str; N] {
     let mut out = [""; N];
     let mut i = 0;
