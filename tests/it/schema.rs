@@ -120,7 +120,7 @@ fn write_case(dir: &Path, case: &bpvm::runtime::Map, defaults: Option<&bpvm::run
     let template = dir.join("contexts/_template");
     std::fs::create_dir_all(template.join("facets")).unwrap();
     std::fs::write(dir.join("windsor.yaml"), "version: v1alpha1\n").unwrap();
-    let mut write = |path: PathBuf, text: &bpvm::Value| {
+    let write = |path: PathBuf, text: &bpvm::Value| {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text.as_str().unwrap_or_default()).unwrap();
     };
