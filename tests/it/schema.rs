@@ -256,7 +256,8 @@ fn every_blueprint_bpvm_loads_is_valid() {
 fn doc_files(name: &str) -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    for doc in std::fs::read_dir(root.join("docs")).unwrap().map(|e| e.unwrap().path()) {
+    let docs = std::fs::read_dir(root.join("docs")).unwrap().map(|e| e.unwrap().path());
+    for doc in docs.filter(|p| p.extension().is_some_and(|x| x == "md")) {
         let text = read(&doc);
         let mut lines = text.lines();
         while let Some(line) = lines.next() {

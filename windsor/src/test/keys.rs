@@ -43,7 +43,7 @@ const CASE_SEED: &[&str] = field_names!(shape::CASE_SEED);
 
 /// A test file's fields by both formats, as `bpvm schema` prints them.
 pub mod shape {
-    use crate::fields::table::{BLUEPRINT, SEED_BLUEPRINT};
+    use crate::fields::table::{BLUEPRINT, FACET_ONLY, FACET_TERRAFORM, SEED_BLUEPRINT, SEED_KUSTOMIZATION};
     use bpvm_runtime::shape::{Field, Obj, Rest, Ty};
 
     /// A v0.9 expectation: a partial blueprint.
@@ -53,10 +53,40 @@ pub mod shape {
         rest: Rest::Newer,
     };
 
+    /// A seed-format expectation's kustomization: as in a facet, and like
+    /// every expectation's components it may have all of a v0.9 facet's
+    /// own fields (expectations are often copied from facets).
+    const EXPECT_SEED_KUSTOMIZATION: Obj = Obj {
+        doc: "A kustomization the composed blueprint must (not) have.",
+        fields: &[SEED_KUSTOMIZATION, FACET_ONLY],
+        rest: Rest::Newer,
+    };
+
+    /// A seed-format expectation's fields: the seed blueprint's, its
+    /// components' as the runner reads them.
+    pub(super) const EXPECT_SEED_FIELDS: &[Field] = &[
+        SEED_BLUEPRINT[0],
+        SEED_BLUEPRINT[1],
+        SEED_BLUEPRINT[2],
+        SEED_BLUEPRINT[3],
+        SEED_BLUEPRINT[4],
+        Field::new(
+            "terraform",
+            Ty::List(&Ty::Obj(&FACET_TERRAFORM)),
+            "The terraform components.",
+        ),
+        Field::new(
+            "kustomize",
+            Ty::List(&Ty::Obj(&EXPECT_SEED_KUSTOMIZATION)),
+            "The kustomizations.",
+        ),
+        SEED_BLUEPRINT[7],
+    ];
+
     /// A seed-format expectation.
     const EXPECT_SEED: Obj = Obj {
         doc: "Parts of the composed blueprint: only the fields given are compared.",
-        fields: &[SEED_BLUEPRINT],
+        fields: &[EXPECT_SEED_FIELDS],
         rest: Rest::Newer,
     };
 
@@ -310,6 +340,12 @@ mod tests {
                 ("cases[0].expect.terraform[c].inputz", Kind::Unknown),
             ]
         );
+    }
+
+    #[test]
+    fn the_seed_expectation_has_the_seed_blueprint_fields() {
+        let names: Vec<&str> = shape::EXPECT_SEED_FIELDS.iter().map(|f| f.name).collect();
+        assert_eq!(names, crate::fields::SEED_BLUEPRINT);
     }
 
     #[test]
