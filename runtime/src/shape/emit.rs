@@ -83,12 +83,7 @@ fn typed(m: &mut Map, name: &str) {
 fn obj(o: &Obj) -> Value {
     let mut m = Map::new();
     typed(&mut m, "object");
-    let doc = match o.rest {
-        Rest::Newer => format!("{} {NEWER}", o.doc),
-        Rest::Unread => format!("{} {UNREAD}", o.doc),
-        _ => o.doc.to_string(),
-    };
-    m.insert("description", Value::from(doc.as_str()));
+    m.insert("description", Value::from(described(o.doc, o.rest).as_str()));
     let fields = || o.fields.iter().flat_map(|t| t.iter());
     let mut properties = Map::new();
     for f in fields() {
@@ -114,10 +109,25 @@ fn obj(o: &Obj) -> Value {
     Value::Map(m)
 }
 
-/// A field's schema: its description, then its value's.
+/// `doc`, with what becomes of the keys a mapping's fields do not name
+/// when bpvm reads them otherwise than as errors.
+fn described(doc: &str, rest: Rest) -> String {
+    match rest {
+        Rest::Newer => format!("{doc} {NEWER}"),
+        Rest::Unread => format!("{doc} {UNREAD}"),
+        Rest::Refused | Rest::Prefixed(_) | Rest::Open => doc.to_string(),
+    }
+}
+
+/// A field's schema: its description (with its mapping's note on other
+/// keys), then its value's.
 fn field(f: &Field) -> Value {
     let mut m = Map::new();
-    m.insert("description", Value::from(f.doc));
+    let doc = match f.ty {
+        Ty::Obj(o) => described(f.doc, o.rest),
+        _ => f.doc.to_string(),
+    };
+    m.insert("description", Value::from(doc.as_str()));
     if let Value::Map(body) = ty(&f.ty) {
         for (k, v) in body.iter() {
             // An object's own description is the field's when both speak.
@@ -154,6 +164,7 @@ mod tests {
         doc: "The file.",
         fields: &[&[
             Field::new("parts", Ty::List(&Ty::Obj(&INNER)), "The parts."),
+            Field::new("one", Ty::Obj(&INNER), "One part."),
             Field::new("mode", Ty::OneOf(&["a", "b"]), "The mode."),
             Field::new("extra", Ty::Names(&Ty::Either(&[Ty::Int, Ty::Bool])), "Extras."),
             Field::new("rules", Ty::Keys(|| vec!["r1", "r2"], &Ty::Bool), "Rules."),
@@ -192,6 +203,10 @@ mod tests {
             serde_json::json!(["name"])
         );
         assert_eq!(j["properties"]["parts"]["description"], "The parts.");
+        let inner = serde_json::to_string(&j["properties"]["parts"]["items"]["description"]).unwrap();
+        assert!(inner.starts_with("\"A part. A key within two edits"), "{inner}");
+        let one = serde_json::to_string(&j["properties"]["one"]["description"]).unwrap();
+        assert!(one.starts_with("\"One part. A key within two edits"), "{one}");
         assert!(text.contains("flags every key it does not list"), "{text}");
         assert!(text.contains("\"anyOf\""), "{text}");
         assert_eq!(
