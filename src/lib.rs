@@ -46,6 +46,7 @@ pub mod check;
 pub mod diff;
 mod error;
 pub mod graph;
+pub mod schema;
 pub mod vcs;
 
 pub use bpvm_bluelink as bluelink;

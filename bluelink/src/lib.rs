@@ -29,3 +29,4 @@ pub mod sub;
 
 pub use blueprint::Blueprint;
 pub use error::{Error, Errors, Pos};
+pub use load::SCHEMA;

@@ -21,6 +21,7 @@ mod map;
 pub mod ops;
 mod report;
 pub mod root;
+pub mod shape;
 mod slots;
 pub mod text;
 pub mod time;

@@ -1,38 +1,14 @@
 //! Which templates a check covers, and checking each.
 
-use super::ignore::{self, INVALID_IGNORE, UNUSED_IGNORE};
+use super::ignore;
 use super::report::{Checked, Report};
+use super::rules::rule_ids;
 use super::tune::{self, ConfigError, Tuning};
 use crate::batch::{self, Kind, Search, queue};
-use bpvm_checker::Rule;
 use bpvm_runtime::Problems;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
-
-/// Every rule a check can report, shared ones first, then Windsor's and
-/// Bluelink's, each once, then those about `bpvm:ignore` comments.
-///
-/// ```
-/// let ids: Vec<&str> = bpvm::check::rules().iter().map(|r| r.id).collect();
-/// assert!(ids.contains(&"unknown-path") && ids.contains(&"schema-violation"));
-/// ```
-pub fn rules() -> Vec<&'static Rule> {
-    let mut out: Vec<&'static Rule> = Vec::new();
-    for set in [
-        bpvm_checker::rules::SHARED,
-        bpvm_windsor::check::RULES,
-        bpvm_bluelink::check::RULES,
-        &[&UNUSED_IGNORE, &INVALID_IGNORE],
-    ] {
-        for r in set {
-            if !out.iter().any(|o| o.id == r.id) {
-                out.push(r);
-            }
-        }
-    }
-    out
-}
 
 /// The configuration for checking each of `paths` (see
 /// [`tune::find`]), or every mistake in the files found.
@@ -42,7 +18,7 @@ pub fn rules() -> Vec<&'static Rule> {
 /// assert!(tunings[0].is_none());
 /// ```
 pub fn tunings(paths: &[impl AsRef<Path>]) -> Result<Vec<Option<Tuning>>, Vec<ConfigError>> {
-    let ids: Vec<&str> = rules().iter().map(|r| r.id).collect();
+    let ids = rule_ids();
     let mut found = Vec::new();
     let mut errors: Vec<ConfigError> = Vec::new();
     for path in paths {
@@ -221,7 +197,7 @@ fn templates(paths: &[impl AsRef<Path>], search: &Search) -> (Result<Found, Prob
 
 /// Checks one template, and applies its `bpvm:ignore` comments.
 fn one(t: Template) -> Checked {
-    let ids: Vec<&str> = rules().iter().map(|r| r.id).collect();
+    let ids = rule_ids();
     match t {
         Template::Windsor(dir) => {
             let mut checked = Checked {

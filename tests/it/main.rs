@@ -21,6 +21,7 @@ mod http_resource;
 mod render_cache;
 mod robustness;
 mod root;
+mod schema;
 mod support;
 mod threads;
 mod vcs;

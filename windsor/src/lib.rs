@@ -29,6 +29,8 @@
 //!   v0.9's (`render::v09`) — and its output.
 //! - `test`, `explain`, `check`: what is built on renders and on loading:
 //!   the template's test suites, where a value came from, static checks.
+//! - `schemas`: the JSON Schemas of the files a project has, from the
+//!   loaders' field tables.
 
 #![warn(missing_docs)]
 
@@ -44,6 +46,7 @@ mod host;
 mod kind;
 mod load;
 pub mod render;
+pub mod schemas;
 mod template;
 pub mod test;
 mod texts;

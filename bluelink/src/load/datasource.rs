@@ -10,8 +10,7 @@ use bpvm_runtime::Value;
 impl Loader {
     pub(super) fn datasource(&mut self, e: &Entry) -> Option<DataSource> {
         let path = format!("datasources.{}", e.key);
-        let known = ["type", "metadata", "filter", "exports", "description"];
-        let fields = self.fields(&e.value, &path, &known, &["type", "filter", "exports"]);
+        let fields = self.fields(&e.value, &path, super::shape::DATASOURCE);
         let (mut ty, mut filters, mut exports, mut description, mut metadata) = (None, None, Vec::new(), None, None);
         let mut export_all = false;
         let before = self.errors.len();
@@ -62,7 +61,7 @@ impl Loader {
 
     /// `metadata`: a display name, annotations and custom fields.
     fn datasource_meta(&mut self, v: &Node, p: &str) -> Tree {
-        for m in self.fields(v, p, &["displayName", "annotations", "custom"], &[]) {
+        for m in self.fields(v, p, super::shape::DATASOURCE_META) {
             let mp = join(p, &m.key);
             match m.key.as_str() {
                 "displayName" if m.value.as_str().is_none() => {
@@ -101,7 +100,7 @@ impl Loader {
     /// One exported field, at `xp`: its type, and the field it reads.
     fn exported_field(&mut self, x: &Entry, xp: &str) -> DataField {
         self.literal(&x.value, xp, "the data source exports");
-        let xf = self.fields(&x.value, xp, &["type", "aliasFor", "description"], &["type"]);
+        let xf = self.fields(&x.value, xp, super::shape::DATASOURCE_EXPORT);
         let mut field = DataField {
             name: x.key.to_string(),
             ty: Type::String,
@@ -168,12 +167,7 @@ impl Loader {
     }
 
     fn filter(&mut self, v: &Node, path: &str) -> Option<Filter> {
-        let fields = self.fields(
-            v,
-            path,
-            &["field", "operator", "search"],
-            &["field", "operator", "search"],
-        );
+        let fields = self.fields(v, path, super::shape::FILTER);
         let (mut field, mut operator, mut search) = (None, None, None);
         for f in fields {
             let p = join(path, &f.key);

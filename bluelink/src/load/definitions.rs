@@ -9,12 +9,7 @@ use bpvm_runtime::Value;
 impl Loader {
     pub(super) fn include(&mut self, e: &Entry) -> Option<Include> {
         let path = format!("include.{}", e.key);
-        let fields = self.fields(
-            &e.value,
-            &path,
-            &["path", "variables", "metadata", "description"],
-            &["path"],
-        );
+        let fields = self.fields(&e.value, &path, super::shape::INCLUDE);
         let mut inc = Include {
             name: e.key.to_string(),
             at: e.key_at,
@@ -74,7 +69,7 @@ impl Loader {
 
     pub(super) fn export(&mut self, e: &Entry) -> Option<Export> {
         let path = format!("exports.{}", e.key);
-        let fields = self.fields(&e.value, &path, &["type", "field", "description"], &["type", "field"]);
+        let fields = self.fields(&e.value, &path, super::shape::EXPORT);
         let (mut ty, mut field, mut description) = (None, None, None);
         for f in fields {
             let p = join(&path, &f.key);

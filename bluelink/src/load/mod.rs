@@ -15,7 +15,10 @@ mod datasource;
 mod definitions;
 mod nearest;
 mod resource;
+mod shape;
 mod variables;
+
+pub use shape::{SCHEMA, VERSIONS};
 
 use super::blueprint::{Blueprint, Index, Type};
 use super::distinct::Distinct;
@@ -27,15 +30,13 @@ use super::place::Lines;
 use super::sub::{Def, Ref, Sub, Tree, has_substitution, refs_in};
 use bpvm_compiler::{Compiler, Dialect};
 use bpvm_runtime::root::{Fetched, Root};
+use bpvm_runtime::shape::Field;
 use bpvm_runtime::{Key, Map, Value, hash_key};
 use bpvm_vm::{Op, Program, Seg};
 use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
 use std::sync::Arc;
-
-/// Blueprint versions accepted (B1).
-pub const VERSIONS: [&str; 2] = ["2023-04-20", "2025-11-02"];
 
 /// A blueprint's version, when it is one of [`VERSIONS`]: what it may
 /// hold besides seed 002's fields (B12).
@@ -50,17 +51,6 @@ enum Version {
     V2025,
 }
 
-const TOP: &[&str] = &[
-    "version",
-    "transform",
-    "variables",
-    "values",
-    "datasources",
-    "resources",
-    "include",
-    "exports",
-    "metadata",
-];
 /// A resource's fields a render always replaces, and those of its
 /// `metadata` (see `output::resource`).
 const RENDERED: &[&str] = &["spec", "description", "each"];
@@ -342,16 +332,17 @@ impl Loader {
         true
     }
 
-    /// A mapping's entries; unknown keys and missing required keys are
-    /// errors.
-    fn fields<'n>(&mut self, node: &'n Node, path: &str, known: &[&str], required: &[&str]) -> &'n [Entry] {
+    /// A mapping's entries; a key no field of `table` names and a missing
+    /// required field are errors.
+    fn fields<'n>(&mut self, node: &'n Node, path: &str, table: &[Field]) -> &'n [Entry] {
         let Some(entries) = node.entries() else {
             self.fail(node.at, path, format!("expected a mapping, found {}", node.describe()));
             return &[];
         };
         for e in entries {
-            if !known.contains(&e.key.as_str()) {
-                let hint = match bpvm_runtime::suggest::closest(&e.key, known) {
+            if !table.iter().any(|f| f.name == e.key.as_str()) {
+                let known: Vec<&str> = table.iter().map(|f| f.name).collect();
+                let hint = match bpvm_runtime::suggest::closest(&e.key, &known) {
                     Some(k) => format!(" (did you mean {k:?}?)"),
                     None => String::new(),
                 };
@@ -359,8 +350,8 @@ impl Loader {
                 self.fail(e.key_at, &join(path, &e.key), message);
             }
         }
-        for r in required {
-            if !entries.iter().any(|e| e.key.as_str() == *r) {
+        for r in table.iter().filter(|f| f.required).map(|f| f.name) {
+            if !entries.iter().any(|e| e.key.as_str() == r) {
                 self.fail(node.at, path, format!("the required field {r:?} is missing"));
             }
         }
@@ -726,7 +717,7 @@ impl Loader {
             metadata: None,
             index: Index::default(),
         };
-        self.fields(&doc, "", TOP, &["version"]);
+        self.fields(&doc, "", shape::TOP);
         // Seed 002 requires `resources`, yet its own modular examples
         // compose a blueprint from children alone: an include stands in.
         let empty = |section: &str| {

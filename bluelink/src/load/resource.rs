@@ -12,18 +12,7 @@ use bpvm_runtime::Value;
 impl Loader {
     pub(super) fn resource(&mut self, e: &Entry) -> Option<Resource> {
         let path = format!("resources.{}", e.key);
-        let known = [
-            "type",
-            "description",
-            "metadata",
-            "dependsOn",
-            "condition",
-            "each",
-            "linkSelector",
-            "removalPolicy",
-            "spec",
-        ];
-        let fields = self.fields(&e.value, &path, &known, &["type", "spec"]);
+        let fields = self.fields(&e.value, &path, super::shape::RESOURCE);
         self.in_each = e.value.get("each").is_some();
         let mut r = Resource {
             name: e.key.to_string(),
@@ -68,7 +57,7 @@ impl Loader {
             "each" => r.each = self.each(v, &p),
             "linkSelector" => {
                 self.literal(v, &p, "the linkSelector property");
-                for s in self.fields(v, &p, &["byLabel", "exclude"], &["byLabel"]) {
+                for s in self.fields(v, &p, super::shape::LINK_SELECTOR) {
                     let sp = join(&p, &s.key);
                     if s.key.as_str() == "byLabel" {
                         r.selector = self.labels(&s.value, &sp);
@@ -238,7 +227,7 @@ impl Loader {
 
     fn resource_meta(&mut self, v: &Node, path: &str) -> ResourceMeta {
         let mut m = ResourceMeta::default();
-        for f in self.fields(v, path, &["displayName", "annotations", "labels", "custom"], &[]) {
+        for f in self.fields(v, path, super::shape::RESOURCE_META) {
             let p = join(path, &f.key);
             match f.key.as_str() {
                 "displayName" => m.display_name = Some(self.text(&f.value, &p, "a display name")),

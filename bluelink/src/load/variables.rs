@@ -10,12 +10,7 @@ impl Loader {
     pub(super) fn variable(&mut self, e: &Entry) -> Option<Variable> {
         let path = format!("variables.{}", e.key);
         let place = "any part of a variable definition";
-        let fields = self.fields(
-            &e.value,
-            &path,
-            &["type", "description", "secret", "default", "allowedValues"],
-            &["type"],
-        );
+        let fields = self.fields(&e.value, &path, super::shape::VARIABLE);
         self.literal(&e.value, &path, place);
         let mut var = Variable {
             name: e.key.to_string(),
@@ -129,12 +124,7 @@ impl Loader {
 
     pub(super) fn value(&mut self, e: &Entry) -> Option<ValueDef> {
         let path = format!("values.{}", e.key);
-        let fields = self.fields(
-            &e.value,
-            &path,
-            &["type", "value", "description", "secret"],
-            &["type", "value"],
-        );
+        let fields = self.fields(&e.value, &path, super::shape::VALUE);
         let mut ty = None;
         let mut value = None;
         let mut description = None;

@@ -21,6 +21,7 @@ mod graph;
 mod jsonnet_worker;
 mod man;
 mod render;
+mod schema;
 mod test;
 mod values;
 
@@ -99,6 +100,7 @@ pub enum Command {
     Values(values::Args),
     Fmt(fmt::Args),
     Convert(convert::Args),
+    Schema(schema::Args),
     Completions(completions::Args),
     Man(man::Args),
     #[cfg(unix)]
@@ -129,6 +131,7 @@ impl Command {
             Command::Values(args) => govern(|| values::run(args)),
             Command::Fmt(args) => fmt::run(args),
             Command::Convert(args) => convert::run(args),
+            Command::Schema(args) => schema::run(args),
             Command::Completions(args) => completions::run(args, Cli::command()),
             Command::Man(args) => man::run(args, Cli::command()),
             #[cfg(unix)]

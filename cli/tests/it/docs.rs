@@ -249,6 +249,7 @@ docs_tests! {
     install: "docs/install.md",
     cli: "docs/cli.md",
     configuration: "docs/configuration.md",
+    editors: "docs/editors.md",
     checks: "docs/checks.md",
     discovery: "docs/discovery.md",
     ci: "docs/ci.md",

@@ -38,6 +38,7 @@ mod output;
 mod positions;
 mod provenance;
 mod render;
+mod schema;
 mod shard_index;
 mod test_keys;
 mod test_report;

@@ -14,9 +14,9 @@ use std::path::Path;
 
 /// Top-level keys; `check` is `bpvm check`'s configuration, read by
 /// `check::tune`.
-const TOP: &[&str] = &["targets", "exclude", "check"];
-const WINDSOR: &[&str] = &["windsor", "contexts"];
-const BLUELINK: &[&str] = &["bluelink", "vars", "set", "datasources", "resource-state"];
+const TOP: &[&str] = bpvm_runtime::field_names!(super::shape::TOP);
+const WINDSOR: &[&str] = bpvm_runtime::field_names!(super::shape::WINDSOR);
+const BLUELINK: &[&str] = bpvm_runtime::field_names!(super::shape::BLUELINK);
 
 /// What a `bpvm-batch.yaml` says.
 pub(super) struct Listed {

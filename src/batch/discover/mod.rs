@@ -13,6 +13,7 @@ mod ignores;
 mod layout;
 mod manifest;
 mod problem;
+pub(crate) mod shape;
 mod siblings;
 mod sniff;
 mod walk;

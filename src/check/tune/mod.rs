@@ -18,6 +18,7 @@
 
 mod find;
 mod read;
+pub(crate) mod shape;
 
 use super::report::Checked;
 use bpvm_checker::Severity;

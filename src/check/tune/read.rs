@@ -9,14 +9,16 @@ use bpvm_runtime::Value;
 use bpvm_runtime::suggest::closest;
 use std::path::PathBuf;
 
-/// The severities a rule can be set to.
-const LEVELS: &[&str] = &["off", "note", "warning", "error"];
+use super::shape::LEVELS;
 
 /// The section's keys.
-const SECTION: &[&str] = &["rules", "paths"];
+const SECTION: &[&str] = bpvm_runtime::field_names!(super::shape::SECTION);
 
 /// A `paths` entry's keys.
-const ENTRY: &[&str] = &["glob", "rules"];
+const ENTRY: &[&str] = bpvm_runtime::field_names!(super::shape::ENTRY);
+
+/// `bpvm.yaml`'s keys.
+const FILE: &[&str] = bpvm_runtime::field_names!(super::shape::FILE);
 
 /// The configuration in `text` (the file shown as `file`, in `folder`):
 /// `None` when it has no `check:` section. In a `bpvm.yaml` (`whole`),
@@ -91,7 +93,7 @@ impl Reader<'_> {
         }
         let entries = self.mapping(doc, "the file")?;
         if whole {
-            self.keys(entries, &["check"], "bpvm.yaml");
+            self.keys(entries, FILE, "bpvm.yaml");
         }
         let check = doc.get("check")?;
         let section = self.mapping(check, "check")?;

@@ -19,7 +19,7 @@ pub struct Requirement {
     pub message: String,
 }
 
-const FIELDS: &[&str] = &["paths", "when", "message"];
+use crate::fields::REQUIREMENT as FIELDS;
 
 /// Parses a `requires:` list; problems go to `sink.fail(at, message)`,
 /// a field of a newer Windsor to `sink.warn` (and is ignored: a

@@ -4,6 +4,7 @@
 
 use crate::test::expect::unknown_keys;
 use bpvm_runtime::Value;
+use bpvm_runtime::field_names;
 
 /// How bad a [`Problem`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,23 +32,163 @@ pub struct Problem {
 }
 
 /// The keys of a test file.
-const FILE: &[&str] = &["cases"];
+const FILE: &[&str] = field_names!(shape::FILE_V09);
 
 /// A case's keys by the v0.9 format.
-const CASE_V09: &[&str] = &[
-    "name",
-    "values",
-    "env",
-    "terraformOutputs",
-    "expect",
-    "exclude",
-    "expectError",
-    "applySchemaDefaults",
-];
+const CASE_V09: &[&str] = field_names!(shape::CASE_V09);
 
 /// A case's keys by the seed format: the v0.9 ones but the last,
 /// `applySchemaDefaults` (seed cases always get the schema's defaults).
-const CASE_SEED: &[&str] = CASE_V09.split_at(CASE_V09.len() - 1).0;
+const CASE_SEED: &[&str] = field_names!(shape::CASE_SEED);
+
+/// A test file's fields by both formats, as `bpvm schema` prints them.
+pub mod shape {
+    use crate::fields::table::{BLUEPRINT, FACET_ONLY, FACET_TERRAFORM, SEED_BLUEPRINT, SEED_KUSTOMIZATION};
+    use bpvm_runtime::shape::{Field, Obj, Rest, Ty};
+
+    /// A v0.9 expectation: a partial blueprint.
+    const EXPECT_V09: Obj = Obj {
+        doc: "Parts of the composed blueprint: only the fields given are compared.",
+        fields: &[BLUEPRINT],
+        rest: Rest::Newer,
+    };
+
+    /// A seed-format expectation's kustomization: as in a facet, and like
+    /// every expectation's components it may have all of a v0.9 facet's
+    /// own fields (expectations are often copied from facets).
+    const EXPECT_SEED_KUSTOMIZATION: Obj = Obj {
+        doc: "A kustomization the composed blueprint must (not) have.",
+        fields: &[SEED_KUSTOMIZATION, FACET_ONLY],
+        rest: Rest::Newer,
+    };
+
+    /// A seed-format expectation's fields: the seed blueprint's, its
+    /// components' as the runner reads them.
+    pub(super) const EXPECT_SEED_FIELDS: &[Field] = &[
+        SEED_BLUEPRINT[0],
+        SEED_BLUEPRINT[1],
+        SEED_BLUEPRINT[2],
+        SEED_BLUEPRINT[3],
+        SEED_BLUEPRINT[4],
+        Field::new(
+            "terraform",
+            Ty::List(&Ty::Obj(&FACET_TERRAFORM)),
+            "The terraform components.",
+        ),
+        Field::new(
+            "kustomize",
+            Ty::List(&Ty::Obj(&EXPECT_SEED_KUSTOMIZATION)),
+            "The kustomizations.",
+        ),
+        SEED_BLUEPRINT[7],
+    ];
+
+    /// A seed-format expectation.
+    const EXPECT_SEED: Obj = Obj {
+        doc: "Parts of the composed blueprint: only the fields given are compared.",
+        fields: &[EXPECT_SEED_FIELDS],
+        rest: Rest::Newer,
+    };
+
+    /// A v0.9 case's fields.
+    pub(super) const CASE_V09: &[Field] = &[
+        Field::new(
+            "name",
+            Ty::Str,
+            "The case's name, unique in its file (bpvm test --case NAME runs it).",
+        ),
+        Field::new(
+            "values",
+            Ty::Names(&Ty::Any),
+            "Context values for this case, over the context's own; dotted keys are paths.",
+        ),
+        Field::new(
+            "env",
+            Ty::Names(&Ty::Any),
+            "The environment env() sees in this case (and nothing else of the real one).",
+        ),
+        Field::new(
+            "terraformOutputs",
+            Ty::Names(&Ty::Names(&Ty::Any)),
+            "What terraform_output(component, key) gives: outputs by component id.",
+        ),
+        Field::new(
+            "expect",
+            Ty::Obj(&EXPECT_V09),
+            "What the composed blueprint must contain.",
+        ),
+        Field::new(
+            "exclude",
+            Ty::Obj(&EXPECT_V09),
+            "What the composed blueprint must not contain.",
+        ),
+        Field::new(
+            "expectError",
+            Ty::Bool,
+            "The case passes only when composing the blueprint fails.",
+        ),
+        Field::new(
+            "applySchemaDefaults",
+            Ty::Bool,
+            "Apply the template schema's defaults to this case's values (off by default).",
+        ),
+    ];
+
+    /// A seed-format case's fields: the v0.9 ones but the last, with the
+    /// seed format's expectations.
+    pub(super) const CASE_SEED: &[Field] = &[
+        CASE_V09[0],
+        CASE_V09[1],
+        CASE_V09[2],
+        CASE_V09[3],
+        Field::new(
+            "expect",
+            Ty::Obj(&EXPECT_SEED),
+            "What the composed blueprint must contain.",
+        ),
+        Field::new(
+            "exclude",
+            Ty::Obj(&EXPECT_SEED),
+            "What the composed blueprint must not contain.",
+        ),
+        CASE_V09[6],
+    ];
+
+    const CASE_V09_OBJ: Obj = Obj {
+        doc: "One test case: values to compose a blueprint with, and what it must (not) contain.",
+        fields: &[CASE_V09],
+        rest: Rest::Refused,
+    };
+
+    const CASE_SEED_OBJ: Obj = Obj {
+        doc: "One test case: values to compose a blueprint with, and what it must (not) contain.",
+        fields: &[CASE_SEED],
+        rest: Rest::Refused,
+    };
+
+    /// A v0.9 test file's fields.
+    pub(super) const FILE_V09: &[Field] = &[Field::new("cases", Ty::List(&Ty::Obj(&CASE_V09_OBJ)), "The cases.")];
+
+    /// A seed-format test file's fields.
+    const FILE_SEED: &[Field] = &[Field::new("cases", Ty::List(&Ty::Obj(&CASE_SEED_OBJ)), "The cases.")];
+
+    const DOC: &str = "A Windsor template's test file: cases composed and compared with what they expect. \
+                       Other top-level keys must start with x- (they only hold YAML anchors).";
+
+    /// A v0.9 test file.
+    pub const FILE_V09_OBJ: Obj = Obj {
+        doc: DOC,
+        fields: &[FILE_V09],
+        rest: Rest::Prefixed("x-"),
+    };
+
+    /// A seed-format test file.
+    pub const FILE_SEED_OBJ: Obj = Obj {
+        doc: DOC,
+        fields: &[FILE_SEED],
+        rest: Rest::Prefixed("x-"),
+    };
+}
 
 /// Every problem of the test file `doc`, by the v0.9 format's keys
 /// (`v09`) or the seed format's, in document order.
@@ -199,6 +340,12 @@ mod tests {
                 ("cases[0].expect.terraform[c].inputz", Kind::Unknown),
             ]
         );
+    }
+
+    #[test]
+    fn the_seed_expectation_has_the_seed_blueprint_fields() {
+        let names: Vec<&str> = shape::EXPECT_SEED_FIELDS.iter().map(|f| f.name).collect();
+        assert_eq!(names, crate::fields::SEED_BLUEPRINT);
     }
 
     #[test]

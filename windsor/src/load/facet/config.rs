@@ -4,11 +4,9 @@
 
 use super::loaded::Block;
 use super::reader::Reader;
+use super::shape::BLOCK_FIELDS;
 use crate::kind::Strategy;
 use bpvm_runtime::{Map, Value};
-
-/// The fields of a v0.9 config block.
-const BLOCK_FIELDS: &[&str] = &["name", "value", "when", "strategy", "ordinal", "requires"];
 
 /// The config blocks of a facet's `config:` list.
 pub(super) fn blocks(r: &mut Reader, root: &Map) -> Vec<Block> {

@@ -11,14 +11,17 @@ mod config;
 mod loaded;
 mod parts;
 mod reader;
+mod shape;
 mod v09;
 
 pub use loaded::{Block, Facet, Message, Part};
+pub use shape::{FACET_OBJ, SEED_FACET_OBJ};
 
 use crate::error::Error;
 use crate::fields::Unknown;
 use bpvm_runtime::Value;
 use reader::Reader;
+use shape::{FACET_FIELDS, SEED_FACET_FIELDS};
 
 /// The ordinal a facet file's basename gives it (seed 000; `option-` and
 /// `addon-` are accepted as the reference accepts them).
@@ -46,36 +49,6 @@ pub fn ordinal_from_basename(base: &str) -> i64 {
         0
     }
 }
-
-/// The top-level fields of a v0.9 facet.
-const FACET_FIELDS: &[&str] = &[
-    "kind",
-    "apiVersion",
-    "metadata",
-    "ordinal",
-    "when",
-    "backend",
-    "config",
-    "requires",
-    "terraform",
-    "kustomize",
-    "flux",
-    "crds",
-    "substitutions",
-    "messages",
-];
-
-/// The top-level fields of a seed-format facet.
-const SEED_FACET_FIELDS: &[&str] = &[
-    "kind",
-    "apiVersion",
-    "metadata",
-    "ordinal",
-    "when",
-    "config",
-    "terraform",
-    "kustomize",
-];
 
 /// Parses a facet document. `file` is its path relative to the project;
 /// `v09` selects the Windsor v0.9 format (W10). Fields of a newer Windsor

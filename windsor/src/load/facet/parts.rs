@@ -119,10 +119,10 @@ fn known(kind: Kind, v09: bool) -> Vec<&'static str> {
         (Kind::Kustomize, true) => crate::fields::KUSTOMIZATION,
         (Kind::Kustomize, false) => crate::fields::SEED_KUSTOMIZATION,
     };
-    let facet_only: &[&str] = if v09 {
+    let facet_only = if v09 {
         crate::fields::FACET_ONLY
     } else {
-        &["when", "strategy", "ordinal"]
+        crate::fields::SEED_FACET_ONLY
     };
     own.iter().chain(facet_only).copied().collect()
 }

@@ -41,7 +41,7 @@ fn messages(r: &mut Reader, list: &[Value]) -> Vec<Message> {
             r.fail(&at, format!("a message must be a mapping, got {}", m.type_name()));
             continue;
         };
-        r.fields(m, &["when", "text"], &at, crate::fields::Unknown::Ignored);
+        r.fields(m, crate::fields::MESSAGE, &at, crate::fields::Unknown::Ignored);
         let Some(text) = m.get("text").filter(|t| t.as_str().is_some_and(|t| !t.is_empty())) else {
             continue;
         };

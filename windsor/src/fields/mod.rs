@@ -1,95 +1,42 @@
 //! The fields of Windsor's blueprint types, each list in the order
 //! Windsor prints them (v0.9, R-11.2 and ): what output orders by,
-//! and what unknown-field checks and did-you-mean hints read.
+//! what unknown-field checks and did-you-mean hints read, and (from the
+//! same tables, in `table`) what `bpvm schema` prints.
 
 use bpvm_runtime::Map;
 
+pub mod table;
+
+use bpvm_runtime::field_names;
+
 /// A blueprint's top-level fields.
-pub const BLUEPRINT: &[&str] = &[
-    "kind",
-    "apiVersion",
-    "metadata",
-    "backend",
-    "repository",
-    "sources",
-    "terraform",
-    "crds",
-    "kustomize",
-    "flux",
-    "substitutions",
-    "configMaps",
-    "messages",
-];
+pub const BLUEPRINT: &[&str] = field_names!(table::BLUEPRINT);
 
 /// A terraform component's fields.
-pub const TERRAFORM: &[&str] = &[
-    "name",
-    "source",
-    "path",
-    "dependsOn",
-    "inputs",
-    "destroy",
-    "parallelism",
-    "enabled",
-];
+pub const TERRAFORM: &[&str] = field_names!(table::TERRAFORM);
 
 /// A kustomization's fields (also a flux system's tiers').
-pub const KUSTOMIZATION: &[&str] = &[
-    "name",
-    "path",
-    "source",
-    "namespace",
-    "targetNamespace",
-    "dependsOn",
-    "interval",
-    "retryInterval",
-    "timeout",
-    "patches",
-    "wait",
-    "force",
-    "prune",
-    "components",
-    "destroy",
-    "destroyOnly",
-    "enabled",
-    "substitutions",
-    "substitute",
-    "decryption",
-];
+pub const KUSTOMIZATION: &[&str] = field_names!(table::KUSTOMIZATION);
 
 /// A flux system's fields.
-pub const FLUX_SYSTEM: &[&str] = &[
-    "name",
-    "path",
-    "source",
-    "enabled",
-    "destroy",
-    "when",
-    "dependsOn",
-    "strategy",
-    "ordinal",
-    "globalDependency",
-    "install",
-    "resources",
-    "secrets",
-];
+pub const FLUX_SYSTEM: &[&str] = field_names!(table::FLUX_SYSTEM);
 
 /// What a facet's components, systems and config blocks may add to their
 /// type's fields.
-pub const FACET_ONLY: &[&str] = &["when", "strategy", "ordinal", "requires"];
+pub const FACET_ONLY: &[&str] = field_names!(table::FACET_ONLY);
+
+/// What a seed-format facet's components may add to their type's fields.
+pub const SEED_FACET_ONLY: &[&str] = field_names!(table::SEED_FACET_ONLY);
+
+/// A requirement's fields.
+pub const REQUIREMENT: &[&str] = field_names!(table::REQUIREMENT);
+
+/// A post-run message's fields.
+pub const MESSAGE: &[&str] = field_names!(table::MESSAGE);
 
 /// A seed-format blueprint's top-level fields (what `windsor show
 /// blueprint` prints at the seed's reference).
-pub const SEED_BLUEPRINT: &[&str] = &[
-    "kind",
-    "apiVersion",
-    "metadata",
-    "repository",
-    "sources",
-    "terraform",
-    "kustomize",
-    "configMaps",
-];
+pub const SEED_BLUEPRINT: &[&str] = field_names!(table::SEED_BLUEPRINT);
 
 /// A blueprint's top-level fields by the v0.9 rules, else the seed's.
 pub fn blueprint(v09: bool) -> &'static [&'static str] {
@@ -97,25 +44,7 @@ pub fn blueprint(v09: bool) -> &'static [&'static str] {
 }
 
 /// A seed-format kustomization's fields.
-pub const SEED_KUSTOMIZATION: &[&str] = &[
-    "name",
-    "path",
-    "source",
-    "dependsOn",
-    "interval",
-    "retryInterval",
-    "timeout",
-    "patches",
-    "wait",
-    "force",
-    "prune",
-    "components",
-    "cleanup",
-    "destroy",
-    "destroyOnly",
-    "enabled",
-    "substitutions",
-];
+pub const SEED_KUSTOMIZATION: &[&str] = field_names!(table::SEED_KUSTOMIZATION);
 
 /// What becomes of a field its place does not know that is no typo
 /// (W13: a newer Windsor's field, which Windsor v0.9 ignores).
