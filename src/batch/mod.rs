@@ -4,7 +4,8 @@
 //! Here: `discover` (finding targets), `target`, `shard`, `timed` (shards
 //! balanced by a report's durations), `queue` (the worker pool), `run`,
 //! `template` (a loaded template), `manifest` (what a target's output
-//! depends on), `cache` (the render cache) and `report`. They import
+//! depends on), `cache` (the render cache), `affected` (the targets a
+//! change can alter) and `report`. They import
 //! the language crates and each other downwards (`run` uses `template`,
 //! `shard`, `queue`); nothing here imports `check`.
 //!
@@ -133,6 +134,7 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+mod affected;
 mod cache;
 pub(crate) mod discover;
 mod manifest;
@@ -145,12 +147,13 @@ mod target;
 mod template;
 mod timed;
 
+pub use affected::{Changes, How, Why, affected};
 pub use cache::Cache;
 pub use discover::{
     Discovery, MANIFEST, Problem, SKIPPED, Search, discover, discover_except, discover_with, parse_exclude,
     unmatched_exclude, what_is,
 };
-pub use manifest::{Manifest, Read};
+pub use manifest::{LeftOut, Manifest, Read};
 pub use rendered::{RENDERED, RENDERED_FOLDER, RENDERED_FOLDER_TEXT, is_rendered, rendered_header};
 pub use report::{Counts, Record, RecordKind, Report, Status};
 pub use run::{Options, Sink, Suite, Verdict, run, suites};

@@ -8,11 +8,13 @@
 //! `load::requires`; what a facet is (`loaded`) imports nothing above.
 
 mod config;
+mod gate;
 mod loaded;
 mod parts;
 mod reader;
 mod v09;
 
+pub use gate::facet_left_out;
 pub use loaded::{Block, Facet, Message, Part};
 
 use crate::error::Error;
