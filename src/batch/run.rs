@@ -356,10 +356,7 @@ impl<'a> Batch<'a> {
             read: Arc::clone(&read),
             left_out: Mutex::default(),
         });
-        let mut jobs: Vec<Job<'g>> = todo
-            .into_iter()
-            .map(|t| Job::Render(t, Arc::clone(&shared)))
-            .collect();
+        let mut jobs: Vec<Job<'g>> = todo.into_iter().map(|t| Job::Render(t, Arc::clone(&shared))).collect();
         if let Some(suite) = group.suite {
             jobs.extend(
                 self.test_suite(suite, &template)
@@ -539,6 +536,7 @@ impl<'a> Batch<'a> {
             notes,
             cached: false,
             manifest: None,
+            affected_by: None,
         });
     }
 
@@ -553,6 +551,7 @@ impl<'a> Batch<'a> {
             notes: Vec::new(),
             cached: false,
             manifest: None,
+            affected_by: None,
         });
         Vec::new()
     }

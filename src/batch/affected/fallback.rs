@@ -53,7 +53,9 @@ fn as_read(target: &Target, read: &Inputs, left_out: &LeftOuts) -> crate::batch:
 fn rel(target: &Target, path: &Path) -> String {
     let base = base(target);
     let path = real(path);
-    path.strip_prefix(&base).map(slashed).unwrap_or_else(|_| path.display().to_string())
+    path.strip_prefix(&base)
+        .map(slashed)
+        .unwrap_or_else(|_| path.display().to_string())
 }
 
 fn windsor(targets: &[&Target]) -> Vec<Basis> {
@@ -179,7 +181,10 @@ fn bluelink(target: &Target) -> Basis {
     let read = recorder.inputs();
     let mut within = Vec::new();
     if let Kind::Bluelink { files, .. } = &target.kind {
-        for f in [&files.vars, &files.datasources, &files.resource_state].into_iter().flatten() {
+        for f in [&files.vars, &files.datasources, &files.resource_state]
+            .into_iter()
+            .flatten()
+        {
             within.push(rel(target, f));
         }
     }
@@ -206,7 +211,10 @@ fn includes(root: &Root, blueprint: &Path) -> Option<BTreeSet<PathBuf>> {
         let Ok(bytes) = root.read_os(&file, &file.to_string_lossy()) else {
             continue;
         };
-        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let Some(paths) = every_include(&name, &String::from_utf8_lossy(&bytes)) else {
             continue;
         };

@@ -96,7 +96,11 @@ pub fn affected(targets: &[Target], changes: &Changes, options: &Options) -> Vec
             out.push(Some(why));
             continue;
         }
-        let basis = match options.cache.as_ref().and_then(|c| manifest(c, t, version, &output, &mut seen)) {
+        let basis = match options
+            .cache
+            .as_ref()
+            .and_then(|c| manifest(c, t, version, &output, &mut seen))
+        {
             Some(b) => b,
             None => {
                 let group = loaded.entry(&t.template).or_insert_with(|| {

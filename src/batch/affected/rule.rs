@@ -39,8 +39,15 @@ fn one(basis: &Basis, base: &Path, c: &Changed<'_>, changes: &Changes) -> Option
     if read.files.keys().any(|e| *e == c.rel || under(e, &c.rel)) {
         return why(How::Read);
     }
-    // A path looked at (or missing): something there now, or gone.
-    if read.paths.keys().any(|e| *e == c.rel || under(&c.rel, e) || under(e, &c.rel)) {
+    // A path looked at: what is there may be another kind now. A file
+    // beneath it changes that only when something appears where nothing
+    // was, or a folder is gone with its last file.
+    let looked = read.paths.iter().any(|(e, kind)| {
+        *e == c.rel
+            || under(e, &c.rel)
+            || under(&c.rel, e) && (kind == "missing" || std::fs::symlink_metadata(absolute(base, e)).is_err())
+    });
+    if looked {
         return why(How::Looked);
     }
     for folder in read.folders.keys() {
@@ -56,7 +63,11 @@ fn one(basis: &Basis, base: &Path, c: &Changed<'_>, changes: &Changes) -> Option
             return why(How::FacetLeftOut);
         }
     }
-    if basis.within.iter().any(|w| w.is_empty() && !c.rel.starts_with('/') || *w == c.rel || under(&c.rel, w)) {
+    if basis
+        .within
+        .iter()
+        .any(|w| w.is_empty() && !c.rel.starts_with('/') || *w == c.rel || under(&c.rel, w))
+    {
         return why(How::Within);
     }
     None
@@ -76,9 +87,17 @@ pub(super) fn under(path: &str, folder: &str) -> bool {
 /// nothing there, or the other way round. Without a revision, it may
 /// have been.
 fn entry_came_or_went(base: &Path, folder: &str, c: &Changed<'_>, changes: &Changes) -> bool {
-    let rest = if folder.is_empty() { c.rel.as_str() } else { &c.rel[folder.len() + 1..] };
+    let rest = if folder.is_empty() {
+        c.rel.as_str()
+    } else {
+        &c.rel[folder.len() + 1..]
+    };
     let name = rest.split('/').next().unwrap_or(rest);
-    let entry_rel = if folder.is_empty() { name.to_string() } else { format!("{folder}/{name}") };
+    let entry_rel = if folder.is_empty() {
+        name.to_string()
+    } else {
+        format!("{folder}/{name}")
+    };
     // The same entry as the repository names it: the changed path less
     // what lies beneath the entry.
     let below = rest.len() - name.len();
@@ -92,11 +111,21 @@ fn entry_came_or_went(base: &Path, folder: &str, c: &Changed<'_>, changes: &Chan
 
 /// Whether what decides a left-out facet's part in the render differs
 /// between the revision and now. Without a revision, it may.
-fn condition_changed(basis: &Basis, base: &Path, rel: &str, entry: &LeftOut, c: &Changed<'_>, changes: &Changes) -> bool {
+fn condition_changed(
+    basis: &Basis,
+    base: &Path,
+    rel: &str,
+    entry: &LeftOut,
+    c: &Changed<'_>,
+    changes: &Changes,
+) -> bool {
     let (Some(before), Some(project), Some(v09)) = (&changes.before, &basis.project, entry.v09()) else {
         return true;
     };
-    let Ok(file) = absolute(base, rel).strip_prefix(project).map(crate::batch::target::slashed) else {
+    let Ok(file) = absolute(base, rel)
+        .strip_prefix(project)
+        .map(crate::batch::target::slashed)
+    else {
         return true;
     };
     match before.read(c.top) {
@@ -107,7 +136,11 @@ fn condition_changed(basis: &Basis, base: &Path, rel: &str, entry: &LeftOut, c: 
 
 /// A manifest path (relative to `base`, or absolute) as an absolute path.
 pub(super) fn absolute(base: &Path, rel: &str) -> PathBuf {
-    if rel.starts_with('/') { PathBuf::from(rel) } else { base.join(rel) }
+    if rel.starts_with('/') {
+        PathBuf::from(rel)
+    } else {
+        base.join(rel)
+    }
 }
 
 #[cfg(test)]

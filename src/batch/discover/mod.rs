@@ -20,9 +20,9 @@ mod walk;
 pub use exclude::parse_exclude;
 pub(crate) use exclude::path_glob;
 pub(crate) use layout::is_project;
-pub(crate) use sniff::every_include;
 pub use layout::{MANIFEST, SKIPPED};
 pub use problem::{Problem, what_is};
+pub(crate) use sniff::every_include;
 
 use super::target::{Kind, Target};
 use bpvm_runtime::Problems;

@@ -218,7 +218,8 @@ impl Project {
             .and_then(|m| m.get("contexts"))
             .and_then(Value::as_map)
             .is_some_and(|m| m.keys().any(|k| k.as_str() == name));
-        let plain = !name.is_empty() && name != "_template" && !name.contains(['/', '\\', '\0']) && name != "." && name != "..";
+        let plain =
+            !name.is_empty() && name != "_template" && !name.contains(['/', '\\', '\0']) && name != "." && name != "..";
         if declared {
             return Ok(());
         }

@@ -40,6 +40,9 @@ Examples:
   bpvm batch examples --report last.json
   bpvm batch examples --shard 1/2 --timings last.json
   mkdir -p empty && bpvm batch empty --allow-empty
+  bpvm batch . --affected-by origin/main...HEAD --cache .bpvm-cache
+  bpvm batch . --changed-files changed.txt --report report.json
+  bpvm batch . --affected-by HEAD~1 --list
 
 Files written with --out say so (YAML: a first line `# Rendered by
 bpvm from …`; JSON: a .bpvm-rendered file in the folder), so committed
@@ -121,6 +124,26 @@ pub struct Args {
     /// recently used entries are removed.
     #[arg(long, value_name = "MB", default_value_t = 1024)]
     pub cache_max_mb: u64,
+    /// Run only the targets whose inputs differ between revision REV of
+    /// the git repository holding the first PATH and the work tree
+    /// (`origin/main`, `HEAD~1`, a tag or hash; `origin/main...HEAD` for
+    /// what a branch changed since it left main). What each target reads
+    /// comes from the render cache when it holds a current manifest of
+    /// it, else from loading its template (which may count more targets,
+    /// never fewer). Environment variables and options are not files: a
+    /// change to them is not seen here.
+    #[arg(long, value_name = "REV", conflicts_with = "changed_files")]
+    pub affected_by: Option<String>,
+    /// The same, from a list of changed files, one per line, relative to
+    /// the top of the repository (what a CI system gives): without a
+    /// revision, an edited file counts as added or removed too.
+    #[arg(long, value_name = "FILE")]
+    pub changed_files: Option<PathBuf>,
+    /// Print the ids of the targets to run, one per line (with -o json: a
+    /// JSON list of {"id", "affected_by"}), and render nothing: a CI
+    /// matrix of what a change affects.
+    #[arg(long, conflicts_with_all = ["out", "report", "test"])]
+    pub list: bool,
     #[command(flatten)]
     pub exclude: ExcludeArgs,
     #[command(flatten)]

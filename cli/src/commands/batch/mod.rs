@@ -3,7 +3,7 @@
 //! `bpvm batch merge-reports`, the shards' reports as one.
 //!
 //! `args` is the command line (a leaf, with `limits`: the deadline and
-//! memory limit); `render` runs the batch through `pool` (worker
+//! memory limit); `affected` chooses the targets a change affects; `render` runs the batch through `pool` (worker
 //! processes, each a `process`, that run `worker` — the hidden `bpvm
 //! batch-worker` — and speak `wire`; `crash` says why one died),
 //! `guard` (nothing read is written over), `output` (where each text
@@ -13,6 +13,7 @@
 //! None imports this file; they may import the crate's shared modules
 //! (`args`, `paint`, `write`).
 
+mod affected;
 mod args;
 mod crash;
 mod guard;

@@ -1,6 +1,7 @@
 //! The batch proper: targets found, sharded, rendered into their sink
 //! (nothing, the output folder, or a comparison with it), tested, reported.
 
+use super::affected;
 use super::args::Args;
 use super::guard;
 use super::limits::Limits;
@@ -35,6 +36,27 @@ pub fn render(args: &Args) -> Result<bool, String> {
         (Some((k, n)), None) => batch::shard(all, k, n),
         (None, _) => all.clone(),
     };
+    let cache = match args.cache() {
+        Some(dir) => Some(
+            batch::Cache::open(&dir).map_err(|e| format!("error: --cache {}: cannot create it: {e}", dir.display()))?,
+        ),
+        None => None,
+    };
+    let selection = affected::select(args, targets, &paths[0], format, cache.clone())?;
+    if args.list {
+        print!("{}", affected::list(&selection, format == Format::Json));
+        return Ok(found.problems.is_empty());
+    }
+    affected::explain(&selection);
+    let targets = &selection.targets;
+    let suites = match selection.unaffected {
+        // Only the projects a change affects are tested.
+        Some(_) => suites
+            .into_iter()
+            .filter(|s| targets.iter().any(|t| t.template == s.project))
+            .collect(),
+        None => suites,
+    };
     let mode = mode(args)?;
     let (read, out_real) = match &mode {
         Mode::Write(out) => (guard::check(out, &paths, &found)?, guard::real(out)),
@@ -48,12 +70,6 @@ pub fn render(args: &Args) -> Result<bool, String> {
             crate::write::atomically_unsynced("--out", &mark, batch::RENDERED_FOLDER_TEXT)?;
         }
     }
-    let cache = match args.cache() {
-        Some(dir) => Some(
-            batch::Cache::open(&dir).map_err(|e| format!("error: --cache {}: cannot create it: {e}", dir.display()))?,
-        ),
-        None => None,
-    };
     let progress = Progress::new(targets.len());
     let sink = Files {
         mode,
@@ -79,7 +95,7 @@ pub fn render(args: &Args) -> Result<bool, String> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
     );
-    let records = Pool::new(jobs(&targets, suites, &job), limits, &sink, args.fail_fast).run(workers);
+    let records = Pool::new(jobs(targets, suites, &job), limits, &sink, args.fail_fast).run(workers);
     progress.finish();
     if let Some(cache) = &cache {
         let max = args.cache_max_mb.saturating_mul(1024 * 1024);
@@ -90,7 +106,8 @@ pub fn render(args: &Args) -> Result<bool, String> {
     if let Mode::Write(out) = &sink.mode {
         crate::write::durable("--out", out)?;
     }
-    let report = Report::new(records, args.shard());
+    let mut report = Report::new(records, args.shard());
+    affected::mark(&mut report, &selection);
     let stale = stale(&sink.mode, all, format, args.shard());
     results::print(&report, &stale, args.out.as_deref());
     if let Some(path) = &args.report {

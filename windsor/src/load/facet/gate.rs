@@ -64,7 +64,11 @@ fn decisive(file: &str, bytes: &[u8], v09: bool) -> Option<String> {
     put(&facet.name);
     put(&facet.ordinal.to_string());
     put(facet.when.as_ref().map_or("", |c| c.src.as_str()));
-    put(doc.as_map().and_then(|m| m.get("kind")).and_then(Value::as_str).unwrap_or(""));
+    put(doc
+        .as_map()
+        .and_then(|m| m.get("kind"))
+        .and_then(Value::as_str)
+        .unwrap_or(""));
     let (seed, v09_form) = crate::format::forms(file, &doc);
     for form in [seed, v09_form] {
         put(&form.map(|f| format!("{}\0{}", f.at, f.what)).unwrap_or_default());
