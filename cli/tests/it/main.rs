@@ -10,6 +10,7 @@ mod support;
 mod shared;
 
 mod allow_env;
+mod affected;
 mod batch;
 mod bench;
 mod blueprint;
