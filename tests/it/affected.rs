@@ -13,8 +13,9 @@ use std::collections::BTreeSet;
 
 const LOCAL: &str = "legacy/contexts/_template/facets/option-observability.yaml";
 
-fn repository() -> Repo {
-    let repo = Repo::new("affected");
+/// The repository, named for the test that makes it.
+fn repository(name: &str) -> Repo {
+    let repo = Repo::new(&format!("affected-{name}"));
     let infra = repo.dir().join("infra");
     copy_tree(&examples().join("windsor"), &infra.join("platform"));
     repo.write(
@@ -81,7 +82,7 @@ fn edit_in(repo: &Repo, rel: &str, from: &str, to: &str) {
 
 #[test]
 fn each_change_affects_exactly_its_targets_with_manifests_from_the_cache() {
-    let repo = repository();
+    let repo = repository("cached");
     let cache = filled_cache(&repo);
     each_change_with(&repo, Some(&cache), &|name| match name {
         "facet one context uses" => set(&["legacy/local"]),
@@ -92,7 +93,7 @@ fn each_change_affects_exactly_its_targets_with_manifests_from_the_cache() {
 
 #[test]
 fn each_change_affects_exactly_its_targets_with_templates_loaded_alone() {
-    let repo = repository();
+    let repo = repository("loaded");
     each_change_with(&repo, None, &|name| match name {
         "facet one context uses" => set(&["legacy/local"]),
         other => common(other),
@@ -148,7 +149,7 @@ fn each_change_with(repo: &Repo, cache: Option<&Cache>, expect: &dyn Fn(&str) ->
 fn a_facet_one_context_leaves_out_is_judged_by_the_rules_of_its_project() {
     // The platform project reads files by jsonnet(): loaded alone, any
     // change in it may matter to each context; its manifests say which.
-    let repo = repository();
+    let repo = repository("rules");
     let facet = "infra/platform/contexts/_template/facets/option-dev.yaml";
     edit(&repo, facet, "replicas: \"1\"", "replicas: \"2\"");
     assert_eq!(ids(&repo, None), set(&["platform/local", "platform/prod"]));
@@ -161,11 +162,12 @@ fn a_facet_one_context_leaves_out_is_judged_by_the_rules_of_its_project() {
 
 #[test]
 fn a_list_of_changed_files_counts_each_as_the_change_that_affects_more() {
-    let repo = repository();
+    let repo = repository("list");
     let list = repo.write("changed.txt", &format!("# from the CI\ninfra/{LOCAL}\nREADME.md\n"));
     let targets = discover(&[repo.dir().join("infra")]).into_result().unwrap();
     let changes = Changes::listed(repo.dir(), &list).unwrap();
-    // No revision to read its old condition from: both contexts.
+    // No revision to tell an edit from a new file in the facets folder,
+    // or to read the old condition from: both contexts.
     assert_eq!(
         chosen(&targets, &changes, &Options::default()),
         set(&["legacy/local", "legacy/staging"])
@@ -173,12 +175,12 @@ fn a_list_of_changed_files_counts_each_as_the_change_that_affects_more() {
     let why = affected(&targets, &changes, &Options::default());
     let staging = targets.iter().position(|t| t.id == "legacy/staging").unwrap();
     let why = why[staging].as_ref().unwrap();
-    assert_eq!((why.path.as_str(), why.how), (&*format!("infra/{LOCAL}"), How::FacetLeftOut));
+    assert_eq!((why.path.as_str(), why.how), (&*format!("infra/{LOCAL}"), How::Listed));
 }
 
 #[test]
 fn a_batch_folder_outside_the_changes_is_not_affected() {
-    let repo = repository();
+    let repo = repository("outside");
     repo.write("elsewhere/a.txt", "x\n");
     let targets = discover(&[repo.dir().join("infra/apps")]).into_result().unwrap();
     let changes = Changes::since(repo.dir(), "HEAD").unwrap();

@@ -120,7 +120,10 @@ fn a_cached_run_writes_what_a_fresh_render_writes() {
     ] {
         assert!(read.files.contains_key(file), "{file}: {read:?}");
     }
-    assert!(read.folders.contains_key("platform/contexts"), "{read:?}");
+    // Its own context folder is looked at; which others there are is not
+    // an input (see the `context` step below).
+    assert_eq!(read.paths["platform/contexts/local"], "folder", "{read:?}");
+    assert!(!read.folders.contains_key("platform/contexts"), "{read:?}");
     assert_eq!(read.env.keys().collect::<Vec<_>>(), [TAG]);
     let hash = read.env[TAG].as_deref().unwrap();
     assert!(hash.len() == 64 && hash != "a", "never the value itself: {hash}");
