@@ -72,7 +72,10 @@ fn filled_cache(repo: &Repo) -> Cache {
         ..Options::default()
     };
     let records = run(&targets, &options, &());
-    assert!(records.iter().all(|r| r.status == bpvm::batch::Status::Ok), "{records:?}");
+    assert!(
+        records.iter().all(|r| r.status == bpvm::batch::Status::Ok),
+        "{records:?}"
+    );
     cache
 }
 
@@ -116,13 +119,27 @@ fn common(name: &str) -> BTreeSet<String> {
 fn each_change_with(repo: &Repo, cache: Option<&Cache>, expect: &dyn Fn(&str) -> BTreeSet<String>) {
     let cases: [(&str, &dyn Fn(&Repo)); 8] = [
         ("nothing", &|_| {}),
-        ("facet one context uses", &|r| edit_in(r, LOCAL, "grafana/dev", "grafana/dev2")),
-        ("its condition", &|r| edit_in(r, LOCAL, "|| dev == true", "|| dev == false")),
+        ("facet one context uses", &|r| {
+            edit_in(r, LOCAL, "grafana/dev", "grafana/dev2")
+        }),
+        ("its condition", &|r| {
+            edit_in(r, LOCAL, "|| dev == true", "|| dev == false")
+        }),
         ("shared facet", &|r| {
-            edit_in(r, "legacy/contexts/_template/facets/platform-base.yaml", "What every", "All that every")
+            edit_in(
+                r,
+                "legacy/contexts/_template/facets/platform-base.yaml",
+                "What every",
+                "All that every",
+            )
         }),
         ("jsonnet", &|r| {
-            edit_in(r, "platform/contexts/_template/configs/cluster.jsonnet", "https://", "http://")
+            edit_in(
+                r,
+                "platform/contexts/_template/configs/cluster.jsonnet",
+                "https://",
+                "http://",
+            )
         }),
         ("include", &|r| {
             let path = r.dir().join("infra/apps/orders/storage.yaml");

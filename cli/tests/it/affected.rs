@@ -49,7 +49,10 @@ fn list_prints_the_ids_a_change_affects() {
     edit_facet(dir.path());
     let out = batch(dir.path(), &["examples", "--affected-by", "HEAD", "--list"]);
     assert_eq!(text(&out.stdout), "windsor-v0.9/local\n", "{}", text(&out.stderr));
-    let out = batch(dir.path(), &["examples", "--affected-by", "HEAD", "--list", "-o", "json"]);
+    let out = batch(
+        dir.path(),
+        &["examples", "--affected-by", "HEAD", "--list", "-o", "json"],
+    );
     let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         listed,
@@ -68,7 +71,9 @@ fn a_batch_runs_what_a_change_affects_and_says_why() {
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains(&format!("affected: windsor-v0.9/local: {FACET} changed, which its render reads")),
+        stderr.contains(&format!(
+            "affected: windsor-v0.9/local: {FACET} changed, which its render reads"
+        )),
         "{stderr}"
     );
     assert!(stderr.contains("1 rendered, 0 failed"), "{stderr}");
@@ -93,9 +98,16 @@ fn errors_name_the_revision_the_repository_or_the_list() {
         text(&out.stderr),
         "error: --affected-by mian: unknown revision \"mian\": no branch, tag or commit of that name (did you mean \"main\"?)\n"
     );
-    let out = batch(dir.path(), &["examples", "--affected-by", "HEAD", "--changed-files", "x"]);
+    let out = batch(
+        dir.path(),
+        &["examples", "--affected-by", "HEAD", "--changed-files", "x"],
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("cannot be used with"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot be used with"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = batch(dir.path(), &["examples", "--changed-files", "none.txt"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -105,12 +117,17 @@ fn errors_name_the_revision_the_repository_or_the_list() {
     );
     let plain = tempfile::tempdir().unwrap();
     std::fs::create_dir(plain.path().join("x")).unwrap();
+    std::fs::write(plain.path().join("x/q.yaml"), "version: 2023-04-20\nresources: {}\n").unwrap();
     let out = batch(plain.path(), &["x", "--affected-by", "HEAD"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
         "error: --affected-by HEAD: x: not in a git repository (no .git in it or in a folder above it)\n"
     );
+    // A list is read relative to the current folder there.
+    std::fs::write(plain.path().join("changed.txt"), "x/q.yaml\nx/other.txt\n").unwrap();
+    let out = batch(plain.path(), &["x", "--changed-files", "changed.txt", "--list"]);
+    assert_eq!(text(&out.stdout), "q\n", "{}", text(&out.stderr));
 }
 
 #[test]

@@ -9,8 +9,8 @@ mod support;
 #[path = "../../../tests/support/shared.rs"]
 mod shared;
 
-mod allow_env;
 mod affected;
+mod allow_env;
 mod batch;
 mod bench;
 mod blueprint;

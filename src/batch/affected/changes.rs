@@ -40,11 +40,23 @@ impl Changes {
     }
 
     /// The files listed in `list` (see [`vcs::read_changed_files`]),
-    /// relative to the top of the repository holding `dir`.
+    /// relative to the top of the repository holding `dir`, or to the
+    /// current folder when no repository holds it.
     pub fn listed(dir: &Path, list: &Path) -> Result<Changes, vcs::Error> {
         let paths = vcs::read_changed_files(list)?;
+        let top = match vcs::top(dir) {
+            Ok(top) => top,
+            Err(vcs::Error::NotARepository { .. }) => {
+                let here = std::env::current_dir().map_err(|e| vcs::Error::Io {
+                    path: PathBuf::from("."),
+                    error: e.to_string(),
+                })?;
+                here.canonicalize().unwrap_or(here)
+            }
+            Err(e) => return Err(e),
+        };
         Ok(Changes {
-            top: vcs::top(dir)?,
+            top,
             paths,
             before: None,
         })

@@ -77,6 +77,18 @@ fn windsor(targets: &[&Target]) -> Vec<Basis> {
     };
     let v09 = matches!(project.format, bpvm_windsor::Format::V09);
     let mut scan = Scan::new(&project.root);
+    if scan.mentions_readers(&load_read) {
+        // Any file of the project may be read: nothing to decide per
+        // context.
+        return targets
+            .iter()
+            .map(|t| Basis {
+                read: as_read(t, &load_read, &LeftOuts::new()),
+                within: vec![rel(t, template)],
+                project: Some(project_dir.clone()),
+            })
+            .collect();
+    }
     targets
         .iter()
         .map(|t| {

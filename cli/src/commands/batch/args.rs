@@ -40,9 +40,10 @@ Examples:
   bpvm batch examples --report last.json
   bpvm batch examples --shard 1/2 --timings last.json
   mkdir -p empty && bpvm batch empty --allow-empty
-  bpvm batch . --affected-by origin/main...HEAD --cache .bpvm-cache
-  bpvm batch . --changed-files changed.txt --report report.json
-  bpvm batch . --affected-by HEAD~1 --list
+  echo examples/windsor/windsor.yaml > changed.txt && bpvm batch examples --changed-files changed.txt
+  git init -q && git add -A && git -c user.name=ci -c user.email=ci@example.com commit -qm start && \\
+    echo '# edited' >> examples/bluelink/storage.yaml && bpvm batch examples --affected-by HEAD --list
+  bpvm batch examples --affected-by HEAD --cache .bpvm-cache -o json --list
 
 Files written with --out say so (YAML: a first line `# Rendered by
 bpvm from …`; JSON: a .bpvm-rendered file in the folder), so committed
@@ -135,8 +136,9 @@ pub struct Args {
     #[arg(long, value_name = "REV", conflicts_with = "changed_files")]
     pub affected_by: Option<String>,
     /// The same, from a list of changed files, one per line, relative to
-    /// the top of the repository (what a CI system gives): without a
-    /// revision, an edited file counts as added or removed too.
+    /// the top of the repository (outside one, to the current folder):
+    /// what a CI system gives. Without a revision, an edited file counts
+    /// as added or removed too.
     #[arg(long, value_name = "FILE")]
     pub changed_files: Option<PathBuf>,
     /// Print the ids of the targets to run, one per line (with -o json: a
