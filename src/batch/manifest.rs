@@ -245,7 +245,7 @@ impl Manifest {
                     Err(_) => Seen::Missing,
                 }
             });
-            *now == Seen::File(unhex(&entry.hash).unwrap_or_default()) && unhex(&entry.hash).is_some()
+            unhex(&entry.hash).is_some_and(|h| *now == Seen::File(h))
         })
     }
 }

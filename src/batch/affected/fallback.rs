@@ -160,9 +160,11 @@ impl<'r> Scan<'r> {
         for (path, _) in files {
             let root = self.root;
             any |= *self.seen.entry(path.clone()).or_insert_with(|| {
-                // Unreadable now: it may say anything.
-                root.read_os(path, &path.to_string_lossy())
-                    .map_or(true, |bytes| calls_reader(&String::from_utf8_lossy(&bytes)))
+                match root.read_os(path, &path.to_string_lossy()) {
+                    Ok(bytes) => calls_reader(&String::from_utf8_lossy(&bytes)),
+                    // Unreadable now: it may say anything.
+                    Err(_) => true,
+                }
             });
         }
         any

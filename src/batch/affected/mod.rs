@@ -40,6 +40,10 @@
 //! be told from an added or removed one, nor a facet's old condition
 //! from its new: each counts as the change that affects more.
 //!
+//! A Windsor project reads nothing outside its folder, so a change
+//! outside it affects none of its contexts, which are then not looked at
+//! further.
+//!
 //! Here: `changes` (what changed), `why` (a leaf), `rule` (one path
 //! against what a target depends on) and `fallback` (what it depends on
 //! without a manifest).
@@ -91,9 +95,22 @@ pub fn affected(targets: &[Target], changes: &Changes, options: &Options) -> Vec
     let mut mapped: HashMap<PathBuf, Vec<Changed<'_>>> = HashMap::new();
     let mut loaded: HashMap<&Path, HashMap<String, Basis>> = HashMap::new();
     let mut out = Vec::with_capacity(targets.len());
+    let mut touched: HashMap<&Path, bool> = HashMap::new();
     for t in targets {
         if let Some(why) = new_target(t, changes) {
             out.push(Some(why));
+            continue;
+        }
+        // A Windsor project reads nothing outside its folder: with no
+        // change there, none of its contexts is affected, and it need not
+        // be loaded.
+        let windsor = matches!(t.kind, Kind::Windsor { .. });
+        if windsor
+            && !*touched
+                .entry(&t.template)
+                .or_insert_with(|| changed_under(changes, &t.template))
+        {
+            out.push(None);
             continue;
         }
         let basis = match options
@@ -132,6 +149,12 @@ fn manifest(
         within: Vec::new(),
         project: matches!(target.kind, Kind::Windsor { .. }).then(|| real(&target.template)),
     })
+}
+
+/// Whether a changed path lies under `folder`.
+fn changed_under(changes: &Changes, folder: &Path) -> bool {
+    let folder = real(folder);
+    changes.paths.iter().any(|p| changes.top.join(p).starts_with(&folder))
 }
 
 /// `changes`' paths relative to `base` (absolute when outside it).

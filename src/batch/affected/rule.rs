@@ -45,7 +45,7 @@ fn one(basis: &Basis, base: &Path, c: &Changed<'_>, changes: &Changes) -> Option
     let looked = read.paths.iter().any(|(e, kind)| {
         *e == c.rel
             || under(e, &c.rel)
-            || under(&c.rel, e) && (kind == "missing" || std::fs::symlink_metadata(absolute(base, e)).is_err())
+            || (under(&c.rel, e) && (kind == "missing" || std::fs::symlink_metadata(absolute(base, e)).is_err()))
     });
     if looked {
         return why(How::Looked);
@@ -63,11 +63,7 @@ fn one(basis: &Basis, base: &Path, c: &Changed<'_>, changes: &Changes) -> Option
             return why(How::FacetLeftOut);
         }
     }
-    if basis
-        .within
-        .iter()
-        .any(|w| w.is_empty() && !c.rel.starts_with('/') || *w == c.rel || under(&c.rel, w))
-    {
+    if basis.within.iter().any(|w| *w == c.rel || under(&c.rel, w)) {
         return why(How::Within);
     }
     None

@@ -58,7 +58,7 @@ impl fmt::Display for Why {
             How::Read => write!(f, "{p} changed, which its render reads"),
             How::Looked => write!(f, "{p} changed, which its render looks for"),
             How::Listed => write!(f, "{p} was added or removed in a folder its render lists"),
-            How::FacetLeftOut => write!(f, "{p} changed the condition of a facet it leaves out"),
+            How::FacetLeftOut => write!(f, "{p} changed what decides whether its render leaves that facet out"),
             How::Within => write!(f, "{p} changed where its render may read files"),
         }
     }

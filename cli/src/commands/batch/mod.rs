@@ -3,17 +3,16 @@
 //! `bpvm batch merge-reports`, the shards' reports as one.
 //!
 //! `args` is the command line (a leaf, with `limits`: the deadline and
-//! memory limit); `affected` chooses the targets a change affects; `render` runs the batch through `pool` (worker
-//! processes, each a `process`, that run `worker` — the hidden `bpvm
+//! memory limit); `select` chooses the targets that run here (`timings`
+//! balancing the shards, `affected` keeping what a change affects);
+//! `render` runs the batch through `pool` (worker processes, each a `process`, that run `worker` — the hidden `bpvm
 //! batch-worker` — and speak `wire`; `crash` says why one died),
 //! `guard` (nothing read is written over), `output` (where each text
 //! goes) and `progress` (the bar), and `results` prints what it gave;
-//! `merge` reads and merges reports; `timings` balances the shards by a
-//! previous report's durations.
+//! `merge` reads and merges reports.
 //! None imports this file; they may import the crate's shared modules
 //! (`args`, `paint`, `write`).
 
-mod affected;
 mod args;
 mod crash;
 mod guard;
@@ -25,7 +24,7 @@ mod process;
 mod progress;
 mod render;
 mod results;
-mod timings;
+mod select;
 mod wire;
 mod worker;
 

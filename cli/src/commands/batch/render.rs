@@ -1,7 +1,6 @@
 //! The batch proper: targets found, sharded, rendered into their sink
 //! (nothing, the output folder, or a comparison with it), tested, reported.
 
-use super::affected;
 use super::args::Args;
 use super::guard;
 use super::limits::Limits;
@@ -9,6 +8,7 @@ use super::output::{self, Files, Mode};
 use super::pool::Pool;
 use super::progress::Progress;
 use super::results;
+use super::select::affected;
 use super::wire::Job;
 use crate::args::{Format as OutputFormat, ReportFormat};
 use bpvm::batch::{self, Discovery, Format, Report, Search, Suite, Target};
@@ -32,7 +32,7 @@ pub fn render(args: &Args) -> Result<bool, String> {
     let what = "no Windsor context or Bluelink blueprint to render";
     args.empty.discovered(all.len() + suites.len(), what, &paths)?;
     let targets: Vec<Target> = match (args.shard(), &args.timings) {
-        (Some((k, n)), Some(report)) => super::timings::plan(report, all, n)?.shard(all, k),
+        (Some((k, n)), Some(report)) => super::select::timings::plan(report, all, n)?.shard(all, k),
         (Some((k, n)), None) => batch::shard(all, k, n),
         (None, _) => all.clone(),
     };

@@ -1,8 +1,8 @@
 //! `--affected-by REV`, `--changed-files FILE` and `--list`: the targets
 //! a change affects, chosen before anything renders, and listed for a CI
-//! matrix. A leaf of the command's folder, with `args`.
+//! matrix. It imports the command's `args` alone.
 
-use super::args::Args;
+use super::super::args::Args;
 use bpvm::batch::{self, Changes, Format, Options, Report, Target, Why};
 use std::collections::HashMap;
 use std::path::Path;
