@@ -115,9 +115,12 @@ fn common(name: &str) -> BTreeSet<String> {
     }
 }
 
+/// A change made to the work tree.
+type Change = dyn Fn(&Repo);
+
 /// Each change, judged, then the work tree back as committed.
 fn each_change_with(repo: &Repo, cache: Option<&Cache>, expect: &dyn Fn(&str) -> BTreeSet<String>) {
-    let cases: [(&str, &dyn Fn(&Repo)); 8] = [
+    let cases: [(&str, &Change); 8] = [
         ("nothing", &|_| {}),
         ("facet one context uses", &|r| {
             edit_in(r, LOCAL, "grafana/dev", "grafana/dev2")
