@@ -5,7 +5,7 @@
 //! balanced by a report's durations), `queue` (the worker pool), `run`,
 //! `template` (a loaded template), `manifest` (what a target's output
 //! depends on), `cache` (the render cache), `affected` (the targets a
-//! change can alter) and `report`. They import
+//! change can alter), `why` (why one runs) and `report`. They import
 //! the language crates and each other downwards (`run` uses `template`,
 //! `shard`, `queue`); nothing here imports `check`.
 //!
@@ -146,8 +146,9 @@ mod shard;
 mod target;
 mod template;
 mod timed;
+mod why;
 
-pub use affected::{Changes, How, Why, affected};
+pub use affected::{Changes, affected};
 pub use cache::Cache;
 pub use discover::{
     Discovery, MANIFEST, Problem, SKIPPED, Search, discover, discover_except, discover_with, parse_exclude,
@@ -161,3 +162,4 @@ pub use shard::{parse_shard, parse_shard_index, shard, shard_of};
 pub use target::{Files, Kind, Target};
 pub use template::{Format, Output};
 pub use timed::TimedShards;
+pub use why::{How, Why};

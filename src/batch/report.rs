@@ -1,8 +1,8 @@
 //! What a batch did, one record per target and test case: as JSON that
 //! shards' reports merge from, and as JUnit XML that CI systems show.
 
-use super::affected::Why;
 use super::manifest::Manifest;
+use super::why::Why;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;

@@ -44,22 +44,21 @@
 //! outside it affects none of its contexts, which are then not looked at
 //! further.
 //!
-//! Here: `changes` (what changed), `why` (a leaf), `rule` (one path
+//! Here: `changes` (what changed), `rule` (one path
 //! against what a target depends on) and `fallback` (what it depends on
 //! without a manifest).
 
 mod changes;
 mod fallback;
 mod rule;
-mod why;
 
 pub use changes::Changes;
-pub use why::{How, Why};
 
 use super::cache::Cache;
 use super::manifest::{base, output_options, real};
 use super::run::Options;
 use super::target::{Kind, Target, slashed};
+use super::why::{How, Why};
 use rule::{Basis, Changed};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

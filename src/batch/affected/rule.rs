@@ -2,8 +2,8 @@
 //! what the target's render depends on (its [`Basis`]).
 
 use super::changes::Changes;
-use super::why::{How, Why};
 use crate::batch::manifest::{LeftOut, Read};
+use crate::batch::why::{How, Why};
 use std::path::{Path, PathBuf};
 
 /// What a target is judged by: what its render read (paths relative to
