@@ -27,6 +27,9 @@
 #      contexts plus 50, 100 and 200 blueprints), generated with the same
 #      generator (MONOREPO=path, default target/release/examples/monorepo;
 #      skipped when it is missing).
+#   4. affected-by: `bpvm batch --affected-by HEAD --list` on a git copy
+#      of the monorepo with one file changed, without and with a warm
+#      render cache (skipped without git).
 # Parts 2 and 3 are skipped when GNU time (/usr/bin/time) is missing or
 # the binary has no `batch` subcommand.
 #
@@ -219,6 +222,30 @@ if (( HAVE_TIME && HAVE_BATCH )); then
     else
         echo "the generator $GEN is missing (cargo build --release --example monorepo): skipping the rss measurements" >&2
     fi
+fi
+
+# --- 4. --affected-by ------------------------------------------------------
+# A copy of the monorepo committed to git, one file changed (a line added
+# to the first Bluelink blueprint), then `bpvm batch --affected-by HEAD
+# --list`: with templates loaded alone, and with every manifest from a
+# warm render cache. Skipped without git.
+
+if (( HAVE_TIME && HAVE_BATCH )) && command -v git >/dev/null; then
+    AFF="$WORK/affected"
+    cp -R "$ROOT" "$AFF"
+    gitq() { git -C "$AFF" -c user.name=bench -c user.email=bench@example.com -c commit.gpgsign=false "$@" >/dev/null; }
+    gitq init -q -b main && gitq add -A && gitq commit -q -m start
+    first=$(find "$AFF" -type f -name service.yaml | LC_ALL=C sort | head -n 1)
+    printf '\n# changed\n' >>"$first"
+    echo "affected-by: $RUNS runs each…"
+    batch_runs "$AFF" --affected-by HEAD --list
+    (( RUN_OK )) || FAILED=$(( FAILED + 1 ))
+    row "batch --affected-by HEAD --list (one file changed, templates loaded)" "$TOTAL" "$RUN_SECS" "$RUN_RSS"
+    "$BPVM" batch "$AFF" --cache "$WORK/cache" >/dev/null 2>&1 || FAILED=$(( FAILED + 1 ))
+    batch_runs "$AFF" --affected-by HEAD --list --cache "$WORK/cache"
+    (( RUN_OK )) || FAILED=$(( FAILED + 1 ))
+    row "batch --affected-by HEAD --list (one file changed, warm cache)" "$TOTAL" "$RUN_SECS" "$RUN_RSS"
+    rm -rf "${AFF:?}" "${WORK:?}/cache"
 fi
 
 # --- Report ----------------------------------------------------------------

@@ -93,6 +93,19 @@ impl Cache {
         self.dir.join("objects").join(key)
     }
 
+    /// `target`'s last manifest, when every input of it is as it was (a
+    /// render now would read the same), without touching the entry.
+    pub(crate) fn current(
+        &self,
+        target: &Target,
+        version: &str,
+        options: &BTreeMap<String, String>,
+        seen: &mut Checked,
+    ) -> Option<Manifest> {
+        let manifest: Manifest = serde_json::from_slice(&std::fs::read(self.index(target)).ok()?).ok()?;
+        manifest.unchanged(target, version, options, seen).then_some(manifest)
+    }
+
     /// `target`'s output from the cache, with its manifest, when every
     /// input of its last manifest is unchanged and the stored output is
     /// whole.

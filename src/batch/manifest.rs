@@ -66,7 +66,63 @@ pub struct Read {
     /// Environment variables read: the hash of the value, `null` when unset.
     #[serde(default)]
     pub env: BTreeMap<String, Option<String>>,
+    /// Windsor facet files the render left out by their condition (in
+    /// no inclusion round did it hold): instead of the whole file, the
+    /// hash of what such a render depends on — the condition, the
+    /// facet's name, ordinal and forms, what it would provide, and
+    /// whether it loads cleanly (see [`bpvm_windsor::facet_left_out`]).
+    /// Editing the rest of the facet changes nothing for this target.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub facets_left_out: BTreeMap<String, LeftOut>,
 }
+
+/// A facet file a render left out: the rules its project was loaded by
+/// (`seed` or `v0.9`, which its hash depends on) and the hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftOut {
+    /// `seed` or `v0.9`.
+    pub rules: String,
+    /// [`bpvm_windsor::facet_left_out`] of the file, in hex.
+    pub hash: String,
+}
+
+impl LeftOut {
+    /// The entry of the facet file `file` (relative to its project) whose
+    /// bytes are `bytes`, for a project loaded by the v0.9 rules when
+    /// `v09`.
+    ///
+    /// ```
+    /// use bpvm::batch::LeftOut;
+    /// let file = "contexts/_template/facets/a.yaml";
+    /// let one = LeftOut::of(file, b"kind: Facet\nmetadata: {name: a}\nwhen: x == 1\nconfig: [{name: c, k: 1}]\n", false);
+    /// let two = LeftOut::of(file, b"kind: Facet\nmetadata: {name: a}\nwhen: x == 1\nconfig: [{name: c, k: 2}]\n", false);
+    /// assert_eq!(one, two);
+    /// assert_eq!(one.rules, "seed");
+    /// ```
+    pub fn of(file: &str, bytes: &[u8], v09: bool) -> LeftOut {
+        LeftOut {
+            rules: rules_name(v09).to_string(),
+            hash: hex(&bpvm_windsor::facet_left_out(file, bytes, v09)),
+        }
+    }
+
+    /// Whether the entry was made by the v0.9 rules; `None` when its
+    /// `rules` names neither.
+    pub fn v09(&self) -> Option<bool> {
+        match self.rules.as_str() {
+            "seed" => Some(false),
+            "v0.9" => Some(true),
+            _ => None,
+        }
+    }
+}
+
+fn rules_name(v09: bool) -> &'static str {
+    if v09 { "v0.9" } else { "seed" }
+}
+
+/// Facet files a render left out, by absolute path: their entries.
+pub(crate) type LeftOuts = BTreeMap<PathBuf, LeftOut>;
 
 /// The options of a batch that change a target's output, as a manifest
 /// names them.
@@ -80,11 +136,23 @@ pub(crate) fn output_options(format: Format, strict: bool) -> BTreeMap<String, S
 impl Manifest {
     /// The manifest of `target` that read `read`, rendered by bpvm
     /// `version` with `options`.
-    pub(crate) fn new(target: &Target, read: &Inputs, version: &str, options: BTreeMap<String, String>) -> Manifest {
+    /// The facet files of `left_out` are entered as such, not as files
+    /// read.
+    pub(crate) fn new(
+        target: &Target,
+        read: &Inputs,
+        left_out: &LeftOuts,
+        version: &str,
+        options: BTreeMap<String, String>,
+    ) -> Manifest {
         let base = base(target);
         let mut out = Read::default();
         for (path, seen) in &read.files {
             let rel = relative(&base, path);
+            if let (Some(entry), Seen::File(_)) = (left_out.get(path), seen) {
+                out.facets_left_out.insert(rel, entry.clone());
+                continue;
+            }
             match seen {
                 Seen::File(h) => out.files.insert(rel, hex(h)),
                 Seen::Folder(h) => out.folders.insert(rel, hex(h)),
@@ -154,12 +222,37 @@ impl Manifest {
             .chain(folders)
             .chain(paths)
             .all(|(rel, before)| before.is_some_and(|b| same(rel, b)))
+            && self.facets_unchanged(target, &root, seen)
             && self.inputs.env.iter().all(|(name, h)| env_hash(name) == *h)
+    }
+
+    /// Whether each facet file left out still hashes as it did.
+    fn facets_unchanged(&self, target: &Target, root: &Root, seen: &mut Checked) -> bool {
+        if self.inputs.facets_left_out.is_empty() {
+            return true;
+        }
+        let project = real(&target.template);
+        self.inputs.facets_left_out.iter().all(|(rel, entry)| {
+            let path = root.dir().join(rel);
+            let Some(v09) = entry.v09() else { return false };
+            let sort = if v09 { 4 } else { 3 };
+            let now = seen.entry((path, sort)).or_insert_with_key(|(path, _)| {
+                let Ok(file) = path.strip_prefix(&project) else {
+                    return Seen::Missing;
+                };
+                match root.read_os(path, &path.to_string_lossy()) {
+                    Ok(bytes) => Seen::File(bpvm_windsor::facet_left_out(&slashed(file), &bytes, v09)),
+                    Err(_) => Seen::Missing,
+                }
+            });
+            unhex(&entry.hash).is_some_and(|h| *now == Seen::File(h))
+        })
     }
 }
 
 /// What paths hold now, by absolute path and the way they were seen (0
-/// read, 1 listed, 2 looked at).
+/// read, 1 listed, 2 looked at, 3 and 4 a facet left out by the seed and
+/// the v0.9 rules).
 pub(crate) type Checked = std::collections::HashMap<(PathBuf, u8), Seen>;
 
 /// The hash (hex) of the environment variable `name`'s value now.
@@ -170,8 +263,13 @@ fn env_hash(name: &str) -> Option<String> {
 
 /// The target's base, absolute and with links resolved, as the roots that
 /// read its files name them.
-fn base(target: &Target) -> PathBuf {
-    target.base.canonicalize().unwrap_or_else(|_| target.base.clone())
+pub(crate) fn base(target: &Target) -> PathBuf {
+    real(&target.base)
+}
+
+/// `path` absolute and with links resolved, as it is when it can be.
+pub(crate) fn real(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// `path` relative to `base`, `/`-separated (absolute when outside it).
@@ -206,7 +304,7 @@ pub(crate) fn hex(bytes: &[u8; 32]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn unhex(text: &str) -> Option<Hash> {
+pub(crate) fn unhex(text: &str) -> Option<Hash> {
     if text.len() != 64 {
         return None;
     }

@@ -4,7 +4,8 @@
 //! Here: `discover` (finding targets), `target`, `shard`, `timed` (shards
 //! balanced by a report's durations), `queue` (the worker pool), `run`,
 //! `template` (a loaded template), `manifest` (what a target's output
-//! depends on), `cache` (the render cache) and `report`. They import
+//! depends on), `cache` (the render cache), `affected` (the targets a
+//! change can alter), `why` (why one runs) and `report`. They import
 //! the language crates and each other downwards (`run` uses `template`,
 //! `shard`, `queue`); nothing here imports `check`.
 //!
@@ -133,6 +134,7 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+mod affected;
 mod cache;
 pub(crate) mod discover;
 mod manifest;
@@ -144,13 +146,15 @@ mod shard;
 mod target;
 mod template;
 mod timed;
+mod why;
 
+pub use affected::{Changes, affected};
 pub use cache::Cache;
 pub use discover::{
     Discovery, MANIFEST, Problem, SKIPPED, Search, discover, discover_except, discover_with, parse_exclude,
     unmatched_exclude, what_is,
 };
-pub use manifest::{Manifest, Read};
+pub use manifest::{LeftOut, Manifest, Read};
 pub use rendered::{RENDERED, RENDERED_FOLDER, RENDERED_FOLDER_TEXT, is_rendered, rendered_header};
 pub use report::{Counts, Record, RecordKind, Report, Status};
 pub use run::{Options, Sink, Suite, Verdict, run, suites};
@@ -158,3 +162,4 @@ pub use shard::{parse_shard, parse_shard_index, shard, shard_of};
 pub use target::{Files, Kind, Target};
 pub use template::{Format, Output};
 pub use timed::TimedShards;
+pub use why::{How, Why};

@@ -2,6 +2,7 @@
 //! shards' reports merge from, and as JUnit XML that CI systems show.
 
 use super::manifest::Manifest;
+use super::why::Why;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -79,6 +80,11 @@ pub struct Record {
     /// (see [`Manifest`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manifest: Option<Manifest>,
+    /// Why it ran, when the batch ran the targets a change affects
+    /// (`--affected-by`, `--changed-files`): the changed path, and how
+    /// the target depends on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub affected_by: Option<Why>,
 }
 
 impl Record {
@@ -93,6 +99,7 @@ impl Record {
             notes: Vec::new(),
             cached: false,
             manifest: None,
+            affected_by: None,
         }
     }
 }
@@ -116,6 +123,10 @@ pub struct Report {
     pub shard: Option<String>,
     /// Every target and test case, sorted by id.
     pub records: Vec<Record>,
+    /// How many targets were not run because no change affects them, when
+    /// the batch ran the targets a change affects.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unaffected: Option<usize>,
 }
 
 /// Counts of a report's records.
@@ -163,6 +174,7 @@ impl Report {
             bpvm: env!("CARGO_PKG_VERSION").to_string(),
             shard: shard.map(|(k, n)| format!("{k}/{n}")),
             records,
+            unaffected: None,
         }
     }
 
@@ -240,7 +252,9 @@ impl Report {
             }
         }
         check_shards(reports)?;
-        Ok(Report::new(records, None))
+        let mut merged = Report::new(records, None);
+        merged.unaffected = reports.iter().filter_map(|r| r.unaffected).reduce(|a, b| a + b);
+        Ok(merged)
     }
 
     /// The report as JUnit XML: one `<testsuite>` per kind (windsor,

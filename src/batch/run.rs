@@ -2,7 +2,7 @@
 //! each template loaded once and dropped when its last target is done.
 
 use super::cache::Cache;
-use super::manifest::{Manifest, output_options};
+use super::manifest::{LeftOut, LeftOuts, Manifest, output_options};
 use super::queue;
 use super::report::{Record, RecordKind, Status};
 use super::shard::shard_of;
@@ -64,7 +64,7 @@ impl Options {
         self.track || self.cache.is_some()
     }
 
-    fn version(&self) -> &str {
+    pub(crate) fn version(&self) -> &str {
         self.bpvm_version.as_deref().unwrap_or(env!("CARGO_PKG_VERSION"))
     }
 }
@@ -234,9 +234,48 @@ enum Job<'a> {
     /// Load a template; its renders and test cases follow.
     Load(&'a Group<'a>),
     /// Render a target from its loaded template (and what loading it read).
-    Render(&'a Target, Arc<Template>, Arc<Inputs>),
+    Render(&'a Target, Arc<Loaded>),
     /// Run a test case.
     Test(Box<TestCase>),
+}
+
+/// A template loaded for its targets' renders: what loading it read, and
+/// the entries of the facet files its renders left out, each made once.
+struct Loaded {
+    template: Arc<Template>,
+    read: Arc<Inputs>,
+    /// By the facet file (relative to the project); `None` when the file
+    /// is no longer what the load read.
+    left_out: Mutex<HashMap<String, Option<(PathBuf, LeftOut)>>>,
+}
+
+impl Loaded {
+    /// The entries of the facet files `files` (relative to the project)
+    /// that the render (which read `rendered`) did not read itself.
+    fn left_out(&self, files: &[String], rendered: &Inputs) -> LeftOuts {
+        let Template::Windsor(project) = &*self.template else {
+            return LeftOuts::new();
+        };
+        let v09 = matches!(project.format, bpvm_windsor::Format::V09);
+        let mut memo = self.left_out.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut out = LeftOuts::new();
+        for file in files {
+            let entry = memo.entry(file.clone()).or_insert_with(|| {
+                let path = project.root.dir().join(file);
+                let bytes = project.root.read(project.root.dir(), file).ok()?;
+                // Hashed from the bytes the load read, or not at all.
+                let loaded = self.read.files.get(&path);
+                (loaded == Some(&inputs::Seen::File(inputs::hash_value(&bytes))))
+                    .then(|| (path, LeftOut::of(file, &bytes, v09)))
+            });
+            if let Some((path, left)) = entry
+                && !rendered.files.contains_key(path)
+            {
+                out.insert(path.clone(), left.clone());
+            }
+        }
+        out
+    }
 }
 
 /// A test case to run, holding its project.
@@ -262,8 +301,8 @@ impl<'a> Batch<'a> {
         }
         match job {
             Job::Load(group) => self.load(group),
-            Job::Render(target, template, read) => {
-                self.render(target, &template, &read);
+            Job::Render(target, loaded) => {
+                self.render(target, &loaded);
                 Vec::new()
             }
             Job::Test(test) => {
@@ -303,7 +342,7 @@ impl<'a> Batch<'a> {
                     let mut record = Record::new(t.id.clone(), kind(t), Status::Failed);
                     record.seconds = start.elapsed().as_secs_f64();
                     record.diagnostics = vec![e.clone()];
-                    record.manifest = self.manifest(t, &read, None);
+                    record.manifest = self.manifest(t, &read, None, &LeftOuts::new());
                     self.finish(record);
                 }
                 if let Some(suite) = group.suite {
@@ -312,10 +351,12 @@ impl<'a> Batch<'a> {
                 return Vec::new();
             }
         };
-        let mut jobs: Vec<Job<'g>> = todo
-            .into_iter()
-            .map(|t| Job::Render(t, Arc::clone(&template), Arc::clone(&read)))
-            .collect();
+        let shared = Arc::new(Loaded {
+            template: Arc::clone(&template),
+            read: Arc::clone(&read),
+            left_out: Mutex::default(),
+        });
+        let mut jobs: Vec<Job<'g>> = todo.into_iter().map(|t| Job::Render(t, Arc::clone(&shared))).collect();
         if let Some(suite) = group.suite {
             jobs.extend(
                 self.test_suite(suite, &template)
@@ -326,16 +367,21 @@ impl<'a> Batch<'a> {
         jobs
     }
 
-    /// Renders `target` from `template` (whose load read `loaded`).
-    fn render(&self, target: &Target, template: &Template, loaded: &Inputs) {
+    /// Renders `target` from its loaded template.
+    fn render(&self, target: &Target, loaded: &Loaded) {
         self.sink.started(&target.id);
         let start = Instant::now();
         let read = Recorder::new();
         let format = self.options.format;
         let rendered = self.tracked(&read, || {
-            guarded(|| template.render(target, format, self.options.strict))
+            guarded(|| loaded.template.render(target, format, self.options.strict))
         });
-        let manifest = self.manifest(target, loaded, Some(&read));
+        let left_out = match (&rendered, self.options.tracking()) {
+            (Ok(r), true) => loaded.left_out(&r.left_out, &read.inputs()),
+            _ => LeftOuts::new(),
+        };
+        let rendered = rendered.map(|r| r.output);
+        let manifest = self.manifest(target, &loaded.read, Some(&read), &left_out);
         if let (Some(cache), Some(m), Ok(output)) = (&self.options.cache, &manifest, &rendered) {
             // A cache that cannot be written is only slower next time.
             let _ = cache.store(target, m, output);
@@ -410,7 +456,13 @@ impl<'a> Batch<'a> {
 
     /// `target`'s manifest, when inputs are tracked: what its template's
     /// load read and what its render read.
-    fn manifest(&self, target: &Target, loaded: &Inputs, rendered: Option<&Recorder>) -> Option<Manifest> {
+    fn manifest(
+        &self,
+        target: &Target,
+        loaded: &Inputs,
+        rendered: Option<&Recorder>,
+        left_out: &LeftOuts,
+    ) -> Option<Manifest> {
         if !self.options.tracking() {
             return None;
         }
@@ -421,6 +473,7 @@ impl<'a> Batch<'a> {
         Some(Manifest::new(
             target,
             &read,
+            left_out,
             self.options.version(),
             self.output_options(),
         ))
@@ -483,6 +536,7 @@ impl<'a> Batch<'a> {
             notes,
             cached: false,
             manifest: None,
+            affected_by: None,
         });
     }
 
@@ -497,6 +551,7 @@ impl<'a> Batch<'a> {
             notes: Vec::new(),
             cached: false,
             manifest: None,
+            affected_by: None,
         });
         Vec::new()
     }

@@ -52,6 +52,16 @@ pub struct Output {
     pub notes: Vec<String>,
 }
 
+/// A target rendered, and what of its template it did not use.
+#[derive(Debug)]
+pub(crate) struct Rendered {
+    pub output: Output,
+    /// The Windsor facet files (relative to the project) whose condition
+    /// held in no inclusion round: the render depends on what decides
+    /// that alone (`bpvm_windsor::facet_left_out`).
+    pub left_out: Vec<String>,
+}
+
 /// A Windsor project or a Bluelink blueprint, loaded and compiled.
 #[derive(Debug)]
 pub(crate) enum Template {
@@ -86,10 +96,15 @@ impl Template {
     /// Renders `target` from this template (the one [`Template::load`]
     /// loaded for it). With `strict`, what a Windsor target is warned
     /// about (a newer Windsor's field, a value the schema refuses) fails it.
-    pub(crate) fn render(&self, target: &Target, format: Format, strict: bool) -> Result<Output, String> {
+    pub(crate) fn render(&self, target: &Target, format: Format, strict: bool) -> Result<Rendered, String> {
         match (self, &target.kind) {
             (Template::Windsor(project), Kind::Windsor { context }) => render_windsor(project, context, format, strict),
-            (Template::Bluelink(bp), Kind::Bluelink { files, .. }) => render_bluelink(bp, target, files, format),
+            (Template::Bluelink(bp), Kind::Bluelink { files, .. }) => {
+                render_bluelink(bp, target, files, format).map(|output| Rendered {
+                    output,
+                    left_out: Vec::new(),
+                })
+            }
             _ => Err(format!(
                 "error: {}: the template is not a {}",
                 target.id,
@@ -103,7 +118,7 @@ impl Template {
 /// Context `context` of `project`, as `bpvm render` renders it: what
 /// loading the template and checking the context's values warn about
 /// first (notes, also when the render then fails), errors by `strict`.
-fn render_windsor(project: &Project, context: &str, format: Format, strict: bool) -> Result<Output, String> {
+fn render_windsor(project: &Project, context: &str, format: Format, strict: bool) -> Result<Rendered, String> {
     let refused = bpvm_windsor::validate::context(project, context);
     let warned: Vec<&bpvm_windsor::Error> = project.warnings.iter().chain(&refused).collect();
     let notes: Vec<String> = warned.iter().map(|w| bpvm_windsor::warning_line(w, strict)).collect();
@@ -119,7 +134,17 @@ fn render_windsor(project: &Project, context: &str, format: Format, strict: bool
         Format::Yaml => bpvm_windsor::output::to_yaml(&rendered.blueprint),
         Format::Json => bpvm_windsor::output::to_json(&rendered.blueprint),
     };
-    Ok(Output { text, notes })
+    let left_out = project
+        .facets
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !rendered.took_part.contains(i))
+        .map(|(_, f)| f.file.clone())
+        .collect();
+    Ok(Rendered {
+        output: Output { text, notes },
+        left_out,
+    })
 }
 
 /// target's `--vars`, `--datasources` and `--resource-state` renders it.

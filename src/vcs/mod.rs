@@ -14,6 +14,8 @@
 //!   folder, bounded and never outside it.
 //! - [`work_tree_top`]: the top of the work tree holding a folder, which
 //!   a revision's paths are relative to.
+//! - [`Revision`]: a revision's files opened once, to ask which it has
+//!   and read one as it was; [`top`], the work tree's top folder.
 //!
 //! Revisions are read as git reads them (`HEAD`, `HEAD~1`, `main`,
 //! `v1.2`, `origin/main`, a full or short hash, `origin/main...HEAD` for
@@ -22,18 +24,20 @@
 //!
 //! Here: `error` (the leaf), `revision` (opening and resolving),
 //! `worktree` (the work tree's files), `changed`, `links` (whether a
-//! link stays inside), `tree`, `list`.
+//! link stays inside), `tree`, `list`, `revision_files`.
 
 mod changed;
 mod error;
 mod links;
 mod list;
 mod revision;
+mod revision_files;
 mod tree;
 mod worktree;
 
 pub use changed::changed_files;
 pub use error::Error;
 pub use list::read_changed_files;
+pub use revision_files::{Revision, top};
 pub use tree::{TREE_BYTES, TREE_FILES, Written, tree_at};
 pub use worktree::{FOLDER_DEPTH, work_tree_top};

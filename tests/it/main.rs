@@ -7,6 +7,7 @@
 //! `tests/linear.rs` (the allocator the `bpvm` command uses, installed
 //! for the whole process, and no other test running beside them).
 
+mod affected;
 mod architecture;
 mod batch;
 mod batch_discovery;

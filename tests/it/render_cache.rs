@@ -120,7 +120,10 @@ fn a_cached_run_writes_what_a_fresh_render_writes() {
     ] {
         assert!(read.files.contains_key(file), "{file}: {read:?}");
     }
-    assert!(read.folders.contains_key("platform/contexts"), "{read:?}");
+    // Its own context folder is looked at; which others there are is not
+    // an input (see the `context` step below).
+    assert_eq!(read.paths["platform/contexts/local"], "folder", "{read:?}");
+    assert!(!read.folders.contains_key("platform/contexts"), "{read:?}");
     assert_eq!(read.env.keys().collect::<Vec<_>>(), [TAG]);
     let hash = read.env[TAG].as_deref().unwrap();
     assert!(hash.len() == 64 && hash != "a", "never the value itself: {hash}");
@@ -150,11 +153,21 @@ fn each_change_misses_exactly_the_targets_that_read_it() {
     cached(root, "start", &[], "a");
     let none: &[&str] = &[];
     misses(root, "nothing", |_| {}, &[], "a", none);
+    // The body of a facet prod leaves out (`when: dev == true`): a hit
+    // for prod, a miss for local, which includes it; its condition: both.
     let facet = "repo/platform/contexts/_template/facets/option-dev.yaml";
     misses(
         root,
         "facet",
         |r| edit(r, facet, "replicas: \"1\"", "replicas: \"2\""),
+        &[],
+        "a",
+        &[WINDSOR[0]],
+    );
+    misses(
+        root,
+        "condition",
+        |r| edit(r, facet, "when: dev == true", "when: dev == true && true"),
         &[],
         "a",
         &WINDSOR,
@@ -216,18 +229,16 @@ fn each_change_misses_exactly_the_targets_that_read_it() {
     let all = [WINDSOR[0], WINDSOR[1], LEGACY[0], LEGACY[1], ORDERS];
     misses(root, "strict", |_| {}, &["--strict"], "b", &all);
     misses(root, "json", |_| {}, &["-o", "json"], "b", &all);
-    // A new context folder: a new target, and the project's listing of
-    // its contexts changed for the others.
+    // A new context folder: a new target; the others depend on their own
+    // folders, not on which other contexts there are.
     let context = "repo/platform/contexts/dev/values.yaml";
-    let mut grown = WINDSOR.to_vec();
-    grown.insert(0, "platform/dev");
     misses(
         root,
         "context",
         |r| write(r, context, "provider: aws\n"),
         &["-o", "json"],
         "b",
-        &grown,
+        &["platform/dev"],
     );
     misses(root, "again", |_| {}, &["-o", "json"], "b", none);
 }

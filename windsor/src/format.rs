@@ -110,7 +110,7 @@ impl fmt::Display for Form {
 }
 
 /// The first seed-only and the first v0.9-only form of one facet file.
-fn forms(file: &str, doc: &Value) -> (Option<Form>, Option<Form>) {
+pub(crate) fn forms(file: &str, doc: &Value) -> (Option<Form>, Option<Form>) {
     let form = |at: String, what| Form {
         file: file.to_string(),
         at,

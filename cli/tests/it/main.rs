@@ -9,6 +9,7 @@ mod support;
 #[path = "../../../tests/support/shared.rs"]
 mod shared;
 
+mod affected;
 mod allow_env;
 mod batch;
 mod bench;

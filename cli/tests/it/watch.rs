@@ -310,7 +310,12 @@ fn ctrl_c_stops_watching_with_status_130() {
 #[test]
 fn watch_with_options_it_cannot_keep_is_refused() {
     let dir = project("10.0.0.0/16");
-    for shard in [["--shard", "1/2"], ["--shard-index", "0/2"]] {
+    for shard in [
+        ["--shard", "1/2"],
+        ["--shard-index", "0/2"],
+        ["--affected-by", "HEAD"],
+        ["--changed-files", "changed.txt"],
+    ] {
         let out = bpvm()
             .current_dir(dir.path())
             .args(["batch", ".", "--watch"])

@@ -208,6 +208,20 @@ pub fn track<T>(recorder: &Arc<Recorder>, f: impl FnOnce() -> T) -> T {
     f()
 }
 
+/// Runs `f` with no recorder active on this thread: what it reads is not
+/// noted. The recorder active before is active again after.
+pub(super) fn quiet<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(Option<Arc<Recorder>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            ACTIVE.with(|a| *a.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(ACTIVE.with(|a| a.replace(None)));
+    f()
+}
+
 /// Whether a recorder is active on this thread.
 pub fn tracking() -> bool {
     ACTIVE.with(|a| a.borrow().is_some())

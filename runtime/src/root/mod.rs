@@ -232,10 +232,13 @@ impl Root {
         };
         let real = self.dir.join(&opened.real);
         // A symlink's kind is its target's, looked up through the root.
+        // Not noted as an input of its own: the listing's hash holds each
+        // entry's name and kind, so an entry added, removed or changed in
+        // kind is a change of the folder already.
         let look = |name: &std::ffi::OsStr| {
             let full = real.join(name);
             let shown = full.strip_prefix(&self.dir).unwrap_or(&full).to_string_lossy();
-            self.kind_os(&full, &shown)
+            inputs::quiet(|| self.kind_os(&full, &shown))
         };
         let listing = listing::read(opened.fd, &opened.stat, look).map_err(|e| self.refuse(path, Refusal::Io(e)))?;
         inputs::folder(&asked, &listing);

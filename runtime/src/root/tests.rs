@@ -194,3 +194,22 @@ fn listings_name_every_entry_and_say_where_links_lead() {
     assert_eq!(root.read_os(&bad, "bad").unwrap(), b"x");
     assert!(root.list(root.dir(), "none").unwrap().is_none());
 }
+
+#[test]
+fn a_tracked_listing_notes_the_folder_alone() {
+    let d = scratch("list-tracked");
+    let inside = d.0.join("in");
+    symlink("sub", inside.join("linked")).unwrap();
+    symlink("missing.yaml", inside.join("dangling.yaml")).unwrap();
+    let root = Root::new(&inside, "project").unwrap();
+    let recorder = inputs::Recorder::new();
+    inputs::track(&recorder, || root.list(root.dir(), ".").unwrap().unwrap());
+    let noted: Vec<PathBuf> = recorder.inputs().files.into_keys().collect();
+    assert_eq!(noted, [root.dir().to_path_buf()]);
+    // The links' kinds are in the listing's hash: one leading elsewhere
+    // changes it.
+    let before = recorder.inputs().files[root.dir()];
+    std::fs::remove_file(inside.join("linked")).unwrap();
+    symlink("a.txt", inside.join("linked")).unwrap();
+    assert_ne!(root.seen_again(root.dir(), &before), before);
+}

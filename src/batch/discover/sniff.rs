@@ -16,6 +16,13 @@ use bpvm_bluelink::{lang, node};
 /// missing it. Include paths made with substitutions cannot be known
 /// before rendering and are left out.
 pub(super) fn sniff(name: &str, text: &str) -> Option<Vec<String>> {
+    let all = every_include(name, text)?;
+    Some(all.into_iter().filter(|p| !p.contains("${")).collect())
+}
+
+/// The include paths of `text`, the file `name`, when it is a Bluelink
+/// blueprint, as written: paths made with substitutions (`${..}`) too.
+pub(crate) fn every_include(name: &str, text: &str) -> Option<Vec<String>> {
     if is_rendered(text) {
         return None;
     }
@@ -55,7 +62,6 @@ fn versioned_includes(doc: &node::Node) -> Option<Vec<String>> {
         .unwrap_or(&[])
         .iter()
         .filter_map(|e| e.value.get("path").and_then(node::Node::as_str))
-        .filter(|p| !p.contains("${"))
         .map(str::to_string)
         .collect();
     Some(includes)

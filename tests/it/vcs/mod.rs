@@ -4,6 +4,6 @@
 //! `tree` writes revisions out.
 
 mod changed;
-mod repo;
+pub mod repo;
 mod revisions;
 mod tree;

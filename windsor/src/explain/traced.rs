@@ -109,6 +109,7 @@ fn partial(project: &Project, values: Value, opts: &Options, ctx: &Map) -> (Rend
         explain: Vec::new(),
         asked: Vec::new(),
         excluded: Vec::new(),
+        took_part: included.clone(),
         included,
         scope,
     };

@@ -207,7 +207,31 @@ impl Project {
     }
 
     /// An error naming the contexts that exist, unless `name` is one.
+    ///
+    /// A context `windsor.yaml` declares, or whose folder is there, is
+    /// one without listing `contexts/`: a render of it then depends on its
+    /// own folder only, not on which other contexts come and go.
     pub fn check_context(&self, name: &str) -> Result<(), Error> {
+        let declared = self
+            .windsor
+            .as_map()
+            .and_then(|m| m.get("contexts"))
+            .and_then(Value::as_map)
+            .is_some_and(|m| m.keys().any(|k| k.as_str() == name));
+        let plain =
+            !name.is_empty() && name != "_template" && !name.contains(['/', '\\', '\0']) && name != "." && name != "..";
+        if declared {
+            return Ok(());
+        }
+        if plain {
+            // As `contexts()` counts it: a folder, or a link that leads
+            // somewhere it cannot follow (rendering it says why).
+            match self.root.kind(self.root.dir(), &format!("contexts/{name}")) {
+                Ok(Kind::Folder) => return Ok(()),
+                Err(e) if !e.is_missing() => return Ok(()),
+                _ => {}
+            }
+        }
         let known = self.contexts();
         if known.iter().any(|n| n == name) {
             return Ok(());

@@ -89,3 +89,36 @@ pub fn render_files(project: &Project, name: &str, defaults: bool, outputs: Opti
     };
     render(project, name, ctx, &opts)
 }
+
+/// The facets whose condition holds in some inclusion round of context
+/// `name` rendered from its files (see [`Rendered::took_part`]), decided
+/// as [`render_files`] decides it but without composing the blueprint:
+/// the other facets give the render nothing but what
+/// [`crate::facet_left_out`] hashes. Config blocks are evaluated (a v0.9
+/// condition may read them), so what they read is read here too.
+///
+/// ```
+/// use bpvm_windsor::{Project, render::took_part};
+/// let dir = std::env::temp_dir().join(format!("bpvm-took-part-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(dir.join("contexts/_template/facets")).unwrap();
+/// std::fs::create_dir_all(dir.join("contexts/dev")).unwrap();
+/// std::fs::write(dir.join("windsor.yaml"), "").unwrap();
+/// std::fs::write(dir.join("contexts/dev/values.yaml"), "dev: true\n").unwrap();
+/// let facet = |name: &str, when: &str| format!("kind: Facet\nmetadata:\n  name: {name}\nwhen: {when}\n");
+/// std::fs::write(dir.join("contexts/_template/facets/a.yaml"), facet("a", "dev == true")).unwrap();
+/// std::fs::write(dir.join("contexts/_template/facets/b.yaml"), facet("b", "dev == false")).unwrap();
+/// let project = Project::load(&dir).unwrap();
+/// let names: Vec<&str> = took_part(&project, "dev").unwrap().into_iter().map(|i| project.facets[i].name.as_str()).collect();
+/// assert_eq!(names, ["a"]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn took_part(project: &Project, name: &str) -> Result<Vec<usize>, Errors> {
+    use crate::context::scope::{Values, context};
+    let ctx = context(project, name, Values::Files, true)?;
+    let operator = context(project, name, Values::Files, false)?;
+    let opts = Options {
+        operator: Some(operator),
+        ..Default::default()
+    };
+    settled(project, ctx, &opts).map(|s| s.took_part)
+}

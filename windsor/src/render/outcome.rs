@@ -51,6 +51,11 @@ pub struct Rendered {
     pub excluded: Vec<Excluded>,
     /// The facets included, by their index in the project's facets.
     pub included: Vec<usize>,
+    /// The facets whose condition held in some inclusion round (the
+    /// included ones, and under the v0.9 rules those a later round left
+    /// out), by index: every other facet gave the render nothing but what
+    /// [`crate::facet_left_out`] hashes.
+    pub took_part: Vec<usize>,
     /// The scope the blueprint's fields were evaluated in: the context's
     /// values and the config blocks (what `explain` reads them from).
     pub scope: Map,
@@ -62,6 +67,9 @@ pub struct Rendered {
 pub struct Settled {
     /// The facets included, by their index in the project's facets.
     pub included: Vec<usize>,
+    /// The facets whose condition held in some inclusion round (see
+    /// [`Rendered::took_part`]).
+    pub took_part: Vec<usize>,
     /// The scope with the config blocks evaluated.
     pub scope: Map,
     /// The requirements not met (v0.9 rules).

@@ -40,6 +40,10 @@ Examples:
   bpvm batch examples --report last.json
   bpvm batch examples --shard 1/2 --timings last.json
   mkdir -p empty && bpvm batch empty --allow-empty
+  echo examples/windsor/windsor.yaml > changed.txt && bpvm batch examples --changed-files changed.txt
+  git init -q && git add -A && git -c user.name=ci -c user.email=ci@example.com commit -qm start && \\
+    echo '# edited' >> examples/bluelink/storage.yaml && bpvm batch examples --affected-by HEAD --list
+  bpvm batch examples --affected-by HEAD --cache .bpvm-cache -o json --list
 
 Files written with --out say so (YAML: a first line `# Rendered by
 bpvm from …`; JSON: a .bpvm-rendered file in the folder), so committed
@@ -121,6 +125,27 @@ pub struct Args {
     /// recently used entries are removed.
     #[arg(long, value_name = "MB", default_value_t = 1024)]
     pub cache_max_mb: u64,
+    /// Run only the targets whose inputs differ between revision REV of
+    /// the git repository holding the first PATH and the work tree
+    /// (`origin/main`, `HEAD~1`, a tag or hash; `origin/main...HEAD` for
+    /// what a branch changed since it left main). What each target reads
+    /// comes from the render cache when it holds a current manifest of
+    /// it, else from loading its template (which may count more targets,
+    /// never fewer). Environment variables and options are not files: a
+    /// change to them is not seen here.
+    #[arg(long, value_name = "REV", conflicts_with = "changed_files")]
+    pub affected_by: Option<String>,
+    /// The same, from a list of changed files, one per line, relative to
+    /// the top of the repository (outside one, to the current folder):
+    /// what a CI system gives. Without a revision, an edited file counts
+    /// as added or removed too.
+    #[arg(long, value_name = "FILE")]
+    pub changed_files: Option<PathBuf>,
+    /// Print the ids of the targets to run, one per line (with -o json: a
+    /// JSON list of {"id", "affected_by"}), and render nothing: a CI
+    /// matrix of what a change affects.
+    #[arg(long, conflicts_with_all = ["out", "report", "test"])]
+    pub list: bool,
     #[command(flatten)]
     pub exclude: ExcludeArgs,
     #[command(flatten)]
@@ -129,9 +154,10 @@ pub struct Args {
     /// the targets a saved file affects (a file each read, or a folder
     /// each listed gaining or losing an entry), and new targets found;
     /// failures are printed and watching goes on. Ctrl-C stops (exit
-    /// status 130). Not with a shard: a watched batch is all on this
-    /// machine.
-    #[arg(long, conflicts_with_all = ["shard", "shard_index"])]
+    /// status 130). Not with a shard (a watched batch is all on this
+    /// machine), nor with a revision's or a list's changes (the saved
+    /// files are the changes).
+    #[arg(long, conflicts_with_all = ["shard", "shard_index", "affected_by", "changed_files", "list"])]
     pub watch: bool,
 }
 

@@ -3,14 +3,14 @@
 //! `bpvm batch merge-reports`, the shards' reports as one.
 //!
 //! `args` is the command line (a leaf, with `limits`: the deadline and
-//! memory limit); `render` runs the batch through `pool` (worker
-//! processes, each a `process`, that run `worker` — the hidden `bpvm
+//! memory limit); `select` chooses the targets that run here (`timings`
+//! balancing the shards, `affected` keeping what a change affects);
+//! `render` runs the batch through `pool` (worker processes, each a `process`, that run `worker` — the hidden `bpvm
 //! batch-worker` — and speak `wire`; `crash` says why one died),
 //! `guard` (nothing read is written over), `output` (where each text
 //! goes) and `progress` (the bar), and `results` prints what it gave;
-//! `merge` reads and merges reports; `timings` balances the shards by a
-//! previous report's durations; `watching` renders again what a saved
-//! file affects (`--watch`).
+//! `merge` reads and merges reports; `watching` renders again what a
+//! saved file affects (`--watch`).
 //! None imports this file; they may import the crate's shared modules
 //! (`args`, `paint`, `write`).
 
@@ -25,7 +25,7 @@ mod process;
 mod progress;
 mod render;
 mod results;
-mod timings;
+mod select;
 mod watching;
 mod wire;
 mod worker;

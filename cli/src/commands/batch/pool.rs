@@ -220,6 +220,7 @@ fn failure(id: &str, kind: RecordKind, since: Instant, why: &str) -> Record {
         notes: Vec::new(),
         cached: false,
         manifest: None,
+        affected_by: None,
     }
 }
 

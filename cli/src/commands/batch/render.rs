@@ -8,6 +8,7 @@ use super::output::{self, Files, Mode};
 use super::pool::Pool;
 use super::progress::Progress;
 use super::results;
+use super::select::affected;
 use super::wire::Job;
 use crate::args::{Format as OutputFormat, ReportFormat};
 use bpvm::batch::{self, Discovery, Format, Record, Report, Search, Suite, Target};
@@ -63,7 +64,7 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
     let what = "no Windsor context or Bluelink blueprint to render";
     args.empty.discovered(all.len() + suites.len(), what, &paths)?;
     let targets: Vec<Target> = match (args.shard(), &args.timings) {
-        (Some((k, n)), Some(report)) => super::timings::plan(report, all, n)?.shard(all, k),
+        (Some((k, n)), Some(report)) => super::select::timings::plan(report, all, n)?.shard(all, k),
         (Some((k, n)), None) => batch::shard(all, k, n),
         (None, _) => all.clone(),
     };
@@ -76,6 +77,31 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
             targets.into_iter().filter(|t| ids.contains(&t.id)).collect(),
             suites.into_iter().filter(|s| projects.contains(&s.project)).collect(),
         ),
+    };
+    let cache = match args.cache() {
+        Some(dir) => Some(
+            batch::Cache::open(&dir).map_err(|e| format!("error: --cache {}: cannot create it: {e}", dir.display()))?,
+        ),
+        None => None,
+    };
+    let selection = affected::select(args, targets, &paths[0], format, cache.clone())?;
+    if args.list {
+        print!("{}", affected::list(&selection, format == Format::Json));
+        return Ok(Some(Ran {
+            passed: found.problems.is_empty(),
+            found: found.targets,
+            records: Vec::new(),
+        }));
+    }
+    affected::explain(&selection);
+    let targets = &selection.targets;
+    let suites = match selection.unaffected {
+        // Only the projects a change affects are tested.
+        Some(_) => suites
+            .into_iter()
+            .filter(|s| targets.iter().any(|t| t.template == s.project))
+            .collect(),
+        None => suites,
     };
     let mode = mode(args)?;
     let (read, out_real) = match &mode {
@@ -90,12 +116,6 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
             crate::write::atomically_unsynced("--out", &mark, batch::RENDERED_FOLDER_TEXT)?;
         }
     }
-    let cache = match args.cache() {
-        Some(dir) => Some(
-            batch::Cache::open(&dir).map_err(|e| format!("error: --cache {}: cannot create it: {e}", dir.display()))?,
-        ),
-        None => None,
-    };
     let progress = Progress::new(targets.len());
     let sink = Files {
         mode,
@@ -124,7 +144,7 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
     );
-    let records = Pool::new(jobs(&targets, suites, &job), limits, &sink, args.fail_fast).run(workers);
+    let records = Pool::new(jobs(targets, suites, &job), limits, &sink, args.fail_fast).run(workers);
     progress.finish();
     if let Some(cache) = &cache {
         let max = args.cache_max_mb.saturating_mul(1024 * 1024);
@@ -135,7 +155,8 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
     if let Mode::Write(out) = &sink.mode {
         crate::write::durable("--out", out)?;
     }
-    let report = Report::new(records, args.shard());
+    let mut report = Report::new(records, args.shard());
+    affected::mark(&mut report, &selection);
     let stale = stale(&sink.mode, all, format, args.shard());
     results::print(&report, &stale, args.out.as_deref());
     if let Some(path) = &args.report {

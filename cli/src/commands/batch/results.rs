@@ -60,6 +60,9 @@ pub fn summary(args: &Args, report: &Report, stale: usize, targets: usize, start
             counts.tests, counts.tests_failed
         ));
     }
+    if let Some(n) = report.unaffected {
+        summary.push_str(&format!("; {n} not affected by the change (not run)"));
+    }
     let rendered = report
         .records
         .iter()

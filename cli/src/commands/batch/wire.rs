@@ -325,6 +325,8 @@ fn record(input: &mut impl Read) -> io::Result<Record> {
         manifest: option(input)?
             .map(|m| serde_json::from_slice(&m).map_err(|_| broken("a manifest that is not one")))
             .transpose()?,
+        // Set by the parent, which chose the targets.
+        affected_by: None,
     })
 }
 
@@ -377,6 +379,7 @@ mod tests {
             notes: vec![],
             cached: true,
             manifest: None,
+            affected_by: None,
         };
         Message::Started("p/dev".into()).send(&mut bytes).unwrap();
         Message::Done(Box::new(record.clone())).send(&mut bytes).unwrap();

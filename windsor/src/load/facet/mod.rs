@@ -8,12 +8,14 @@
 //! `load::requires`; what a facet is (`loaded`) imports nothing above.
 
 mod config;
+mod gate;
 mod loaded;
 mod parts;
 mod reader;
 mod shape;
 mod v09;
 
+pub use gate::facet_left_out;
 pub use loaded::{Block, Facet, Message, Part};
 pub use shape::{FACET_OBJ, SEED_FACET_OBJ};
 

@@ -70,6 +70,7 @@ pub(crate) fn render(project: &Project, name: &str, ctx: Value, opts: &Options) 
         asked,
         excluded,
         included: project.indices(&included),
+        took_part: project.indices(&included),
         scope: ev.take_scope(),
     })
 }
@@ -82,6 +83,7 @@ pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<S
     config::evaluate(&mut ev, &included)?;
     Ok(Settled {
         included: project.indices(&included),
+        took_part: project.indices(&included),
         scope: ev.take_scope(),
         unmet: Vec::new(),
     })

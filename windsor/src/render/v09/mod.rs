@@ -40,6 +40,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
     let (ctx, set, mut ev) = start(project, ctx, opts);
     let mut explain = Vec::new();
     let included = rounds::rounds(&mut ev, project, &ctx, &set, &mut explain)?;
+    let took_part = included.took_part;
     ev.set_scope(Value::Map(included.scope));
     let mut excluded: Vec<Excluded> = project
         .facets
@@ -112,6 +113,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         asked,
         excluded,
         included: project.indices(&included.facets),
+        took_part: project.indices(&took_part),
         scope: ev.take_scope(),
     })
 }
@@ -136,6 +138,7 @@ pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<S
     let included = rounds::settle(&mut ev, project, &ctx, &set, &mut Vec::new())?;
     Ok(Settled {
         included: project.indices(&included.facets),
+        took_part: project.indices(&included.took_part),
         scope: included.scope,
         unmet: included.unmet,
     })

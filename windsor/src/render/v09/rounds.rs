@@ -89,6 +89,9 @@ pub struct Included<'p> {
     pub scope: Map,
     /// The requirements still unmet when the rounds ended.
     pub unmet: Vec<Unmet>,
+    /// Every facet whose condition held in some round: its config blocks
+    /// shaped a scope, even when a later round left it out.
+    pub took_part: Vec<&'p Facet>,
 }
 
 /// What a facet the render left out would have given.
@@ -145,6 +148,7 @@ pub fn settle<'p>(
 ) -> Result<Included<'p>, Errors> {
     let mut scope = ctx.clone();
     let mut previous: Option<Vec<&str>> = None;
+    let mut took_part: Vec<&Facet> = Vec::new();
     for round in 1..=ROUNDS {
         ev.set_scope(Value::Map(scope));
         let mut config = Config::default();
@@ -168,6 +172,9 @@ pub fn settle<'p>(
                     f.ordinal
                 ));
                 continue;
+            }
+            if !took_part.iter().any(|t| std::ptr::eq(*t, f)) {
+                took_part.push(f);
             }
             let misses = unmet(ev, f)?;
             config.add(ev, ctx, f)?;
@@ -203,6 +210,7 @@ pub fn settle<'p>(
                 facets: included,
                 scope: next,
                 unmet: missing,
+                took_part,
             });
         }
         previous = Some(names);

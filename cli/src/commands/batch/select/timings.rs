@@ -1,5 +1,5 @@
 //! `--timings REPORT`: the shards balanced by the durations a previous
-//! batch recorded. A leaf of the command's folder.
+//! batch recorded. A leaf.
 
 use bpvm::batch::{Report, Target, TimedShards};
 use std::path::Path;

@@ -1,0 +1,92 @@
+//! A revision's files, opened once: which paths it has and what they
+//! held, to tell an added file from an edited one and to read a file as
+//! it was.
+
+use super::error::{Error, git};
+use super::revision;
+use gix::bstr::ByteSlice;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The files of one revision of the repository holding a folder.
+///
+/// ```no_run
+/// let before = bpvm::vcs::Revision::open(std::path::Path::new("."), "origin/main")?;
+/// assert!(before.has_under("src"));
+/// let text = before.read("README.md")?;
+/// # Ok::<(), bpvm::vcs::Error>(())
+/// ```
+pub struct Revision {
+    repo: gix::Repository,
+    top: PathBuf,
+    /// Every file and link, by path relative to the top: its blob.
+    files: BTreeMap<String, gix::ObjectId>,
+}
+
+impl Revision {
+    /// The revision `rev` (read as [`changed_files`](super::changed_files)
+    /// reads it) of the repository holding `repo_dir`.
+    pub fn open(repo_dir: &Path, rev: &str) -> Result<Revision, Error> {
+        let repo = revision::open(repo_dir)?;
+        let top = work_tree(&repo)?;
+        let tree = revision::tree(&repo, rev)?;
+        let entries = tree.traverse().breadthfirst.files().map_err(git)?;
+        let files = entries
+            .into_iter()
+            .filter(|e| e.mode.is_blob_or_symlink())
+            .map(|e| (e.filepath.to_str_lossy().into_owned(), e.oid))
+            .collect();
+        drop(tree);
+        Ok(Revision { repo, top, files })
+    }
+
+    /// The top of the repository's work tree, with links resolved.
+    pub fn top(&self) -> &Path {
+        &self.top
+    }
+
+    /// Whether the revision has a file at `path` or beneath it (`path`
+    /// relative to the top, `/`-separated; `""` for the top).
+    pub fn has_under(&self, path: &str) -> bool {
+        if path.is_empty() {
+            return !self.files.is_empty();
+        }
+        if self.files.contains_key(path) {
+            return true;
+        }
+        let folder = format!("{path}/");
+        self.files
+            .range(folder.clone()..)
+            .next()
+            .is_some_and(|(p, _)| p.starts_with(&folder))
+    }
+
+    /// The bytes of the file (or a link's target) at `path` in the
+    /// revision; `None` when it has none there.
+    pub fn read(&self, path: &str) -> Result<Option<Vec<u8>>, Error> {
+        let Some(id) = self.files.get(path) else {
+            return Ok(None);
+        };
+        let blob = self.repo.find_blob(*id).map_err(git)?;
+        Ok(Some(blob.data.to_vec()))
+    }
+}
+
+/// The top of the work tree of the repository holding `dir`, with links
+/// resolved.
+///
+/// ```no_run
+/// let top = bpvm::vcs::top(std::path::Path::new("."))?;
+/// assert!(top.join(".git").exists());
+/// # Ok::<(), bpvm::vcs::Error>(())
+/// ```
+pub fn top(dir: &Path) -> Result<PathBuf, Error> {
+    work_tree(&revision::open(dir)?)
+}
+
+fn work_tree(repo: &gix::Repository) -> Result<PathBuf, Error> {
+    let top = repo.workdir().ok_or_else(|| Error::NoWorkTree {
+        git_dir: repo.git_dir().to_path_buf(),
+    })?;
+    Ok(top.canonicalize().unwrap_or_else(|_| top.to_path_buf()))
+}
