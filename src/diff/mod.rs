@@ -270,7 +270,7 @@ pub fn diff_with(request: &Request, select: &dyn Fn(&[Target]) -> Vec<Target>) -
         .iter()
         .find(|p| p.exists())
         .map_or(std::path::Path::new("."), PathBuf::as_path);
-    let top = crate::vcs::work_tree_top(here)?;
+    let top = crate::vcs::top(here)?;
     let then = sides::Side::revision(&top, &request.rev, &paths, request.scratch.as_deref())?;
     let now = sides::Side::work_tree(&paths);
     let (found_then, _) = then.targets(&request.exclude, select)?;

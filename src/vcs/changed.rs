@@ -36,12 +36,7 @@ use std::path::Path;
 /// ```
 pub fn changed_files(repo_dir: &Path, rev: &str) -> Result<BTreeSet<String>, Error> {
     let repo = revision::open(repo_dir)?;
-    let top = repo
-        .workdir()
-        .ok_or_else(|| Error::NoWorkTree {
-            git_dir: repo.git_dir().to_path_buf(),
-        })?
-        .to_path_buf();
+    let top = worktree::work_tree(&repo)?;
     let then = blobs(&revision::tree(&repo, rev)?)?;
     let now = worktree::files(&repo, &top)?;
     let mut changed: BTreeSet<String> = then.keys().filter(|p| !now.contains(*p)).cloned().collect();

@@ -12,10 +12,10 @@
 //! - [`read_changed_files`]: the same set from a list a CI system made.
 //! - [`tree_at`]: a revision's files under a folder, written into a new
 //!   folder, bounded and never outside it.
-//! - [`work_tree_top`]: the top of the work tree holding a folder, which
-//!   a revision's paths are relative to.
 //! - [`Revision`]: a revision's files opened once, to ask which it has
-//!   and read one as it was; [`top`], the work tree's top folder.
+//!   and read one as it was.
+//! - [`top`]: the top of the work tree holding a folder, which a
+//!   revision's paths are relative to.
 //!
 //! Revisions are read as git reads them (`HEAD`, `HEAD~1`, `main`,
 //! `v1.2`, `origin/main`, a full or short hash, `origin/main...HEAD` for
@@ -38,6 +38,6 @@ mod worktree;
 pub use changed::changed_files;
 pub use error::Error;
 pub use list::read_changed_files;
-pub use revision_files::{Revision, top};
+pub use revision_files::Revision;
 pub use tree::{TREE_BYTES, TREE_FILES, Written, tree_at};
-pub use worktree::{FOLDER_DEPTH, work_tree_top};
+pub use worktree::{FOLDER_DEPTH, top};

@@ -4,6 +4,7 @@
 
 use super::error::{Error, git};
 use super::revision;
+use super::worktree::work_tree;
 use gix::bstr::ByteSlice;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -70,23 +71,4 @@ impl Revision {
         let blob = self.repo.find_blob(*id).map_err(git)?;
         Ok(Some(blob.data.to_vec()))
     }
-}
-
-/// The top of the work tree of the repository holding `dir`, with links
-/// resolved.
-///
-/// ```no_run
-/// let top = bpvm::vcs::top(std::path::Path::new("."))?;
-/// assert!(top.join(".git").exists());
-/// # Ok::<(), bpvm::vcs::Error>(())
-/// ```
-pub fn top(dir: &Path) -> Result<PathBuf, Error> {
-    work_tree(&revision::open(dir)?)
-}
-
-fn work_tree(repo: &gix::Repository) -> Result<PathBuf, Error> {
-    let top = repo.workdir().ok_or_else(|| Error::NoWorkTree {
-        git_dir: repo.git_dir().to_path_buf(),
-    })?;
-    Ok(top.canonicalize().unwrap_or_else(|_| top.to_path_buf()))
 }

@@ -16,30 +16,34 @@ use std::path::{Path, PathBuf};
 pub const FOLDER_DEPTH: usize = 256;
 
 /// The top folder of the work tree of the git repository holding `dir`
-/// (searched upward, as git does): what paths in a revision are
-/// relative to.
+/// (searched upward, as git does), absolute and with links resolved:
+/// what paths in a revision are relative to.
 ///
 /// # Errors
 ///
 /// [`Error::NotARepository`], [`Error::NoWorkTree`] for a bare repository.
 ///
 /// ```no_run
-/// let top = bpvm::vcs::work_tree_top(std::path::Path::new("platform"))?;
-/// println!("{}", top.display());
+/// let top = bpvm::vcs::top(std::path::Path::new("platform"))?;
+/// assert!(top.join(".git").exists());
 /// # Ok::<(), bpvm::vcs::Error>(())
 /// ```
-pub fn work_tree_top(dir: &Path) -> Result<PathBuf, Error> {
-    let repo = super::revision::open(dir)?;
+pub fn top(dir: &Path) -> Result<PathBuf, Error> {
+    work_tree(&super::revision::open(dir)?)
+}
+
+/// [`top`] of an open repository.
+pub(crate) fn work_tree(repo: &gix::Repository) -> Result<PathBuf, Error> {
     let top = repo.workdir().ok_or_else(|| Error::NoWorkTree {
         git_dir: repo.git_dir().to_path_buf(),
     })?;
-    // gix may give the top relative to the current folder, `""` for it.
-    let top = if top.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        top
-    };
-    std::path::absolute(top).map_err(|e| io(top, &e))
+    // gix may give the top relative to the current folder, `""` for it
+    // (a linked work tree).
+    let top = if top.as_os_str().is_empty() { Path::new(".") } else { top };
+    match top.canonicalize() {
+        Ok(real) => Ok(real),
+        Err(_) => std::path::absolute(top).map_err(|e| io(top, &e)),
+    }
 }
 
 /// The paths (relative to `top`, `/`-separated) of the files the index

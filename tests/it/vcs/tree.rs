@@ -118,15 +118,15 @@ fn a_folder_the_revision_lacks() {
 }
 
 #[test]
-fn the_work_tree_top_is_found_from_a_folder_in_it() {
+fn the_top_is_found_from_a_folder_in_it() {
     let repo = Repo::new("top");
     repo.write("platform/aws/windsor.yaml", "");
-    let top = bpvm::vcs::work_tree_top(&repo.dir().join("platform/aws")).unwrap();
+    let top = bpvm::vcs::top(&repo.dir().join("platform/aws")).unwrap();
     assert_eq!(top.canonicalize().unwrap(), repo.dir());
     assert!(top.is_absolute());
     let outside = tempfile::tempdir().unwrap();
     assert!(matches!(
-        bpvm::vcs::work_tree_top(outside.path()),
+        bpvm::vcs::top(outside.path()),
         Err(Error::NotARepository { .. })
     ));
 }
