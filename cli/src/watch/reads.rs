@@ -37,7 +37,9 @@ impl Reads {
     /// What a batch target's manifest lists, its paths relative to `base`
     /// (the target's base, with links resolved, as manifests are made).
     pub fn from_manifest(read: &Read, base: &Path) -> Reads {
-        let files = read.files.keys().chain(read.paths.keys());
+        // A facet the render left out by its condition: saving it may
+        // change the condition (what else changed is not told apart here).
+        let files = read.files.keys().chain(read.paths.keys()).chain(read.facets_left_out.keys());
         Reads {
             files: files.map(|rel| base.join(rel)).collect(),
             folders: read.folders.keys().map(|rel| base.join(rel)).collect(),
@@ -143,7 +145,10 @@ mod tests {
         read.files.insert("a/b.yaml".into(), "00".into());
         read.paths.insert("a/c.yaml".into(), "missing".into());
         read.folders.insert("a".into(), "00".into());
+        let left_out = bpvm::batch::LeftOut::of("f/e.yaml", b"kind: Facet\n", true);
+        read.facets_left_out.insert("f/e.yaml".into(), left_out);
         let r = Reads::from_manifest(&read, Path::new("/base"));
+        assert!(r.affected_by(Path::new("/base/f/e.yaml"), false));
         assert!(r.affected_by(Path::new("/base/a/b.yaml"), false));
         assert!(r.affected_by(Path::new("/base/a/c.yaml"), true));
         assert!(r.affected_by(Path::new("/base/a/d.yaml"), true));
