@@ -39,7 +39,11 @@ pub(crate) fn work_tree(repo: &gix::Repository) -> Result<PathBuf, Error> {
     })?;
     // gix may give the top relative to the current folder, `""` for it
     // (a linked work tree).
-    let top = if top.as_os_str().is_empty() { Path::new(".") } else { top };
+    let top = if top.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        top
+    };
     match top.canonicalize() {
         Ok(real) => Ok(real),
         Err(_) => std::path::absolute(top).map_err(|e| io(top, &e)),

@@ -39,7 +39,11 @@ impl Reads {
     pub fn from_manifest(read: &Read, base: &Path) -> Reads {
         // A facet the render left out by its condition: saving it may
         // change the condition (what else changed is not told apart here).
-        let files = read.files.keys().chain(read.paths.keys()).chain(read.facets_left_out.keys());
+        let files = read
+            .files
+            .keys()
+            .chain(read.paths.keys())
+            .chain(read.facets_left_out.keys());
         Reads {
             files: files.map(|rel| base.join(rel)).collect(),
             folders: read.folders.keys().map(|rel| base.join(rel)).collect(),
