@@ -18,6 +18,7 @@ mod fmt;
 mod graph;
 #[cfg(unix)]
 mod jsonnet_worker;
+mod lsp;
 mod man;
 mod render;
 mod test;
@@ -96,6 +97,7 @@ pub enum Command {
     Values(values::Args),
     Fmt(fmt::Args),
     Convert(convert::Args),
+    Lsp(lsp::Args),
     Completions(completions::Args),
     Man(man::Args),
     #[cfg(unix)]
@@ -125,6 +127,7 @@ impl Command {
             Command::Values(args) => govern(|| values::run(args)),
             Command::Fmt(args) => fmt::run(args),
             Command::Convert(args) => convert::run(args),
+            Command::Lsp(args) => lsp::run(args),
             Command::Completions(args) => completions::run(args, Cli::command()),
             Command::Man(args) => man::run(args, Cli::command()),
             #[cfg(unix)]
