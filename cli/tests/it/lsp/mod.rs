@@ -8,6 +8,7 @@ mod diagnostics;
 mod expected;
 mod hover;
 mod lifecycle;
+mod neovim;
 mod session;
 mod symbols;
 mod timing;
