@@ -10,7 +10,6 @@ use lsp_types::{
     DocumentSymbolParams, DocumentSymbolResponse, ExecuteCommandParams, Hover, HoverContents, HoverParams,
     MarkupContent, MarkupKind,
 };
-use std::collections::btree_map::Entry;
 
 impl State {
     /// The hover at a place of an open document: `None` where there is
@@ -26,12 +25,14 @@ impl State {
         let facet = relative
             .starts_with("contexts/_template/facets/")
             .then_some(relative.as_str());
-        let text = match self.evaluated.entry(dir.clone()) {
-            Entry::Occupied(e) => shown(e.into_mut(), &expression, facet),
-            Entry::Vacant(v) => match evaluate(&dir, self.context.as_deref()) {
-                Ok(evaluated) => shown(v.insert(evaluated), &expression, facet),
-                Err(e) => format!("The project cannot be evaluated:\n\n```\n{e}\n```\n"),
-            },
+        let selected = self.context.as_deref();
+        let evaluated = self
+            .evaluated
+            .entry(dir.clone())
+            .or_insert_with(|| evaluate(&dir, selected));
+        let text = match evaluated {
+            Ok(evaluated) => shown(evaluated, &expression, facet),
+            Err(e) => format!("The project cannot be evaluated:\n\n```\n{e}\n```\n"),
         };
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent {

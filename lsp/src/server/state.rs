@@ -23,8 +23,9 @@ pub struct State {
     /// The Windsor context the editor selected for hover; `None`: the
     /// one `bpvm render` would choose.
     pub context: Option<String>,
-    /// Each Windsor project evaluated for hover, until it is edited.
-    pub evaluated: BTreeMap<PathBuf, Evaluated>,
+    /// Each Windsor project evaluated for hover (or why it cannot be),
+    /// until it is edited.
+    pub evaluated: BTreeMap<PathBuf, Result<Evaluated, String>>,
 }
 
 impl State {
