@@ -21,6 +21,7 @@ const CRATES: &[&str] = &[
     "src",
     "cli/src",
     "capi/src",
+    "lsp/src",
     "harness/src",
 ];
 

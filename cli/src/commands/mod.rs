@@ -19,6 +19,7 @@ mod fmt;
 mod graph;
 #[cfg(unix)]
 mod jsonnet_worker;
+mod lsp;
 mod man;
 mod render;
 mod schema;
@@ -101,6 +102,7 @@ pub enum Command {
     Fmt(fmt::Args),
     Convert(convert::Args),
     Schema(schema::Args),
+    Lsp(lsp::Args),
     Completions(completions::Args),
     Man(man::Args),
     #[cfg(unix)]
@@ -132,6 +134,7 @@ impl Command {
             Command::Fmt(args) => fmt::run(args),
             Command::Convert(args) => convert::run(args),
             Command::Schema(args) => schema::run(args),
+            Command::Lsp(args) => lsp::run(args),
             Command::Completions(args) => completions::run(args, Cli::command()),
             Command::Man(args) => man::run(args, Cli::command()),
             #[cfg(unix)]

@@ -32,6 +32,7 @@ mod governed;
 mod graph;
 mod habits;
 mod help;
+mod lsp;
 mod matcher;
 mod newer_fields;
 mod now;

@@ -22,6 +22,7 @@
 mod beneath;
 pub mod inputs;
 mod listing;
+pub mod overlay;
 mod refusal;
 mod shown;
 
@@ -93,6 +94,20 @@ impl Root {
             what,
             handle: Arc::new(handle),
         })
+    }
+
+    /// The bytes of a file opened beneath the root: an editor's unsaved
+    /// text of it (see [`overlay`]) when there is one, else what is on
+    /// disk. Either way the file must be regular and within the size limit.
+    fn bytes(&self, opened: Opened) -> Result<Vec<u8>, Refusal> {
+        let Some(text) = overlay::text(&self.dir.join(&opened.real)) else {
+            return read_regular(opened.fd, &opened.stat);
+        };
+        regular(&opened.stat)?;
+        if text.len() as u64 > MAX_FILE_BYTES {
+            return Err(Refusal::TooLarge(text.len() as u64));
+        }
+        Ok(text.to_vec())
     }
 
     /// The root folder, absolute and with symlinks resolved.
@@ -182,7 +197,7 @@ impl Root {
     /// [`Root::list`]), `shown` in messages.
     pub fn read_os(&self, path: &Path, shown: &str) -> Result<Vec<u8>, AccessError> {
         let (opened, asked) = self.open_os(&self.dir, path, shown, Want::Read)?;
-        let bytes = read_regular(opened.fd, &opened.stat).map_err(|r| self.refuse(shown, r))?;
+        let bytes = self.bytes(opened).map_err(|r| self.refuse(shown, r))?;
         inputs::file(&asked, &bytes);
         Ok(bytes)
     }
@@ -201,18 +216,16 @@ impl Root {
     /// and its bytes.
     pub fn fetch(&self, from: &Path, path: &str) -> Result<Fetched, AccessError> {
         let (opened, asked) = self.open(from, path, Want::Read)?;
-        let bytes = read_regular(opened.fd, &opened.stat).map_err(|r| self.refuse(path, r))?;
+        let real = self.dir.join(&opened.real);
+        let bytes = self.bytes(opened).map_err(|r| self.refuse(path, r))?;
         inputs::file(&asked, &bytes);
-        Ok(Fetched {
-            path: self.dir.join(opened.real),
-            bytes,
-        })
+        Ok(Fetched { path: real, bytes })
     }
 
     /// The bytes of the regular file at `path`.
     pub fn read(&self, from: &Path, path: &str) -> Result<Vec<u8>, AccessError> {
         let (opened, asked) = self.open(from, path, Want::Read)?;
-        let bytes = read_regular(opened.fd, &opened.stat).map_err(|r| self.refuse(path, r))?;
+        let bytes = self.bytes(opened).map_err(|r| self.refuse(path, r))?;
         inputs::file(&asked, &bytes);
         Ok(bytes)
     }
@@ -276,7 +289,7 @@ impl Root {
             Err(_) => return Seen::Kind(Kind::Other),
         };
         match before {
-            Seen::File(_) => match read_regular(opened.fd, &opened.stat) {
+            Seen::File(_) => match self.bytes(opened) {
                 Ok(bytes) => Seen::File(inputs::hash_value(&bytes)),
                 Err(_) => Seen::Kind(Kind::Other),
             },

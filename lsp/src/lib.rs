@@ -1,0 +1,26 @@
+//! `bpvm lsp`: a language server for Windsor projects and Bluelink
+//! blueprints. Documents are evaluated as the editor holds them (their
+//! unsaved text replaces the file for every read, through the file
+//! layer's overlay); each edit, once edits pause, checks the template as
+//! `bpvm check` does and publishes its findings where they are.
+//!
+//! Rooms, each importing only those before it: `text` (documents and
+//! positions), then `diagnose` (checks as diagnostics, quick fixes),
+//! `hover` (expressions evaluated in a context) and `symbols` (what a
+//! file declares), then `server` (the protocol's loop). The protocol runs on plain threads and
+//! channels (`lsp-server`): the engine is synchronous, and a check runs
+//! on the loop's thread between messages.
+//!
+//! ```no_run
+//! bpvm_lsp::serve().unwrap();
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod diagnose;
+pub mod hover;
+pub mod server;
+pub mod symbols;
+pub mod text;
+
+pub use server::serve;
