@@ -177,7 +177,8 @@ pub struct Diff {
     pub rev: String,
     /// The targets that changed, were added or removed, or failed, by id.
     pub entries: Vec<Entry>,
-    /// How many targets rendered the same at both sides.
+    /// How many targets rendered the same at both sides, or were not
+    /// rendered because the change cannot affect them.
     pub unchanged: usize,
     /// What discovery warned about (an exclusion that matched nothing).
     pub warnings: Vec<String>,
@@ -235,8 +236,9 @@ impl Diff {
     }
 }
 
-/// The rendered diff `request` asks for, every target found at both
-/// sides compared.
+/// The rendered diff `request` asks for: the targets found at both
+/// sides that the change can affect rendered and compared (the others
+/// counted as unchanged).
 ///
 /// # Errors
 ///
@@ -249,8 +251,8 @@ pub fn diff(request: &Request) -> Result<Diff, Error> {
 }
 
 /// [`diff`], rendering at each side only the targets `select` keeps of
-/// those found there (targets a change cannot affect can be left out;
-/// a target left out at both sides is not compared).
+/// those found there and the change can affect (a target left out at
+/// both sides is not compared).
 ///
 /// ```no_run
 /// use bpvm::diff::{Request, diff_with};
@@ -275,13 +277,38 @@ pub fn diff_with(request: &Request, select: &dyn Fn(&[Target]) -> Vec<Target>) -
     let now = sides::Side::work_tree(&paths);
     let (found_then, _) = then.targets(&request.exclude, select)?;
     let (found_now, warnings) = now.targets(&request.exclude, select)?;
+    let changes = crate::batch::Changes::since(here, &request.rev)?;
+    let (found_then, found_now, unaffected) = affected_only(&changes, found_then, found_now);
     let before = render::render(&then, found_then, request.jobs);
     let after = render::render(&now, found_now, request.jobs);
     let (entries, unchanged) = compare::compare(before, after);
     Ok(Diff {
         rev: request.rev.clone(),
         entries,
-        unchanged,
+        unchanged: unchanged + unaffected,
         warnings,
     })
+}
+
+/// The targets of each side the change can affect, as `bpvm batch
+/// --affected-by` chooses them in the work tree (its rule never leaves
+/// out one whose output the change may alter), with those gone from the
+/// work tree; and how many were left out, which render the same at both
+/// sides.
+fn affected_only(
+    changes: &crate::batch::Changes,
+    then: Vec<sides::Found>,
+    now: Vec<sides::Found>,
+) -> (Vec<sides::Found>, Vec<sides::Found>, usize) {
+    use std::collections::BTreeSet;
+    let targets: Vec<Target> = now.iter().map(|f| f.target.clone()).collect();
+    let why = crate::batch::affected(&targets, changes, &crate::batch::Options::default());
+    let present: BTreeSet<String> = now.iter().map(|f| f.shown.clone()).collect();
+    let (now, left_out): (Vec<_>, Vec<_>) = now.into_iter().zip(why).partition(|(_, why)| why.is_some());
+    let kept: BTreeSet<&str> = now.iter().map(|(f, _)| f.shown.as_str()).collect();
+    let then = then
+        .into_iter()
+        .filter(|f| kept.contains(f.shown.as_str()) || !present.contains(&f.shown))
+        .collect();
+    (then, now.into_iter().map(|(f, _)| f).collect(), left_out.len())
 }

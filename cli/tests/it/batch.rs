@@ -48,8 +48,10 @@ fn slow_project(root: &Path) {
     );
 }
 
-/// The process whose command line holds `word`, and its parent.
-fn process_with(word: &str) -> Option<(u32, u32)> {
+/// A process whose command line holds `word` and whose parent is a child
+/// of `grandparent` (another test's processes are never taken), and that
+/// parent.
+fn process_with(word: &str, grandparent: u32) -> Option<(u32, u32)> {
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
             continue;
@@ -58,17 +60,21 @@ fn process_with(word: &str) -> Option<(u32, u32)> {
         if !String::from_utf8_lossy(&cmdline).contains(word) {
             continue;
         }
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        // `pid (name) state ppid …`: the name may hold spaces.
-        let after = stat
-            .rsplit_once(')')
-            .map(|(_, rest)| rest.to_string())
-            .unwrap_or_default();
-        if let Some(parent) = after.split_whitespace().nth(1).and_then(|p| p.parse().ok()) {
+        if let Some(parent) = parent_of(pid)
+            && parent_of(parent) == Some(grandparent)
+        {
             return Some((pid, parent));
         }
     }
     None
+}
+
+/// The parent of process `pid`, while it runs.
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (name) state ppid …`: the name may hold spaces.
+    let (_, after) = stat.rsplit_once(')')?;
+    after.split_whitespace().nth(1)?.parse().ok()
 }
 
 #[test]
@@ -93,7 +99,7 @@ fn a_target_that_aborts_hangs_or_exhausts_memory_fails_alone() {
     // No input makes a worker abort any more (each limit is an error):
     // abort it from outside while it renders `slow/a`, as a crash would.
     let aborted = loop {
-        if let Some((_, worker)) = process_with("jsonnet-worker") {
+        if let Some((_, worker)) = process_with("jsonnet-worker", batch.id()) {
             // SAFETY: a plain kill(2) of a process this test started.
             break unsafe { libc::kill(worker as i32, libc::SIGABRT) } == 0;
         }
