@@ -376,7 +376,9 @@ fn forward_depth(code: &[Op], depth_at: &mut [Option<u32>]) -> u32 {
     let mut deepest = 0;
     let mut falling = Some(0u32);
     for (ip, op) in code.iter().enumerate() {
-        let Some(depth) = falling.max(depth_at[ip]) else { continue };
+        let Some(depth) = falling.max(depth_at[ip]) else {
+            continue;
+        };
         let (pops, pushes) = op.stack_effect();
         let after = (depth.saturating_sub(pops) + pushes).min(cap);
         deepest = deepest.max(after).max(depth);

@@ -59,4 +59,5 @@ pub use load::facet::ordinal_from_basename;
 pub use load::project::{Project, TEMPLATE};
 pub use render::output;
 pub use scope::schema_defaults;
+pub use template::secrecy::{MASK, Secrets};
 pub use template::shorthand;

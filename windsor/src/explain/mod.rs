@@ -36,7 +36,7 @@ pub use explanation::{Contribution, Explanation, Role};
 use sources::Search;
 pub use target::FORMS;
 use target::{Target, target};
-pub use traced::{Failure, Fired, Traced, explain_context};
+pub use traced::{Failure, Fired, Traced, explain_context, explain_context_with};
 
 /// Explains `path` of `rendered`, a render of `project` (its scope is
 /// where the expressions are evaluated again).

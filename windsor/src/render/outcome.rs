@@ -33,6 +33,9 @@ pub struct Options {
     /// `test::run`) read a clock pinned around them with
     /// [`bpvm_runtime::time::clock::pinned`].
     pub now: Option<bpvm_runtime::time::Time>,
+    /// How values computed from a sensitive value show: masked as
+    /// `********` unless told otherwise.
+    pub secrets: crate::template::secrecy::Secrets,
 }
 
 /// A rendered blueprint, and what decided it.

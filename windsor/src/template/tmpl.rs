@@ -4,6 +4,7 @@
 
 use crate::blueprint::merge::merge_entry;
 use crate::host::Host;
+use crate::template::secrecy::Secrecy;
 use bpvm_compiler::Compiler;
 use bpvm_runtime::budget::Tally;
 use bpvm_runtime::{Diagnostic, Key, Map};
@@ -224,9 +225,16 @@ impl Tmpl {
         Ok(match self {
             Tmpl::Lit(v) => v.clone(),
             Tmpl::Text { src, prog } => match ev.run_at(&prog.prog, depth) {
+                // Computed in full, then masked: a value from a secret
+                // fails as it would unmasked.
+                Ok(_) if ev.secrecy.masks(prog) => Secrecy::masked(prog),
                 Ok(v) => v,
                 Err(Outcome::Deferred) => Value::Str(src.clone()),
                 Err(Outcome::Failed(diag)) => {
+                    let diag = match ev.secrecy.hides(prog) {
+                        true => Secrecy::hidden(diag),
+                        false => diag,
+                    };
                     return Err(TmplError {
                         at: String::new(),
                         diag,
@@ -275,6 +283,8 @@ pub struct Evaluator {
     pub host: Host,
     /// What the render's results hold so far (D9).
     tally: Tally,
+    /// Which values are computed from secrets, and how they show.
+    pub secrecy: Secrecy,
 }
 
 impl Evaluator {
@@ -284,6 +294,7 @@ impl Evaluator {
             vm: Vm::new(),
             host,
             tally: Tally::default(),
+            secrecy: Secrecy::default(),
         };
         ev.set_scope(scope);
         ev
@@ -336,6 +347,14 @@ impl Evaluator {
     /// Takes the scope out, leaving it empty.
     pub fn take_scope(&mut self) -> Map {
         std::mem::take(self.host.env.root_mut())
+    }
+
+    /// Takes the scope out as it may be shown: values computed from
+    /// secrets masked unless they are shown.
+    pub fn take_shown_scope(&mut self) -> Map {
+        let mut scope = self.take_scope();
+        self.secrecy.mask_values(&mut scope);
+        scope
     }
 
     /// Runs one program.

@@ -70,7 +70,7 @@ pub(crate) fn render(project: &Project, name: &str, ctx: Value, opts: &Options) 
         asked,
         excluded,
         included: project.indices(&included),
-        scope: ev.take_scope(),
+        scope: ev.take_shown_scope(),
     })
 }
 
@@ -82,7 +82,7 @@ pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<S
     config::evaluate(&mut ev, &included)?;
     Ok(Settled {
         included: project.indices(&included),
-        scope: ev.take_scope(),
+        scope: ev.take_shown_scope(),
         unmet: Vec::new(),
     })
 }

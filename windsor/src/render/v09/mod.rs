@@ -112,7 +112,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         asked,
         excluded,
         included: project.indices(&included.facets),
-        scope: ev.take_scope(),
+        scope: ev.take_shown_scope(),
     })
 }
 
@@ -134,9 +134,11 @@ fn start(project: &Project, ctx: Value, opts: &Options) -> (Map, Map, Evaluator)
 pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<Settled, Errors> {
     let (ctx, set, mut ev) = start(project, ctx, opts);
     let included = rounds::settle(&mut ev, project, &ctx, &set, &mut Vec::new())?;
+    let mut scope = included.scope;
+    ev.secrecy.mask_values(&mut scope);
     Ok(Settled {
         included: project.indices(&included.facets),
-        scope: included.scope,
+        scope,
         unmet: included.unmet,
     })
 }

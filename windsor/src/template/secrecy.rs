@@ -1,0 +1,223 @@
+//! Which values a render computes from a secret (D11): decided statically
+//! from the paths each program reads, as Bluelink decides it. A program
+//! reads a secret when one of the paths it loads is a sensitive path, lies
+//! inside one, or holds one (`${cluster}` holds `cluster.token`); when it
+//! reads the whole scope (`$env`, `jsonnet()`); or when it reads a config
+//! block value computed from a secret. Masking replaces what such a
+//! program gives in the output; the scope keeps the real values, so every
+//! other computation is unchanged.
+
+use crate::template::tmpl::{Compiled, Tmpl};
+use bpvm_compiler::template::{Part, split};
+use bpvm_runtime::{Diagnostic, Map, Value};
+use bpvm_vm::{Op, Seg};
+
+/// What a value computed from a secret shows as.
+///
+/// ```
+/// assert_eq!(bpvm_windsor::MASK, "********");
+/// ```
+pub const MASK: &str = "********";
+
+/// What an error computed from a secret says instead of its details.
+pub(crate) const HIDDEN: &str =
+    "the expression failed; it reads a secret, so the details are hidden (--show-secrets shows them)";
+
+/// How a render treats values computed from secrets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Secrets {
+    /// Output shows them as `********`, errors from them hide their
+    /// details (the default: what is printed or written).
+    #[default]
+    Masked,
+    /// Output holds the real values, errors from them hide their details
+    /// (what a test compares against its expectations).
+    Compared,
+    /// Everything as computed (`--show-secrets`).
+    Shown,
+}
+
+/// The secret paths of one render and what to do with what reads them.
+#[derive(Debug, Clone, Default)]
+pub struct Secrecy {
+    /// Sensitive paths and config block paths computed from them; `*`
+    /// stands for any one key.
+    paths: Vec<Vec<Box<str>>>,
+    /// How values computed from them are shown.
+    pub mode: Secrets,
+    /// False while config blocks are evaluated: the scope holds real
+    /// values, only what reaches the output is masked.
+    pub masking: bool,
+}
+
+impl Secrecy {
+    /// The secrecy of a render whose schema marks `paths` sensitive.
+    pub fn new(paths: &[Vec<String>], mode: Secrets) -> Secrecy {
+        Secrecy {
+            paths: paths
+                .iter()
+                .map(|p| p.iter().map(|s| s.as_str().into()).collect())
+                .collect(),
+            mode,
+            masking: true,
+        }
+    }
+
+    /// True when a program's value must be masked now.
+    pub(crate) fn masks(&self, prog: &Compiled) -> bool {
+        self.masking && self.mode == Secrets::Masked && self.reads(prog)
+    }
+
+    /// True when a program's failure must hide its details.
+    pub(crate) fn hides(&self, prog: &Compiled) -> bool {
+        self.mode != Secrets::Shown && self.reads(prog)
+    }
+
+    /// True when `prog` reads a secret (see the module's rules).
+    pub(crate) fn reads(&self, prog: &Compiled) -> bool {
+        if self.paths.is_empty() {
+            return false;
+        }
+        let p = &prog.prog;
+        // The whole scope: `$env` or Jsonnet, which is given all of it.
+        if p.code.iter().any(|op| matches!(op, Op::Env)) || p.source.contains("jsonnet") {
+            return true;
+        }
+        p.loads().any(|path| {
+            let steps: Vec<Option<&str>> = path
+                .segs
+                .iter()
+                .map(|s| match s {
+                    Seg::Key(k, _) => Some(k.as_str()),
+                    Seg::Index(_) => None,
+                })
+                .collect();
+            self.paths.iter().any(|secret| overlaps(&steps, secret))
+        })
+    }
+
+    /// Marks the paths of a config block value `body`, placed at `at` in
+    /// the scope, that read a secret: each such value, or the list that
+    /// holds it.
+    pub(crate) fn taint(&mut self, at: &[&str], body: &Tmpl) {
+        if self.paths.is_empty() {
+            return;
+        }
+        let mut found = Vec::new();
+        self.tainted(body, &mut at.iter().map(|&s| s.into()).collect(), &mut found);
+        for p in found {
+            // Rounds of config evaluation mark the same paths again.
+            if !self.paths.contains(&p) {
+                self.paths.push(p);
+            }
+        }
+    }
+
+    fn tainted(&self, t: &Tmpl, at: &mut Vec<Box<str>>, found: &mut Vec<Vec<Box<str>>>) {
+        match t {
+            Tmpl::Lit(_) => {}
+            Tmpl::Text { prog, .. } => {
+                if self.reads(prog) {
+                    found.push(at.clone());
+                }
+            }
+            Tmpl::List(items) => {
+                let before = found.len();
+                items.iter().for_each(|i| self.tainted(i, at, found));
+                if found.len() > before {
+                    found.truncate(before);
+                    found.push(at.clone());
+                }
+            }
+            Tmpl::Map(entries) => {
+                for (k, t) in entries {
+                    at.push(k.clone());
+                    self.tainted(t, at, found);
+                    at.pop();
+                }
+            }
+        }
+    }
+
+    /// What a program that reads a secret shows instead of `value`: a
+    /// whole `${…}` is `********`; in a string of several parts each
+    /// `${…}` part is, the text around them kept.
+    pub(crate) fn masked(prog: &Compiled) -> Value {
+        let Ok(parts) = split(&prog.prog.source) else {
+            return Value::Str(MASK.into());
+        };
+        if parts.len() <= 1 {
+            return Value::Str(MASK.into());
+        }
+        let mut out = String::new();
+        for part in &parts {
+            match part {
+                Part::Text(t) => out.push_str(t),
+                Part::Expr(_) => out.push_str(MASK),
+            }
+        }
+        Value::Str(out.into())
+    }
+
+    /// `diag` without its details, its place kept.
+    pub(crate) fn hidden(diag: Diagnostic) -> Diagnostic {
+        Diagnostic {
+            message: HIDDEN.into(),
+            ..diag
+        }
+    }
+
+    /// `values` with every value at a secret path (or under one) masked,
+    /// unless secrets are shown.
+    pub fn mask_values(&self, values: &mut Map) {
+        if self.mode != Secrets::Shown && !self.paths.is_empty() {
+            self.mask_at(values, &mut Vec::new());
+        }
+    }
+
+    fn mask_at(&self, m: &mut Map, at: &mut Vec<Option<Box<str>>>) {
+        for (k, v) in m.iter_mut() {
+            at.push(Some(k.as_str().into()));
+            let steps: Vec<Option<&str>> = at.iter().map(Option::as_deref).collect();
+            if self.paths.iter().any(|p| p.len() <= steps.len() && overlaps(&steps, p)) {
+                *v = Value::Str(MASK.into());
+            } else if let Value::Map(inner) = v {
+                self.mask_at(inner, at);
+            }
+            at.pop();
+        }
+    }
+}
+
+/// True when the path `read` (`None`: any index) and the secret path
+/// agree on every step both have: one lies inside the other.
+fn overlaps(read: &[Option<&str>], secret: &[Box<str>]) -> bool {
+    read.iter()
+        .zip(secret)
+        .all(|(r, s)| &**s == "*" || r.is_none_or(|r| r == &**s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(p: &str) -> Vec<Box<str>> {
+        p.split('.').map(Into::into).collect()
+    }
+
+    #[test]
+    fn reads_overlap_secret_paths_either_way() {
+        let table: &[(&[Option<&str>], &str, bool)] = &[
+            (&[Some("token")], "token", true),
+            (&[Some("cluster")], "cluster.token", true),
+            (&[Some("cluster"), Some("token"), Some("x")], "cluster.token", true),
+            (&[Some("cluster"), Some("name")], "cluster.token", false),
+            (&[Some("tokens"), Some("github")], "tokens.*", true),
+            (&[Some("nodes"), None, Some("key")], "nodes.key", true),
+            (&[Some("other")], "token", false),
+        ];
+        for (read, secret, want) in table {
+            assert_eq!(overlaps(read, &path(secret)), *want, "{read:?} {secret}");
+        }
+    }
+}
