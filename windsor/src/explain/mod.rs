@@ -71,6 +71,8 @@ fn explain_in(project: &Project, rendered: &Rendered, path: &str, failed: bool) 
     let mut host = Host::new(project.root.clone(), project.root.dir().join(TEMPLATE), None);
     host.allow_env = project.allow_env.clone();
     let mut ev = Evaluator::new(Value::Map(rendered.scope.clone()), host);
+    // What the render computed from a secret, explained as masked.
+    ev.secrecy = rendered.secrecy.clone();
     let base_file = format!("{TEMPLATE}/blueprint.yaml");
     let mut search = Search {
         project,

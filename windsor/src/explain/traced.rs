@@ -13,7 +13,7 @@ use crate::load::project::TEMPLATE;
 use crate::render::outcome::{Options, Rendered};
 use crate::render::{Unmet, render, settled};
 use crate::template::condition::truth;
-use crate::template::secrecy::Secrets;
+use crate::template::secrecy::{Secrecy, Secrets};
 use crate::template::tmpl::Evaluator;
 use crate::texts::Texts;
 use bpvm_runtime::{Map, Value};
@@ -113,6 +113,9 @@ fn partial(project: &Project, values: Value, opts: &Options, ctx: &Map) -> (Rend
         }
         Err(_) => (holding(project, ctx), ctx.clone(), Vec::new()),
     };
+    let secrecy = Secrecy::new(project.sensitive.paths(), opts.secrets);
+    let mut scope = scope;
+    secrecy.mask_values(&mut scope);
     let rendered = Rendered {
         blueprint: Value::Null,
         explain: Vec::new(),
@@ -120,6 +123,7 @@ fn partial(project: &Project, values: Value, opts: &Options, ctx: &Map) -> (Rend
         excluded: Vec::new(),
         included,
         scope,
+        secrecy,
     };
     (rendered, unmet)
 }

@@ -55,8 +55,12 @@ pub struct Rendered {
     /// The facets included, by their index in the project's facets.
     pub included: Vec<usize>,
     /// The scope the blueprint's fields were evaluated in: the context's
-    /// values and the config blocks (what `explain` reads them from).
+    /// values and the config blocks (what `explain` reads them from),
+    /// values computed from secrets masked unless they are shown.
     pub scope: Map,
+    /// Which of the scope's values are computed from secrets, and how
+    /// they show.
+    pub secrecy: crate::template::secrecy::Secrecy,
 }
 
 /// What a render decided before composing: enough for `explain` to

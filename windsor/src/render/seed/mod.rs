@@ -71,6 +71,7 @@ pub(crate) fn render(project: &Project, name: &str, ctx: Value, opts: &Options) 
         excluded,
         included: project.indices(&included),
         scope: ev.take_shown_scope(),
+        secrecy: ev.secrecy.clone(),
     })
 }
 

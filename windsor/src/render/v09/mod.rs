@@ -113,6 +113,7 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         excluded,
         included: project.indices(&included.facets),
         scope: ev.take_shown_scope(),
+        secrecy: ev.secrecy.clone(),
     })
 }
 
