@@ -132,6 +132,19 @@ fn an_error_from_a_sensitive_value_hides_its_details() {
 }
 
 #[test]
+fn a_schema_warning_about_a_sensitive_value_does_not_quote_it() {
+    let dir = project("secrets-schema");
+    write(&dir, "contexts/dev/values.yaml", "token: 424242\n");
+    let (_, err, code) = run(&dir, &["render"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        err,
+        "contexts/dev/values.yaml:1:1: warning: token: \"********\" is not of type \"string\"\n"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn batch_outputs_reports_and_cache_hold_masked_text_only() {
     let root = scratch_dir("secrets-batch");
     let proj = project("secrets-batch-project");

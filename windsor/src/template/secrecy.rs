@@ -10,7 +10,7 @@
 use crate::template::tmpl::{Compiled, Tmpl};
 use bpvm_compiler::template::{Part, split};
 use bpvm_runtime::{Diagnostic, Map, Value};
-use bpvm_vm::{Op, Seg};
+use bpvm_vm::{Op, Program, Seg};
 
 /// What a value computed from a secret shows as.
 ///
@@ -65,34 +65,30 @@ impl Secrecy {
 
     /// True when a program's value must be masked now.
     pub(crate) fn masks(&self, prog: &Compiled) -> bool {
-        self.masking && self.mode == Secrets::Masked && self.reads(prog)
+        self.masking && self.mode == Secrets::Masked && self.reads(&prog.prog)
     }
 
     /// True when a program's failure must hide its details.
-    pub(crate) fn hides(&self, prog: &Compiled) -> bool {
+    pub(crate) fn hides(&self, prog: &Program) -> bool {
         self.mode != Secrets::Shown && self.reads(prog)
     }
 
     /// True when `prog` reads a secret (see the module's rules).
-    pub(crate) fn reads(&self, prog: &Compiled) -> bool {
+    pub(crate) fn reads(&self, prog: &Program) -> bool {
         if self.paths.is_empty() {
             return false;
         }
-        let p = &prog.prog;
-        // The whole scope: `$env` or Jsonnet, which is given all of it.
-        if p.code.iter().any(|op| matches!(op, Op::Env)) || p.source.contains("jsonnet") {
+        // The whole scope: `$env` or Jsonnet, which is given all of it
+        // (a mention of `jsonnet` anywhere counts: masking more is safe).
+        if prog.code.iter().any(|op| matches!(op, Op::Env)) || prog.source.contains("jsonnet") {
             return true;
         }
-        p.loads().any(|path| {
-            let steps: Vec<Option<&str>> = path
-                .segs
-                .iter()
-                .map(|s| match s {
-                    Seg::Key(k, _) => Some(k.as_str()),
-                    Seg::Index(_) => None,
-                })
-                .collect();
-            self.paths.iter().any(|secret| overlaps(&steps, secret))
+        prog.loads().any(|path| {
+            let steps = path.segs.iter().map(|s| match s {
+                Seg::Key(k, _) => Some(k.as_str()),
+                Seg::Index(_) => None,
+            });
+            self.paths.iter().any(|secret| overlaps(steps.clone(), secret))
         })
     }
 
@@ -117,7 +113,7 @@ impl Secrecy {
         match t {
             Tmpl::Lit(_) => {}
             Tmpl::Text { prog, .. } => {
-                if self.reads(prog) {
+                if self.reads(&prog.prog) {
                     found.push(at.clone());
                 }
             }
@@ -175,11 +171,22 @@ impl Secrecy {
         }
     }
 
+    /// True when the value at `steps` is a secret, lies in one or holds
+    /// one.
+    pub(crate) fn touches(&self, steps: &[String]) -> bool {
+        let steps = steps.iter().map(|s| Some(s.as_str()));
+        self.paths.iter().any(|p| overlaps(steps.clone(), p))
+    }
+
     fn mask_at(&self, m: &mut Map, at: &mut Vec<Option<Box<str>>>) {
         for (k, v) in m.iter_mut() {
             at.push(Some(k.as_str().into()));
-            let steps: Vec<Option<&str>> = at.iter().map(Option::as_deref).collect();
-            if self.paths.iter().any(|p| p.len() <= steps.len() && overlaps(&steps, p)) {
+            let steps = at.iter().map(Option::as_deref);
+            if self
+                .paths
+                .iter()
+                .any(|p| p.len() <= at.len() && overlaps(steps.clone(), p))
+            {
                 *v = Value::Str(MASK.into());
             } else if let Value::Map(inner) = v {
                 self.mask_at(inner, at);
@@ -191,9 +198,8 @@ impl Secrecy {
 
 /// True when the path `read` (`None`: any index) and the secret path
 /// agree on every step both have: one lies inside the other.
-fn overlaps(read: &[Option<&str>], secret: &[Box<str>]) -> bool {
-    read.iter()
-        .zip(secret)
+fn overlaps<'a>(read: impl Iterator<Item = Option<&'a str>>, secret: &[Box<str>]) -> bool {
+    read.zip(secret)
         .all(|(r, s)| &**s == "*" || r.is_none_or(|r| r == &**s))
 }
 
@@ -217,7 +223,11 @@ mod tests {
             (&[Some("other")], "token", false),
         ];
         for (read, secret, want) in table {
-            assert_eq!(overlaps(read, &path(secret)), *want, "{read:?} {secret}");
+            assert_eq!(
+                overlaps(read.iter().copied(), &path(secret)),
+                *want,
+                "{read:?} {secret}"
+            );
         }
     }
 }

@@ -231,7 +231,7 @@ impl Tmpl {
                 Ok(v) => v,
                 Err(Outcome::Deferred) => Value::Str(src.clone()),
                 Err(Outcome::Failed(diag)) => {
-                    let diag = match ev.secrecy.hides(prog) {
+                    let diag = match ev.secrecy.hides(&prog.prog) {
                         true => Secrecy::hidden(diag),
                         false => diag,
                     };
@@ -357,9 +357,13 @@ impl Evaluator {
         scope
     }
 
-    /// Runs one program.
+    /// Runs one program (a condition): one that reads a secret and fails
+    /// hides its details unless secrets are shown.
     pub fn run(&mut self, prog: &Program) -> Result<Value, Outcome> {
-        self.run_at(prog, 0)
+        match self.run_at(prog, 0) {
+            Err(Outcome::Failed(d)) if self.secrecy.hides(prog) => Err(Outcome::Failed(Secrecy::hidden(d))),
+            other => other,
+        }
     }
 
     /// Runs one program whose value is placed `depth` lists and maps deep.
