@@ -7,7 +7,6 @@
 //! program gives in the output; the scope keeps the real values, so every
 //! other computation is unchanged.
 
-use crate::template::tmpl::{Compiled, Tmpl};
 use bpvm_compiler::template::{Part, split};
 use bpvm_runtime::{Diagnostic, Map, Value};
 use bpvm_vm::{Op, Program, Seg};
@@ -64,8 +63,8 @@ impl Secrecy {
     }
 
     /// True when a program's value must be masked now.
-    pub(crate) fn masks(&self, prog: &Compiled) -> bool {
-        self.masking && self.mode == Secrets::Masked && self.reads(&prog.prog)
+    pub(crate) fn masks(&self, prog: &Program) -> bool {
+        self.masking && self.mode == Secrets::Masked && self.reads(prog)
     }
 
     /// True when a program's failure must hide its details.
@@ -92,15 +91,9 @@ impl Secrecy {
         })
     }
 
-    /// Marks the paths of a config block value `body`, placed at `at` in
-    /// the scope, that read a secret: each such value, or the list that
-    /// holds it.
-    pub(crate) fn taint(&mut self, at: &[&str], body: &Tmpl) {
-        if self.paths.is_empty() {
-            return;
-        }
-        let mut found = Vec::new();
-        self.tainted(body, &mut at.iter().map(|&s| s.into()).collect(), &mut found);
+    /// Marks `found` (paths of config block values computed from a
+    /// secret) as secret too.
+    pub(crate) fn mark(&mut self, found: Vec<Vec<Box<str>>>) {
         for p in found {
             // Rounds of config evaluation mark the same paths again.
             if !self.paths.contains(&p) {
@@ -109,37 +102,16 @@ impl Secrecy {
         }
     }
 
-    fn tainted(&self, t: &Tmpl, at: &mut Vec<Box<str>>, found: &mut Vec<Vec<Box<str>>>) {
-        match t {
-            Tmpl::Lit(_) => {}
-            Tmpl::Text { prog, .. } => {
-                if self.reads(&prog.prog) {
-                    found.push(at.clone());
-                }
-            }
-            Tmpl::List(items) => {
-                let before = found.len();
-                items.iter().for_each(|i| self.tainted(i, at, found));
-                if found.len() > before {
-                    found.truncate(before);
-                    found.push(at.clone());
-                }
-            }
-            Tmpl::Map(entries) => {
-                for (k, t) in entries {
-                    at.push(k.clone());
-                    self.tainted(t, at, found);
-                    at.pop();
-                }
-            }
-        }
+    /// True when there are no secret paths.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.paths.is_empty()
     }
 
     /// What a program that reads a secret shows instead of `value`: a
     /// whole `${…}` is `********`; in a string of several parts each
     /// `${…}` part is, the text around them kept.
-    pub(crate) fn masked(prog: &Compiled) -> Value {
-        let Ok(parts) = split(&prog.prog.source) else {
+    pub(crate) fn masked(prog: &Program) -> Value {
+        let Ok(parts) = split(&prog.source) else {
             return Value::Str(MASK.into());
         };
         if parts.len() <= 1 {

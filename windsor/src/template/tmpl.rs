@@ -198,6 +198,44 @@ impl Tmpl {
         Tmpl::Map(keys.into_iter().map(|(k, layers)| (k, Tmpl::merged(layers))).collect())
     }
 
+    /// Marks the paths of this config block value, placed at `at` in the
+    /// scope, that read a secret as secret in `secrecy`: each such value,
+    /// or the list that holds it.
+    pub(crate) fn taint(&self, secrecy: &mut Secrecy, at: &[&str]) {
+        if secrecy.is_empty() {
+            return;
+        }
+        let mut found = Vec::new();
+        self.tainted(secrecy, &mut at.iter().map(|&s| s.into()).collect(), &mut found);
+        secrecy.mark(found);
+    }
+
+    fn tainted(&self, secrecy: &Secrecy, at: &mut Vec<Box<str>>, found: &mut Vec<Vec<Box<str>>>) {
+        match self {
+            Tmpl::Lit(_) => {}
+            Tmpl::Text { prog, .. } => {
+                if secrecy.reads(&prog.prog) {
+                    found.push(at.clone());
+                }
+            }
+            Tmpl::List(items) => {
+                let before = found.len();
+                items.iter().for_each(|i| i.tainted(secrecy, at, found));
+                if found.len() > before {
+                    found.truncate(before);
+                    found.push(at.clone());
+                }
+            }
+            Tmpl::Map(entries) => {
+                for (k, t) in entries {
+                    at.push(k.clone());
+                    t.tainted(secrecy, at, found);
+                    at.pop();
+                }
+            }
+        }
+    }
+
     fn is_map(&self) -> bool {
         matches!(self, Tmpl::Map(_) | Tmpl::Lit(Value::Map(_)))
     }
@@ -227,7 +265,7 @@ impl Tmpl {
             Tmpl::Text { src, prog } => match ev.run_at(&prog.prog, depth) {
                 // Computed in full, then masked: a value from a secret
                 // fails as it would unmasked.
-                Ok(_) if ev.secrecy.masks(prog) => Secrecy::masked(prog),
+                Ok(_) if ev.secrecy.masks(&prog.prog) => Secrecy::masked(&prog.prog),
                 Ok(v) => v,
                 Err(Outcome::Deferred) => Value::Str(src.clone()),
                 Err(Outcome::Failed(diag)) => {

@@ -64,7 +64,7 @@ pub fn evaluate(ev: &mut Evaluator, included: &[&Facet]) -> Result<(), Errors> {
             Error::new(Some(file), format!("config[{name}]{}", e.at), e.diag)
         })?;
         ev.merge_into_scope(name, v);
-        ev.secrecy.taint(&[name], body);
+        body.taint(&mut ev.secrecy, &[name]);
     }
     ev.secrecy.masking = true;
     Ok(())

@@ -122,7 +122,7 @@ impl<'f> Config<'f> {
                         if let Some(Value::Map(m)) = ev.scope_get_mut(&b.name) {
                             put_preserving(m, &Key::new(key), &v);
                         }
-                        ev.secrecy.taint(&[&b.name, key], t);
+                        t.taint(&mut ev.secrecy, &[&b.name, key]);
                     }
                 }
                 body => {
@@ -138,7 +138,7 @@ impl<'f> Config<'f> {
                         (_, over) => over,
                     };
                     ev.put(&b.name, Some(v));
-                    ev.secrecy.taint(&[&b.name], body);
+                    body.taint(&mut ev.secrecy, &[&b.name]);
                 }
             }
         }
