@@ -23,6 +23,12 @@ pub(crate) const HIDDEN: &str =
     "the expression failed; it reads a secret, so the details are hidden (--show-secrets shows them)";
 
 /// How a render treats values computed from secrets.
+///
+/// ```
+/// use bpvm_windsor::{Secrets, render::Options};
+/// // What is printed masks them unless asked.
+/// assert_eq!(Options::default().secrets, Secrets::Masked);
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Secrets {
     /// Output shows them as `********`, errors from them hide their
@@ -137,6 +143,15 @@ impl Secrecy {
 
     /// `values` with every value at a secret path (or under one) masked,
     /// unless secrets are shown.
+    ///
+    /// ```
+    /// use bpvm_runtime::Value;
+    /// use bpvm_windsor::{Secrecy, Secrets};
+    /// let paths = vec![vec!["db".to_string(), "password".to_string()]];
+    /// let mut values = Value::from_yaml("{db: {host: h, password: p}}").unwrap().as_map().cloned().unwrap();
+    /// Secrecy::new(&paths, Secrets::Masked).mask_values(&mut values);
+    /// assert_eq!(Value::Map(values).to_json(), r#"{"db":{"host":"h","password":"********"}}"#);
+    /// ```
     pub fn mask_values(&self, values: &mut Map) {
         if self.mode != Secrets::Shown && !self.paths.is_empty() {
             self.mask_at(values, &mut Vec::new());
