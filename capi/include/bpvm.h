@@ -29,6 +29,7 @@
  * snake_case; an unknown key is an error that names the closest known one.
  * Both renders:
  *   "output": "yaml" (default) | "json"                   -o/--output
+ *   "show_secrets": bool                                  --show-secrets
  * bpvm_render_windsor:
  *   "no_schema_defaults": bool                            --no-schema-defaults
  *   "rules": "auto" (default) | "seed" | "v0.9"           --rules
@@ -42,7 +43,6 @@
  *   "vars": "FILE"                                        --vars
  *   "datasources": "FILE"                                 --datasources
  *   "resource_state": "FILE"                              --resource-state
- *   "show_secrets": bool                                  --show-secrets
  *   "seed": non-negative integer                          --seed
  *   "now": "RFC3339"                                      --now (*)
  *   "root": "DIR"                                         --root

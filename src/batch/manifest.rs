@@ -125,10 +125,13 @@ fn rules_name(v09: bool) -> &'static str {
 pub(crate) type LeftOuts = BTreeMap<PathBuf, LeftOut>;
 
 /// The options of a batch that change a target's output, as a manifest
-/// names them.
+/// names them. `secrets: masked` says the stored output masks what is
+/// computed from secrets: an entry stored before Windsor output was
+/// masked lacks it, so it is rendered again rather than served.
 pub(crate) fn output_options(format: Format, strict: bool) -> BTreeMap<String, String> {
     BTreeMap::from([
         ("format".to_string(), format.extension().to_string()),
+        ("secrets".to_string(), "masked".to_string()),
         ("strict".to_string(), strict.to_string()),
     ])
 }

@@ -34,13 +34,9 @@ pub(crate) fn compare(before: BTreeMap<String, Rendered>, after: BTreeMap<String
 
 /// What became of one target; `None` when nothing did.
 fn change(before: Option<&Rendered>, after: Option<&Rendered>) -> Option<Change> {
-    let shown = |r: &Rendered| -> Result<String, String> {
-        match &r.raw {
-            Ok(text) => Ok(r.secrets.mask(text)),
-            // A failed render's message may quote a value.
-            Err(e) => Err(r.secrets.mask(e)),
-        }
-    };
+    // Both renderers mask what they compute from a secret, in output
+    // and in error messages.
+    let shown = |r: &Rendered| -> Result<String, String> { r.raw.clone() };
     match (before, after) {
         (None, None) => None,
         (None, Some(a)) => Some(match shown(a) {

@@ -12,11 +12,10 @@
 //! target found only at the revision is [removed](Change::Removed), only
 //! in the work tree [added](Change::Added).
 //!
-//! Secrets stay masked at both sides: a Windsor context's values at the
-//! paths its schema marks `sensitive: true` show as `********` wherever
-//! their text appears (a value shorter than four characters only where
-//! it stands alone), and Bluelink masks what it computes from a `secret:
-//! true` variable. When the masked outputs are the same but a secret
+//! Secrets stay masked at both sides: each renderer masks as `********`
+//! what it computes from a secret (a Windsor value the schema marks
+//! `sensitive: true`, a Bluelink `secret: true` variable), decided by
+//! what each expression reads. When the masked outputs are the same but a secret
 //! value changed, the target's change is [`Change::Secret`], naming the
 //! secrets and never their values.
 //!

@@ -10,7 +10,7 @@ use std::sync::{Mutex, PoisonError};
 /// A target rendered on one side.
 #[derive(Debug, Clone)]
 pub(crate) struct Rendered {
-    /// Its output as rendered (Bluelink's secrets masked, Windsor's not),
+    /// Its output as rendered (what is computed from a secret masked),
     /// or its error as `bpvm batch` prints it.
     pub raw: Result<String, String>,
     /// The secret values it reads.

@@ -1,10 +1,8 @@
-//! The secret values a target's render may print, so that the diff
-//! never shows them: a Windsor context's values at the paths its schema
-//! marks `sensitive: true`, a Bluelink blueprint's `secret: true`
-//! variables. Bluelink masks what it computes from a secret already
-//! (its values serve only to tell that a secret changed); Windsor prints
-//! the values as they are, so each of its secret values is masked
-//! wherever its text appears in the output, at either side.
+//! The secret values a target's render reads: a Windsor context's values
+//! at the paths its schema marks `sensitive: true`, a Bluelink
+//! blueprint's `secret: true` variables. Both renderers mask what they
+//! compute from a secret, so these values are never printed: they serve
+//! only to tell that a secret changed where the masked output did not.
 
 use crate::batch::{Kind, Target};
 use bpvm_runtime::root::Root;
@@ -21,18 +19,11 @@ use std::sync::{Mutex, PoisonError};
 /// ```
 pub const MASK: &str = bpvm_bluelink::resolved::MASK;
 
-/// Shorter secret values are masked only where they stand alone (not
-/// inside a longer word): masking every `x` would hide the diff, and so
-/// short a value hides little.
-const SHORT: usize = 4;
-
 /// A target's secret values by name (a dotted values path, or a
-/// variable's name; names are not secret), and whether their text is
-/// masked in output (Windsor's) or the renderer masked it (Bluelink's).
+/// variable's name; names are not secret).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Secrets {
     values: BTreeMap<String, String>,
-    masks_text: bool,
 }
 
 /// The secret values each of `targets` reads, in order: each template
@@ -86,7 +77,7 @@ fn of_template(targets: &[&Target]) -> Vec<Secrets> {
                     windsor(p, context, found);
                 }
             };
-            targets.iter().map(|t| Secrets::read(t, true, read)).collect()
+            targets.iter().map(|t| Secrets::read(t, read)).collect()
         }
         Kind::Bluelink { .. } => {
             let root = Root::new(&first.base, "batch folder").ok();
@@ -96,52 +87,32 @@ fn of_template(targets: &[&Target]) -> Vec<Secrets> {
                     bluelink(bp, r, files.vars.as_deref(), found);
                 }
             };
-            targets.iter().map(|t| Secrets::read(t, false, read)).collect()
+            targets.iter().map(|t| Secrets::read(t, read)).collect()
         }
     }
 }
 
 impl Secrets {
-    /// What `read` finds for `target`; the text masked when `masks_text`.
-    fn read(target: &Target, masks_text: bool, read: impl Fn(&Target, &mut BTreeMap<String, String>)) -> Secrets {
+    /// What `read` finds for `target`.
+    fn read(target: &Target, read: impl Fn(&Target, &mut BTreeMap<String, String>)) -> Secrets {
         let mut values = BTreeMap::new();
         read(target, &mut values);
         values.retain(|_, v: &mut String| !v.is_empty());
-        Secrets { values, masks_text }
+        Secrets { values }
     }
+}
 
-    /// `text` with every secret value's text replaced by [`MASK`]: the
-    /// longest first, so that a secret holding another is masked whole.
-    pub fn mask(&self, text: &str) -> String {
-        if !self.masks_text {
-            return text.to_string();
-        }
-        let mut forms: Vec<String> = self.values.values().flat_map(|v| forms(v)).collect();
-        forms.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-        forms.dedup();
-        let mut out = text.to_string();
-        for f in forms {
-            if f.chars().count() < SHORT {
-                out = alone(&out, &f);
-            } else if out.contains(&f) {
-                out = out.replace(&f, MASK);
-            }
-        }
-        out
-    }
-
-    /// `true` when `raw` (a render's output before masking) may hold a
-    /// secret value: it holds one's text, or a value its renderer masked.
-    fn shown_in(&self, raw: &str) -> bool {
-        raw.contains(MASK) || self.values.values().flat_map(|v| forms(v)).any(|f| raw.contains(&f))
-    }
+/// `true` when `raw` (a render's output) may hold a secret value: it
+/// holds a value its renderer masked.
+fn masks_some(raw: &str) -> bool {
+    raw.contains(MASK)
 }
 
 /// The names of the secrets whose values differ between `before` and
 /// `after` (or that one side lacks), when the output of either side
 /// may show them.
 pub(crate) fn changed(before: &Secrets, after: &Secrets, raw_before: &str, raw_after: &str) -> Vec<String> {
-    if !before.shown_in(raw_before) && !after.shown_in(raw_after) {
+    if !masks_some(raw_before) && !masks_some(raw_after) {
         return Vec::new();
     }
     let mut names: Vec<String> = before
@@ -153,45 +124,6 @@ pub(crate) fn changed(before: &Secrets, after: &Secrets, raw_before: &str, raw_a
     names.extend(after.values.keys().filter(|k| !before.values.contains_key(*k)).cloned());
     names.sort();
     names
-}
-
-/// `text` with each occurrence of `short` that is not part of a longer
-/// word (letters, digits, `_` on neither side) replaced by [`MASK`].
-fn alone(text: &str, short: &str) -> String {
-    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(short) {
-        let (before, after) = (&rest[..at], &rest[at + short.len()..]);
-        out.push_str(before);
-        let joined = word(out.chars().next_back()) || word(after.chars().next());
-        out.push_str(if joined { short } else { MASK });
-        rest = after;
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The texts a secret value may be printed as: itself, as JSON and
-/// single-quoted YAML escape it, and each line of a multi-line one (a
-/// YAML block prints the lines apart).
-fn forms(value: &str) -> Vec<String> {
-    let mut out = vec![value.to_string()];
-    let json = serde_json::to_string(value).unwrap_or_default();
-    let inner = json.strip_prefix('"').and_then(|j| j.strip_suffix('"'));
-    out.extend(inner.map(str::to_string));
-    out.push(value.replace('\'', "''"));
-    if value.contains('\n') {
-        out.extend(
-            value
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .map(str::to_string),
-        );
-    }
-    out.retain(|f| !f.is_empty());
-    out
 }
 
 /// A Windsor context's values at the schema's sensitive paths.
@@ -277,55 +209,18 @@ mod tests {
     fn secrets(pairs: &[(&str, &str)]) -> Secrets {
         Secrets {
             values: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-            masks_text: true,
         }
     }
 
     #[test]
-    fn every_printed_form_of_a_secret_is_masked() {
-        let s = secrets(&[
-            ("token", "s3cret"),
-            ("long", "s3cret-and-more"),
-            ("quoted", "it's \"x\""),
-        ]);
-        assert_eq!(
-            s.mask("a: s3cret\nb: x-s3cret-and-more\nc: 'it''s \"x\"'\nd: \"it's \\\"x\\\"\"\n"),
-            "a: ********\nb: x-********\nc: '********'\nd: \"********\"\n"
-        );
-        let multi = secrets(&[("key", "-----BEGIN-----\nabc123\n-----END-----\n")]);
-        assert_eq!(
-            multi.mask("key: |\n  -----BEGIN-----\n  abc123\n"),
-            "key: |\n  ********\n  ********\n"
-        );
-    }
-
-    #[test]
-    fn a_short_secret_is_masked_where_it_stands_alone() {
-        let s = secrets(&[("pin", "x7")]);
-        assert_eq!(
-            s.mask("pin: x7\nexports: {}\nlabel: a-x7\nid: ax7\nx7y: x7"),
-            "pin: ********\nexports: {}\nlabel: a-********\nid: ax7\nx7y: ********"
-        );
-    }
-
-    #[test]
-    fn what_the_renderer_masked_is_left_as_it_is() {
-        let s = Secrets {
-            values: [("password".to_string(), "x".to_string())].into(),
-            masks_text: false,
-        };
-        let text = "exports: {}\npassword: \"********\"\n";
-        assert_eq!(s.mask(text), text);
-    }
-
-    #[test]
-    fn a_secret_counts_as_changed_only_where_output_may_show_it() {
+    fn a_secret_counts_as_changed_only_where_output_shows_a_masked_value() {
         let (a, b) = (
             secrets(&[("token", "one"), ("same", "x")]),
             secrets(&[("token", "two"), ("same", "x"), ("new", "fresh")]),
         );
-        assert_eq!(changed(&a, &b, "t: one", "t: two"), ["new", "token"]);
         assert_eq!(changed(&a, &b, "t: ********", "t: ********"), ["new", "token"]);
+        // Nothing masked: the output reads no secret, whatever its text.
+        assert!(changed(&a, &b, "t: one", "t: two").is_empty());
         assert!(changed(&a, &b, "nothing", "nothing").is_empty());
     }
 }

@@ -59,4 +59,5 @@ pub use load::facet::{facet_left_out, ordinal_from_basename};
 pub use load::project::{Project, TEMPLATE};
 pub use render::output;
 pub use scope::schema_defaults;
+pub use template::secrecy::{MASK, Secrecy, Secrets};
 pub use template::shorthand;

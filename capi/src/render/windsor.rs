@@ -14,6 +14,7 @@ pub const KEYS: &[&str] = &[
     "compile_flux",
     "terraform_outputs",
     "allow_env",
+    "show_secrets",
 ];
 
 /// The rules `--rules` names.
@@ -27,6 +28,10 @@ pub fn render(dir: &str, context: Option<&str>, options: Option<&str>) -> Result
     let rules = options.choice("rules", RULES)?;
     let schema_defaults = !options.switch("no_schema_defaults")?;
     let compile_flux = options.switch("compile_flux")?;
+    let secrets = match options.switch("show_secrets")? {
+        true => bpvm::windsor::Secrets::Shown,
+        false => bpvm::windsor::Secrets::Masked,
+    };
     let outputs_file = options.text("terraform_outputs")?;
     let allow_env = options
         .given("allow_env")
@@ -60,7 +65,8 @@ pub fn render(dir: &str, context: Option<&str>, options: Option<&str>) -> Result
             Some(Value::from_yaml(&text).map_err(|e| format!("error: {p}: {e}"))?)
         }
     };
-    let rendered = render::render_files(&project, &name, schema_defaults, outputs).map_err(|e| e.to_string())?;
+    let rendered =
+        render::render_files_with(&project, &name, schema_defaults, outputs, secrets).map_err(|e| e.to_string())?;
     let blueprint = if compile_flux {
         output::compile_flux(&rendered.blueprint)
     } else {

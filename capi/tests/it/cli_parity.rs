@@ -213,3 +213,54 @@ fn renders_with_options() {
     assert!(ours.as_ref().is_ok_and(|t| t.contains("hunter2")), "{ours:?}");
     assert_eq!(ours, cli_result(&cli, &args));
 }
+
+/// A Windsor value the schema marks sensitive is masked through the C ABI
+/// as by the CLI, and shown with `show_secrets` as with `--show-secrets`.
+#[test]
+fn sensitive_values_are_masked_unless_shown() {
+    let cli = built::cli();
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("windsor.yaml", "version: v1alpha1\n"),
+        (
+            "contexts/_template/schema.yaml",
+            "properties: {token: {type: string, sensitive: true}}\n",
+        ),
+        (
+            "contexts/_template/facets/base.yaml",
+            "kind: Facet\nmetadata: {name: base}\nterraform:\n  - name: c\n    inputs: {label: 'x-${token}'}\n",
+        ),
+        ("contexts/dev/values.yaml", "token: hunter2secret\n"),
+    ];
+    for (path, body) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    let project = dir.path().to_string_lossy().into_owned();
+    for (flags, options, label) in [
+        (vec![], "{}", "label: x-********"),
+        (
+            vec!["--show-secrets"],
+            r#"{"show_secrets": true}"#,
+            "label: x-hunter2secret",
+        ),
+    ] {
+        let mut args = vec!["render", "--project", &project, "--context", "dev"];
+        args.extend(&flags);
+        let (mut out, mut err) = (ptr::null_mut(), ptr::null_mut());
+        // SAFETY: NUL-terminated strings and writable outputs.
+        let rc = unsafe {
+            bpvm_render_windsor(
+                c(&project).as_ptr(),
+                c("dev").as_ptr(),
+                c(options).as_ptr(),
+                &mut out,
+                &mut err,
+            )
+        };
+        let got = capi_result(rc, out, err);
+        assert_eq!(got, cli_result(&cli, &args), "{args:?}");
+        assert!(got.unwrap().contains(label), "{args:?}");
+    }
+}

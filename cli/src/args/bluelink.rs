@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 /// Bluelink's flags without a BLUEPRINT: a usage error (clap drops
 /// `requires` when a conflicting flag such as --project is given).
-pub const NEEDS_BLUEPRINT: &str = "error: --var, --vars, --datasources, --resource-state, --show-secrets, --seed, --root and --allow-http need a BLUEPRINT";
+pub const NEEDS_BLUEPRINT: &str =
+    "error: --var, --vars, --datasources, --resource-state, --seed, --root and --allow-http need a BLUEPRINT";
 
 /// The flags of a Bluelink render (`render BLUEPRINT`, `explain PATH
 /// BLUEPRINT`).
@@ -37,8 +38,11 @@ pub struct BluelinkFlags {
     /// (`fn`, `buckets[1]`) to fields read as if they were in its spec.
     #[arg(long, value_name = "FILE", requires = "blueprint", help_heading = "Bluelink options")]
     pub resource_state: Option<PathBuf>,
-    /// Print secret variables and values instead of ********.
-    #[arg(long, requires = "blueprint", help_heading = "Bluelink options")]
+    /// Print the values computed from secrets as they are instead of
+    /// ********: Bluelink's secret variables and what reads them,
+    /// Windsor's values the schema marks sensitive and what reads them.
+    /// What you apply needs the real values.
+    #[arg(long)]
     pub show_secrets: bool,
     /// Pin uuid(): the same N gives the same ids.
     #[arg(long, value_name = "N", requires = "blueprint", help_heading = "Bluelink options")]
@@ -69,7 +73,6 @@ impl BluelinkFlags {
             || self.vars_file.is_some()
             || self.datasources.is_some()
             || self.resource_state.is_some()
-            || self.show_secrets
             || self.seed.is_some()
             || self.root.is_some()
             || !self.allow_http.is_empty()

@@ -64,3 +64,12 @@ pub fn at_now<R>(given: Option<&str>, f: impl FnOnce() -> Result<R, String>) -> 
     };
     bpvm::runtime::time::clock::pinned(now, f)
 }
+
+/// How `--show-secrets` has a render show values computed from a
+/// sensitive value.
+pub fn secrets(show: bool) -> bpvm::windsor::Secrets {
+    match show {
+        true => bpvm::windsor::Secrets::Shown,
+        false => bpvm::windsor::Secrets::Masked,
+    }
+}

@@ -41,6 +41,7 @@ mod positions;
 mod provenance;
 mod render;
 mod schema;
+mod secrets;
 mod shard_index;
 mod test_keys;
 mod test_report;

@@ -8,6 +8,7 @@
 use crate::error::Error;
 use crate::load::project::{Project, TEMPLATE, read_yaml};
 use crate::load::schema::{Checker, yaml_path};
+use crate::template::secrecy::{MASK, Secrecy, Secrets};
 use bpvm_runtime::Value;
 
 /// Values from one place, as part of what a context is given.
@@ -230,7 +231,7 @@ pub fn check(project: &Project, sources: &[Source]) -> Result<Vec<Found>, Error>
             file: source.file.clone(),
             at,
             inner,
-            message: v.message,
+            message: masked(project, &source.values, &v.steps, v.message),
             suggestion: v.suggestion,
         });
     }
@@ -254,14 +255,27 @@ fn setter<'s>(sources: &'s [Source], steps: &[String], exact: bool) -> Option<&'
 
 /// Whether `values` has something at `steps`.
 fn sets(values: &Value, steps: &[String]) -> bool {
-    steps
-        .iter()
-        .try_fold(values, |v, step| match v {
-            Value::Map(m) => m.get(step.as_str()),
-            Value::List(l) => step.parse::<usize>().ok().and_then(|i| l.get(i)),
-            _ => None,
-        })
-        .is_some()
+    at(values, steps).is_some()
+}
+
+/// What `values` has at `steps`.
+fn at<'v>(values: &'v Value, steps: &[String]) -> Option<&'v Value> {
+    steps.iter().try_fold(values, |v, step| match v {
+        Value::Map(m) => m.get(step.as_str()),
+        Value::List(l) => step.parse::<usize>().ok().and_then(|i| l.get(i)),
+        _ => None,
+    })
+}
+
+/// `message` about the value at `steps` of `values`, that value's text
+/// masked when the schema marks it, what holds it or what it holds
+/// sensitive: a warning never quotes a secret.
+fn masked(project: &Project, values: &Value, steps: &[String], message: String) -> String {
+    let secrecy = Secrecy::new(project.sensitive.paths(), Secrets::Masked);
+    match at(values, steps) {
+        Some(v) if secrecy.touches(steps) => message.replace(&v.to_json(), &Value::from(MASK).to_json()),
+        _ => message,
+    }
 }
 
 /// `inner` (a YAML path) under `at`.

@@ -11,7 +11,7 @@ use crate::load::project::Project;
 use crate::render::outcome::Rendered;
 use crate::template::tmpl::Tmpl;
 use crate::texts::Texts;
-use bpvm_runtime::Map;
+use bpvm_runtime::{Map, Value};
 
 /// Credits each leaf of `rendered`'s scope that differs from the
 /// context `ctx` (or that the context has only as a default or a derived
@@ -22,7 +22,10 @@ pub(super) fn credit_blocks(project: &Project, rendered: &Rendered, ctx: &Map, o
     let mut steps = Vec::new();
     walk(&rendered.scope, &mut steps, &mut |steps, v| {
         let path = steps.join(".");
-        let same = lookup(ctx, steps) == Some(v);
+        // A masked value came from where the context's value did, unless
+        // a block writes it.
+        let masked = matches!(v, Value::Str(s) if &**s == crate::MASK);
+        let same = masked || lookup(ctx, steps) == Some(v);
         if same && matches!(origins.of(&path), Some(Origin::File { .. } | Origin::Given)) {
             return;
         }

@@ -36,7 +36,7 @@ pub use explanation::{Contribution, Explanation, Role};
 use sources::Search;
 pub use target::FORMS;
 use target::{Target, target};
-pub use traced::{Failure, Fired, Traced, explain_context};
+pub use traced::{Failure, Fired, Traced, explain_context, explain_context_with};
 
 /// Explains `path` of `rendered`, a render of `project` (its scope is
 /// where the expressions are evaluated again).
@@ -71,6 +71,8 @@ fn explain_in(project: &Project, rendered: &Rendered, path: &str, failed: bool) 
     let mut host = Host::new(project.root.clone(), project.root.dir().join(TEMPLATE), None);
     host.allow_env = project.allow_env.clone();
     let mut ev = Evaluator::new(Value::Map(rendered.scope.clone()), host);
+    // What the render computed from a secret, explained as masked.
+    ev.secrecy = rendered.secrecy.clone();
     let base_file = format!("{TEMPLATE}/blueprint.yaml");
     let mut search = Search {
         project,

@@ -13,6 +13,7 @@ use crate::load::project::TEMPLATE;
 use crate::render::outcome::{Options, Rendered};
 use crate::render::{Unmet, render, settled};
 use crate::template::condition::truth;
+use crate::template::secrecy::{Secrecy, Secrets};
 use crate::template::tmpl::Evaluator;
 use crate::texts::Texts;
 use bpvm_runtime::{Map, Value};
@@ -50,13 +51,21 @@ pub struct Traced {
 /// scope. A render that fails is traced as far as it got: the facets it
 /// included and the scope its config blocks left; the failure is given
 /// beside the trace. An error is as a command prints it (`error: …`,
-/// or `file:line:column: error: …`).
+/// or `file:line:column: error: …`). Values computed from a sensitive
+/// value show as `********` ([`explain_context_with`] shows them).
 pub fn explain_context(project: &Project, name: &str, path: &str) -> Result<Traced, String> {
+    explain_context_with(project, name, path, Secrets::Masked)
+}
+
+/// [`explain_context`], values computed from a sensitive value shown as
+/// `secrets` says.
+pub fn explain_context_with(project: &Project, name: &str, path: &str, secrets: Secrets) -> Result<Traced, String> {
     let (ctx, mut origins) = traced(project, name).map_err(|e| e.to_string())?;
     let values = context(project, name, Values::Files, true).map_err(|e| e.to_string())?;
     let operator = context(project, name, Values::Files, false).map_err(|e| e.to_string())?;
     let opts = Options {
         operator: Some(operator),
+        secrets,
         ..Default::default()
     };
     let (rendered, failure) = match render(project, name, values.clone(), &opts) {
@@ -104,6 +113,9 @@ fn partial(project: &Project, values: Value, opts: &Options, ctx: &Map) -> (Rend
         }
         Err(_) => (holding(project, ctx), ctx.clone(), Vec::new()),
     };
+    let secrecy = Secrecy::new(project.sensitive.paths(), opts.secrets);
+    let mut scope = scope;
+    secrecy.mask_values(&mut scope);
     let rendered = Rendered {
         blueprint: Value::Null,
         explain: Vec::new(),
@@ -112,6 +124,7 @@ fn partial(project: &Project, values: Value, opts: &Options, ctx: &Map) -> (Rend
         took_part: included.clone(),
         included,
         scope,
+        secrecy,
     };
     (rendered, unmet)
 }

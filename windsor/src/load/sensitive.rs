@@ -21,6 +21,11 @@ impl Sensitive {
         Sensitive(out)
     }
 
+    /// The paths, each a list of keys (`*`: any key).
+    pub fn paths(&self) -> &[Vec<String>] {
+        &self.0
+    }
+
     fn holds(&self, path: &[&str]) -> bool {
         self.0
             .iter()

@@ -23,6 +23,7 @@ pub use v09::rounds::Unmet;
 use crate::error::Errors;
 use crate::format::Format;
 use crate::load::project::Project;
+use crate::template::secrecy::Secrets;
 use bpvm_runtime::Value;
 
 /// Renders context `name`, whose values are `ctx` (see [`crate::context::scope`]).
@@ -78,6 +79,39 @@ pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<o
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn render_files(project: &Project, name: &str, defaults: bool, outputs: Option<Value>) -> Result<Rendered, Errors> {
+    render_files_with(project, name, defaults, outputs, Secrets::Masked)
+}
+
+/// [`render_files`], values computed from a sensitive value shown as
+/// `secrets` says (`render_files` masks them as `********`).
+///
+/// ```
+/// use bpvm_windsor::{Project, Secrets, render::render_files_with};
+/// let dir = tempfile::tempdir().unwrap();
+/// std::fs::create_dir_all(dir.path().join("contexts/_template/facets")).unwrap();
+/// std::fs::create_dir_all(dir.path().join("contexts/dev")).unwrap();
+/// std::fs::write(dir.path().join("windsor.yaml"), "").unwrap();
+/// std::fs::write(dir.path().join("contexts/_template/schema.yaml"), "properties: {token: {sensitive: true}}\n").unwrap();
+/// std::fs::write(dir.path().join("contexts/dev/values.yaml"), "token: abc\n").unwrap();
+/// std::fs::write(
+///     dir.path().join("contexts/_template/facets/base.yaml"),
+///     "kind: Facet\nmetadata: {name: base}\nterraform:\n  - name: c\n    inputs: {label: 'x-${token}'}\n",
+/// ).unwrap();
+/// let project = Project::load(dir.path()).unwrap();
+/// let label = |s| {
+///     let r = render_files_with(&project, "dev", true, None, s).unwrap();
+///     r.blueprint.to_json().contains(r#""label":"x-abc""#)
+/// };
+/// assert!(!label(Secrets::Masked));
+/// assert!(label(Secrets::Shown));
+/// ```
+pub fn render_files_with(
+    project: &Project,
+    name: &str,
+    defaults: bool,
+    outputs: Option<Value>,
+    secrets: Secrets,
+) -> Result<Rendered, Errors> {
     use crate::context::scope::{Values, context};
     let ctx = context(project, name, Values::Files, defaults)?;
     let operator = context(project, name, Values::Files, false)?;
@@ -85,6 +119,7 @@ pub fn render_files(project: &Project, name: &str, defaults: bool, outputs: Opti
         outputs,
         environment: None,
         operator: Some(operator),
+        secrets,
         ..Default::default()
     };
     render(project, name, ctx, &opts)

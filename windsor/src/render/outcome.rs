@@ -33,6 +33,9 @@ pub struct Options {
     /// `test::run`) read a clock pinned around them with
     /// [`bpvm_runtime::time::clock::pinned`].
     pub now: Option<bpvm_runtime::time::Time>,
+    /// How values computed from a sensitive value show: masked as
+    /// `********` unless told otherwise.
+    pub secrets: crate::template::secrecy::Secrets,
 }
 
 /// A rendered blueprint, and what decided it.
@@ -57,8 +60,12 @@ pub struct Rendered {
     /// [`crate::facet_left_out`] hashes.
     pub took_part: Vec<usize>,
     /// The scope the blueprint's fields were evaluated in: the context's
-    /// values and the config blocks (what `explain` reads them from).
+    /// values and the config blocks (what `explain` reads them from),
+    /// values computed from secrets masked unless they are shown.
     pub scope: Map,
+    /// Which of the scope's values are computed from secrets, and how
+    /// they show.
+    pub secrecy: crate::template::secrecy::Secrecy,
 }
 
 /// What a render decided before composing: enough for `explain` to

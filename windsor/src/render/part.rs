@@ -8,6 +8,7 @@ use crate::kind::Kind;
 use crate::load::project::{Project, TEMPLATE};
 use crate::render::outcome::Options;
 use crate::template::condition::Cond;
+use crate::template::secrecy::Secrecy;
 use crate::template::tmpl::{Evaluator, Tmpl};
 use bpvm_runtime::{Map, Value};
 
@@ -21,7 +22,9 @@ pub(crate) fn evaluator(project: &Project, ctx: Value, opts: &Options) -> Evalua
     host.allow_env = project.allow_env.clone();
     host.paths = Some(project.paths.clone());
     host.jsonnet_cache = crate::host::jsonnet::Calls::new(opts.jsonnet.clone()).into();
-    Evaluator::new(ctx, host)
+    let mut ev = Evaluator::new(ctx, host);
+    ev.secrecy = Secrecy::new(project.sensitive.paths(), opts.secrets);
+    ev
 }
 
 /// The `--explain` line of component `at` of facet `facet`, decided by

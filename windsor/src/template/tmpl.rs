@@ -4,6 +4,7 @@
 
 use crate::blueprint::merge::merge_entry;
 use crate::host::Host;
+use crate::template::secrecy::Secrecy;
 use bpvm_compiler::Compiler;
 use bpvm_runtime::budget::Tally;
 use bpvm_runtime::{Diagnostic, Key, Map};
@@ -197,6 +198,44 @@ impl Tmpl {
         Tmpl::Map(keys.into_iter().map(|(k, layers)| (k, Tmpl::merged(layers))).collect())
     }
 
+    /// Marks the paths of this config block value, placed at `at` in the
+    /// scope, that read a secret as secret in `secrecy`: each such value,
+    /// or the list that holds it.
+    pub(crate) fn taint(&self, secrecy: &mut Secrecy, at: &[&str]) {
+        if secrecy.is_empty() {
+            return;
+        }
+        let mut found = Vec::new();
+        self.tainted(secrecy, &mut at.iter().map(|&s| s.into()).collect(), &mut found);
+        secrecy.mark(found);
+    }
+
+    fn tainted(&self, secrecy: &Secrecy, at: &mut Vec<Box<str>>, found: &mut Vec<Vec<Box<str>>>) {
+        match self {
+            Tmpl::Lit(_) => {}
+            Tmpl::Text { prog, .. } => {
+                if secrecy.reads(&prog.prog) {
+                    found.push(at.clone());
+                }
+            }
+            Tmpl::List(items) => {
+                let before = found.len();
+                items.iter().for_each(|i| i.tainted(secrecy, at, found));
+                if found.len() > before {
+                    found.truncate(before);
+                    found.push(at.clone());
+                }
+            }
+            Tmpl::Map(entries) => {
+                for (k, t) in entries {
+                    at.push(k.clone());
+                    t.tainted(secrecy, at, found);
+                    at.pop();
+                }
+            }
+        }
+    }
+
     fn is_map(&self) -> bool {
         matches!(self, Tmpl::Map(_) | Tmpl::Lit(Value::Map(_)))
     }
@@ -224,9 +263,16 @@ impl Tmpl {
         Ok(match self {
             Tmpl::Lit(v) => v.clone(),
             Tmpl::Text { src, prog } => match ev.run_at(&prog.prog, depth) {
+                // Computed in full, then masked: a value from a secret
+                // fails as it would unmasked.
+                Ok(_) if ev.secrecy.masks(&prog.prog) => Secrecy::masked(&prog.prog),
                 Ok(v) => v,
                 Err(Outcome::Deferred) => Value::Str(src.clone()),
                 Err(Outcome::Failed(diag)) => {
+                    let diag = match ev.secrecy.hides(&prog.prog) {
+                        true => Secrecy::hidden(diag),
+                        false => diag,
+                    };
                     return Err(TmplError {
                         at: String::new(),
                         diag,
@@ -275,6 +321,8 @@ pub struct Evaluator {
     pub host: Host,
     /// What the render's results hold so far (D9).
     tally: Tally,
+    /// Which values are computed from secrets, and how they show.
+    pub secrecy: Secrecy,
 }
 
 impl Evaluator {
@@ -284,6 +332,7 @@ impl Evaluator {
             vm: Vm::new(),
             host,
             tally: Tally::default(),
+            secrecy: Secrecy::default(),
         };
         ev.set_scope(scope);
         ev
@@ -338,9 +387,21 @@ impl Evaluator {
         std::mem::take(self.host.env.root_mut())
     }
 
-    /// Runs one program.
+    /// Takes the scope out as it may be shown: values computed from
+    /// secrets masked unless they are shown.
+    pub fn take_shown_scope(&mut self) -> Map {
+        let mut scope = self.take_scope();
+        self.secrecy.mask_values(&mut scope);
+        scope
+    }
+
+    /// Runs one program (a condition): one that reads a secret and fails
+    /// hides its details unless secrets are shown.
     pub fn run(&mut self, prog: &Program) -> Result<Value, Outcome> {
-        self.run_at(prog, 0)
+        match self.run_at(prog, 0) {
+            Err(Outcome::Failed(d)) if self.secrecy.hides(prog) => Err(Outcome::Failed(Secrecy::hidden(d))),
+            other => other,
+        }
     }
 
     /// Runs one program whose value is placed `depth` lists and maps deep.

@@ -8,12 +8,14 @@
 
 mod expect;
 pub mod keys;
+mod masked;
 
 use crate::context::scope::{Values, context};
 use crate::error::{Error, Errors};
 use crate::load::project::{Project, TEMPLATE, files_under, read_yaml};
 use crate::render::outcome::Options;
 use crate::render::render;
+use crate::template::secrecy::Secrets;
 use bpvm_runtime::Value;
 use bpvm_runtime::root::Kind;
 use bpvm_runtime::{Map, text};
@@ -238,9 +240,17 @@ impl Case {
 /// What one case found wrong (empty: it passed). `defaults` applies the
 /// schema's defaults to seed-format cases (W7); a v0.9 case applies them
 /// when it sets `applySchemaDefaults` (W12).
+/// What a case prints masks the values computed from a sensitive value
+/// ([`run_with`] shows them); what it compares is the real values.
 pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
+    run_with(project, case, defaults, Secrets::Masked)
+}
+
+/// [`run`], what it prints showing values computed from a sensitive value
+/// when `secrets` is [`Secrets::Shown`].
+pub fn run_with(project: &Project, case: &Case, defaults: bool, secrets: Secrets) -> Vec<String> {
     if matches!(project.format, crate::format::Format::V09) {
-        return run_v09(project, case);
+        return run_v09(project, case, secrets);
     }
     let ctx = match context(project, "test", Values::Given(case.values.clone()), defaults) {
         Ok(c) => c,
@@ -250,9 +260,10 @@ pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
         outputs: case.outputs.clone(),
         environment: Some(case.environment.clone()),
         operator: Some(case.values.clone()),
+        secrets: compared(secrets),
         ..Default::default()
     };
-    let result = render(project, "test", ctx, &opts)
+    let result = render(project, "test", ctx.clone(), &opts)
         .map_err(|e| described(&e))
         .and_then(|r| mocked_reads_composed(&r).map(|()| r));
     match (result, case.expect_error) {
@@ -267,6 +278,9 @@ pub fn run(project: &Project, case: &Case, defaults: bool) -> Vec<String> {
             if let Some(exclude) = &case.exclude {
                 excluded(&r.blueprint, exclude, &mut diffs);
             }
+            if secrets != Secrets::Shown {
+                masked::mask(project, &ctx, &opts, &r.blueprint, &mut diffs);
+            }
             diffs
         }
     }
@@ -280,18 +294,20 @@ fn described(errors: &Errors) -> String {
 /// A case by Windsor v0.9's runner: the structural checks, then `expect`
 /// and `exclude` by its matching rules; a case that mocks terraform
 /// outputs fails when a mocked read names a component that is not composed.
-fn run_v09(project: &Project, case: &Case) -> Vec<String> {
-    let composed = context(project, "test", Values::Given(case.values.clone()), case.apply_defaults)
-        .map_err(|e| format!("context: {}", e.described()))
-        .and_then(|ctx| {
-            let opts = Options {
-                outputs: case.outputs.clone(),
-                environment: Some(case.environment.clone()),
-                operator: Some(case.values.clone()),
-                ..Default::default()
-            };
-            render(project, "test", ctx, &opts).map_err(|e| format!("composition error: {}", described(&e)))
-        })
+fn run_v09(project: &Project, case: &Case, secrets: Secrets) -> Vec<String> {
+    let opts = Options {
+        outputs: case.outputs.clone(),
+        environment: Some(case.environment.clone()),
+        operator: Some(case.values.clone()),
+        secrets: compared(secrets),
+        ..Default::default()
+    };
+    let ctx = match context(project, "test", Values::Given(case.values.clone()), case.apply_defaults) {
+        Ok(c) => c,
+        Err(e) => return vec![format!("context: {}", e.described())],
+    };
+    let composed = render(project, "test", ctx.clone(), &opts)
+        .map_err(|e| format!("composition error: {}", described(&e)))
         .and_then(|r| mocked_reads_composed(&r).map(|()| r.blueprint));
     match (composed, case.expect_error) {
         (Err(_), true) => Vec::new(),
@@ -304,8 +320,19 @@ fn run_v09(project: &Project, case: &Case) -> Vec<String> {
                 case.expect.as_ref(),
                 case.exclude.as_ref(),
             ));
+            if secrets != Secrets::Shown {
+                masked::mask(project, &ctx, &opts, &bp, &mut diffs);
+            }
             diffs
         }
+    }
+}
+
+/// A case compares real values; errors from secrets show as `secrets` says.
+fn compared(secrets: Secrets) -> Secrets {
+    match secrets {
+        Secrets::Shown => Secrets::Shown,
+        Secrets::Masked | Secrets::Compared => Secrets::Compared,
     }
 }
 

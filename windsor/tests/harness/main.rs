@@ -31,6 +31,8 @@
 //!   which by the v0.9 rules win over facet config; all of the context
 //!   when absent;
 //! * `terraformOutputs`, `env`: as a Windsor test case's;
+//! * `showSecrets: true`: values computed from a sensitive value are
+//!   rendered as they are (`--show-secrets`), not as `********`;
 //! * the expectations, each compared to the rendered blueprint's key of
 //!   that name by exact JSON equality — lists item by item, mappings key
 //!   by key, both in order (the output's field order is part of what is

@@ -92,6 +92,10 @@ pub fn render(dir: &Path, case: &Map) -> Result<(Value, Vec<String>), String> {
         outputs: case.get("terraformOutputs").cloned(),
         environment: case.get("env").and_then(Value::as_map).cloned(),
         operator: case.get("operator").cloned(),
+        secrets: match case.get("showSecrets") {
+            Some(Value::Bool(true)) => bpvm_windsor::Secrets::Shown,
+            _ => bpvm_windsor::Secrets::Masked,
+        },
         ..Default::default()
     };
     render::render(&project, "test", ctx, &opts)

@@ -75,7 +75,11 @@ pub fn run(args: Args) -> ExitCode {
         Some(blueprint) => exit::code(bluelink::explain(&args.path, blueprint, &args.bluelink)),
         None if args.bluelink.any() => exit::usage(NEEDS_BLUEPRINT),
         None => exit::code(load::windsor::at_now(args.bluelink.now.as_deref(), || {
-            windsor::explain(&args.path, &args.windsor)
+            windsor::explain(
+                &args.path,
+                &args.windsor,
+                load::windsor::secrets(args.bluelink.show_secrets),
+            )
         })),
     }
 }

@@ -6,16 +6,16 @@
 use super::value::{heading, reads, shown};
 use crate::args::WindsorTarget;
 use crate::{load, paint};
-use bpvm::windsor::explain::{Contribution, Explanation, Failure, Origins, Role, explain_context};
+use bpvm::windsor::explain::{Contribution, Explanation, Failure, Origins, Role, explain_context_with};
 use std::fmt::Write;
 
 /// Renders the target's context and explains the value at `path`.
-pub fn explain(path: &str, target: &WindsorTarget) -> Result<(), String> {
+pub fn explain(path: &str, target: &WindsorTarget, secrets: bpvm::windsor::Secrets) -> Result<(), String> {
     let project = load::windsor::project(&target.project, target.rules)?;
     load::windsor::warn(&project.warnings, target.strict)?;
     let name = load::windsor::context(&project, target.context.as_deref())?.name;
     load::windsor::warn(&bpvm::windsor::validate::context(&project, &name), target.strict)?;
-    let traced = explain_context(&project, &name, path)?;
+    let traced = explain_context_with(&project, &name, path, secrets)?;
     let mut out = heading(&traced.explanation.path, traced.explanation.value.as_ref());
     if let Some(f) = &traced.failure {
         failure(&mut out, f);

@@ -17,9 +17,10 @@ pub fn render(args: &Args) -> Result<(), String> {
     // Before rendering: when the render then fails, the value that made
     // it fail has been named first.
     load::windsor::warn(&bpvm::windsor::validate::context(&project, &name), target.strict)?;
+    let secrets = load::windsor::secrets(args.bluelink.show_secrets);
     let outputs = args.terraform_outputs.as_deref().map(terraform_outputs).transpose()?;
-    let rendered =
-        render::render_files(&project, &name, !args.no_schema_defaults, outputs).map_err(|e| e.to_string())?;
+    let rendered = render::render_files_with(&project, &name, !args.no_schema_defaults, outputs, secrets)
+        .map_err(|e| e.to_string())?;
     if args.explain {
         let context = format!("context: {name} (chosen by {})", current.source);
         eprintln!("{}", paint::safe(&context));

@@ -8,7 +8,7 @@ use std::time::Instant;
 /// Runs `case`, prints its mark, what differed and its warnings (values
 /// the schema refuses: errors with `strict`), and gives its record: the
 /// one `bpvm batch --test` makes of it.
-pub fn run(project: &Project, case: &test::Case, schema_defaults: bool, strict: bool) -> Record {
+pub fn run(project: &Project, case: &test::Case, schema_defaults: bool, strict: bool, show_secrets: bool) -> Record {
     let start = Instant::now();
     let refused = bpvm::windsor::validate::case(project, &case.file, case.index, case.values());
     // By --strict a refused value fails the render, as in Windsor's own
@@ -17,7 +17,12 @@ pub fn run(project: &Project, case: &test::Case, schema_defaults: bool, strict: 
     let diffs = if refusing {
         Vec::new()
     } else {
-        test::run(project, case, schema_defaults)
+        test::run_with(
+            project,
+            case,
+            schema_defaults,
+            crate::load::windsor::secrets(show_secrets),
+        )
     };
     let passed = if refusing {
         case.expects_error()

@@ -62,6 +62,11 @@ pub struct Args {
     /// anyway.
     #[arg(long)]
     strict: bool,
+    /// Print the values computed from a value the schema marks sensitive
+    /// as they are in what a failing case prints, instead of ********
+    /// (a case always compares the real values).
+    #[arg(long)]
+    show_secrets: bool,
     /// Pin now() to this instant, e.g. 2024-05-06T07:08:09Z, so that
     /// cases that read the clock give the same result every run
     /// (default: the real clock).
@@ -141,7 +146,13 @@ fn test(args: &Args) -> Result<bool, String> {
             file = &c.file;
             println!("{}", project.root.shown(file));
         }
-        records.push(case::run(&project, c, !args.no_schema_defaults, args.strict));
+        records.push(case::run(
+            &project,
+            c,
+            !args.no_schema_defaults,
+            args.strict,
+            args.show_secrets,
+        ));
     }
     let failed = records.iter().filter(|r| r.status != Status::Ok).count();
     println!("{} passed, {failed} failed", records.len() - failed);

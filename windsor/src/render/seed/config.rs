@@ -54,13 +54,19 @@ pub fn evaluate(ev: &mut Evaluator, included: &[&Facet]) -> Result<(), Errors> {
         .collect();
     let order = order(&names, &reads)?;
 
+    // The scope holds real values; what the blocks compute from a secret
+    // is marked, to be masked where the output reads it.
+    ev.secrecy.masking = false;
     for i in order {
         let (name, body, file) = &blocks[i];
-        let v = body
-            .eval(ev)
-            .map_err(|e| Error::new(Some(file), format!("config[{name}]{}", e.at), e.diag))?;
+        let v = body.eval(ev).map_err(|e| {
+            ev.secrecy.masking = true;
+            Error::new(Some(file), format!("config[{name}]{}", e.at), e.diag)
+        })?;
         ev.merge_into_scope(name, v);
+        body.taint(&mut ev.secrecy, &[name]);
     }
+    ev.secrecy.masking = true;
     Ok(())
 }
 

@@ -71,7 +71,8 @@ pub(crate) fn render(project: &Project, name: &str, ctx: Value, opts: &Options) 
         excluded,
         included: project.indices(&included),
         took_part: project.indices(&included),
-        scope: ev.take_scope(),
+        scope: ev.take_shown_scope(),
+        secrecy: ev.secrecy.clone(),
     })
 }
 
@@ -84,7 +85,7 @@ pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<S
     Ok(Settled {
         included: project.indices(&included),
         took_part: project.indices(&included),
-        scope: ev.take_scope(),
+        scope: ev.take_shown_scope(),
         unmet: Vec::new(),
     })
 }

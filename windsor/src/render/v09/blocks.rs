@@ -89,7 +89,16 @@ impl<'f> Config<'f> {
 
     /// Evaluates the blocks into `ev`'s scope, which must hold the context
     /// values (`ctx`) and nothing else yet.
+    /// The scope holds real values; what the blocks compute from a secret
+    /// is marked, to be masked where the output reads it.
     pub fn evaluate(&self, ev: &mut Evaluator, ctx: &Map) -> Result<(), Errors> {
+        ev.secrecy.masking = false;
+        let result = self.evaluate_real(ev, ctx);
+        ev.secrecy.masking = true;
+        result
+    }
+
+    fn evaluate_real(&self, ev: &mut Evaluator, ctx: &Map) -> Result<(), Errors> {
         let live: Vec<&Raw> = self.blocks.iter().filter(|b| b.strategy != Strategy::Remove).collect();
         let order = order(&live)?;
         for i in order {
@@ -113,6 +122,7 @@ impl<'f> Config<'f> {
                         if let Some(Value::Map(m)) = ev.scope_get_mut(&b.name) {
                             put_preserving(m, &Key::new(key), &v);
                         }
+                        t.taint(&mut ev.secrecy, &[&b.name, key]);
                     }
                 }
                 body => {
@@ -128,6 +138,7 @@ impl<'f> Config<'f> {
                         (_, over) => over,
                     };
                     ev.put(&b.name, Some(v));
+                    body.taint(&mut ev.secrecy, &[&b.name]);
                 }
             }
         }

@@ -114,7 +114,8 @@ pub fn render(project: &Project, name: &str, ctx: Value, opts: &Options) -> Resu
         excluded,
         included: project.indices(&included.facets),
         took_part: project.indices(&took_part),
-        scope: ev.take_scope(),
+        scope: ev.take_shown_scope(),
+        secrecy: ev.secrecy.clone(),
     })
 }
 
@@ -136,10 +137,12 @@ fn start(project: &Project, ctx: Value, opts: &Options) -> (Map, Map, Evaluator)
 pub(crate) fn settled(project: &Project, ctx: Value, opts: &Options) -> Result<Settled, Errors> {
     let (ctx, set, mut ev) = start(project, ctx, opts);
     let included = rounds::settle(&mut ev, project, &ctx, &set, &mut Vec::new())?;
+    let mut scope = included.scope;
+    ev.secrecy.mask_values(&mut scope);
     Ok(Settled {
         included: project.indices(&included.facets),
         took_part: project.indices(&included.took_part),
-        scope: included.scope,
+        scope,
         unmet: included.unmet,
     })
 }
