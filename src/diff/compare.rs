@@ -1,9 +1,9 @@
 //! The two sides' renders paired by target id, each pair told as a
 //! change (or as unchanged), secrets masked at both sides.
 
+use super::change::{Change, Entry};
 use super::render::Rendered;
 use super::secrets;
-use super::{Change, Entry};
 use std::collections::BTreeMap;
 
 /// The changes between `before` (the revision) and `after` (the work

@@ -15,12 +15,13 @@
 //! Secrets stay masked at both sides: each renderer masks as `********`
 //! what it computes from a secret (a Windsor value the schema marks
 //! `sensitive: true`, a Bluelink `secret: true` variable), decided by
-//! what each expression reads. When the masked outputs are the same but a secret
-//! value changed, the target's change is [`Change::Secret`], naming the
-//! secrets and never their values.
+//! what each expression reads. When the masked outputs are the same but
+//! a secret value changed, the target's change is [`Change::Secret`],
+//! naming the secrets and never their values.
 //!
-//! Here: `error` (a leaf), `sides` (the two folders and their targets),
-//! `secrets`, `render`, `compare` (pairing the renders), and the three
+//! Here: `error` and `change` (leaves), `sides` (the two folders and
+//! their targets), `secrets`, `render`, `compare` (pairing the renders),
+//! and the three
 //! ways to print a [`Diff`]: `unified`, `markdown` (for a pull-request
 //! comment, cut to a size) and `json`.
 //!
@@ -32,6 +33,7 @@
 //! # Ok::<(), bpvm::diff::Error>(())
 //! ```
 
+mod change;
 mod compare;
 mod error;
 mod json;
@@ -41,6 +43,7 @@ mod secrets;
 mod sides;
 mod unified;
 
+pub use change::{Change, Entry};
 pub use error::Error;
 pub use markdown::COMMENT_LIMIT;
 pub use secrets::MASK;
@@ -86,75 +89,6 @@ impl Default for Request {
             scratch: None,
         }
     }
-}
-
-/// What became of one target's rendered output. Texts are masked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Change {
-    /// Rendered at both sides, with different output.
-    Changed {
-        /// The output at the revision.
-        before: String,
-        /// The output in the work tree.
-        after: String,
-        /// Secrets whose values changed too (names only).
-        secrets: Vec<String>,
-    },
-    /// The same output once masked, but a secret value changed: the
-    /// secrets' names.
-    Secret {
-        /// The secrets that changed (may be empty when the renderer
-        /// masked the change and the secret's name is not known).
-        names: Vec<String>,
-    },
-    /// Only in the work tree.
-    Added {
-        /// Its output.
-        after: String,
-    },
-    /// Only at the revision.
-    Removed {
-        /// Its output there.
-        before: String,
-    },
-    /// The render failed at one side or both: each error as `bpvm
-    /// render` prints it (`file:line:column: error: …`).
-    Failed {
-        /// The error at the revision, if it failed there.
-        before: Option<String>,
-        /// The error in the work tree, if it failed there.
-        after: Option<String>,
-    },
-}
-
-impl Change {
-    /// One word for it: `changed`, `added`, `removed` or `failed` (a
-    /// secret's change is `changed`).
-    ///
-    /// ```
-    /// use bpvm::diff::Change;
-    /// assert_eq!(Change::Secret { names: vec!["token".into()] }.word(), "changed");
-    /// ```
-    pub fn word(&self) -> &'static str {
-        match self {
-            Change::Changed { .. } | Change::Secret { .. } => "changed",
-            Change::Added { .. } => "added",
-            Change::Removed { .. } => "removed",
-            Change::Failed { .. } => "failed",
-        }
-    }
-}
-
-/// One target that is not unchanged.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
-    /// The target's id, under the PATH it was found in (`platform/aws/prod`).
-    pub id: String,
-    /// What it renders, under that PATH too: `platform/aws (context
-    /// prod)`, `apps/api.yaml (variables apps/api.eu.vars.yaml)`.
-    pub source: String,
-    /// What became of it.
-    pub change: Change,
 }
 
 /// The rendered diff: every target that is not unchanged, by id.

@@ -63,27 +63,8 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
     let suites = if args.test { batch::suites(all) } else { Vec::new() };
     let what = "no Windsor context or Bluelink blueprint to render";
     args.empty.discovered(all.len() + suites.len(), what, &paths)?;
-    let targets: Vec<Target> = match (args.shard(), &args.timings) {
-        (Some((k, n)), Some(report)) => super::select::timings::plan(report, all, n)?.shard(all, k),
-        (Some((k, n)), None) => batch::shard(all, k, n),
-        (None, _) => all.clone(),
-    };
-    let (targets, suites) = match picked {
-        Pick::All => (targets, suites),
-        Pick::Only {
-            targets: ids,
-            suites: projects,
-        } => (
-            targets.into_iter().filter(|t| ids.contains(&t.id)).collect(),
-            suites.into_iter().filter(|s| projects.contains(&s.project)).collect(),
-        ),
-    };
-    let cache = match args.cache() {
-        Some(dir) => Some(
-            batch::Cache::open(&dir).map_err(|e| format!("error: --cache {}: cannot create it: {e}", dir.display()))?,
-        ),
-        None => None,
-    };
+    let (targets, suites) = picked.apply(sharded(args, all)?, suites);
+    let cache = open_cache(args)?;
     let selection = affected::select(args, targets, &paths[0], format, cache.clone())?;
     if args.list {
         print!("{}", affected::list(&selection, format == Format::Json));
@@ -109,12 +90,7 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
         _ => (guard::Read::default(), PathBuf::new()),
     };
     if let Mode::Write(out) = &mode {
-        std::fs::create_dir_all(out).map_err(|e| format!("error: --out {}: cannot create it: {e}", out.display()))?;
-        // JSON has no comment to say it was rendered: the folder says so.
-        if format == Format::Json {
-            let mark = out.join(batch::RENDERED_FOLDER);
-            crate::write::atomically_unsynced("--out", &mark, batch::RENDERED_FOLDER_TEXT)?;
-        }
+        make_out(out, format)?;
     }
     let progress = Progress::new(targets.len());
     let sink = Files {
@@ -169,6 +145,51 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
         found: found.targets,
         records: report.records,
     }))
+}
+
+impl Pick {
+    /// The targets and suites of those given that it chooses.
+    fn apply(self, targets: Vec<Target>, suites: Vec<Suite>) -> (Vec<Target>, Vec<Suite>) {
+        match self {
+            Pick::All => (targets, suites),
+            Pick::Only {
+                targets: ids,
+                suites: projects,
+            } => (
+                targets.into_iter().filter(|t| ids.contains(&t.id)).collect(),
+                suites.into_iter().filter(|s| projects.contains(&s.project)).collect(),
+            ),
+        }
+    }
+}
+
+/// The targets of this machine's shard (all of them without `--shard`),
+/// balanced by `--timings` when given.
+fn sharded(args: &Args, all: &[Target]) -> Result<Vec<Target>, String> {
+    Ok(match (args.shard(), &args.timings) {
+        (Some((k, n)), Some(report)) => super::select::timings::plan(report, all, n)?.shard(all, k),
+        (Some((k, n)), None) => batch::shard(all, k, n),
+        (None, _) => all.to_vec(),
+    })
+}
+
+/// The render cache `--cache` (or `BPVM_CACHE`) names, opened.
+fn open_cache(args: &Args) -> Result<Option<batch::Cache>, String> {
+    let Some(dir) = args.cache() else { return Ok(None) };
+    batch::Cache::open(&dir)
+        .map(Some)
+        .map_err(|e| format!("error: --cache {}: cannot create it: {e}", dir.display()))
+}
+
+/// The `--out` folder made; with JSON output, marked as rendered (JSON
+/// has no comment to say so).
+fn make_out(out: &Path, format: Format) -> Result<(), String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("error: --out {}: cannot create it: {e}", out.display()))?;
+    if format == Format::Json {
+        let mark = out.join(batch::RENDERED_FOLDER);
+        crate::write::atomically_unsynced("--out", &mark, batch::RENDERED_FOLDER_TEXT)?;
+    }
+    Ok(())
 }
 
 /// One job per template, in the order the templates first appear: its

@@ -22,7 +22,7 @@ pub fn run(args: Args) -> ExitCode {
         return exit::usage(NEEDS_BLUEPRINT);
     }
     if args.watch {
-        return watching::watch(args);
+        return watching::watch(args, once);
     }
     exit::code(once(&args))
 }

@@ -1,7 +1,7 @@
 //! `bpvm render --watch`: the render run again each time a file it read
 //! is saved.
 
-use super::Args;
+use super::args::Args;
 use crate::watch::{self, Changes, Reads, Session};
 use bpvm::runtime::root::inputs::{self, Recorder};
 use std::path::PathBuf;
@@ -9,9 +9,10 @@ use std::process::ExitCode;
 
 /// Renders, then renders again on each change to what it read, until
 /// Ctrl-C.
-pub fn watch(args: Args) -> ExitCode {
+pub fn watch(args: Args, once: fn(&Args) -> Result<(), String>) -> ExitCode {
     let mut session = Rendering {
         args,
+        once,
         reads: Reads::default(),
     };
     session.run();
@@ -21,6 +22,8 @@ pub fn watch(args: Args) -> ExitCode {
 
 struct Rendering {
     args: Args,
+    /// One render, as without `--watch`.
+    once: fn(&Args) -> Result<(), String>,
     reads: Reads,
 }
 
@@ -29,7 +32,7 @@ impl Rendering {
     /// `--watch`.
     fn run(&mut self) {
         let recorder = Recorder::new();
-        let result = inputs::track(&recorder, || super::once(&self.args));
+        let result = inputs::track(&recorder, || (self.once)(&self.args));
         let mut reads = Reads::from_inputs(&recorder.inputs());
         // Files the flags name are read directly, not through a root.
         let flags = &self.args.bluelink;

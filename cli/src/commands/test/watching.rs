@@ -1,7 +1,7 @@
 //! `bpvm test --watch`: the cases run again each time a file they read is
 //! saved.
 
-use super::Args;
+use super::args::Args;
 use crate::watch::{self, Changes, Reads, Session};
 use bpvm::runtime::root::inputs::{self, Recorder};
 use std::path::PathBuf;
@@ -9,9 +9,10 @@ use std::process::ExitCode;
 
 /// Runs the cases, then again on each change to what they read, until
 /// Ctrl-C.
-pub fn watch(args: Args) -> ExitCode {
+pub fn watch(args: Args, once: fn(&Args) -> Result<bool, String>) -> ExitCode {
     let mut session = Testing {
         args,
+        once,
         reads: Reads::default(),
     };
     session.run();
@@ -21,6 +22,8 @@ pub fn watch(args: Args) -> ExitCode {
 
 struct Testing {
     args: Args,
+    /// One run of the cases, as without `--watch`.
+    once: fn(&Args) -> Result<bool, String>,
     reads: Reads,
 }
 
@@ -29,7 +32,7 @@ impl Testing {
     /// `--watch`.
     fn run(&mut self) {
         let recorder = Recorder::new();
-        let result = inputs::track(&recorder, || super::once(&self.args));
+        let result = inputs::track(&recorder, || (self.once)(&self.args));
         let mut reads = Reads::from_inputs(&recorder.inputs());
         if result.is_err() {
             // The project did not load, or its cases were not found: what
