@@ -1,14 +1,16 @@
 //! The rendered diff of a change: every target (Windsor context,
-//! Bluelink blueprint with a variable set) rendered at a git revision
-//! and in the work tree, and what changed in the output, target by
-//! target.
+//! Bluelink blueprint with a variable set) the change can affect
+//! rendered at a git revision and in the work tree, and what changed in
+//! the output, target by target.
 //!
 //! The revision's files are read from git without a checkout
 //! ([`vcs::tree_at`](crate::vcs::tree_at)) into a temporary folder,
 //! removed when the diff returns, with an error or not; nothing is
 //! written in the work tree.
 //! Each side's targets are found as `bpvm batch` finds them (the same
-//! exclusions, `bpvm-batch.yaml`) and rendered as it renders them. A
+//! exclusions, `bpvm-batch.yaml`); those `bpvm batch --affected-by`
+//! would run are rendered as it renders them, the others counted as
+//! unchanged. A
 //! target found only at the revision is [removed](Change::Removed), only
 //! in the work tree [added](Change::Added).
 //!
