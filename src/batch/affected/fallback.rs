@@ -66,28 +66,14 @@ fn windsor(targets: &[&Target]) -> Vec<Basis> {
     let load_read = recorder.inputs();
     let Ok(project) = loaded else {
         // A template that does not load: anything in it may be why.
-        return targets
-            .iter()
-            .map(|t| Basis {
-                read: as_read(t, &load_read, &LeftOuts::new()),
-                within: vec![rel(t, template)],
-                project: Some(project_dir.clone()),
-            })
-            .collect();
+        return whole_template(targets, &load_read, template, &project_dir);
     };
     let v09 = matches!(project.format, bpvm_windsor::Format::V09);
     let mut scan = Scan::new(&project.root);
     if scan.mentions_readers(&load_read) {
         // Any file of the project may be read: nothing to decide per
         // context.
-        return targets
-            .iter()
-            .map(|t| Basis {
-                read: as_read(t, &load_read, &LeftOuts::new()),
-                within: vec![rel(t, template)],
-                project: Some(project_dir.clone()),
-            })
-            .collect();
+        return whole_template(targets, &load_read, template, &project_dir);
     }
     targets
         .iter()
@@ -116,6 +102,19 @@ fn windsor(targets: &[&Target]) -> Vec<Basis> {
                 within,
                 project: Some(project_dir.clone()),
             }
+        })
+        .collect()
+}
+
+/// Each target's basis when nothing can be decided per context: what
+/// the load read, and any change under the template.
+fn whole_template(targets: &[&Target], load_read: &Inputs, template: &Path, project_dir: &Path) -> Vec<Basis> {
+    targets
+        .iter()
+        .map(|t| Basis {
+            read: as_read(t, load_read, &LeftOuts::new()),
+            within: vec![rel(t, template)],
+            project: Some(project_dir.to_path_buf()),
         })
         .collect()
 }

@@ -147,19 +147,17 @@ impl Client {
         let response = self.call("shutdown", Value::Null);
         assert_eq!(response["result"], Value::Null, "{response}");
         self.notify("exit", Value::Null);
-        self.stdin.take();
-        let deadline = Instant::now() + WAIT;
-        while Instant::now() < deadline {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code();
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        panic!("bpvm lsp did not exit after `exit`");
+        self.exit_status("after `exit`")
     }
 
     /// Closes the server's stdin and waits for its exit status.
     pub fn hang_up(mut self) -> Option<i32> {
+        self.exit_status("when its input closed")
+    }
+
+    /// Closes the server's stdin and waits (bounded) for its exit
+    /// status; `when` says what should have ended it.
+    fn exit_status(&mut self, when: &str) -> Option<i32> {
         self.stdin.take();
         let deadline = Instant::now() + WAIT;
         while Instant::now() < deadline {
@@ -168,7 +166,7 @@ impl Client {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        panic!("bpvm lsp did not exit when its input closed");
+        panic!("bpvm lsp did not exit {when}");
     }
 }
 
