@@ -2,29 +2,14 @@
 //! on a copy of the examples made a git repository here; each error as
 //! the command line prints it.
 
-use crate::support::{bpvm, scratch_examples, text};
+use crate::support::{bpvm, commit_all, git, scratch_examples, text};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.name=bpvm", "-c", "user.email=bpvm@example.com"])
-        .args(["-c", "commit.gpgsign=false"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
-}
+use std::process::Output;
 
 /// The examples, committed on `main`.
 fn repository() -> tempfile::TempDir {
     let dir = scratch_examples();
-    git(dir.path(), &["init", "-q", "-b", "main"]);
-    git(dir.path(), &["add", "-A"]);
-    git(dir.path(), &["commit", "-q", "-m", "start"]);
+    commit_all(dir.path());
     dir
 }
 
