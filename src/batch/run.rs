@@ -261,17 +261,13 @@ impl Loaded {
         let mut out = LeftOuts::new();
         for file in files {
             let entry = memo.entry(file.clone()).or_insert_with(|| {
-                let path = project.root.dir().join(file);
-                let bytes = project.root.read(project.root.dir(), file).ok()?;
-                // Hashed from the bytes the load read, or not at all.
-                let loaded = self.read.files.get(&path);
-                (loaded == Some(&inputs::Seen::File(inputs::hash_value(&bytes))))
-                    .then(|| (path, LeftOut::of(file, &bytes, v09)))
+                let facet = project.facets.iter().find(|f| f.file == *file)?;
+                LeftOut::loaded(project, facet, &self.read, v09)
             });
             if let Some((path, left)) = entry
                 && !rendered.files.contains_key(path)
             {
-                out.insert(path.clone(), left.clone());
+                out.push((path.clone(), left.clone()));
             }
         }
         out
@@ -342,7 +338,7 @@ impl<'a> Batch<'a> {
                     let mut record = Record::new(t.id.clone(), kind(t), Status::Failed);
                     record.seconds = start.elapsed().as_secs_f64();
                     record.diagnostics = vec![e.clone()];
-                    record.manifest = self.manifest(t, &read, None, &LeftOuts::new());
+                    record.manifest = self.manifest(t, &[&read], &LeftOuts::new());
                     self.finish(record);
                 }
                 if let Some(suite) = group.suite {
@@ -376,12 +372,13 @@ impl<'a> Batch<'a> {
         let rendered = self.tracked(&read, || {
             guarded(|| loaded.template.render(target, format, self.options.strict))
         });
+        let read = read.inputs();
         let left_out = match (&rendered, self.options.tracking()) {
-            (Ok(r), true) => loaded.left_out(&r.left_out, &read.inputs()),
+            (Ok(r), true) => loaded.left_out(&r.left_out, &read),
             _ => LeftOuts::new(),
         };
         let rendered = rendered.map(|r| r.output);
-        let manifest = self.manifest(target, &loaded.read, Some(&read), &left_out);
+        let manifest = self.manifest(target, &[&loaded.read, &read], &left_out);
         if let (Some(cache), Some(m), Ok(output)) = (&self.options.cache, &manifest, &rendered) {
             // A cache that cannot be written is only slower next time.
             let _ = cache.store(target, m, output);
@@ -455,28 +452,11 @@ impl<'a> Batch<'a> {
     }
 
     /// `target`'s manifest, when inputs are tracked: what its template's
-    /// load read and what its render read.
-    fn manifest(
-        &self,
-        target: &Target,
-        loaded: &Inputs,
-        rendered: Option<&Recorder>,
-        left_out: &LeftOuts,
-    ) -> Option<Manifest> {
-        if !self.options.tracking() {
-            return None;
-        }
-        let mut read = loaded.clone();
-        if let Some(r) = rendered {
-            read.extend(&r.inputs());
-        }
-        Some(Manifest::new(
-            target,
-            &read,
-            left_out,
-            self.options.version(),
-            self.output_options(),
-        ))
+    /// load read and what its render read (`reads`).
+    fn manifest(&self, target: &Target, reads: &[&Inputs], left_out: &LeftOuts) -> Option<Manifest> {
+        self.options
+            .tracking()
+            .then(|| Manifest::new(target, reads, left_out, self.options.version(), self.output_options()))
     }
 
     /// A project's test cases (those of the shard).

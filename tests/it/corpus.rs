@@ -215,3 +215,28 @@ fn every_v09_corpus_case_renders_the_same_bytes_twice() {
     // Every case renders, except the 14 that expect composition to fail.
     assert_eq!(rendered, 271 - 14);
 }
+
+/// The hash a project's load notes for each facet (what a render that
+/// leaves the facet out depends on) is the one the facet's file alone
+/// gives: a batch uses the first, a change is checked with the second.
+#[test]
+fn each_facet_the_load_notes_hashes_as_its_file_alone() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut projects = vec![here.join("examples/windsor"), here.join("examples/windsor-v0.9")];
+    projects.extend(
+        ["windsor-core-aae5e79e", "windsor-core-v0.7.0"]
+            .into_iter()
+            .filter_map(corpus),
+    );
+    for dir in projects {
+        let project = bpvm::windsor::Project::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let v09 = matches!(project.format, bpvm::windsor::Format::V09);
+        let noted: Vec<_> = project.facets.iter().filter(|f| f.left_out.is_some()).collect();
+        assert!(!noted.is_empty(), "{}: no facet noted", dir.display());
+        for f in noted {
+            let bytes = std::fs::read(dir.join(&f.file)).unwrap();
+            let alone = bpvm::windsor::facet_left_out(&f.file, &bytes, v09);
+            assert_eq!(f.left_out, Some(alone), "{}: {}", dir.display(), f.file);
+        }
+    }
+}

@@ -55,7 +55,7 @@ pub use context::{current, origins, scope, validate};
 pub use error::{Error, Errors, Why, warning_line};
 pub use format::Format;
 pub use host::{allow, jsonnet};
-pub use load::facet::{facet_left_out, ordinal_from_basename};
+pub use load::facet::{Facet, facet_left_out, ordinal_from_basename};
 pub use load::project::{Project, TEMPLATE};
 pub use render::output;
 pub use scope::schema_defaults;

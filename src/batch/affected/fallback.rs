@@ -46,7 +46,7 @@ pub(super) fn bases(targets: &[&Target]) -> Vec<Basis> {
 
 /// `read` as a manifest's inputs (paths relative to the target's base).
 fn as_read(target: &Target, read: &Inputs, left_out: &LeftOuts) -> crate::batch::manifest::Read {
-    Manifest::new(target, read, left_out, "", Default::default()).inputs
+    Manifest::new(target, &[read], left_out, "", Default::default()).inputs
 }
 
 /// `path` relative to the target's base, `/`-separated.
@@ -122,20 +122,11 @@ fn whole_template(targets: &[&Target], load_read: &Inputs, template: &Path, proj
 /// The entries of the facets not in `took` whose bytes are what the load
 /// read.
 fn left_out(project: &Project, took: &[usize], load_read: &Inputs, v09: bool) -> LeftOuts {
-    let mut out = LeftOuts::new();
-    for (i, f) in project.facets.iter().enumerate() {
-        if took.contains(&i) {
-            continue;
-        }
-        let path = project.root.dir().join(&f.file);
-        let Ok(bytes) = project.root.read(project.root.dir(), &f.file) else {
-            continue;
-        };
-        if load_read.files.get(&path) == Some(&Seen::File(inputs::hash_value(&bytes))) {
-            out.insert(path, LeftOut::of(&f.file, &bytes, v09));
-        }
-    }
-    out
+    let facets = project.facets.iter().enumerate();
+    facets
+        .filter(|(i, _)| !took.contains(i))
+        .filter_map(|(_, f)| LeftOut::loaded(project, f, load_read, v09))
+        .collect()
 }
 
 /// Whether files mention a function that reads files, each file read

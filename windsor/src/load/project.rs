@@ -317,8 +317,14 @@ fn facets(
     let mut facets: Vec<Facet> = Vec::new();
     let mut named: HashMap<String, usize> = HashMap::default();
     for (file, doc) in documents {
+        let warned = warnings.len();
         match facet::parse(doc, file, v09, warnings) {
-            Ok(f) => {
+            Ok(mut f) => {
+                // What a render that leaves it out depends on, noted now
+                // from the document at hand (a warning: the file counts whole).
+                if warnings.len() == warned {
+                    f.left_out = Some(facet::left_out(doc, &f, v09));
+                }
                 match named.get(&f.name) {
                     Some(&first) => errors.push(Error::new(
                         Some(file),

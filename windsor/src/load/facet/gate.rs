@@ -37,46 +37,46 @@ use bpvm_runtime::root::inputs::hash_value;
 /// assert_ne!(one, facet_left_out(file, other_condition.as_bytes(), false));
 /// ```
 pub fn facet_left_out(file: &str, bytes: &[u8], v09: bool) -> [u8; 32] {
-    match decisive(file, bytes, v09) {
-        Some(text) => hash_value(text.as_bytes()),
-        None => hash_value(&[b"whole\0".as_slice(), bytes].concat()),
-    }
+    let parsed = std::str::from_utf8(bytes).ok().and_then(|text| {
+        let doc = Value::from_yaml_as(text, bpvm_runtime::Typing::GoYaml).ok()?;
+        let mut warnings = Vec::new();
+        let facet = parse(&doc, file, v09, &mut warnings).ok()?;
+        warnings.is_empty().then(|| left_out(&doc, &facet, v09))
+    });
+    parsed.unwrap_or_else(|| hash_value(&[b"whole\0".as_slice(), bytes].concat()))
 }
 
-/// The decisive parts as text, each length-prefixed; `None` when the
-/// file must count whole.
-fn decisive(file: &str, bytes: &[u8], v09: bool) -> Option<String> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let doc = Value::from_yaml_as(text, bpvm_runtime::Typing::GoYaml).ok()?;
-    let mut warnings = Vec::new();
-    let facet = parse(&doc, file, v09, &mut warnings).ok()?;
-    if !warnings.is_empty() {
-        return None;
-    }
+/// The hash of the decisive parts of the facet `f` parsed from `doc`
+/// (without a warning): what [`facet_left_out`] gives for its file. The
+/// loader notes it in each facet, so that a batch need not parse a facet
+/// again to name what a render that left it out depends on.
+pub fn left_out(doc: &Value, f: &Facet, v09: bool) -> [u8; 32] {
     let mut out = String::from("facet-left-out-1\0");
     let mut put = |part: &str| {
         out.push_str(&part.len().to_string());
         out.push(':');
         out.push_str(part);
     };
-    put(file);
+    put(&f.file);
     put(if v09 { "v0.9" } else { "seed" });
-    put(&facet.name);
-    put(&facet.ordinal.to_string());
-    put(facet.when.as_ref().map_or("", |c| c.src.as_str()));
+    put(&f.name);
+    put(&f.ordinal.to_string());
+    put(f.when.as_ref().map_or("", |c| c.src.as_str()));
     put(doc
         .as_map()
         .and_then(|m| m.get("kind"))
         .and_then(Value::as_str)
         .unwrap_or(""));
-    let (seed, v09_form) = crate::format::forms(file, &doc);
+    let (seed, v09_form) = crate::format::forms(&f.file, doc);
     for form in [seed, v09_form] {
-        put(&form.map(|f| format!("{}\0{}", f.at, f.what)).unwrap_or_default());
+        put(&form
+            .map(|form| format!("{}\0{}", form.at, form.what))
+            .unwrap_or_default());
     }
-    for id in provides(&facet) {
+    for id in provides(f) {
         put(&id);
     }
-    Some(out)
+    hash_value(out.as_bytes())
 }
 
 /// What the facet would give, as a dangling dependency names it.

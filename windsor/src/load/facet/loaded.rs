@@ -80,4 +80,9 @@ pub struct Facet {
     pub messages: Vec<Message>,
     /// The terraform component that holds the state backend (v0.9).
     pub backend: Option<String>,
+    /// What a render that leaves this facet out depends on, hashed as
+    /// [`crate::facet_left_out`] hashes the file: noted by the project's
+    /// load; `None` when the facet loaded with a warning (the file then
+    /// counts whole) or was parsed alone.
+    pub left_out: Option<[u8; 32]>,
 }

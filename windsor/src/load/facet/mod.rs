@@ -15,7 +15,7 @@ mod reader;
 mod shape;
 mod v09;
 
-pub use gate::facet_left_out;
+pub use gate::{facet_left_out, left_out};
 pub use loaded::{Block, Facet, Message, Part};
 pub use shape::{FACET_OBJ, SEED_FACET_OBJ};
 
@@ -125,6 +125,7 @@ fn read(r: &mut Reader, doc: &Value) -> Option<Facet> {
         substitutions: None,
         messages: Vec::new(),
         backend: None,
+        left_out: None,
     };
     if v09 {
         v09::read(r, root, &mut facet);

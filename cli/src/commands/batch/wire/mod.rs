@@ -5,8 +5,13 @@
 //! Each field is written as a little-endian length and its bytes, so
 //! paths go as the system names them, UTF-8 or not.
 
+mod frame;
+mod manifest;
+
 use bpvm::batch::{Files, Format, Kind, Record, RecordKind, Status, Suite, Target};
-use std::ffi::OsStr;
+use frame::{
+    broken, field, number, option, path, put, put_list, put_number, put_option, put_path, strings, take, text,
+};
 use std::io::{self, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
@@ -43,97 +48,6 @@ pub enum Message {
     Done(Box<Record>),
     /// The job is done.
     End,
-}
-
-/// Writes bytes with their length.
-fn put(out: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
-    let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-    out.write_all(&len.to_le_bytes())?;
-    out.write_all(bytes)
-}
-
-fn put_number(out: &mut impl Write, n: u64) -> io::Result<()> {
-    put(out, &n.to_le_bytes())
-}
-
-fn put_option(out: &mut impl Write, bytes: Option<&[u8]>) -> io::Result<()> {
-    match bytes {
-        None => put(out, b"0"),
-        Some(bytes) => {
-            put(out, b"1")?;
-            put(out, bytes)
-        }
-    }
-}
-
-fn put_list<'a>(out: &mut impl Write, mut items: impl ExactSizeIterator<Item = &'a [u8]>) -> io::Result<()> {
-    put_number(out, items.len() as u64)?;
-    items.try_for_each(|i| put(out, i))
-}
-
-/// Reads what [`put`] wrote; `Ok(None)` at the end of the stream before
-/// a field starts.
-fn take(input: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
-    let mut len = [0u8; 8];
-    match input.read_exact(&mut len) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
-        Err(e) => return Err(e),
-    }
-    let len = u64::from_le_bytes(len);
-    let mut bytes = Vec::new();
-    input.take(len).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 != len {
-        return Err(broken("a field was cut short"));
-    }
-    Ok(Some(bytes))
-}
-
-fn broken(what: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, format!("batch worker pipe: {what}"))
-}
-
-fn field(input: &mut impl Read) -> io::Result<Vec<u8>> {
-    take(input)?.ok_or_else(|| broken("the stream ended inside a message"))
-}
-
-fn text(input: &mut impl Read) -> io::Result<String> {
-    String::from_utf8(field(input)?).map_err(|_| broken("text that is not UTF-8"))
-}
-
-fn number(input: &mut impl Read) -> io::Result<u64> {
-    let bytes: [u8; 8] = field(input)?
-        .try_into()
-        .map_err(|_| broken("a number of the wrong size"))?;
-    Ok(u64::from_le_bytes(bytes))
-}
-
-fn option(input: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
-    match field(input)?.as_slice() {
-        b"0" => Ok(None),
-        b"1" => field(input).map(Some),
-        _ => Err(broken("an option that is neither")),
-    }
-}
-
-fn list(input: &mut impl Read) -> io::Result<Vec<Vec<u8>>> {
-    let n = number(input)?;
-    (0..n).map(|_| field(input)).collect()
-}
-
-fn path(bytes: Vec<u8>) -> PathBuf {
-    PathBuf::from(OsStr::from_bytes(&bytes))
-}
-
-fn strings(input: &mut impl Read) -> io::Result<Vec<String>> {
-    list(input)?
-        .into_iter()
-        .map(|b| String::from_utf8(b).map_err(|_| broken("text that is not UTF-8")))
-        .collect()
-}
-
-fn put_path(out: &mut impl Write, p: &std::path::Path) -> io::Result<()> {
-    put(out, p.as_os_str().as_bytes())
 }
 
 fn put_target(out: &mut impl Write, t: &Target) -> io::Result<()> {
@@ -279,8 +193,13 @@ impl Message {
                 put_list(out, r.diagnostics.iter().map(String::as_bytes))?;
                 put_list(out, r.notes.iter().map(String::as_bytes))?;
                 put(out, &[u8::from(r.cached)])?;
-                let manifest = r.manifest.as_ref().map(|m| serde_json::to_vec(m).unwrap_or_default());
-                put_option(out, manifest.as_deref())
+                match &r.manifest {
+                    None => put(out, b"0"),
+                    Some(m) => {
+                        put(out, b"1")?;
+                        manifest::put_manifest(out, m)
+                    }
+                }
             }
             Message::End => put(out, b"end"),
         }
@@ -322,9 +241,11 @@ fn record(input: &mut impl Read) -> io::Result<Record> {
         diagnostics: strings(input)?,
         notes: strings(input)?,
         cached: field(input)? == [1],
-        manifest: option(input)?
-            .map(|m| serde_json::from_slice(&m).map_err(|_| broken("a manifest that is not one")))
-            .transpose()?,
+        manifest: match field(input)?.as_slice() {
+            b"0" => None,
+            b"1" => Some(manifest::manifest(input)?),
+            _ => return Err(broken("an option that is neither")),
+        },
         // Set by the parent, which chose the targets.
         affected_by: None,
     })
@@ -337,7 +258,7 @@ mod tests {
     #[test]
     fn a_job_and_its_messages_go_through_a_pipe_unchanged() {
         let files = Files {
-            vars: Some(PathBuf::from(OsStr::from_bytes(b"r/a.\xff.vars.yaml"))),
+            vars: Some(PathBuf::from(std::ffi::OsStr::from_bytes(b"r/a.\xff.vars.yaml"))),
             ..Files::default()
         };
         let job = Job {
