@@ -368,7 +368,7 @@ fn relative(base: &Path, path: &Path) -> String {
         .and_then(|rest| rest.strip_prefix(b"/"))
         .and_then(|rest| std::str::from_utf8(rest).ok());
     match rest {
-        Some(rest) if plain(rest.as_bytes()) => rest.to_string(),
+        Some(rest) if !might_not_be_plain(rest) => rest.to_string(),
         _ => match path.strip_prefix(base) {
             Ok(rel) => slashed(rel),
             Err(_) => path.display().to_string(),
@@ -376,22 +376,11 @@ fn relative(base: &Path, path: &Path) -> String {
     }
 }
 
-/// Whether every `/`-separated part of `rel` is a name: not empty, `.`
-/// or `..` (one pass over the bytes: splitting cost 2.7 M instructions in
-/// a batch of 120 targets).
-fn plain(rel: &[u8]) -> bool {
-    let (mut len, mut dots) = (0, 0);
-    for &b in rel.iter().chain([b'/'].iter()) {
-        if b != b'/' {
-            len += 1;
-            dots += usize::from(b == b'.');
-        } else if len == 0 || (dots == len && len <= 2) {
-            return false;
-        } else {
-            (len, dots) = (0, 0);
-        }
-    }
-    true
+/// Whether a part of `rel` might be empty, `.` or `..` (false for most
+/// paths, which it tells by two short searches: checking each part cost
+/// 2.7 M instructions in a batch of 120 targets).
+fn might_not_be_plain(rel: &str) -> bool {
+    rel.is_empty() || rel.starts_with('.') || rel.ends_with('/') || rel.contains("//") || rel.contains("/.")
 }
 
 fn looked(seen: &Seen) -> &'static str {
@@ -440,23 +429,6 @@ mod tests {
             ("/elsewhere/a", "/elsewhere/a"),
         ] {
             assert_eq!(relative(base, Path::new(path)), rel, "{path}");
-        }
-    }
-
-    #[test]
-    fn only_names_are_plain() {
-        for (rel, plain_) in [
-            ("a/b.yaml", true),
-            ("...", true),
-            (".a/a.", true),
-            ("", false),
-            ("a//b", false),
-            ("a/./b", false),
-            ("../a", false),
-            ("a/..", false),
-            ("a/", false),
-        ] {
-            assert_eq!(plain(rel.as_bytes()), plain_, "{rel:?}");
         }
     }
 }
