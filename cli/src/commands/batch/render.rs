@@ -111,6 +111,9 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
             || cache.is_some()
             || (args.report.is_some() && matches!(args.report_format, ReportFormat::Json)),
         cache: cache.as_ref().map(|c| absolute(c.dir())),
+        // Without a cache, hashes of variables in this run's report are
+        // comparable within it and with nothing else.
+        env_key: bpvm::runtime::root::inputs::random_key(),
         shard: args.shard(),
         suite: None,
         skip: Vec::new(),
@@ -178,7 +181,7 @@ fn open_cache(args: &Args) -> Result<Option<batch::Cache>, String> {
     let Some(dir) = args.cache() else { return Ok(None) };
     batch::Cache::open(&dir)
         .map(Some)
-        .map_err(|e| format!("error: --cache {}: cannot create it: {e}", dir.display()))
+        .map_err(|e| format!("error: --cache {}: cannot open it: {e}", dir.display()))
 }
 
 /// The `--out` folder made; with JSON output, marked as rendered (JSON
