@@ -289,7 +289,7 @@ fn relative(base: &Path, path: &Path) -> String {
     }
 }
 
-fn looked(seen: &Seen) -> &'static str {
+pub(crate) fn looked(seen: &Seen) -> &'static str {
     match seen {
         Seen::Kind(Kind::File) => "file",
         Seen::Kind(Kind::Folder) => "folder",

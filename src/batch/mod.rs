@@ -149,7 +149,7 @@ mod template;
 mod timed;
 mod why;
 
-pub use affected::{Changes, affected};
+pub use affected::{Changes, Depends, affected};
 pub use cache::Cache;
 pub use discover::{
     Discovery, MANIFEST, Problem, SKIPPED, Search, discover, discover_except, discover_with, parse_exclude,
