@@ -49,10 +49,17 @@ const OBJECT: &str = "bpvm-cache-object-1";
 /// assert_eq!(first[0].manifest, second[0].manifest);
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Cache {
     dir: PathBuf,
     key: Hash,
+}
+
+// Not derived: the key stays out of anything printed.
+impl std::fmt::Debug for Cache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cache").field("dir", &self.dir).finish_non_exhaustive()
+    }
 }
 
 /// An object's body.

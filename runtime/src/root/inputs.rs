@@ -174,8 +174,14 @@ fn record(out: &mut Vec<u8>, tag: u8, hash: &Hash, name: &[u8]) {
 /// shared by threads and renders alike (a template's load and each of its
 /// targets' renders may note into one, or each into its own). Its key is
 /// what environment variables' values are hashed under.
-#[derive(Debug)]
 pub struct Recorder(Mutex<Inputs>, Hash);
+
+// Not derived: the key stays out of anything printed.
+impl std::fmt::Debug for Recorder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Recorder").field(&self.0).finish_non_exhaustive()
+    }
+}
 
 impl Recorder {
     /// An empty recorder with this process's key (random, made once).
