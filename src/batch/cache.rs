@@ -13,12 +13,17 @@
 //!   A file that does not match its checksum is a miss, rendered again and
 //!   written over.
 //!
+//! - `key`: the key environment variables' values are hashed under in
+//!   the manifests (see `cache_key`).
+//!
 //! Reading an entry sets its modification time, so [`Cache::evict`]
 //! removes the least recently used first.
 
+use super::cache_key::cache_key;
 use super::manifest::{Checked, Manifest, hex};
 use super::target::{Kind, Target};
 use super::template::Output;
+use bpvm_runtime::root::inputs::Hash;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -44,9 +49,17 @@ const OBJECT: &str = "bpvm-cache-object-1";
 /// assert_eq!(first[0].manifest, second[0].manifest);
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Cache {
     dir: PathBuf,
+    key: Hash,
+}
+
+// Not derived: the key stays out of anything printed.
+impl std::fmt::Debug for Cache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cache").field("dir", &self.dir).finish_non_exhaustive()
+    }
 }
 
 /// An object's body.
@@ -57,12 +70,31 @@ struct Stored {
 }
 
 impl Cache {
-    /// The cache in `dir`, made if it does not exist.
+    /// The cache in `dir`, made if it does not exist (with a new random
+    /// key, see [`Cache::key`]).
     pub fn open(dir: &Path) -> io::Result<Cache> {
         for sub in ["index", "objects", "tmp"] {
             std::fs::create_dir_all(dir.join(sub))?;
         }
-        Ok(Cache { dir: dir.to_path_buf() })
+        Ok(Cache {
+            dir: dir.to_path_buf(),
+            key: cache_key(dir)?,
+        })
+    }
+
+    /// The key environment variables' values are hashed under in the
+    /// manifests of batches that use this cache: the same for every batch
+    /// that opens the folder, kept in its file `key`.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("bpvm-cache-key-doc-{}", std::process::id()));
+    /// let one = bpvm::batch::Cache::open(&dir).unwrap();
+    /// let two = bpvm::batch::Cache::open(&dir).unwrap();
+    /// assert_eq!(one.key(), two.key());
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn key(&self) -> Hash {
+        self.key
     }
 
     /// The cache's folder.
@@ -103,7 +135,9 @@ impl Cache {
         seen: &mut Checked,
     ) -> Option<Manifest> {
         let manifest: Manifest = serde_json::from_slice(&std::fs::read(self.index(target)).ok()?).ok()?;
-        manifest.unchanged(target, version, options, seen).then_some(manifest)
+        manifest
+            .unchanged(target, version, options, &self.key, seen)
+            .then_some(manifest)
     }
 
     /// `target`'s output from the cache, with its manifest, when every
@@ -118,7 +152,7 @@ impl Cache {
     ) -> Option<(Manifest, Output)> {
         let index = self.index(target);
         let manifest: Manifest = serde_json::from_slice(&std::fs::read(&index).ok()?).ok()?;
-        if !manifest.unchanged(target, version, options, seen) {
+        if !manifest.unchanged(target, version, options, &self.key, seen) {
             return None;
         }
         let object = self.object(&manifest.key);

@@ -8,7 +8,8 @@
 //! target may read), so that a manifest names the same files on every
 //! machine and a changed file's path is looked up as written. Hashes are
 //! BLAKE3, in hex. Environment variables are named, and their values
-//! hashed, never kept.
+//! hashed under a key (the render cache's, or one made for the run: see
+//! [`Options::env_key`](super::Options::env_key)), never kept.
 
 use super::target::{Target, slashed};
 use super::template::Format;
@@ -64,7 +65,9 @@ pub struct Read {
     /// `missing` (a file that appears there is a change too).
     #[serde(default)]
     pub paths: BTreeMap<String, String>,
-    /// Environment variables read: the hash of the value, `null` when unset.
+    /// Environment variables read: the keyed hash of the value (see
+    /// [`hash_env`](bpvm_runtime::root::inputs::hash_env)), `null` when
+    /// unset.
     #[serde(default)]
     pub env: BTreeMap<String, Option<String>>,
     /// Windsor facet files the render left out by their condition (in
@@ -247,7 +250,8 @@ impl Manifest {
 
     /// Whether rendering `target` again with `version` and `options` would
     /// read the same: the same version and options, and every input as it
-    /// was (files read again through the target's base, variables hashed).
+    /// was (files read again through the target's base, variables hashed
+    /// under `key`, the one the manifest was made with).
     /// The key must also be the hash of the rest (an edited index entry is
     /// not trusted). `seen` keeps what each path holds now, so that the
     /// targets of one template check the files they share once.
@@ -256,6 +260,7 @@ impl Manifest {
         target: &Target,
         version: &str,
         options: &BTreeMap<String, String>,
+        key: &Hash,
         seen: &mut Checked,
     ) -> bool {
         if self.target != target.id || self.bpvm != version || &self.options != options || self.key != self.hash() {
@@ -288,7 +293,7 @@ impl Manifest {
             .chain(paths)
             .all(|(rel, before)| before.is_some_and(|b| same(rel, b)))
             && self.facets_unchanged(target, &root, seen)
-            && self.inputs.env.iter().all(|(name, h)| env_hash(name) == *h)
+            && self.inputs.env.iter().all(|(name, h)| env_hash(key, name) == *h)
     }
 
     /// Whether each facet file left out still hashes as it did.
@@ -339,10 +344,11 @@ impl Feed {
 /// the v0.9 rules).
 pub(crate) type Checked = HashMap<(PathBuf, u8), Seen>;
 
-/// The hash (hex) of the environment variable `name`'s value now.
-fn env_hash(name: &str) -> Option<String> {
+/// The hash (hex) of the environment variable `name`'s value now, under
+/// `key`.
+fn env_hash(key: &Hash, name: &str) -> Option<String> {
     use std::os::unix::ffi::OsStrExt;
-    std::env::var_os(name).map(|v| hex(&inputs::hash_value(v.as_bytes())))
+    std::env::var_os(name).map(|v| hex(&inputs::hash_env(key, v.as_bytes())))
 }
 
 /// The target's base, absolute and with links resolved, as the roots that
@@ -383,7 +389,7 @@ fn might_not_be_plain(rel: &str) -> bool {
     rel.is_empty() || rel.starts_with('.') || rel.ends_with('/') || rel.contains("//") || rel.contains("/.")
 }
 
-fn looked(seen: &Seen) -> &'static str {
+pub(crate) fn looked(seen: &Seen) -> &'static str {
     match seen {
         Seen::Kind(Kind::File) => "file",
         Seen::Kind(Kind::Folder) => "folder",

@@ -136,6 +136,7 @@
 
 mod affected;
 mod cache;
+mod cache_key;
 pub(crate) mod discover;
 mod manifest;
 pub(crate) mod queue;
@@ -148,7 +149,7 @@ mod template;
 mod timed;
 mod why;
 
-pub use affected::{Changes, affected};
+pub use affected::{Changes, Depends, affected};
 pub use cache::Cache;
 pub use discover::{
     Discovery, MANIFEST, Problem, SKIPPED, Search, discover, discover_except, discover_with, parse_exclude,

@@ -8,7 +8,7 @@ use super::report::{Record, RecordKind, Status};
 use super::shard::shard_of;
 use super::target::{Kind, Target, join};
 use super::template::{Format, Output, Template};
-use bpvm_runtime::root::inputs::{self, Inputs, Recorder};
+use bpvm_runtime::root::inputs::{self, Hash, Inputs, Recorder};
 use bpvm_windsor::test;
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -52,6 +52,12 @@ pub struct Options {
     /// was stored from this cache, without loading its template; store
     /// each target rendered (inputs are tracked).
     pub cache: Option<Cache>,
+    /// The key environment variables' values are hashed under in
+    /// manifests, when there is no cache (with one, its
+    /// [`key`](Cache::key)). `None`: a random key made for this run, so
+    /// that hashes in two runs' manifests cannot be compared. Processes
+    /// that share one run's targets pass them the same key.
+    pub env_key: Option<Hash>,
     /// The version of bpvm that manifests and cache keys name (`None`:
     /// this one). Tests set it to show that another version misses.
     #[doc(hidden)]
@@ -66,6 +72,16 @@ impl Options {
 
     pub(crate) fn version(&self) -> &str {
         self.bpvm_version.as_deref().unwrap_or(env!("CARGO_PKG_VERSION"))
+    }
+
+    /// The key this run's manifests hash variables under: the cache's,
+    /// else [`Options::env_key`], else a new one.
+    fn run_key(&self) -> Hash {
+        match (&self.cache, self.env_key) {
+            (Some(cache), _) => cache.key(),
+            (None, Some(key)) => key,
+            (None, None) => inputs::random_key(),
+        }
     }
 }
 
@@ -180,6 +196,7 @@ pub fn run(targets: &[Target], options: &Options, sink: &dyn Sink) -> Vec<Record
     };
     let batch = Batch {
         options,
+        key: options.run_key(),
         sink,
         records: Mutex::new(Vec::with_capacity(targets.len())),
         stop: AtomicBool::new(false),
@@ -284,6 +301,8 @@ struct TestCase {
 /// A batch under way.
 struct Batch<'a> {
     options: &'a Options,
+    /// What variables' values are hashed under (see [`Options::run_key`]).
+    key: Hash,
     sink: &'a dyn Sink,
     records: Mutex<Vec<Record>>,
     stop: AtomicBool,
@@ -325,7 +344,7 @@ impl<'a> Batch<'a> {
         }
         // A project whose targets are all in other shards is loaded for
         // its tests alone.
-        let read = Recorder::new();
+        let read = Recorder::keyed(self.key);
         let loaded = self.tracked(&read, || match group.targets.first() {
             Some(t) => guarded(|| Template::load(t)),
             None => guarded(|| Template::project(group.template)),
@@ -367,7 +386,7 @@ impl<'a> Batch<'a> {
     fn render(&self, target: &Target, loaded: &Loaded) {
         self.sink.started(&target.id);
         let start = Instant::now();
-        let read = Recorder::new();
+        let read = Recorder::keyed(self.key);
         let format = self.options.format;
         let rendered = self.tracked(&read, || {
             guarded(|| loaded.template.render(target, format, self.options.strict))

@@ -3,10 +3,11 @@
 //! rendered at a git revision and in the work tree, and what changed in
 //! the output, target by target.
 //!
-//! The revision's files are read from git without a checkout
-//! ([`vcs::tree_at`](crate::vcs::tree_at)) into a temporary folder,
-//! removed when the diff returns, with an error or not; nothing is
-//! written in the work tree.
+//! The repository is opened once ([`vcs::Revision`](crate::vcs::Revision)):
+//! the revision's files are read from git without a checkout into a
+//! temporary folder, removed when the diff returns, with an error or
+//! not (nothing is written in the work tree), and the files the work
+//! tree changed since choose the targets to render.
 //! Each side's targets are found as `bpvm batch` finds them (the same
 //! exclusions, `bpvm-batch.yaml`); those `bpvm batch --affected-by`
 //! would run are rendered as it renders them, the others counted as
@@ -207,12 +208,14 @@ pub fn diff_with(request: &Request, select: &dyn Fn(&[Target]) -> Vec<Target>) -
         .iter()
         .find(|p| p.exists())
         .map_or(std::path::Path::new("."), PathBuf::as_path);
-    let top = crate::vcs::top(here)?;
-    let then = sides::Side::revision(&top, &request.rev, &paths, request.scratch.as_deref())?;
+    // One opening of the repository serves the revision's files, its
+    // top and the files the work tree changed since.
+    let revision = crate::vcs::Revision::open(here, &request.rev)?;
+    let then = sides::Side::revision(&revision, &paths, request.scratch.as_deref())?;
     let now = sides::Side::work_tree(&paths);
     let (found_then, _) = then.targets(&request.exclude, select)?;
     let (found_now, warnings) = now.targets(&request.exclude, select)?;
-    let changes = crate::batch::Changes::since(here, &request.rev)?;
+    let changes = crate::batch::Changes::of(revision)?;
     let (found_then, found_now, unaffected) = affected_only(&changes, found_then, found_now);
     let before = render::render(&then, found_then, request.jobs);
     let after = render::render(&now, found_now, request.jobs);

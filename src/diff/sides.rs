@@ -59,11 +59,12 @@ impl Side {
         }
     }
 
-    /// The side of revision `rev`: each PATH's files at `rev` written
+    /// The side of `revision`: each PATH's files at it written
     /// into a folder of its own in `into` (the caller's), or in a new
     /// temporary folder removed when the side is dropped. A PATH that
     /// does not exist at `rev` is an empty folder (its targets are new).
-    pub fn revision(top: &Path, rev: &str, paths: &[PathBuf], into: Option<&Path>) -> Result<Side, Error> {
+    pub fn revision(revision: &vcs::Revision, paths: &[PathBuf], into: Option<&Path>) -> Result<Side, Error> {
+        let (top, rev) = (revision.top(), revision.rev());
         let (scratch, base) = match into {
             Some(dir) => (None, dir.to_path_buf()),
             None => {
@@ -79,7 +80,7 @@ impl Side {
         for (k, path) in paths.iter().enumerate() {
             let subdir = inside(top, path)?;
             let dir = base.join(k.to_string());
-            match vcs::tree_at(top, rev, &subdir, &dir) {
+            match revision.tree_at(&subdir, &dir) {
                 Ok(_) => {}
                 // The folder is new in the work tree.
                 Err(vcs::Error::Refused { path, .. }) if path == subdir && !subdir.is_empty() => {

@@ -2,8 +2,7 @@
 //! by content: each work tree file hashed as git hashes a blob.
 
 use super::error::{Error, git, io};
-use super::{revision, worktree};
-use gix::bstr::ByteSlice;
+use super::worktree;
 use gix::hash::ObjectId;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -35,31 +34,28 @@ use std::path::Path;
 /// # Ok::<(), bpvm::vcs::Error>(())
 /// ```
 pub fn changed_files(repo_dir: &Path, rev: &str) -> Result<BTreeSet<String>, Error> {
-    let repo = revision::open(repo_dir)?;
-    let top = worktree::work_tree(&repo)?;
-    let then = blobs(&revision::tree(&repo, rev)?)?;
-    let now = worktree::files(&repo, &top)?;
+    super::Revision::open(repo_dir, rev)?.changed_files()
+}
+
+/// A file's blob: its id, and whether it is a link.
+pub(super) type Blob = (ObjectId, bool);
+
+/// [`changed_files`] of the revision whose files (by path) are `then`,
+/// in the open `repo` whose work tree's top is `top`.
+pub(super) fn changed_since(
+    repo: &gix::Repository,
+    top: &Path,
+    then: &BTreeMap<String, Blob>,
+) -> Result<BTreeSet<String>, Error> {
+    let now = worktree::files(repo, top)?;
     let mut changed: BTreeSet<String> = then.keys().filter(|p| !now.contains(*p)).cloned().collect();
     for path in now {
         let before = then.get(&path);
-        if hashed(&repo, &top.join(&path), before)? != before.copied() {
+        if hashed(repo, &top.join(&path), before)? != before.copied() {
             changed.insert(path);
         }
     }
     Ok(changed)
-}
-
-/// A file's blob: its id, and whether it is a link.
-type Blob = (ObjectId, bool);
-
-/// Every file and link of `tree`, by path.
-fn blobs(tree: &gix::Tree<'_>) -> Result<BTreeMap<String, Blob>, Error> {
-    let entries = tree.traverse().breadthfirst.files().map_err(git)?;
-    Ok(entries
-        .into_iter()
-        .filter(|e| e.mode.is_blob_or_symlink())
-        .map(|e| (e.filepath.to_str_lossy().into_owned(), (e.oid, e.mode.is_link())))
-        .collect())
 }
 
 /// The blob `file` on disk would be, or `None` when it is missing or a

@@ -12,8 +12,10 @@
 //! - [`read_changed_files`]: the same set from a list a CI system made.
 //! - [`tree_at`]: a revision's files under a folder, written into a new
 //!   folder, bounded and never outside it.
-//! - [`Revision`]: a revision's files opened once, to ask which it has
-//!   and read one as it was.
+//! - [`Revision`]: a revision's files opened once, to ask which it has,
+//!   read one as it was, list what the work tree changed since and write
+//!   its files out: one opening of the repository serves all four (the
+//!   functions above each open it anew).
 //! - [`top`]: the top of the work tree holding a folder, which a
 //!   revision's paths are relative to.
 //!

@@ -63,6 +63,17 @@ pub struct Written {
 pub fn tree_at(repo_dir: &Path, rev: &str, subdir: &str, into: &Path) -> Result<Written, Error> {
     let repo = revision::open(repo_dir)?;
     let root = revision::tree(&repo, rev)?;
+    write_tree(&repo, root, rev, subdir, into)
+}
+
+/// [`tree_at`] of the tree `root` of revision `rev` in the open `repo`.
+pub(super) fn write_tree(
+    repo: &gix::Repository,
+    root: gix::Tree<'_>,
+    rev: &str,
+    subdir: &str,
+    into: &Path,
+) -> Result<Written, Error> {
     let tree = subtree(root, subdir, rev)?;
     fresh(into)?;
     let entries = tree.traverse().breadthfirst.files().map_err(git)?;
@@ -81,7 +92,7 @@ pub fn tree_at(repo_dir: &Path, rev: &str, subdir: &str, into: &Path) -> Result<
             let blob = repo.find_blob(e.oid).map_err(git)?;
             links.insert(path, blob.data.to_str_lossy().into_owned());
         } else if e.mode.is_blob() {
-            written.bytes += write_blob(&repo, e.oid, into, &path, subdir, written.bytes)?;
+            written.bytes += write_blob(repo, e.oid, into, &path, subdir, written.bytes)?;
             written.files += 1;
         }
     }

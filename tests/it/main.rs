@@ -16,6 +16,7 @@ mod bounds;
 mod check;
 mod check_sarif;
 mod corpus;
+mod env_hashes;
 mod errors;
 mod hardening;
 mod http_resource;

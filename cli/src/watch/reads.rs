@@ -1,75 +1,63 @@
-//! What a run read, as `--watch` needs it: which changed paths affect it,
-//! and which folders to watch for them. A leaf.
+//! What a run read, as `--watch` needs it: which changed paths affect it
+//! (judged by the library's rule, [`Depends`], as `bpvm batch
+//! --affected-by` judges a revision's changes), and which folders to
+//! watch for them. A leaf.
 
-use bpvm::batch::Read;
-use bpvm::runtime::root::inputs::{Inputs, Seen};
+use bpvm::batch::{Depends, Read};
+use bpvm::runtime::root::inputs::Inputs;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// What one run (a render, a test run, a batch target) read, by absolute
 /// path.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Reads {
-    /// Files read, and paths looked at (a file that appears at a path
-    /// looked at and found missing is a change too).
-    pub files: BTreeSet<PathBuf>,
-    /// Folders listed: an entry they gain or lose is a change.
-    pub folders: BTreeSet<PathBuf>,
-    /// Folders any change under which is a change (the folder of a
-    /// template that failed to load: what it read is not known).
-    pub trees: BTreeSet<PathBuf>,
-}
+pub struct Reads(Depends);
 
 impl Reads {
     /// What a tracked run read (its environment variables aside: a change
     /// to them is not a saved file).
     pub fn from_inputs(inputs: &Inputs) -> Reads {
-        let mut reads = Reads::default();
-        for (path, seen) in &inputs.files {
-            match seen {
-                Seen::Folder(_) => reads.folders.insert(path.clone()),
-                _ => reads.files.insert(path.clone()),
-            };
-        }
-        reads
+        Reads(Depends::from_inputs(inputs))
     }
 
     /// What a batch target's manifest lists, its paths relative to `base`
     /// (the target's base, with links resolved, as manifests are made).
     pub fn from_manifest(read: &Read, base: &Path) -> Reads {
-        // A facet the render left out by its condition: saving it may
-        // change the condition (what else changed is not told apart here).
-        let files = read
-            .files
-            .keys()
-            .chain(read.paths.keys())
-            .chain(read.facets_left_out.keys());
-        Reads {
-            files: files.map(|rel| base.join(rel)).collect(),
-            folders: read.folders.keys().map(|rel| base.join(rel)).collect(),
-            trees: BTreeSet::new(),
-        }
+        Reads(Depends::from_manifest(read, base))
+    }
+
+    /// Counts any change under `folder` (the folder of a template that
+    /// failed to load: what it read is not known).
+    pub fn add_tree(&mut self, folder: &Path) {
+        self.0.add_within(folder);
+    }
+
+    /// Counts `file` as read (a file named on the command line, read
+    /// without a root).
+    pub fn add_file(&mut self, file: &Path) {
+        self.0.add_read(file);
+    }
+
+    /// Counts `folder` as listed: an entry created in it or removed is a
+    /// change.
+    pub fn add_listed(&mut self, folder: &Path) {
+        self.0.add_listed(folder);
     }
 
     /// Adds what `other` read.
     pub fn extend(&mut self, other: &Reads) {
-        self.files.extend(other.files.iter().cloned());
-        self.folders.extend(other.folders.iter().cloned());
-        self.trees.extend(other.trees.iter().cloned());
+        self.0.extend(&other.0);
     }
 
-    /// Whether a change at `path` can change what the run gives: `path`
-    /// was read or looked at, or lies under a tree; or `entry` (it was
-    /// created, removed or renamed) and its folder was listed.
+    /// Whether a change at `path` can change what the run gives;
+    /// `entry`: it was created, removed or renamed.
     pub fn affected_by(&self, path: &Path, entry: bool) -> bool {
-        self.files.contains(path)
-            || self.trees.iter().any(|t| path.starts_with(t))
-            || (entry && path.parent().is_some_and(|p| self.folders.contains(p)))
+        self.0.affected_by(path, entry).is_some()
     }
 
     /// How many paths a change at which is seen: files read or looked at.
     pub fn file_count(&self) -> usize {
-        self.files.len()
+        self.0.files().count()
     }
 
     /// The folders to watch, each with whether its whole tree is watched:
@@ -78,16 +66,17 @@ impl Reads {
     /// existing ancestor, where its creation shows.
     pub fn folders(&self) -> Vec<(PathBuf, bool)> {
         let mut flat: BTreeSet<PathBuf> = BTreeSet::new();
-        let parents = self.files.iter().filter_map(|f| f.parent());
-        for folder in self.folders.iter().map(PathBuf::as_path).chain(parents) {
-            flat.insert(existing(folder));
+        let files: Vec<PathBuf> = self.0.files().collect();
+        let parents = files.iter().filter_map(|f| f.parent()).map(Path::to_path_buf);
+        for folder in self.0.folders().chain(parents) {
+            flat.insert(existing(&folder));
         }
         let mut trees = BTreeSet::new();
-        for tree in &self.trees {
+        for tree in self.0.within() {
             if tree.is_dir() {
-                trees.insert(tree.clone());
+                trees.insert(tree);
             } else {
-                flat.insert(existing(tree));
+                flat.insert(existing(&tree));
             }
         }
         // A folder inside a watched tree is watched already.
@@ -105,21 +94,23 @@ fn existing(folder: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bpvm::runtime::root::inputs::Seen;
 
     fn reads() -> Reads {
-        Reads {
-            files: [
-                "/p/windsor.yaml",
-                "/p/contexts/dev/values.yaml",
-                "/p/contexts/dev/blueprint.yaml",
-            ]
-            .map(PathBuf::from)
-            .into(),
-            folders: ["/p/contexts", "/p/contexts/_template/facets"]
-                .map(PathBuf::from)
-                .into(),
-            trees: ["/q"].map(PathBuf::from).into(),
+        let mut inputs = Inputs::default();
+        for file in [
+            "/p/windsor.yaml",
+            "/p/contexts/dev/values.yaml",
+            "/p/contexts/dev/blueprint.yaml",
+        ] {
+            inputs.files.insert(file.into(), Seen::File([0; 32]));
         }
+        for folder in ["/p/contexts", "/p/contexts/_template/facets"] {
+            inputs.files.insert(folder.into(), Seen::Folder([0; 32]));
+        }
+        let mut reads = Reads::from_inputs(&inputs);
+        reads.add_tree(Path::new("/q"));
+        reads
     }
 
     #[test]
@@ -141,6 +132,18 @@ mod tests {
         for (path, entry, affected) in table {
             assert_eq!(r.affected_by(Path::new(path), entry), affected, "{path} {entry}");
         }
+    }
+
+    #[test]
+    fn renaming_a_folder_on_the_way_to_a_file_read_affects_the_run() {
+        // Only the folder's own event may arrive (its parent is watched for
+        // the blueprint beside it, and lists nothing): the file read moved.
+        let mut inputs = Inputs::default();
+        inputs.files.insert("/r/blueprint.yaml".into(), Seen::File([0; 32]));
+        inputs.files.insert("/r/parts/queue.yaml".into(), Seen::File([0; 32]));
+        let r = Reads::from_inputs(&inputs);
+        assert!(r.affected_by(Path::new("/r/parts"), true));
+        assert!(!r.affected_by(Path::new("/r/other"), true));
     }
 
     #[test]

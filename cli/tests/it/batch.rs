@@ -244,3 +244,22 @@ fn a_bp_blueprint_renders_beside_a_yaml_one() {
     assert_eq!(ids, [("queue", "ok"), ("topic@prod", "ok")]);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn a_cache_whose_key_cannot_be_read_is_refused_before_anything_is_written() {
+    let root = scratch_dir("batch-cache-key");
+    write(&root, "app/bp.yaml", &good("orders"));
+    std::fs::create_dir_all(root.join("cache/key")).unwrap();
+    let run = bpvm()
+        .args(["batch", "app", "--out", "out", "--cache", "cache"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: --cache cache: cannot open it: cache/key: Is a directory (os error 21)\n"
+    );
+    assert!(!root.join("out").exists());
+}

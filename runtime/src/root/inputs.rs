@@ -6,8 +6,9 @@
 //! every file [`Root`](super::Root) reads, every folder it lists and every
 //! path it looks at is noted in it (with a BLAKE3 hash of what was
 //! there), and so is every environment variable a host function reads
-//! ([`env()`]: its name and a hash of its value, never the value). With no
-//! recorder active a note costs one thread-local check.
+//! ([`env()`]: its name and a hash of its value keyed by the recorder's
+//! key, never the value). With no recorder active a note costs one
+//! thread-local check.
 //!
 //! Cost (release build, the 1,200-target monorepo of
 //! `examples/monorepo.rs`, a machine of 2 cores shared with other work,
@@ -45,6 +46,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
+pub use super::env_key::{hash_env, random_key};
+
 /// A BLAKE3 hash.
 pub type Hash = [u8; 32];
 
@@ -69,8 +72,9 @@ impl Seen {
 }
 
 /// What one or more renders read: files by absolute path, and
-/// environment variables by name (a hash of the value; `None` when the
-/// variable was not set).
+/// environment variables by name (a keyed hash of the value, see
+/// [`hash_env`]; `None` when the variable was not set). Inputs noted by
+/// recorders with different keys hash the same value differently.
 ///
 /// Paths are hashed, not ordered: ordering paths compares them component
 /// by component, which took 31 M of the 68 M instructions tracking added
@@ -81,7 +85,7 @@ impl Seen {
 pub struct Inputs {
     /// Paths inside a root, absolute, and what was there.
     pub files: foldhash::HashMap<PathBuf, Seen>,
-    /// Variable names and the hashes of their values.
+    /// Variable names and the keyed hashes of their values.
     pub env: BTreeMap<String, Option<Hash>>,
 }
 
@@ -174,14 +178,41 @@ fn record(out: &mut Vec<u8>, tag: u8, hash: &Hash, name: &[u8]) {
 
 /// Where reads are noted while it is active on a thread (see [`track`]);
 /// shared by threads and renders alike (a template's load and each of its
-/// targets' renders may note into one, or each into its own).
-#[derive(Debug, Default)]
-pub struct Recorder(Mutex<Inputs>);
+/// targets' renders may note into one, or each into its own). Its key is
+/// what environment variables' values are hashed under.
+pub struct Recorder(Mutex<Inputs>, Hash);
+
+// Not derived: the key stays out of anything printed.
+impl std::fmt::Debug for Recorder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Recorder").field(&self.0).finish_non_exhaustive()
+    }
+}
 
 impl Recorder {
-    /// An empty recorder.
+    /// An empty recorder with this process's key (random, made once).
     pub fn new() -> Arc<Recorder> {
-        Arc::new(Recorder::default())
+        Recorder::keyed(super::env_key::process_key())
+    }
+
+    /// An empty recorder that hashes environment variables' values under
+    /// `key` (recorders whose notes are kept or compared across processes
+    /// share one).
+    ///
+    /// ```
+    /// use bpvm_runtime::root::inputs::{self, Recorder};
+    /// let r = Recorder::keyed([7; 32]);
+    /// inputs::track(&r, || inputs::env("TOKEN", Some(b"s3cret")));
+    /// assert_eq!(r.inputs().env["TOKEN"], Some(inputs::hash_env(&[7; 32], b"s3cret")));
+    /// assert_eq!(r.key(), [7; 32]);
+    /// ```
+    pub fn keyed(key: Hash) -> Arc<Recorder> {
+        Arc::new(Recorder(Mutex::default(), key))
+    }
+
+    /// The key environment variables' values are hashed under.
+    pub fn key(&self) -> Hash {
+        self.1
     }
 
     /// What was noted so far.
@@ -292,25 +323,31 @@ pub(super) fn listing_hash(listing: &Listing) -> Hash {
     *h.finalize().as_bytes()
 }
 
-/// Notes an environment variable a render read: its name and a hash of
-/// its value (`None`: not set). The value itself is never kept.
+/// Notes an environment variable a render read: its name and the hash of
+/// its value keyed by the active recorder's key (`None`: not set). The
+/// value itself, and any plain hash of it, is never kept.
 ///
 /// ```
 /// use bpvm_runtime::root::inputs;
 /// let r = inputs::Recorder::new();
 /// inputs::track(&r, || inputs::env("TOKEN", Some(b"s3cret")));
-/// assert_eq!(r.inputs().env["TOKEN"], Some(inputs::hash_value(b"s3cret")));
+/// assert_eq!(r.inputs().env["TOKEN"], Some(inputs::hash_env(&r.key(), b"s3cret")));
+/// assert_ne!(r.inputs().env["TOKEN"], Some(inputs::hash_value(b"s3cret")));
 /// ```
 pub fn env(name: &str, value: Option<&[u8]>) {
-    if tracking() {
-        let hash = value.map(hash_value);
-        active(|i| {
-            i.env.insert(name.to_string(), hash);
-        });
-    }
+    ACTIVE.with(|a| {
+        if let Some(r) = a.borrow().as_ref() {
+            let hash = value.map(|v| hash_env(&r.1, v));
+            r.with(|i| {
+                i.env.insert(name.to_string(), hash);
+            });
+        }
+    });
 }
 
-/// The hash an environment variable's value is noted by.
+/// The hash a file's bytes are noted by (plain BLAKE3: a file's hash
+/// tells no secret a reader of the file could not; environment
+/// variables are keyed, see [`hash_env`]).
 pub fn hash_value(value: &[u8]) -> Hash {
     *blake3::hash(value).as_bytes()
 }

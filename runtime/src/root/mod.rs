@@ -20,6 +20,7 @@
 //! cannot tell it from the file's other names (it is the same file).
 
 mod beneath;
+mod env_key;
 pub mod inputs;
 mod listing;
 pub mod overlay;

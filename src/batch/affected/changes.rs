@@ -30,11 +30,23 @@ impl Changes {
     /// The files that differ between revision `rev` and the work tree of
     /// the repository holding `dir` (see [`vcs::changed_files`]).
     pub fn since(dir: &Path, rev: &str) -> Result<Changes, vcs::Error> {
-        let paths = vcs::changed_files(dir, rev)?;
-        let before = Revision::open(dir, rev)?;
+        Changes::of(Revision::open(dir, rev)?)
+    }
+
+    /// The files that differ between the revision `before` (opened
+    /// already) and the work tree (see [`Revision::changed_files`]).
+    ///
+    /// ```no_run
+    /// use bpvm::batch::Changes;
+    /// let main = bpvm::vcs::Revision::open(std::path::Path::new("."), "origin/main")?;
+    /// let changes = Changes::of(main)?;
+    /// println!("{} files changed", changes.paths.len());
+    /// # Ok::<(), bpvm::vcs::Error>(())
+    /// ```
+    pub fn of(before: Revision) -> Result<Changes, vcs::Error> {
         Ok(Changes {
             top: before.top().to_path_buf(),
-            paths,
+            paths: before.changed_files()?,
             before: Some(before),
         })
     }

@@ -45,14 +45,17 @@
 //! further.
 //!
 //! Here: `changes` (what changed), `rule` (one path
-//! against what a target depends on) and `fallback` (what it depends on
-//! without a manifest).
+//! against what a target depends on), `fallback` (what it depends on
+//! without a manifest) and `saved` (the same rule for files saved just
+//! now, by absolute path, which `--watch` asks).
 
 mod changes;
 mod fallback;
 mod rule;
+mod saved;
 
 pub use changes::Changes;
+pub use saved::Depends;
 
 use super::cache::Cache;
 use super::manifest::{base, output_options, real};

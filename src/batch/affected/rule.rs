@@ -7,9 +7,10 @@ use crate::batch::why::{How, Why};
 use std::path::{Path, PathBuf};
 
 /// What a target is judged by: what its render read (paths relative to
-/// its base, as a manifest has them), and the paths at or under which any
-/// change counts (what a render may read that a load does not show).
-#[derive(Debug, Clone, Default)]
+/// its base, as a manifest has them, or absolute), and the paths at or
+/// under which any change counts (what a render may read that a load
+/// does not show).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Basis {
     pub read: Read,
     /// Relative to the base; `""` is all of it.
@@ -26,45 +27,61 @@ pub(super) struct Changed<'c> {
     pub top: &'c str,
 }
 
+/// What is known of a changed path beyond its name.
+pub(super) enum Known<'c> {
+    /// It differs from a revision (or is listed as changed, with no
+    /// revision: `changes.before` is `None`); `top` is the path as the
+    /// repository names it.
+    Repo { changes: &'c Changes, top: &'c str },
+    /// It was saved in the work tree just now: `entry` when the path
+    /// itself was created, removed or renamed (its folder's listing
+    /// changed), not only written.
+    Saved { entry: bool },
+}
+
 /// The first of `changed` that affects the target of `basis` (based at
 /// `base`), and how.
 pub(super) fn judge(basis: &Basis, base: &Path, changed: &[Changed<'_>], changes: &Changes) -> Option<Why> {
-    changed.iter().find_map(|c| one(basis, base, c, changes))
+    changed.iter().find_map(|c| {
+        let known = Known::Repo { changes, top: c.top };
+        affects(basis, base, &c.rel, &known).map(|how| Why::new(c.top, how))
+    })
 }
 
-fn one(basis: &Basis, base: &Path, c: &Changed<'_>, changes: &Changes) -> Option<Why> {
-    let why = |how| Some(Why::new(c.top, how));
+/// How a change at `rel` (relative to `base`, or absolute) affects the
+/// target of `basis`, or `None` when it does not.
+pub(super) fn affects(basis: &Basis, base: &Path, rel: &str, known: &Known<'_>) -> Option<How> {
     let read = &basis.read;
     // A file read, or what a link it went through pointed to.
-    if read.files.keys().any(|e| *e == c.rel || under(e, &c.rel)) {
-        return why(How::Read);
+    if read.files.keys().any(|e| e == rel || under(e, rel)) {
+        return Some(How::Read);
     }
     // A path looked at: what is there may be another kind now. A file
     // beneath it changes that only when something appears where nothing
     // was, or a folder is gone with its last file.
     let looked = read.paths.iter().any(|(e, kind)| {
-        *e == c.rel
-            || under(e, &c.rel)
-            || (under(&c.rel, e) && (kind == "missing" || std::fs::symlink_metadata(absolute(base, e)).is_err()))
+        e == rel
+            || under(e, rel)
+            || (under(rel, e) && (kind == "missing" || std::fs::symlink_metadata(absolute(base, e)).is_err()))
     });
     if looked {
-        return why(How::Looked);
+        return Some(How::Looked);
     }
     for folder in read.folders.keys() {
-        if *folder == c.rel || under(folder, &c.rel) {
-            return why(How::Listed);
+        if folder == rel || under(folder, rel) {
+            return Some(How::Listed);
         }
-        if under(&c.rel, folder) && entry_came_or_went(base, folder, c, changes) {
-            return why(How::Listed);
+        if under(rel, folder) && entry_came_or_went(base, folder, rel, known) {
+            return Some(How::Listed);
         }
     }
     for (e, entry) in &read.facets_left_out {
-        if under(e, &c.rel) || (*e == c.rel && condition_changed(basis, base, e, entry, c, changes)) {
-            return why(How::FacetLeftOut);
+        if under(e, rel) || (e == rel && condition_changed(basis, base, e, entry, known)) {
+            return Some(How::FacetLeftOut);
         }
     }
-    if basis.within.iter().any(|w| *w == c.rel || under(&c.rel, w)) {
-        return why(How::Within);
+    if basis.within.iter().any(|w| w == rel || under(rel, w)) {
+        return Some(How::Within);
     }
     None
 }
@@ -78,17 +95,23 @@ pub(super) fn under(path: &str, folder: &str) -> bool {
     path.len() > folder.len() && path.starts_with(folder) && path.as_bytes()[folder.len()] == b'/'
 }
 
-/// Whether the entry of the listed `folder` that the changed path lies
-/// in was added or removed: it is there now and the revision had
+/// Whether the entry of the listed `folder` that the changed path `rel`
+/// lies in was added or removed: it is there now and the revision had
 /// nothing there, or the other way round. Without a revision, it may
-/// have been.
-fn entry_came_or_went(base: &Path, folder: &str, c: &Changed<'_>, changes: &Changes) -> bool {
+/// have been. Saved just now: the change is that entry's, and it was
+/// created, removed or renamed.
+fn entry_came_or_went(base: &Path, folder: &str, rel: &str, known: &Known<'_>) -> bool {
     let rest = if folder.is_empty() {
-        c.rel.as_str()
+        rel
     } else {
-        &c.rel[folder.len() + 1..]
+        &rel[folder.len() + 1..]
     };
     let name = rest.split('/').next().unwrap_or(rest);
+    let below = rest.len() - name.len();
+    let (changes, top) = match known {
+        Known::Saved { entry } => return *entry && below == 0,
+        Known::Repo { changes, top } => (changes, top),
+    };
     let entry_rel = if folder.is_empty() {
         name.to_string()
     } else {
@@ -96,8 +119,7 @@ fn entry_came_or_went(base: &Path, folder: &str, c: &Changed<'_>, changes: &Chan
     };
     // The same entry as the repository names it: the changed path less
     // what lies beneath the entry.
-    let below = rest.len() - name.len();
-    let entry_top = &c.top[..c.top.len() - below];
+    let entry_top = &top[..top.len() - below];
     let now = std::fs::symlink_metadata(absolute(base, &entry_rel)).is_ok();
     match changes.had(entry_top) {
         Some(then) => then != now,
@@ -106,15 +128,12 @@ fn entry_came_or_went(base: &Path, folder: &str, c: &Changed<'_>, changes: &Chan
 }
 
 /// Whether what decides a left-out facet's part in the render differs
-/// between the revision and now. Without a revision, it may.
-fn condition_changed(
-    basis: &Basis,
-    base: &Path,
-    rel: &str,
-    entry: &LeftOut,
-    c: &Changed<'_>,
-    changes: &Changes,
-) -> bool {
+/// between the revision and now. Without a revision, or saved just now
+/// (what it was before is not kept), it may.
+fn condition_changed(basis: &Basis, base: &Path, rel: &str, entry: &LeftOut, known: &Known<'_>) -> bool {
+    let Known::Repo { changes, top } = known else {
+        return true;
+    };
     let (Some(before), Some(project), Some(v09)) = (&changes.before, &basis.project, entry.v09()) else {
         return true;
     };
@@ -124,7 +143,7 @@ fn condition_changed(
     else {
         return true;
     };
-    match before.read(c.top) {
+    match before.read(top) {
         Ok(Some(bytes)) => LeftOut::of(&file, &bytes, v09) != *entry,
         _ => true,
     }

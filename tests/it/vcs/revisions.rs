@@ -145,3 +145,34 @@ fn a_bare_repository_has_no_work_tree() {
         "{e}"
     );
 }
+
+#[test]
+fn one_opened_revision_gives_its_top_changes_and_files() {
+    let repo = history("opened-once");
+    repo.write("two.yaml", "2, edited\n");
+    let opened = bpvm::vcs::Revision::open(repo.dir(), "v1").unwrap();
+    assert_eq!(opened.rev(), "v1");
+    assert_eq!(opened.top(), repo.dir());
+    // The same as each asked for alone.
+    assert_eq!(
+        opened.changed_files().unwrap(),
+        changed_files(repo.dir(), "v1").unwrap()
+    );
+    assert_eq!(list(opened.changed_files().unwrap()), ["three.yaml", "two.yaml"]);
+    let into = repo.dir().with_extension("v1");
+    let written = opened.tree_at("", &into).unwrap();
+    assert_eq!(written.files, 1);
+    assert_eq!(std::fs::read_to_string(into.join("one.yaml")).unwrap(), "1\n");
+    assert!(!into.join("two.yaml").exists());
+    std::fs::remove_dir_all(&into).unwrap();
+    // A folder the revision lacks is refused, naming the revision given.
+    let e = opened.tree_at("later", &into).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        bpvm::vcs::tree_at(repo.dir(), "v1", "later", &into)
+            .unwrap_err()
+            .to_string()
+    );
+    assert!(e.to_string().contains("no such folder in revision \"v1\""), "{e}");
+    let _ = std::fs::remove_dir_all(&into);
+}

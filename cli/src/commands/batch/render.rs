@@ -100,22 +100,7 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
         read,
         out_real,
     };
-    let job = Job {
-        format,
-        texts: !matches!(sink.mode, Mode::Render),
-        fail_fast: args.fail_fast,
-        strict: args.strict,
-        // A JUnit report has no place for manifests: nothing to track for.
-        // `--watch` runs again what a change affects: what each target read.
-        track: args.watch
-            || cache.is_some()
-            || (args.report.is_some() && matches!(args.report_format, ReportFormat::Json)),
-        cache: cache.as_ref().map(|c| absolute(c.dir())),
-        shard: args.shard(),
-        suite: None,
-        skip: Vec::new(),
-        targets: Vec::new(),
-    };
+    let job = job(args, format, !matches!(sink.mode, Mode::Render), cache.as_ref());
     let workers = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
@@ -145,6 +130,29 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
         found: found.targets,
         records: report.records,
     }))
+}
+
+/// The job each template's worker is given: what to render and how.
+fn job(args: &Args, format: Format, texts: bool, cache: Option<&batch::Cache>) -> Job {
+    Job {
+        format,
+        texts,
+        fail_fast: args.fail_fast,
+        strict: args.strict,
+        // A JUnit report has no place for manifests: nothing to track for.
+        // `--watch` runs again what a change affects: what each target read.
+        track: args.watch
+            || cache.is_some()
+            || (args.report.is_some() && matches!(args.report_format, ReportFormat::Json)),
+        cache: cache.map(|c| absolute(c.dir())),
+        // Without a cache, hashes of variables in this run's report are
+        // comparable within it and with nothing else.
+        env_key: bpvm::runtime::root::inputs::random_key(),
+        shard: args.shard(),
+        suite: None,
+        skip: Vec::new(),
+        targets: Vec::new(),
+    }
 }
 
 impl Pick {
@@ -178,7 +186,7 @@ fn open_cache(args: &Args) -> Result<Option<batch::Cache>, String> {
     let Some(dir) = args.cache() else { return Ok(None) };
     batch::Cache::open(&dir)
         .map(Some)
-        .map_err(|e| format!("error: --cache {}: cannot create it: {e}", dir.display()))
+        .map_err(|e| format!("error: --cache {}: cannot open it: {e}", dir.display()))
 }
 
 /// The `--out` folder made; with JSON output, marked as rendered (JSON

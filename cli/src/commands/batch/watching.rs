@@ -70,7 +70,7 @@ impl Batching<'_> {
             if record.status == Status::Failed {
                 // A template that failed to load read less than it
                 // would: any change in its folder may mend it.
-                reads.trees.insert(folder(target));
+                reads.add_tree(&folder(target));
             }
             self.targets.insert(record.id.clone(), reads);
         }
@@ -84,8 +84,12 @@ impl Session for Batching<'_> {
             all.extend(reads);
         }
         // A blueprint or project made in a PATH is a new target.
-        all.folders.extend(self.paths.iter().cloned());
-        all.trees.extend(self.tests.iter().cloned());
+        for path in &self.paths {
+            all.add_listed(path);
+        }
+        for tests in &self.tests {
+            all.add_tree(tests);
+        }
         all
     }
 

@@ -41,6 +41,7 @@ pub fn work(_: WorkerArgs) -> ExitCode {
             track: job.track,
             // The parent made the folder: one that is gone now is no cache.
             cache: job.cache.and_then(|dir| batch::Cache::open(&dir).ok()),
+            env_key: Some(job.env_key),
             bpvm_version: None,
             tests: job.suite.into_iter().collect(),
             shard: job.shard,

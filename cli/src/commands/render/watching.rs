@@ -43,13 +43,13 @@ impl Rendering {
             &flags.resource_state,
             &self.args.terraform_outputs,
         ];
-        reads
-            .files
-            .extend(named.into_iter().flatten().map(|p| watch::resolved(p)));
+        for file in named.into_iter().flatten() {
+            reads.add_file(&watch::resolved(file));
+        }
         if result.is_err() {
             // What a render that failed early read is not all it would
             // read: any change in its folder may mend it.
-            reads.trees.insert(self.folder());
+            reads.add_tree(&self.folder());
         }
         self.reads = reads;
         let _ = crate::exit::code(result);

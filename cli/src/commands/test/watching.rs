@@ -38,7 +38,7 @@ impl Testing {
             // The project did not load, or its cases were not found: what
             // it read is not all a run reads, so any change in the
             // project's folder may mend it.
-            reads.trees.insert(watch::resolved(&self.args.project));
+            reads.add_tree(&watch::resolved(&self.args.project));
         }
         self.reads = reads;
         let _ = crate::exit::passed(result);

@@ -30,6 +30,9 @@ pub struct Job {
     pub track: bool,
     /// The render cache's folder.
     pub cache: Option<PathBuf>,
+    /// The key this run hashes environment variables' values under when
+    /// there is no cache: every worker of the run uses the same one.
+    pub env_key: [u8; 32],
     pub shard: Option<(usize, usize)>,
     pub suite: Option<Suite>,
     /// Ids not to run: done, or the cause of an earlier crash.
@@ -111,6 +114,7 @@ impl Job {
             ],
         )?;
         put_option(out, self.cache.as_ref().map(|c| c.as_os_str().as_bytes()))?;
+        put(out, &self.env_key)?;
         let shard = self.shard.map(|(k, n)| format!("{k}/{n}"));
         put_option(out, shard.as_deref().map(str::as_bytes))?;
         put_option(out, self.suite.as_ref().map(|s| s.id.as_bytes()))?;
@@ -130,6 +134,9 @@ impl Job {
         };
         let flags = field(input)?;
         let cache = option(input)?.map(path);
+        let env_key = field(input)?
+            .try_into()
+            .map_err(|_| broken("a key that is not 32 bytes"))?;
         let shard = option(input)?
             .map(|s| bpvm::batch::parse_shard(&String::from_utf8_lossy(&s)))
             .transpose()
@@ -147,6 +154,7 @@ impl Job {
             strict: flags.get(2) == Some(&1),
             track: flags.get(3) == Some(&1),
             cache,
+            env_key,
             shard,
             suite: suite_id.zip(project).map(|(id, project)| Suite { id, project }),
             skip,
@@ -268,6 +276,7 @@ mod tests {
             strict: true,
             track: true,
             cache: Some("c".into()),
+            env_key: [9; 32],
             shard: Some((2, 3)),
             suite: Some(Suite {
                 id: "p".into(),
@@ -289,6 +298,7 @@ mod tests {
         );
         assert_eq!((back.suite, back.skip), (job.suite, job.skip));
         assert_eq!((back.track, back.cache), (true, Some("c".into())));
+        assert_eq!(back.env_key, [9; 32]);
 
         let mut bytes = Vec::new();
         let record = Record {
