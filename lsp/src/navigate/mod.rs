@@ -37,6 +37,32 @@ pub type Evaluations = BTreeMap<PathBuf, Result<Evaluated, String>>;
 /// nothing is named, where what is named is set nowhere (a value a rule
 /// derives), or in a document that is not open. A value is evaluated in
 /// the context `selected` (else the one `bpvm render` chooses).
+///
+/// ```
+/// use bpvm_lsp::navigate::{Evaluations, definition};
+/// use bpvm_lsp::text::{Documents, open::uri_of};
+/// use lsp_types::{GotoDefinitionParams, GotoDefinitionResponse, Position, TextDocumentIdentifier, TextDocumentPositionParams};
+/// let dir = tempfile::tempdir().unwrap();
+/// let bp = dir.path().canonicalize().unwrap().join("bp.yaml");
+/// let text = "version: 2025-11-02\nvariables:\n  region: {type: string}\nvalues:\n  r: {type: string, value: '${variables.region}'}\n";
+/// std::fs::write(&bp, text).unwrap();
+/// let uri = uri_of(&bp).unwrap();
+/// let mut open = Documents::default();
+/// open.open(&uri, 1, text.to_string());
+/// let at = |line, character| GotoDefinitionParams {
+///     text_document_position_params: TextDocumentPositionParams::new(
+///         TextDocumentIdentifier::new(uri.clone()),
+///         Position::new(line, character),
+///     ),
+///     work_done_progress_params: Default::default(),
+///     partial_result_params: Default::default(),
+/// };
+/// let Some(GotoDefinitionResponse::Array(found)) = definition(&open, &mut Evaluations::new(), None, at(4, 42)) else {
+///     panic!("no definition");
+/// };
+/// assert_eq!((found[0].range.start, found[0].range.end), (Position::new(2, 2), Position::new(2, 8)));
+/// assert!(definition(&open, &mut Evaluations::new(), None, at(0, 1)).is_none());
+/// ```
 pub fn definition(
     documents: &Documents,
     evaluations: &mut Evaluations,
@@ -69,6 +95,31 @@ pub fn definition(
 /// The places that use the config block or component at a place of an
 /// open document (its declarations too when the client asks for them);
 /// empty for anything else, and for a document that is not open.
+///
+/// ```
+/// use bpvm_lsp::navigate::references;
+/// use bpvm_lsp::text::{Documents, open::uri_of};
+/// use lsp_types::{Position, ReferenceContext, ReferenceParams, TextDocumentIdentifier, TextDocumentPositionParams};
+/// let dir = tempfile::tempdir().unwrap();
+/// let p = dir.path().canonicalize().unwrap();
+/// std::fs::create_dir_all(p.join("contexts/_template/facets")).unwrap();
+/// std::fs::write(p.join("windsor.yaml"), "").unwrap();
+/// let facet = p.join("contexts/_template/facets/base.yaml");
+/// let text = "kind: Facet\nmetadata: {name: base}\nterraform:\n  - path: vpc\n  - {path: eks, dependsOn: [vpc]}\n";
+/// std::fs::write(&facet, text).unwrap();
+/// let uri = uri_of(&facet).unwrap();
+/// let mut open = Documents::default();
+/// open.open(&uri, 1, text.to_string());
+/// let params = ReferenceParams {
+///     text_document_position: TextDocumentPositionParams::new(TextDocumentIdentifier::new(uri), Position::new(3, 10)),
+///     context: ReferenceContext { include_declaration: false },
+///     work_done_progress_params: Default::default(),
+///     partial_result_params: Default::default(),
+/// };
+/// let found = references(&open, params);
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].range.start, Position::new(4, 28));
+/// ```
 pub fn references(documents: &Documents, p: ReferenceParams) -> Vec<Location> {
     let at = p.text_document_position;
     let Some((doc, source, offset)) = opened(documents, &at.text_document.uri, at.position) else {

@@ -9,6 +9,16 @@ use lsp_types::{Location, Range};
 use std::path::PathBuf;
 
 /// A file of a template, read.
+///
+/// ```
+/// use bpvm_lsp::navigate::Source;
+/// let source = Source::new("/p/values.yaml".into(), "a:\n  é: 1\n".into());
+/// let span = source.key_at((2, 3));
+/// assert_eq!(&source.text[span.0..span.1], "é");
+/// let at = source.location(span).unwrap();
+/// assert_eq!(at.uri.as_str(), "file:///p/values.yaml");
+/// assert_eq!((at.range.start.character, at.range.end.character), (2, 3));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Source {
     /// The file, absolute.

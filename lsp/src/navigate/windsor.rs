@@ -12,6 +12,13 @@ use bpvm::windsor::{Project, TEMPLATE};
 use lsp_types::Location;
 
 /// What a place of a Windsor file names.
+///
+/// ```
+/// use bpvm_lsp::navigate::Target;
+/// let read = Target::Block("platform".into(), Some("platform".into()));
+/// assert_eq!(read.path_read(), Some("platform"));
+/// assert_eq!(Target::Block("platform".into(), None).path_read(), None);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
     /// A path of the context's values an expression reads.
