@@ -18,7 +18,7 @@ mod written;
 pub use declared::{Mark, Section, marks, system_of};
 pub use names::{Name, names};
 pub use source::Source;
-pub use windsor::Target;
+pub use windsor::{Scanned, Target};
 pub use written::names_written;
 
 use crate::diagnose::{Template, template_of};

@@ -33,9 +33,18 @@ pub enum Target {
     Component(Section, String),
 }
 
+/// A file of a project and what it declares and names, read once for
+/// every question of a request.
+pub struct Scanned {
+    /// The file.
+    pub source: Source,
+    /// Its declarations and `dependsOn` entries.
+    pub marks: Vec<Mark>,
+}
+
 /// The files of `project` that declare and use blocks and components:
 /// its facets, then its base blueprint, each read through the file layer.
-pub fn files(project: &Project) -> Vec<Source> {
+pub fn files(project: &Project) -> Vec<Scanned> {
     let base = format!("{TEMPLATE}/blueprint.yaml");
     let mut files: Vec<&str> = project.facets.iter().map(|f| f.file.as_str()).collect();
     files.sort_unstable();
@@ -43,6 +52,10 @@ pub fn files(project: &Project) -> Vec<Source> {
     files
         .into_iter()
         .filter_map(|f| Source::read(&project.root, f))
+        .map(|source| Scanned {
+            marks: marks(&source.text),
+            source,
+        })
         .collect()
 }
 
@@ -50,7 +63,7 @@ pub fn files(project: &Project) -> Vec<Source> {
 /// `files`): a name an expression reads (a config block when its first
 /// segments name one), else a declaration's name or a `dependsOn` entry
 /// (`cni-install` names the flux system `cni`).
-pub fn target_at(project: &Project, files: &[Source], source: &Source, at: usize) -> Option<Target> {
+pub fn target_at(project: &Project, files: &[Scanned], source: &Source, at: usize) -> Option<Target> {
     let inside = |span: (usize, usize)| span.0 <= at && at <= span.1 && span.0 < span.1;
     if let Some(name) = names_written(&source.text).into_iter().find(|n| inside(n.span())) {
         return Some(match block_read(project, &name) {
@@ -72,9 +85,9 @@ pub fn target_at(project: &Project, files: &[Source], source: &Source, at: usize
 
 /// Whether some file of `files` declares `name` in `section` (or, for
 /// [`Section::Kustomize`], its family).
-fn declared(files: &[Source], section: Section, name: &str) -> bool {
+fn declared(files: &[Scanned], section: Section, name: &str) -> bool {
     files.iter().any(|f| {
-        marks(&f.text)
+        f.marks
             .iter()
             .any(|m| m.declares && m.name == name && (m.section == section || m.section.family() == section))
     })
@@ -95,18 +108,26 @@ fn block_read<'p>(project: &'p Project, name: &Name) -> Option<&'p str> {
 /// Where `target` is defined: its declarations in `files`, then the
 /// places the context sets the path it reads (from `origins`, the
 /// context's provenance).
-pub fn definitions(target: &Target, files: &[Source], origins: Option<&Origins>, project: &Project) -> Vec<Location> {
-    let mut out = found(files, |source| {
-        marks(&source.text)
-            .into_iter()
-            .filter(|m| m.declares && declares(target, m))
-            .map(|m| m.span)
-            .collect()
-    });
+pub fn definitions(target: &Target, files: &[Scanned], origins: Option<&Origins>, project: &Project) -> Vec<Location> {
+    let mut out = match target {
+        Target::Value(_) => Vec::new(),
+        _ => declarations(target, files),
+    };
     if let (Some(path), Some(origins)) = (target.path_read(), origins) {
         out.extend(set_at(&project.root, origins, path));
     }
     out
+}
+
+/// The declarations in `files` of the block or component `target` names.
+fn declarations(target: &Target, files: &[Scanned]) -> Vec<Location> {
+    found(files, |file| {
+        file.marks
+            .iter()
+            .filter(|m| m.declares && declares(target, m))
+            .map(|m| m.span)
+            .collect()
+    })
 }
 
 impl Target {
@@ -122,7 +143,7 @@ impl Target {
 /// The places in `files` that use `target` (a config block's reads, a
 /// component's `dependsOn` entries), its declarations first when
 /// `declarations` is set. A value path has none.
-pub fn references(target: &Target, files: &[Source], project: &Project, declarations: bool) -> Vec<Location> {
+pub fn references(target: &Target, files: &[Scanned], project: &Project, declarations: bool) -> Vec<Location> {
     if let Target::Value(_) = target {
         return Vec::new();
     }
@@ -131,9 +152,10 @@ pub fn references(target: &Target, files: &[Source], project: &Project, declarat
         Target::Component(Section::Kustomize, name) if declared(files, Section::Flux, name) => Some(name.as_str()),
         _ => None,
     };
-    found(files, |source| {
-        let mut spans: Vec<(usize, usize)> = marks(&source.text)
-            .into_iter()
+    found(files, |file| {
+        let mut spans: Vec<(usize, usize)> = file
+            .marks
+            .iter()
             .filter(|m| {
                 let made = !m.declares && system.is_some() && system_of(&m.name) == system;
                 (declares(target, m) || (made && m.section.family() == Section::Kustomize))
@@ -142,7 +164,7 @@ pub fn references(target: &Target, files: &[Source], project: &Project, declarat
             .map(|m| m.span)
             .collect();
         if let Target::Block(block, _) = target {
-            for name in names_written(&source.text) {
+            for name in names_written(&file.source.text) {
                 if block_read(project, &name) == Some(block.as_str()) {
                     let first = name.segments[0].0;
                     spans.push((first, first + block.len()));
@@ -164,9 +186,9 @@ fn declares(target: &Target, mark: &Mark) -> bool {
 }
 
 /// The locations of the spans `spans` finds in each of `files`.
-fn found(files: &[Source], spans: impl Fn(&Source) -> Vec<(usize, usize)>) -> Vec<Location> {
+fn found(files: &[Scanned], spans: impl Fn(&Scanned) -> Vec<(usize, usize)>) -> Vec<Location> {
     files
         .iter()
-        .flat_map(|source| spans(source).into_iter().filter_map(|s| source.location(s)))
+        .flat_map(|file| spans(file).into_iter().filter_map(|s| file.source.location(s)))
         .collect()
 }

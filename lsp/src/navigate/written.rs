@@ -33,38 +33,59 @@ pub fn names_written(text: &str) -> Vec<Name> {
     out
 }
 
+/// How far one `${…}` may run: a longer one is taken as never closed,
+/// so a file of unclosed `${` costs time in proportion to its size.
+const MAX_BYTES: usize = 4096;
+/// How many lines one `${…}` may run over.
+const MAX_LINES: usize = 32;
+
 /// The byte spans of the sources of `text`'s `${…}` (inside the braces),
-/// braces and string literals inside them counted; one never closed is
-/// passed over.
+/// braces and string literals inside them counted. One never closed
+/// (within [`MAX_BYTES`] and [`MAX_LINES`]) is passed over with the rest
+/// of its line.
 fn substitutions(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
     while let Some(found) = text[i..].find("${") {
         let from = i + found + 2;
-        let mut depth = 1usize;
-        let mut j = from;
-        let mut quote: Option<u8> = None;
-        while j < bytes.len() && depth > 0 {
-            match (quote, bytes[j]) {
-                (Some(_), b'\\') => j += 1,
-                (Some(q), b) if b == q => quote = None,
-                (Some(_), _) => {}
-                (None, b @ (b'\'' | b'"' | b'`')) => quote = Some(b),
-                (None, b'{') => depth += 1,
-                (None, b'}') => depth -= 1,
-                (None, _) => {}
+        match closing(&bytes[from..bytes.len().min(from + MAX_BYTES)]) {
+            Some(len) => {
+                out.push((from, from + len));
+                i = from + len + 1;
             }
-            j += 1;
+            None => match text[from..].find('\n') {
+                Some(end) => i = from + end + 1,
+                None => break,
+            },
         }
-        if depth > 0 {
-            i = from;
-            continue;
-        }
-        out.push((from, j - 1));
-        i = j;
     }
     out
+}
+
+/// The length of an expression's source in `bytes` (which follow its
+/// `${`) before the `}` that closes it; `None` when none does.
+fn closing(bytes: &[u8]) -> Option<usize> {
+    let mut depth = 1usize;
+    let mut lines = 0;
+    let mut quote: Option<u8> = None;
+    let mut j = 0;
+    while j < bytes.len() {
+        match (quote, bytes[j]) {
+            (_, b'\n') if lines == MAX_LINES => return None,
+            (_, b'\n') => lines += 1,
+            (Some(_), b'\\') => j += 1,
+            (Some(q), b) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b @ (b'\'' | b'"' | b'`')) => quote = Some(b),
+            (None, b'{') => depth += 1,
+            (None, b'}') if depth == 1 => return Some(j),
+            (None, b'}') => depth -= 1,
+            (None, _) => {}
+        }
+        j += 1;
+    }
+    None
 }
 
 /// The byte span of the condition of a `when:` line (its quotes and a
@@ -91,12 +112,19 @@ mod tests {
 
     #[test]
     fn substitutions_skip_braces_in_strings_and_pass_over_an_unclosed_one() {
-        let line = "a: ${x} ${ {'k': '}'}.k } ${'unclosed ${y}";
-        let spans: Vec<&str> = substitutions(line).into_iter().map(|(f, t)| &line[f..t]).collect();
-        assert_eq!(spans, ["x", " {'k': '}'}.k ", "y"]);
-        let line = "a: ${ {unclosed ${y}";
-        let spans: Vec<&str> = substitutions(line).into_iter().map(|(f, t)| &line[f..t]).collect();
-        assert_eq!(spans, ["y"]);
+        let spans = |text: &'static str| -> Vec<&'static str> {
+            substitutions(text).into_iter().map(|(f, t)| &text[f..t]).collect()
+        };
+        assert_eq!(
+            spans("a: ${x} ${ {'k': '}'}.k } ${'unclosed ${y}\nb: ${z}"),
+            ["x", " {'k': '}'}.k ", "z"]
+        );
+        assert_eq!(spans("a: ${ {unclosed ${y}"), Vec::<&str>::new());
+        assert_eq!(spans("a: >-\n  ${\n    b\n  }\n"), ["\n    b\n  "]);
+        let long = format!("a: ${{{}}}\nb: ${{c}}", "x".repeat(MAX_BYTES));
+        assert_eq!(substitutions(&long).len(), 1);
+        let tall = format!("a: ${{{}}}\nb: ${{c}}", "\n".repeat(MAX_LINES + 1));
+        assert_eq!(substitutions(&tall).len(), 1);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::shared;
 use crate::support::examples;
 use serde_json::{Value, json};
 use std::path::Path;
+use std::time::Instant;
 
 const AWS: &str = "contexts/_template/facets/provider-aws.yaml";
 const DEV: &str = "contexts/_template/facets/option-dev.yaml";
@@ -157,4 +158,20 @@ fn the_core_template_navigates_blocks_systems_and_components() {
         "a config block read over lines": references(&mut s, base, "name: topology", 7, true),
     });
     expected::matches("references-core", &found, &s.root);
+    // Each answer loads the project and reads its facets again: timed
+    // (printed, not asserted: the machine running the tests may be loaded).
+    let mut times = [Vec::new(), Vec::new()];
+    for _ in 0..10 {
+        let start = Instant::now();
+        definition(&mut s, incus, "${talos_common.controlplane_disks}", 5);
+        times[0].push(start.elapsed());
+        let start = Instant::now();
+        references(&mut s, talos, "name: talos_common", 9, true);
+        times[1].push(start.elapsed());
+    }
+    let [definitions, references] = times.map(|mut t| {
+        t.sort();
+        t[t.len() / 2]
+    });
+    eprintln!("bpvm lsp on windsor-core-v0.7.0: definition {definitions:?}, references {references:?} (medians of 10)");
 }
