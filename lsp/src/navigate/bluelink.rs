@@ -88,3 +88,38 @@ fn export_of_child(source: &Source, tree: &Node, child: &str, export: &str) -> O
     let included_tree = tree_of(&included)?;
     declaration(&included, &included_tree, "exports", export)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text a definition's range covers, in `text`.
+    fn defined(text: &str, needle: &str, skip: usize) -> Option<String> {
+        let source = Source::new("/p/bp.json".into(), text.to_string());
+        let at = text.find(needle)? + skip;
+        let found = definition(&source, at)?;
+        let from = source.lines.offset(text, found.range.start)?;
+        let to = source.lines.offset(text, found.range.end)?;
+        Some(text[from..to].to_string())
+    }
+
+    #[test]
+    fn json_keys_bare_resource_names_and_unknown_names() {
+        let text = r#"{"version": "2023-04-20", "variables": {"é": {"type": "string"}, "v": {"type": "string"}},
+ "resources": {"q": {"type": "x", "spec": {"a": "${q.spec.b}", "b": "${variables.v}", "c": "${variables.w}"}}}}"#;
+        assert_eq!(defined(text, "${q.spec", 2).as_deref(), Some("q"));
+        assert_eq!(defined(text, "${variables.v}", 13).as_deref(), Some("v"));
+        // Declared nowhere, or no reference there.
+        assert_eq!(defined(text, "${variables.w}", 13), None);
+        assert_eq!(defined(text, "\"version\"", 2), None);
+        // A child the blueprint does not include.
+        assert_eq!(
+            defined(
+                "version: 2023-04-20\nvalues:\n  x: {value: '${children.c.e}'}\n",
+                "c.e",
+                2
+            ),
+            None
+        );
+    }
+}

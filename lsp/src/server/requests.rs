@@ -1,7 +1,9 @@
 //! The requests the client sends, each answered: code actions, hover,
-//! document symbols, definitions, references and commands; anything else with MethodNotFound. Parameters that do not parse are
+//! document symbols and commands; anything else with MethodNotFound. Parameters that do not parse are
 //! InvalidParams; a request about a document that is not open, or a
 //! place outside it, has an empty answer.
+//!
+//! Definitions and references are answered by `navigate`.
 
 use super::state::State;
 use crate::diagnose::fixes;
