@@ -33,7 +33,8 @@ impl Name {
 /// The names `source` reads, each span offset by `base`: identifiers and
 /// their `.`/`?.` members, outside string literals, not a function's
 /// name, not a member of something else (`f(x).y`, `a[0].b` stop at the
-/// call or index), and not a number.
+/// call or index), not a number, and not a word of the language (`null`,
+/// `and`, `in`, …).
 ///
 /// ```
 /// use bpvm_lsp::navigate::names;
@@ -58,7 +59,8 @@ pub fn names(source: &str, base: usize) -> Vec<Name> {
             let member = previous_significant(bytes, i).is_some_and(|p| matches!(p, b'.' | b']' | b')'));
             let (segments, end) = segments(bytes, i);
             let call = next_significant(bytes, end) == Some(b'(');
-            if !member && !call {
+            let keyword = segments.len() == 1 && KEYWORDS.contains(&&source[i..end]);
+            if !member && !call && !keyword {
                 let path: Vec<&str> = segments.iter().map(|&(f, t)| &source[f..t]).collect();
                 out.push(Name {
                     path: path.join("."),
@@ -72,6 +74,25 @@ pub fn names(source: &str, base: usize) -> Vec<Name> {
     }
     out
 }
+
+/// The words of the expression language that are not names.
+const KEYWORDS: &[&str] = &[
+    "true",
+    "false",
+    "nil",
+    "null",
+    "and",
+    "or",
+    "not",
+    "in",
+    "matches",
+    "contains",
+    "startsWith",
+    "endsWith",
+    "let",
+    "if",
+    "else",
+];
 
 fn starts_name(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$'
@@ -144,6 +165,7 @@ mod tests {
         ("a.b.", &["a.b"]),
         ("'unclosed a.b", &[]),
         ("é + ü.v", &[]),
+        ("a != null and not (b in [true, nil]) || c.true", &["a", "b", "c.true"]),
     ];
 
     #[test]

@@ -1,6 +1,6 @@
 //! Where a text writes expressions: each `${…}` (which may run over
-//! lines, as a folded scalar's does), and the condition of a `when:`
-//! line, with the names each reads.
+//! lines, as a folded scalar's does), and each `when:` condition (on its
+//! line, or folded over the lines below it), with the names each reads.
 
 use super::names::{Name, names};
 
@@ -14,6 +14,9 @@ use super::names::{Name, names};
 /// let found = names_written(text);
 /// let paths: Vec<&str> = found.iter().map(|n| n.path.as_str()).collect();
 /// assert_eq!(paths, ["a.b", "c", "d", "provider"]);
+/// let folded = names_written("- when: >-\n    a != null &&\n\n    b.c\n  x: y\n");
+/// let paths: Vec<&str> = folded.iter().map(|n| n.path.as_str()).collect();
+/// assert_eq!(paths, ["a", "b.c"]);
 /// assert_eq!(&text[found[0].segments[0].0..found[0].segments[1].1], "a.b");
 /// assert_eq!(&text[found[2].span().0..found[2].span().1], "d");
 /// ```
@@ -23,14 +26,35 @@ pub fn names_written(text: &str) -> Vec<Name> {
         out.extend(names(&text[from..to], from));
     }
     let mut start = 0;
+    // The indentation of a `when:` whose condition the lines below hold.
+    let mut folded: Option<usize> = None;
     for line in text.split_inclusive('\n') {
         let content = line.trim_end_matches(['\n', '\r']);
-        if let Some((from, to)) = condition(content) {
-            out.extend(names(&content[from..to], start + from));
+        let indent = content.len() - content.trim_start().len();
+        match folded {
+            Some(_) if content.trim().is_empty() => {}
+            Some(at) if indent > at => out.extend(names(&content[indent..], start + indent)),
+            _ => {
+                folded = None;
+                match condition(content) {
+                    Some((_, from, to)) if from < to && !is_block_header(&content[from..to]) => {
+                        out.extend(names(&content[from..to], start + from));
+                    }
+                    Some((key, ..)) => folded = Some(key),
+                    None => {}
+                }
+            }
         }
         start += line.len();
     }
     out
+}
+
+/// Whether `text` is a block scalar's header (`>-`, `|`, `>2+`): the
+/// value is on the lines below.
+fn is_block_header(text: &str) -> bool {
+    let mut chars = text.chars();
+    matches!(chars.next(), Some('>' | '|')) && chars.all(|c| matches!(c, '-' | '+' | '1'..='9'))
 }
 
 /// How far one `${…}` may run: a longer one is taken as never closed,
@@ -88,22 +112,30 @@ fn closing(bytes: &[u8]) -> Option<usize> {
     None
 }
 
-/// The byte span of the condition of a `when:` line (its quotes and a
-/// trailing comment left out).
-fn condition(line: &str) -> Option<(usize, usize)> {
+/// The condition of a `when:` line (a list item's too): the column of
+/// its key, and the byte span of its text (its quotes and a trailing
+/// comment left out; empty when the condition is on the lines below).
+fn condition(line: &str) -> Option<(usize, usize, usize)> {
     let indent = line.len() - line.trim_start().len();
-    let rest = line[indent..].strip_prefix("when:")?;
-    let from = indent + 5;
+    let mut key = indent;
+    let mut body = &line[indent..];
+    if let Some(item) = body.strip_prefix("- ") {
+        let trimmed = item.trim_start();
+        key += 2 + item.len() - trimmed.len();
+        body = trimmed;
+    }
+    let rest = body.strip_prefix("when:")?;
+    let from = key + 5;
     let rest = rest.split(" #").next().unwrap_or(rest);
     let lead = rest.len() - rest.trim_start().len();
-    let mut span = (from + lead, from + rest.trim_end().len());
+    let mut span = (from + lead, (from + rest.trim_end().len()).max(from + lead));
     let written = &line[span.0..span.1];
     for q in ['"', '\''] {
         if written.len() >= 2 && written.starts_with(q) && written.ends_with(q) {
             span = (span.0 + 1, span.1 - 1);
         }
     }
-    (span.0 < span.1).then_some(span)
+    Some((key, span.0, span.1))
 }
 
 #[cfg(test)]
@@ -128,14 +160,31 @@ mod tests {
     }
 
     #[test]
-    fn conditions_lose_their_quotes_and_comments() {
+    fn conditions_lose_their_quotes_and_comments_and_may_be_folded_below() {
         for (line, want) in [
-            ("  when: \"a == 'b'\" # why", Some("a == 'b'")),
-            ("when: dev", Some("dev")),
-            ("when:", None),
+            ("  when: \"a == 'b'\" # why", Some((2, "a == 'b'"))),
+            ("when: dev", Some((0, "dev"))),
+            ("  -   when: dev", Some((6, "dev"))),
+            ("when:", Some((0, ""))),
+            ("when: >-", Some((0, ">-"))),
             ("whenever: x", None),
+            ("é: when: x", None),
         ] {
-            assert_eq!(condition(line).map(|(f, t)| &line[f..t]), want, "{line}");
+            assert_eq!(condition(line).map(|(k, f, t)| (k, &line[f..t])), want, "{line}");
         }
+    }
+}
+
+#[cfg(test)]
+mod folded {
+    use super::*;
+
+    #[test]
+    fn a_folded_condition_ends_where_the_indentation_does() {
+        let text = "when:\n  a ==\n  b\nc: ${d}\nitems:\n  - name: x\n    when: |\n      e\n    f: g\n";
+        let paths: Vec<String> = names_written(text).into_iter().map(|n| n.path).collect();
+        assert_eq!(paths, ["d", "a", "b", "e"]);
+        assert!(is_block_header(">2-"));
+        assert!(!is_block_header(">x"));
     }
 }
