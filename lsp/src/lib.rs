@@ -7,7 +7,8 @@
 //! Rooms, each importing only those before it: `text` (documents and
 //! positions), then `diagnose` (checks as diagnostics, quick fixes),
 //! `hover` (expressions evaluated in a context) and `symbols` (what a
-//! file declares), then `server` (the protocol's loop). The protocol runs on plain threads and
+//! file declares), then `navigate` (definitions and references), then
+//! `server` (the protocol's loop). The protocol runs on plain threads and
 //! channels (`lsp-server`): the engine is synchronous, and a check runs
 //! on the loop's thread between messages.
 //!
@@ -19,6 +20,7 @@
 
 pub mod diagnose;
 pub mod hover;
+pub mod navigate;
 pub mod server;
 pub mod symbols;
 pub mod text;

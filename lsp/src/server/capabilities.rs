@@ -11,12 +11,14 @@ use lsp_types::{
 pub const SELECT_CONTEXT: &str = "bpvm.selectContext";
 
 /// The server's capabilities: documents synchronised whole, diagnostics
-/// pushed, quick fixes, hover, document symbols and the context command.
+/// pushed, quick fixes, hover, document symbols, definitions, references
+/// and the context command.
 ///
 /// ```
 /// let caps = bpvm_lsp::server::capabilities();
 /// assert!(caps.hover_provider.is_some());
-/// assert!(caps.definition_provider.is_none());
+/// assert!(caps.definition_provider.is_some());
+/// assert!(caps.references_provider.is_some());
 /// ```
 pub fn capabilities() -> ServerCapabilities {
     let sync = TextDocumentSyncOptions {
@@ -36,6 +38,8 @@ pub fn capabilities() -> ServerCapabilities {
         code_action_provider: Some(CodeActionProviderCapability::Options(actions)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
         execute_command_provider: Some(ExecuteCommandOptions {
             commands: vec![SELECT_CONTEXT.to_string()],
             ..ExecuteCommandOptions::default()

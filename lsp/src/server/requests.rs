@@ -2,9 +2,12 @@
 //! document symbols and commands; anything else with MethodNotFound. Parameters that do not parse are
 //! InvalidParams; a request about a document that is not open, or a
 //! place outside it, has an empty answer.
+//!
+//! Definitions and references are answered by `navigate`.
 
 use super::state::State;
 use crate::diagnose::fixes;
+use crate::navigate::{definition, references};
 use lsp_server::{Connection, ErrorCode, Message, Request, RequestId, Response};
 use lsp_types::CodeActionParams;
 use serde::de::DeserializeOwned;
@@ -19,6 +22,10 @@ impl State {
             }),
             "textDocument/hover" => answer(req, |p| self.hover(p)),
             "textDocument/documentSymbol" => answer(req, |p| self.symbols(p)),
+            "textDocument/definition" => answer(req, |p| {
+                definition(&self.documents, &mut self.evaluated, self.context.as_deref(), p)
+            }),
+            "textDocument/references" => answer(req, |p| references(&self.documents, p)),
             "workspace/executeCommand" => match serde_json::from_value(req.params.clone()).map(|p| self.command(p)) {
                 Ok(Ok(())) => Response::new_ok(id, serde_json::Value::Null),
                 Ok(Err(e)) => Response::new_err(id, ErrorCode::InvalidParams as i32, e),

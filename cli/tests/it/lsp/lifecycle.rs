@@ -19,11 +19,11 @@ fn a_request_it_does_not_handle_is_method_not_found() {
     let dir = tempfile::tempdir().unwrap();
     let (mut client, _) = Client::initialized(dir.path());
     let position = json!({ "textDocument": { "uri": "file:///a.yaml" }, "position": { "line": 0, "character": 0 } });
-    let response = client.call("textDocument/definition", position);
+    let response = client.call("textDocument/rename", position);
     assert_eq!(response["error"]["code"], -32601, "{response}");
     assert_eq!(
         response["error"]["message"],
-        "bpvm lsp does not handle textDocument/definition"
+        "bpvm lsp does not handle textDocument/rename"
     );
     assert_eq!(client.shut_down(), Some(0));
 }
@@ -37,6 +37,12 @@ fn parameters_that_do_not_parse_are_invalid_params_and_the_server_goes_on() {
     for (method, params) in [
         ("textDocument/hover", json!({ "position": "here" })),
         ("textDocument/codeAction", json!([])),
+        ("textDocument/definition", json!({ "position": "here" })),
+        // References need their context.
+        (
+            "textDocument/references",
+            json!({ "textDocument": { "uri": "file:///a.yaml" }, "position": { "line": 0, "character": 0 } }),
+        ),
         (
             "workspace/executeCommand",
             json!({ "command": "bpvm.selectContext", "arguments": [] }),
@@ -89,6 +95,13 @@ fn requests_on_unknown_documents_and_past_the_end_have_empty_answers() {
             client.request("textDocument/hover", at(&uri, line, character)),
             Value::Null
         );
+        assert_eq!(
+            client.request("textDocument/definition", at(&uri, line, character)),
+            Value::Null
+        );
+        let mut params = at(&uri, line, character);
+        params["context"] = json!({ "includeDeclaration": true });
+        assert_eq!(client.request("textDocument/references", params), json!([]));
     }
     assert_eq!(client.shut_down(), Some(0));
 }

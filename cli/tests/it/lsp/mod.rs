@@ -8,6 +8,7 @@ mod diagnostics;
 mod expected;
 mod hover;
 mod lifecycle;
+mod navigate;
 mod neovim;
 mod session;
 mod symbols;
