@@ -1,12 +1,13 @@
 //! The requests the client sends, each answered: code actions, hover,
-//! document symbols and commands; anything else with MethodNotFound. Parameters that do not parse are
+//! completion, document symbols and commands; anything else with MethodNotFound. Parameters that do not parse are
 //! InvalidParams; a request about a document that is not open, or a
 //! place outside it, has an empty answer.
 
 use super::state::State;
+use crate::complete::complete;
 use crate::diagnose::fixes;
 use lsp_server::{Connection, ErrorCode, Message, Request, RequestId, Response};
-use lsp_types::CodeActionParams;
+use lsp_types::{CodeActionParams, CompletionParams};
 use serde::de::DeserializeOwned;
 
 impl State {
@@ -18,6 +19,11 @@ impl State {
                 fixes(&p.text_document.uri, &p.context.diagnostics)
             }),
             "textDocument/hover" => answer(req, |p| self.hover(p)),
+            "textDocument/completion" => answer(req, |p: CompletionParams| {
+                let at = p.text_document_position;
+                let doc = self.documents.get(&at.text_document.uri);
+                doc.map_or_else(Vec::new, |doc| complete(doc, at.position))
+            }),
             "textDocument/documentSymbol" => answer(req, |p| self.symbols(p)),
             "workspace/executeCommand" => match serde_json::from_value(req.params.clone()).map(|p| self.command(p)) {
                 Ok(Ok(())) => Response::new_ok(id, serde_json::Value::Null),
