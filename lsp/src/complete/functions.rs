@@ -1,6 +1,7 @@
 //! A dialect's functions as completions: each name with how many
 //! arguments it takes, from the library the compiler resolves calls
-//! against.
+//! against and, for expr-lang, the builtins the compiler turns into loops
+//! (`filter`, `map`, …).
 
 use super::item;
 use bpvm::runtime::func::VARIADIC;
@@ -33,4 +34,28 @@ fn signature(f: &Builtin) -> String {
         _ => f.arguments(),
     };
     format!("{}({arguments})", f.name)
+}
+
+/// The expr-lang builtins that take a predicate, each with how many
+/// arguments it takes.
+///
+/// ```
+/// let items = bpvm_lsp::complete::predicate_items();
+/// let reduce = items.iter().find(|i| i.label == "reduce").unwrap();
+/// assert_eq!(reduce.detail.as_deref(), Some("reduce(2 to 3 arguments)"));
+/// ```
+pub fn predicate_items() -> Vec<CompletionItem> {
+    let doc = "Runs its predicate (its second argument) for each item of the list: `#` is the item.";
+    bpvm::compiler::ast::PREDICATES
+        .iter()
+        .map(|&(name, min, max)| {
+            let arguments = if min == max {
+                format!("{min} argument{}", if min == 1 { "" } else { "s" })
+            } else {
+                format!("{min} to {max} arguments")
+            };
+            let signature = format!("{name}({arguments})");
+            item(name, CompletionItemKind::FUNCTION, Some(signature), Some(doc))
+        })
+        .collect()
 }

@@ -19,7 +19,7 @@ mod values;
 pub use bluelink::blueprint_items;
 pub use expression::{Step, Typed, expression_before, path_before};
 pub use fields::{Offered, fields_at};
-pub use functions::function_items;
+pub use functions::{function_items, predicate_items};
 pub use key::{KeyAt, Nest, key_at};
 pub use project::{Block, Declared, declared};
 pub use schema::properties_at;

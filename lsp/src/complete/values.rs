@@ -1,14 +1,15 @@
 //! The names a Windsor expression can read after a path: the schema's
-//! properties there, the config blocks' names and keys, and the keys the
-//! contexts' values set; at the start of a path, the top-level names and
-//! the functions of the template's dialect.
+//! properties there, the config blocks' names and keys, the keys the
+//! contexts' values set and the values Windsor sets itself; at the start of a path, the top-level names and
+//! the functions of the template's format.
 
 use super::expression::{Step, Typed};
-use super::functions::function_items;
+use super::functions::{function_items, predicate_items};
 use super::item;
 use super::project::Declared;
 use super::schema::{description_of, properties_at, type_of};
 use bpvm::Value;
+use bpvm::windsor::check::set_by_windsor;
 use bpvm::windsor::compiler_for;
 use bpvm::windsor::format::Format;
 use lsp_types::{CompletionItem, CompletionItemKind};
@@ -44,10 +45,20 @@ pub fn value_items(declared: &Declared, typed: &Typed) -> Vec<CompletionItem> {
             add(item(name, kind, Some(format!("value of context {context}")), None));
         }
     }
+    let v09 = declared.format != Some(Format::Seed);
+    for path in set_by_windsor(v09) {
+        let under = path.len() > steps.len() && steps.iter().zip(path).all(|(s, p)| *s == Step::Key(p.to_string()));
+        if under {
+            add(item(path[steps.len()], kind, Some("set by Windsor".into()), None));
+        }
+    }
     if steps.is_empty() {
-        // Both formats' functions when the facets mix them.
-        let v09 = declared.format != Some(Format::Seed);
-        out.extend(function_items(compiler_for(v09).functions()));
+        // The v0.9 library when the facets mix both formats: it has every
+        // function the seed's has.
+        function_items(compiler_for(v09).functions())
+            .into_iter()
+            .chain(predicate_items())
+            .for_each(&mut add);
     }
     out
 }

@@ -41,7 +41,9 @@ fn a_facets_expressions_complete_schema_paths_config_blocks_and_functions() {
         "after cluster.workers. in a when": complete(&mut s, FACET, after, "      when: dev && cluster.workers.c"),
         "a config block's name": complete(&mut s, FACET, after, "      zone: ${cluster_c"),
         "a config block's keys": complete(&mut s, FACET, after, "      zone: ${cluster_config.s"),
+        "a value Windsor sets": complete(&mut s, FACET, after, "      zone: ${project_r"),
         "a function": complete(&mut s, FACET, after, "      zone: ${upper(spli"),
+        "a function taking a predicate": complete(&mut s, FACET, after, "      zone: ${len(filt"),
         "after a call": complete(&mut s, FACET, after, "      zone: ${keys(cluster)."),
         "in a string": complete(&mut s, FACET, after, "      zone: ${'cluster."),
     });
