@@ -49,7 +49,7 @@ fn substitution_open(before: &str) -> Option<&str> {
     while i < bytes.len() {
         let b = bytes[i];
         match (open, quote) {
-            (None, _) if before[i..].starts_with("${") => {
+            (None, _) if bytes[i..].starts_with(b"${") => {
                 open = Some((i + 2, 1));
                 i += 1;
             }
@@ -198,6 +198,9 @@ mod tests {
         ("when", 4, None),
         ("name: when: x", 13, None),
         ("plain text", 5, None),
+        // Bytes inside a character are never sliced at.
+        ("é: 😀 ${é.", 14, Some("é.")),
+        ("é: '😀'", 6, None),
     ];
 
     #[test]

@@ -47,6 +47,12 @@ pub struct Declared {
 /// assert_eq!(declared.contexts[0].0, "local");
 /// ```
 pub fn declared(dir: &Path) -> Declared {
+    // Governed as a load is: the documents read add up to one limit.
+    bpvm::runtime::govern::govern(|| read(dir))
+}
+
+/// [`declared`], not governed.
+fn read(dir: &Path) -> Declared {
     let Ok(root) = Root::new(dir, "project") else {
         return Declared::default();
     };

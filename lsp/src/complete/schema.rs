@@ -12,6 +12,13 @@ use bpvm::runtime::Map;
 /// refer to each other end there.
 const DEPTH: usize = 16;
 
+/// How many schemas one question reads at most: alternatives that refer
+/// to each other more than once would otherwise multiply without end.
+const BUDGET: usize = 5_000;
+
+/// The schemas a question may still read.
+type Budget = std::cell::Cell<usize>;
+
 /// One property: its name and its schema (its `$ref`s not yet followed).
 pub type Property<'s> = (&'s str, &'s Value);
 
@@ -28,9 +35,10 @@ pub type Property<'s> = (&'s str, &'s Value);
 /// assert_eq!(found.iter().map(|(n, _)| *n).collect::<Vec<_>>(), ["count"]);
 /// ```
 pub fn properties_at<'s>(root: &'s Value, steps: &[Step]) -> Vec<Property<'s>> {
-    let mut here = alternatives(root, root, 0);
+    let budget = Budget::new(BUDGET);
+    let mut here = alternatives(root, root, 0, &budget);
     for step in steps {
-        let next: Vec<&Map> = here.iter().flat_map(|m| child(root, m, step)).collect();
+        let next: Vec<&Map> = here.iter().flat_map(|m| child(root, m, step, &budget)).collect();
         here = next;
     }
     let mut out: Vec<Property<'s>> = Vec::new();
@@ -49,7 +57,7 @@ pub fn properties_at<'s>(root: &'s Value, steps: &[Step]) -> Vec<Property<'s>> {
 
 /// The schemas of what `m` holds at `step`: a property's, else the
 /// schema of other properties, or a list's items'.
-fn child<'s>(root: &'s Value, m: &'s Map, step: &Step) -> Vec<&'s Map> {
+fn child<'s>(root: &'s Value, m: &'s Map, step: &Step, budget: &Budget) -> Vec<&'s Map> {
     let held = match step {
         Step::Key(name) => m
             .get("properties")
@@ -58,12 +66,16 @@ fn child<'s>(root: &'s Value, m: &'s Map, step: &Step) -> Vec<&'s Map> {
             .or_else(|| m.get("additionalProperties").filter(|v| v.as_map().is_some())),
         Step::Item => m.get("items"),
     };
-    held.map_or_else(Vec::new, |v| alternatives(root, v, 0))
+    held.map_or_else(Vec::new, |v| alternatives(root, v, 0, budget))
 }
 
 /// `schema` and the schemas its `allOf`, `anyOf` and `oneOf` hold, each
-/// with its `$ref` followed.
-fn alternatives<'s>(root: &'s Value, schema: &'s Value, depth: usize) -> Vec<&'s Map> {
+/// with its `$ref` followed, while `budget` lasts.
+fn alternatives<'s>(root: &'s Value, schema: &'s Value, depth: usize, budget: &Budget) -> Vec<&'s Map> {
+    if budget.get() == 0 {
+        return Vec::new();
+    }
+    budget.set(budget.get() - 1);
     let Some(m) = followed(root, schema, depth) else {
         return Vec::new();
     };
@@ -71,7 +83,7 @@ fn alternatives<'s>(root: &'s Value, schema: &'s Value, depth: usize) -> Vec<&'s
     for key in ["allOf", "anyOf", "oneOf"] {
         if let Some(Value::List(parts)) = m.get(key) {
             if depth < DEPTH {
-                out.extend(parts.iter().flat_map(|p| alternatives(root, p, depth + 1)));
+                out.extend(parts.iter().flat_map(|p| alternatives(root, p, depth + 1, budget)));
             }
         }
     }
@@ -143,6 +155,11 @@ mod tests {
         assert_eq!(names(schema, &[key("nodes"), Step::Item]), ["host"]);
         assert_eq!(names(schema, &[key("labels"), key("any")]), ["v"]);
         assert!(names(schema, &[key("cycle")]).is_empty());
+        // Alternatives that refer to each other end within the budget.
+        let tangle = "$defs: {t: {properties: {p: {}}, anyOf: [{$ref: '#/$defs/t'}, {$ref: '#/$defs/t'}, {$ref: '#/$defs/t'}]}}\n\
+                      $ref: '#/$defs/t'\n";
+        assert_eq!(names(tangle, &[]), ["p"]);
+        assert_eq!(names(tangle, &[key("p")]), Vec::<String>::new());
         assert!(names(schema, &[key("missing")]).is_empty());
         // The seed format's schema: properties without a type.
         assert_eq!(names("properties: {a: {properties: {b: {}}}}", &[key("a")]), ["b"]);

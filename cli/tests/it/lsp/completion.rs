@@ -51,6 +51,28 @@ fn a_facets_expressions_complete_schema_paths_config_blocks_and_functions() {
 }
 
 #[test]
+fn a_config_block_typed_into_another_facet_and_not_saved_is_offered() {
+    let mut s = Session::over(&examples().join("windsor"));
+    let blocks = "contexts/_template/facets/config-cluster.yaml";
+    let text = format!("{}  - name: zone_config\n    region: eu-west-1\n", s.text(blocks));
+    s.open(blocks, &text);
+    let found = complete(&mut s, FACET, "node_group_size:", "      zone: ${zone_config.");
+    let labels: Vec<&str> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["label"].as_str())
+        .collect();
+    assert_eq!(labels, ["region"], "{found}");
+    // Closed unsaved, the block is gone.
+    let uri = super::client::uri(&s.path(blocks));
+    s.client
+        .notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
+    let found = complete(&mut s, FACET, "node_group_size:", "      zone: ${zone_config.");
+    assert_eq!(found, json!([]));
+}
+
+#[test]
 fn keys_complete_the_fields_of_components_and_test_cases() {
     let mut s = Session::over(&examples().join("windsor"));
     // The fields the mapping has already are left out.
