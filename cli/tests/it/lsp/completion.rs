@@ -85,6 +85,21 @@ fn keys_complete_the_fields_of_components_and_test_cases() {
 }
 
 #[test]
+fn a_v0_9_template_completes_block_values_schema_paths_and_flux_systems() {
+    let mut s = Session::over(&examples().join("windsor-v0.9"));
+    let facet = "contexts/_template/facets/platform-base.yaml";
+    let after = "replicas: ${sizing.replicas}";
+    let block = complete(&mut s, facet, after, "      zone: ${sizing.");
+    let schema = complete(&mut s, facet, after, "      zone: ${network.");
+    let text = format!("{}flux:\n  - name: monitoring\n    ", s.text(facet));
+    s.open(facet, &text);
+    let last = text.split('\n').count() as u32 - 1;
+    let flux = s.at("textDocument/completion", facet, last, 4);
+    let found = json!({ "a config block's value": block, "after network.": schema, "a flux system": flux });
+    expected::matches("completion-v09", &found, &s.root);
+}
+
+#[test]
 fn plain_text_and_documents_not_open_have_no_completions() {
     let mut s = Session::over(&examples().join("windsor"));
     let text = s.text(FACET);
@@ -97,6 +112,18 @@ fn plain_text_and_documents_not_open_have_no_completions() {
     assert_eq!(s.at("textDocument/completion", FACET, 999, 0), json!([]));
     let closed = "contexts/_template/facets/config-cluster.yaml";
     assert_eq!(s.at("textDocument/completion", closed, 7, 4), json!([]));
+}
+
+#[test]
+fn completion_parameters_that_do_not_parse_are_invalid_params() {
+    let mut s = Session::over(&examples().join("windsor"));
+    let response = s.client.call("textDocument/completion", json!({ "position": "here" }));
+    assert_eq!(response["error"]["code"], -32602, "{response}");
+    let message = response["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("textDocument/completion: the parameters do not parse: invalid type: string \"here\", expected struct Position"),
+        "{message}"
+    );
 }
 
 #[test]
