@@ -72,10 +72,15 @@ fn completions(doc: &Document, position: Position) -> Option<Vec<CompletionItem>
     }
     let all: Vec<&str> = (0..lines.count()).map(|i| lines.line(text, i)).collect();
     let key = key_at(&all, position.line as usize, at)?;
-    let shapes = shapes_of(&doc.path, &template?);
+    Some(field_items(&shapes_of(&doc.path, &template?), &key))
+}
+
+/// The fields documents shaped `shapes` accept at `key` that its mapping
+/// does not have yet, each once, those matching the name typed.
+fn field_items(shapes: &[Ty], key: &KeyAt) -> Vec<CompletionItem> {
     let mut items: Vec<CompletionItem> = Vec::new();
     for shape in shapes {
-        for field in fields_at(&shape, &key.nest) {
+        for field in fields_at(shape, &key.nest) {
             let written = key.written.iter().any(|k| k == field.name);
             if !written && !items.iter().any(|i| i.label == field.name) {
                 let doc = (!field.doc.is_empty()).then_some(field.doc);
@@ -83,7 +88,7 @@ fn completions(doc: &Document, position: Position) -> Option<Vec<CompletionItem>
             }
         }
     }
-    Some(matching(items, &key.partial))
+    matching(items, &key.partial)
 }
 
 /// The shapes of the file at `path` of `template`: a Windsor file's by
