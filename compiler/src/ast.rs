@@ -95,6 +95,32 @@ pub(crate) fn predicate(name: &str) -> Option<Loop> {
     })
 }
 
+/// The builtins that take a predicate, each with the fewest and most
+/// arguments a call gives it (the predicate counted): what [`predicate`]
+/// recognises, for an editor to offer. The parser checks a call's
+/// arguments against the same counts (a test holds them together).
+///
+/// ```
+/// use bpvm_compiler::ast::PREDICATES;
+/// assert!(PREDICATES.contains(&("reduce", 2, 3)));
+/// ```
+pub const PREDICATES: &[(&str, u8, u8)] = &[
+    ("filter", 2, 2),
+    ("map", 2, 2),
+    ("all", 2, 2),
+    ("any", 2, 2),
+    ("none", 2, 2),
+    ("one", 2, 2),
+    ("count", 1, 2),
+    ("find", 2, 2),
+    ("findIndex", 2, 2),
+    ("findLast", 2, 2),
+    ("findLastIndex", 2, 2),
+    ("groupBy", 2, 2),
+    ("sortBy", 2, 3),
+    ("reduce", 2, 3),
+];
+
 /// One accessor of a [`Kind::Access`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {

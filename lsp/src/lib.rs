@@ -6,8 +6,9 @@
 //!
 //! Rooms, each importing only those before it: `text` (documents and
 //! positions), then `diagnose` (checks as diagnostics, quick fixes),
-//! `hover` (expressions evaluated in a context) and `symbols` (what a
-//! file declares), then `navigate` (definitions and references), then
+//! `hover` (expressions evaluated in a context), `symbols` (what a
+//! file declares) and `complete` (what may be written at a place), then
+//! `navigate` (definitions and references), then
 //! `server` (the protocol's loop). The protocol runs on plain threads and
 //! channels (`lsp-server`): the engine is synchronous, and a check runs
 //! on the loop's thread between messages.
@@ -18,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+pub mod complete;
 pub mod diagnose;
 pub mod hover;
 pub mod navigate;

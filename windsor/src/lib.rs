@@ -56,7 +56,12 @@ pub use error::{Error, Errors, Why, warning_line};
 pub use format::Format;
 pub use host::{allow, jsonnet};
 pub use load::facet::{Facet, facet_left_out, ordinal_from_basename};
+// What an editor's completion offers: the expression functions, the
+// project's files and the schema's `$ref`s as the loader reads them.
+pub use host::compiler_for;
+pub use load::project::files_under;
 pub use load::project::{Project, TEMPLATE};
+pub use load::schema::resolve_reference;
 pub use render::output;
 pub use scope::schema_defaults;
 pub use template::secrecy::{MASK, Secrecy, Secrets};

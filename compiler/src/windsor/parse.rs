@@ -941,6 +941,20 @@ mod tests {
     }
 
     #[test]
+    fn predicate_calls_take_the_arguments_the_table_says() {
+        for &(name, min, max) in crate::ast::PREDICATES {
+            assert_eq!(crate::ast::predicate(name).map(|l| l.name()), Some(name));
+            for given in 0..=max + 1 {
+                let third = if name == "sortBy" { "'asc'" } else { "0" };
+                let args = ["xs", "# > 0", third, "1"][..usize::from(given)].join(", ");
+                let src = format!("{name}({args})");
+                let parsed = parse(&src, 0, src.len());
+                assert_eq!(parsed.is_ok(), (min..=max).contains(&given), "{src}");
+            }
+        }
+    }
+
+    #[test]
     fn forms_that_become_other_kinds() {
         assert_eq!(sexpr("a + b | f(c) * 2"), sexpr("f(a + b, c) * 2"));
         assert_eq!(sexpr("xs | filter(# > 1)"), sexpr("filter(xs, # > 1)"));

@@ -1,9 +1,9 @@
 //! What the server tells the client it does: only what is implemented.
 
 use lsp_types::{
-    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, ExecuteCommandOptions, HoverProviderCapability,
-    OneOf, SaveOptions, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions, ExecuteCommandOptions,
+    HoverProviderCapability, OneOf, SaveOptions, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
 };
 
 /// The command that sets the Windsor context hover evaluates in; its one
@@ -11,12 +11,14 @@ use lsp_types::{
 pub const SELECT_CONTEXT: &str = "bpvm.selectContext";
 
 /// The server's capabilities: documents synchronised whole, diagnostics
-/// pushed, quick fixes, hover, document symbols, definitions, references
-/// and the context command.
+/// pushed, quick fixes, hover, completion (asked again after `.` and
+/// `{`), document symbols, definitions, references and the context
+/// command.
 ///
 /// ```
 /// let caps = bpvm_lsp::server::capabilities();
 /// assert!(caps.hover_provider.is_some());
+/// assert_eq!(caps.completion_provider.unwrap().trigger_characters.unwrap(), [".", "{"]);
 /// assert!(caps.definition_provider.is_some());
 /// assert!(caps.references_provider.is_some());
 /// ```
@@ -37,6 +39,10 @@ pub fn capabilities() -> ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Options(sync)),
         code_action_provider: Some(CodeActionProviderCapability::Options(actions)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![".".to_string(), "{".to_string()]),
+            ..CompletionOptions::default()
+        }),
         document_symbol_provider: Some(OneOf::Left(true)),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),

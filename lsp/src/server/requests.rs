@@ -1,15 +1,16 @@
 //! The requests the client sends, each answered: code actions, hover,
-//! document symbols and commands; anything else with MethodNotFound. Parameters that do not parse are
+//! completion, document symbols and commands; anything else with MethodNotFound. Parameters that do not parse are
 //! InvalidParams; a request about a document that is not open, or a
 //! place outside it, has an empty answer.
 //!
 //! Definitions and references are answered by `navigate`.
 
 use super::state::State;
+use crate::complete::complete;
 use crate::diagnose::fixes;
 use crate::navigate::{definition, references};
 use lsp_server::{Connection, ErrorCode, Message, Request, RequestId, Response};
-use lsp_types::CodeActionParams;
+use lsp_types::{CodeActionParams, CompletionParams};
 use serde::de::DeserializeOwned;
 
 impl State {
@@ -21,6 +22,11 @@ impl State {
                 fixes(&p.text_document.uri, &p.context.diagnostics)
             }),
             "textDocument/hover" => answer(req, |p| self.hover(p)),
+            "textDocument/completion" => answer(req, |p: CompletionParams| {
+                let at = p.text_document_position;
+                let doc = self.documents.get(&at.text_document.uri);
+                doc.map_or_else(Vec::new, |doc| complete(doc, at.position))
+            }),
             "textDocument/documentSymbol" => answer(req, |p| self.symbols(p)),
             "textDocument/definition" => answer(req, |p| {
                 definition(&self.documents, &mut self.evaluated, self.context.as_deref(), p)

@@ -32,6 +32,7 @@ mod test_keys;
 mod values;
 
 pub use rules::WINDSOR as RULES;
+pub use scope::set_by_windsor;
 
 use crate::format::Format;
 use crate::host::compiler_for;

@@ -33,6 +33,20 @@ const DERIVED: &[Set] = &[
     (&["cluster", "workers", "nodes"], Ty::any_map),
 ];
 
+/// The paths of the values Windsor sets in every context, and with the
+/// v0.9 rules (`v09`) those it derives from others, whatever the schema
+/// says.
+///
+/// ```
+/// let paths: Vec<_> = bpvm_windsor::check::set_by_windsor(true).collect();
+/// assert!(paths.contains(&&["context"][..]) && paths.contains(&&["dns", "domain"][..]));
+/// assert!(!bpvm_windsor::check::set_by_windsor(false).any(|p| p == ["dns", "domain"]));
+/// ```
+pub fn set_by_windsor(v09: bool) -> impl Iterator<Item = &'static [&'static str]> {
+    let derived: &[Set] = if v09 { DERIVED } else { &[] };
+    ADDED.iter().chain(derived).map(|(path, _)| *path)
+}
+
 /// Whether the value at `path` is one Windsor sets or derives (its values
 /// are not the schema's alone).
 pub fn is_set_by_windsor(path: &[&str], v09: bool) -> bool {

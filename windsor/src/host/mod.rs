@@ -127,6 +127,11 @@ pub fn compiler() -> Compiler {
 /// expr-lang's boolean rules (R-8.8.2: `&&`/`||` need a bool on the left
 /// and give the right operand as it is; `!`, `?:` need a bool), or the
 /// seed's library and DECISIONS W8.
+///
+/// ```
+/// let functions = bpvm_windsor::compiler_for(true).functions();
+/// assert!(functions.find("terraform_output").is_some() && functions.find("len").is_some());
+/// ```
 pub fn compiler_for(v09: bool) -> Compiler {
     if v09 {
         Compiler::new(Dialect::Windsor)

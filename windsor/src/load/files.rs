@@ -13,6 +13,19 @@ use bpvm_runtime::root::{Kind, Root};
 /// leading nowhere or out of the project and a folder that cannot be
 /// listed are errors naming them: the walk goes on past them and the first
 /// is returned, so nothing is left out silently.
+///
+/// ```
+/// use bpvm_runtime::root::Root;
+/// let dir = std::env::temp_dir().join(format!("bpvm-files-under-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(dir.join("facets/more")).unwrap();
+/// std::fs::write(dir.join("facets/more/b.yaml"), "").unwrap();
+/// std::fs::write(dir.join("facets/a.yaml"), "").unwrap();
+/// std::fs::write(dir.join("facets/notes.txt"), "").unwrap();
+/// let mut found = Vec::new();
+/// bpvm_windsor::files_under(&Root::new(&dir, "project").unwrap(), "facets", &[".yaml"], &mut found).unwrap();
+/// assert_eq!(found, ["facets/a.yaml", "facets/more/b.yaml"]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
 pub fn files_under(root: &Root, rel: &str, suffixes: &[&str], out: &mut Vec<String>) -> Result<(), Error> {
     let mut walk = Walk {
         root,

@@ -4,6 +4,7 @@
 //! `BPVM_BLESS=1` rewrites from what the server gave).
 
 mod client;
+mod completion;
 mod diagnostics;
 mod expected;
 mod hover;

@@ -26,7 +26,7 @@ mod violation;
 mod walk;
 
 use bpvm_runtime::Value;
-pub(crate) use refs::resolve as resolve_reference;
+pub use refs::resolve as resolve_reference;
 use std::sync::{Arc, OnceLock};
 pub use violation::Violation;
 

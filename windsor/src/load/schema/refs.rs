@@ -7,7 +7,15 @@ use bpvm_runtime::Value;
 
 /// The subschema `reference` names in `root`, or `None` when nothing in
 /// the schema is that.
-pub(crate) fn resolve<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
+///
+/// ```
+/// use bpvm_runtime::Value;
+/// let schema = Value::from_yaml("$defs: {port: {type: integer}}\n").unwrap();
+/// let port = bpvm_windsor::resolve_reference(&schema, "#/$defs/port").unwrap();
+/// assert_eq!(port.as_map().unwrap().get("type").and_then(Value::as_str), Some("integer"));
+/// assert!(bpvm_windsor::resolve_reference(&schema, "#/$defs/none").is_none());
+/// ```
+pub fn resolve<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
     if let Some(fragment) = reference.strip_prefix('#') {
         if fragment.is_empty() {
             return Some(root);
