@@ -18,6 +18,10 @@
 #   2. cache: a cold run (`--cache` of an emptied folder: renders and
 #      stores every target) then a warm run (nothing changed: every target
 #      from the cache), RUNS times.
+#   3. with INSTRUCTIONS=1 (and valgrind): the runs of part 1 once each
+#      under callgrind, `--jobs 1`, every process counted — instructions,
+#      which a busy machine does not change. Slow (about 60× a run): give
+#      it a small monorepo (`examples/monorepo.rs` with 4 projects).
 #
 # Exits 1 when a run fails.
 
@@ -28,6 +32,7 @@ usage() { echo "usage: [BPVM=bin] [RUNS=N] $0 MONOREPO_DIR" >&2; exit 2; }
 ROOT=${1%/}
 BPVM=${BPVM:-target/release/bpvm}
 RUNS=${RUNS:-5}
+INSTRUCTIONS=${INSTRUCTIONS:-}
 [[ -d $ROOT ]] || { echo "error: $ROOT is not a folder" >&2; exit 2; }
 [[ -x $BPVM ]] || { echo "error: $BPVM is not an executable (build with: cargo build --release -p bpvm-cli, or set BPVM)" >&2; exit 2; }
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "error: RUNS=$RUNS: expected a positive whole number" >&2; exit 2; }
@@ -83,3 +88,21 @@ echo "| warm cache | $W | ${warm[*]} |"
 echo
 echo "- tracked / untracked: $(ratio "$B" "$A")"
 echo "- warm / cold cache: $(ratio "$W" "$C"); warm / untracked: $(ratio "$W" "$A")"
+
+# Instructions of every process of one `bpvm batch --jobs 1` run.
+instructions() {
+    local dir="$WORK/callgrind" total=0 n file
+    rm -rf "$dir" && mkdir "$dir"
+    valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$dir/out.%p" \
+        "$BPVM" batch "$ROOT" --jobs 1 "$@" >/dev/null 2>&1 || { echo "a run under callgrind failed" >&2; exit 1; }
+    for file in "$dir"/out.*; do
+        n=$(awk '/^totals:/ { print $2; exit }' "$file")
+        total=$((total + n))
+    done
+    echo "$total"
+}
+if [[ -n $INSTRUCTIONS ]] && command -v valgrind >/dev/null; then
+    IA=$(instructions --report "$WORK/a.xml" --report-format junit)
+    IB=$(instructions --report "$WORK/b.json")
+    echo "- instructions: untracked $IA, tracked $IB: $(ratio "$IB" "$IA")"
+fi

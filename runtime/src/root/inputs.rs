@@ -10,16 +10,15 @@
 //! key, never the value). With no recorder active a note costs one
 //! thread-local check.
 //!
-//! Cost (release build, the 1,200-target monorepo of
-//! `examples/monorepo.rs`, a machine of 2 cores shared with other work,
-//! load 5–8): in-process `batch::run --jobs 1`, 7 interleaved pairs,
-//! medians 2.25 s untracked, 2.65 s tracked — but a profile of those runs
-//! puts everything tracking does (hashing, notes, manifests) at 1.35 % of
-//! all samples, so about 3 % of a tracked run; the rest of the gap is the
-//! machine's noise (single runs range 2.0–4.2 s). `bpvm batch --jobs 1`,
-//! 11 interleaved pairs, CPU time: JUnit report (untracked) 2.90 s, JSON
-//! report with every manifest 3.29 s, which includes writing 1,200
-//! manifests into the report. `benches/cache.sh` measures it again.
+//! Cost: instructions (callgrind, release build, every process of `bpvm
+//! batch --jobs 1` over 120 targets of the `examples/monorepo.rs`
+//! monorepo, 2026-11-28): a run with a JSON report (every input tracked,
+//! each manifest sent to the parent and written) 830.8 M against 792.7 M
+//! with a JUnit report (nothing tracked): +4.8 %, of which writing the
+//! manifests into the report is 1.9 %. It was +24.8 % before paths were
+//! hashed rather than ordered, facets left out were hashed from the
+//! load's own parse, and manifests crossed the pipe as fields rather
+//! than JSON. `benches/cache.sh` measures the same in wall time.
 //!
 //! ```
 //! use bpvm_runtime::root::{Root, inputs};
