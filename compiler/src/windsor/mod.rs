@@ -8,3 +8,5 @@ pub mod escape;
 pub mod lex;
 mod names;
 pub mod parse;
+
+pub use names::is_keyword;

@@ -2,6 +2,8 @@
 //! `resources.queues`), each with where it is written: what a position
 //! in an expression refers to, and every place a name is used.
 
+use bpvm::compiler::windsor::is_keyword;
+
 /// A dotted name read by an expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Name {
@@ -59,7 +61,7 @@ pub fn names(source: &str, base: usize) -> Vec<Name> {
             let member = previous_significant(bytes, i).is_some_and(|p| matches!(p, b'.' | b']' | b')'));
             let (segments, end) = segments(bytes, i);
             let call = next_significant(bytes, end) == Some(b'(');
-            let keyword = segments.len() == 1 && KEYWORDS.contains(&&source[i..end]);
+            let keyword = segments.len() == 1 && not_a_name(&source[i..end]);
             if !member && !call && !keyword {
                 let path: Vec<&str> = segments.iter().map(|&(f, t)| &source[f..t]).collect();
                 out.push(Name {
@@ -75,24 +77,11 @@ pub fn names(source: &str, base: usize) -> Vec<Name> {
     out
 }
 
-/// The words of the expression language that are not names.
-const KEYWORDS: &[&str] = &[
-    "true",
-    "false",
-    "nil",
-    "null",
-    "and",
-    "or",
-    "not",
-    "in",
-    "matches",
-    "contains",
-    "startsWith",
-    "endsWith",
-    "let",
-    "if",
-    "else",
-];
+/// Whether `word` is an operator, starts a form or is a literal: never a
+/// name a path reads.
+fn not_a_name(word: &str) -> bool {
+    is_keyword(word) || matches!(word, "true" | "false" | "nil" | "null")
+}
 
 fn starts_name(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$'

@@ -7,10 +7,8 @@
 
 use super::expected;
 use super::session::{Session, place_of};
-use crate::shared;
 use crate::support::examples;
 use serde_json::{Value, json};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 const FACET: &str = "contexts/_template/facets/provider-aws.yaml";
@@ -143,11 +141,9 @@ fn a_blueprints_substitutions_complete_references_and_core_functions() {
 
 #[test]
 fn the_core_template_completes_its_schema_flux_systems_and_test_cases() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/windsor-core-v0.7.0");
-    if !shared::present(&corpus) {
+    let Some(mut s) = Session::over_core_template() else {
         return;
-    }
-    let mut s = Session::over(&corpus);
+    };
     let facet = "contexts/_template/facets/option-cni.yaml";
     let after = "operator_replicas:";
     let schema = complete(&mut s, facet, after, "      x: ${cluster.");

@@ -7,10 +7,8 @@
 use super::client::uri;
 use super::expected;
 use super::session::{Session, place_of};
-use crate::shared;
 use crate::support::examples;
 use serde_json::{Value, json};
-use std::path::Path;
 use std::time::Instant;
 
 const AWS: &str = "contexts/_template/facets/provider-aws.yaml";
@@ -122,11 +120,9 @@ fn bluelink_references_go_to_their_declarations() {
 
 #[test]
 fn the_core_template_navigates_blocks_systems_and_components() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/windsor-core-v0.7.0");
-    if !shared::present(&corpus) {
+    let Some(mut s) = Session::over_core_template() else {
         return;
-    }
-    let mut s = Session::over(&corpus);
+    };
     std::fs::create_dir_all(s.path("contexts/local")).unwrap();
     std::fs::write(
         s.path("contexts/local/values.yaml"),

@@ -35,6 +35,13 @@ impl Session {
         }
     }
 
+    /// A session over a copy of the v0.7.0 core template of the corpus;
+    /// `None` when the corpus is not beside the repository.
+    pub fn over_core_template() -> Option<Session> {
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/windsor-core-v0.7.0");
+        crate::shared::present(&corpus).then(|| Session::over(&corpus))
+    }
+
     /// The absolute path of `file` in the copy.
     pub fn path(&self, file: &str) -> PathBuf {
         self.root.join(file)

@@ -5,8 +5,6 @@
 
 use super::expected;
 use super::session::{Session, place_of};
-use crate::shared;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 const FACET: &str = "contexts/_template/facets/option-cni.yaml";
@@ -22,11 +20,9 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 #[test]
 fn one_character_changes_to_the_core_template_are_checked_and_hovered() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/windsor-core-v0.7.0");
-    if !shared::present(&corpus) {
+    let Some(mut s) = Session::over_core_template() else {
         return;
-    }
-    let mut s = Session::over(&corpus);
+    };
     // The template ships no context: hover evaluates in `local`.
     std::fs::create_dir_all(s.path("contexts/local")).unwrap();
     std::fs::write(s.path("contexts/local/values.yaml"), "platform: docker\n").unwrap();
