@@ -57,6 +57,7 @@ pub use format::Format;
 pub use host::{allow, jsonnet};
 pub use load::facet::{facet_left_out, ordinal_from_basename};
 pub use load::project::{Project, TEMPLATE};
+pub use load::reuse::Reuse;
 pub use render::output;
 pub use scope::schema_defaults;
 pub use template::secrecy::{MASK, Secrecy, Secrets};

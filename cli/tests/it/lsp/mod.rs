@@ -4,6 +4,7 @@
 //! `BPVM_BLESS=1` rewrites from what the server gave).
 
 mod client;
+mod core;
 mod diagnostics;
 mod expected;
 mod hover;
@@ -11,4 +12,3 @@ mod lifecycle;
 mod neovim;
 mod session;
 mod symbols;
-mod timing;
