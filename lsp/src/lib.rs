@@ -2,7 +2,9 @@
 //! blueprints. Documents are evaluated as the editor holds them (their
 //! unsaved text replaces the file for every read, through the file
 //! layer's overlay); each edit, once edits pause, checks the template as
-//! `bpvm check` does and publishes its findings where they are.
+//! `bpvm check` does and publishes its findings where they are. A Windsor
+//! project's check reuses what its last check kept: an edit to one facet
+//! parses and compiles that facet only.
 //!
 //! Rooms, each importing only those before it: `text` (documents and
 //! positions), then `diagnose` (checks as diagnostics, quick fixes),

@@ -23,5 +23,5 @@ pub use json::json;
 pub use listing::{listing, listing_json};
 pub use report::{Checked, Report, Suppressed, Tally};
 pub use rules::{rule_ids, rules};
-pub use run::{check, check_searching, check_with, tunings};
+pub use run::{Kept, check, check_searching, check_windsor_reusing, check_with, tunings};
 pub use sarif::sarif;

@@ -6,6 +6,7 @@ use super::rules::rule_ids;
 use super::tune::{self, ConfigError, Tuning};
 use crate::batch::{self, Kind, Search, queue};
 use bpvm_runtime::Problems;
+pub use bpvm_windsor::check::Kept;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -200,15 +201,8 @@ fn one(t: Template) -> Checked {
     let ids = rule_ids();
     match t {
         Template::Windsor(dir) => {
-            let mut checked = Checked {
-                language: "windsor",
-                findings: bpvm_windsor::check::check(&dir),
-                folder: dir,
-                suppressed: Vec::new(),
-            };
-            let files = ignore::windsor_files(&checked.folder);
-            ignore::apply(&mut checked, &files, &ids);
-            checked
+            let findings = bpvm_windsor::check::check(&dir);
+            windsor_checked(dir, findings, &ids)
         }
         Template::Bluelink(file) => {
             let name = file
@@ -224,5 +218,45 @@ fn one(t: Template) -> Checked {
             ignore::apply(&mut checked, &[(name, file)], &ids);
             checked
         }
+    }
+}
+
+/// The Windsor project `dir` with `findings`, its `bpvm:ignore`
+/// comments applied (`ids`: the rule ids).
+fn windsor_checked(dir: PathBuf, findings: Vec<bpvm_checker::Finding>, ids: &[&str]) -> Checked {
+    let mut checked = Checked {
+        language: "windsor",
+        findings,
+        folder: dir,
+        suppressed: Vec::new(),
+    };
+    let files = ignore::windsor_files(&checked.folder);
+    ignore::apply(&mut checked, &files, ids);
+    checked
+}
+
+/// Checks the Windsor project `dir` as [`check_searching`] checks it
+/// (`tuning`: the configuration [`tunings`] gives for it), taking from
+/// `kept` what the last check through it found that cannot have changed
+/// since (see [`bpvm_windsor::check::check_reusing`]): an editor checks
+/// a project again on every edit. The report is the one
+/// [`check_searching`] gives.
+///
+/// ```
+/// use bpvm::check::{Kept, check, check_windsor_reusing};
+/// let mut kept = Kept::default();
+/// let first = check_windsor_reusing("examples/windsor".as_ref(), None, &mut kept);
+/// let again = check_windsor_reusing("examples/windsor".as_ref(), None, &mut kept);
+/// assert_eq!(first.templates[0].findings, again.templates[0].findings);
+/// assert_eq!(first.templates[0].findings, check(&["examples/windsor"]).unwrap().templates[0].findings);
+/// ```
+pub fn check_windsor_reusing(dir: &Path, tuning: Option<&Tuning>, kept: &mut Kept) -> Report {
+    let findings = bpvm_windsor::check::check_reusing(dir, kept);
+    let mut checked = windsor_checked(dir.to_path_buf(), findings, &rule_ids());
+    if let Some(tuning) = tuning {
+        tuning.apply(&mut checked);
+    }
+    Report {
+        templates: vec![checked],
     }
 }

@@ -61,6 +61,7 @@ pub use load::facet::{Facet, facet_left_out, ordinal_from_basename};
 pub use host::compiler_for;
 pub use load::project::files_under;
 pub use load::project::{Project, TEMPLATE};
+pub use load::reuse::Reuse;
 pub use load::schema::resolve_reference;
 pub use render::output;
 pub use scope::schema_defaults;

@@ -12,10 +12,17 @@ use std::path::{Path, PathBuf};
 /// The diagnostics of a template, by file (absolute).
 pub type Diagnosed = BTreeMap<PathBuf, Vec<Diagnostic>>;
 
-/// Checks `template` and gives each file's diagnostics. A check that
-/// cannot run (a folder that cannot be searched) or a configuration with
-/// mistakes is reported on the file that has them, or on the template.
-pub fn diagnose(template: &Template) -> Diagnosed {
+/// What the checks of each Windsor project (by folder) keep for the
+/// next: an edit to one facet parses and compiles that facet again, not
+/// the project (see [`bpvm::check::check_windsor_reusing`]).
+pub type Kept = BTreeMap<PathBuf, bpvm::check::Kept>;
+
+/// Checks `template` and gives each file's diagnostics, taking from
+/// `kept` what the last check of the same project found that cannot
+/// have changed. A check that cannot run (a folder that cannot be
+/// searched) or a configuration with mistakes is reported on the file
+/// that has them, or on the template.
+pub fn diagnose(template: &Template, kept: &mut Kept) -> Diagnosed {
     let path = template.path();
     let mut out = Diagnosed::new();
     let tunings = match bpvm::check::tunings(&[path]) {
@@ -29,8 +36,17 @@ pub fn diagnose(template: &Template) -> Diagnosed {
             return out;
         }
     };
-    let search = bpvm::batch::Search::default();
-    let (report, _) = bpvm::check::check_searching(&[path], &search, &tunings, &|_, _| {});
+    let report = match template {
+        Template::Windsor(dir) => {
+            let kept = kept.entry(dir.clone()).or_default();
+            let tuning = tunings.first().and_then(Option::as_ref);
+            Ok(bpvm::check::check_windsor_reusing(dir, tuning, kept))
+        }
+        Template::Bluelink(_) => {
+            let search = bpvm::batch::Search::default();
+            bpvm::check::check_searching(&[path], &search, &tunings, &|_, _| {}).0
+        }
+    };
     let report = match report {
         Ok(r) => r,
         Err(problems) => {

@@ -7,7 +7,7 @@ mod fixes;
 mod published;
 mod template;
 
-pub use findings::{Diagnosed, diagnose};
+pub use findings::{Diagnosed, Kept, diagnose};
 pub use fixes::fixes;
 pub use published::Published;
 pub use template::{Template, template_of};

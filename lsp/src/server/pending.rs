@@ -6,8 +6,11 @@ use crate::diagnose::Template;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// How long a template's edits must pause before it is checked.
-pub const DEBOUNCE: Duration = Duration::from_millis(150);
+/// How long a template's edits must pause before it is checked. Short:
+/// a check after an edit to one facet takes a few milliseconds (it
+/// reuses the rest of the project), and a keystroke that comes during
+/// one waits no longer than that.
+pub const DEBOUNCE: Duration = Duration::from_millis(50);
 
 /// The templates waiting to be checked, each with when it is due.
 ///

@@ -2,7 +2,7 @@
 //! diagnostics published, the checks waiting.
 
 use super::pending::Pending;
-use crate::diagnose::{Published, Template, diagnose, template_of};
+use crate::diagnose::{Kept, Published, Template, diagnose, template_of};
 use crate::hover::Evaluated;
 use crate::text::{Documents, open::uri_of};
 use lsp_server::{Connection, Message, Notification};
@@ -20,6 +20,8 @@ pub struct State {
     pub published: Published,
     /// Templates edited and not checked since.
     pub pending: Pending,
+    /// What each Windsor project's last check keeps for the next.
+    pub kept: Kept,
     /// The Windsor context the editor selected for hover; `None`: the
     /// one `bpvm render` would choose.
     pub context: Option<String>,
@@ -49,7 +51,7 @@ impl State {
     /// Checks `template` now and publishes each of its files' diagnostics
     /// (none for a file whose findings are gone).
     pub fn check(&mut self, connection: &Connection, template: &Template) {
-        let mut found = diagnose(template);
+        let mut found = diagnose(template, &mut self.kept);
         // An open document of the template with no findings is told so
         // too: each check answers the edit that caused it.
         for doc in self.documents.all() {

@@ -24,13 +24,17 @@
 mod cycles;
 mod depends;
 mod document;
+mod kept;
 mod reach;
 mod rules;
+#[cfg(test)]
+mod same_as_fresh;
 mod schema;
 mod scope;
 mod test_keys;
 mod values;
 
+pub use kept::Kept;
 pub use rules::WINDSOR as RULES;
 pub use scope::set_by_windsor;
 
@@ -42,42 +46,85 @@ use bpvm_checker::{Checker, Finding, Rule, Ty};
 use bpvm_compiler::Compiler;
 use bpvm_runtime::Value;
 use bpvm_runtime::locate::Located;
+use bpvm_runtime::root::inputs::{Recorder, track};
 use document::{Form, Site};
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Every finding about the Windsor project in `dir`, by file, line and
 /// column. A project that does not load gives its load errors (as
 /// `invalid-template`) and nothing else: its expressions are not known.
 pub fn check(dir: &Path) -> Vec<Finding> {
+    check_reusing(dir, &mut Kept::default())
+}
+
+/// [`check`], taking from `kept` what the last check through it read and
+/// found that cannot have changed since: the facets whose bytes are the
+/// same are not parsed and compiled again, and the findings about
+/// context values and test files are taken as they were while none of
+/// the files they were read from changed. The findings are the ones
+/// [`check`] gives.
+pub fn check_reusing(dir: &Path, kept: &mut Kept) -> Vec<Finding> {
+    let recorder = Recorder::new();
     // Test cases' values are read beside the loading, and checked beside
-    // the rest: reading them costs as much as loading the template.
-    let folder = dir.to_path_buf();
-    let tests = std::thread::spawn(move || {
-        bpvm_runtime::root::Root::new(&folder, "project")
-            .map(|root| values::tests(&root))
-            .unwrap_or_default()
+    // the rest: reading them costs as much as loading the template. A
+    // check that may take its findings about them as they were does not.
+    let early = (!kept.has_values()).then(|| {
+        let folder = dir.to_path_buf();
+        let recorder = Arc::clone(&recorder);
+        std::thread::spawn(move || track(&recorder, || tests_of(&folder)))
     });
-    let project = match Project::load(dir) {
+    let project = match Project::load_reusing(dir, &mut kept.load) {
         Ok(p) => p,
         Err(errors) => return errors.0.into_iter().map(invalid).collect(),
     };
-    let (tests, unreadable) = tests.join().unwrap_or_default();
-    let mut findings = std::thread::scope(|s| {
-        let values = s.spawn(|| values(&project, tests));
-        let mut run = Run::new(&project);
+    let reused = kept.values(&project);
+    let (mut findings, about_values) = std::thread::scope(|s| {
+        let values = s.spawn(|| {
+            if let Some(found) = reused {
+                return (found, false);
+            }
+            let tests = match early {
+                Some(thread) => thread.join().unwrap_or_default(),
+                None => track(&recorder, || tests_of(dir)),
+            };
+            (track(&recorder, || about_values(&project, tests)), true)
+        });
+        let mut run = Run::new(&project, &kept.load);
         let files = run.files();
         run.unused_config(&files);
         let mut findings = run.findings;
-        findings.extend(values.join().unwrap_or_default());
-        let unreadable = unreadable.into_iter().chain(values::unreadable_contexts(&project));
-        findings.extend(unreadable.map(invalid));
+        let (about_values, found) = values.join().unwrap_or_default();
+        findings.extend(about_values.iter().cloned());
         findings.extend(unknown_fields(&project));
-        findings.extend(test_keys::findings(&project));
-        findings
+        (findings, found.then_some(about_values))
     });
+    if let Some(found) = about_values {
+        kept.keep_values(&project, recorder.inputs(), &found);
+    }
     findings.sort_by(|a, b| (&a.file, a.line, a.column, a.rule.id).cmp(&(&b.file, b.line, b.column, b.rule.id)));
     findings.dedup();
+    findings
+}
+
+/// Each test case's values, and each test file that does not read.
+fn tests_of(dir: &Path) -> (Vec<crate::context::validate::Source>, Vec<crate::error::Error>) {
+    bpvm_runtime::root::Root::new(dir, "project")
+        .map(|root| values::tests(&root))
+        .unwrap_or_default()
+}
+
+/// The findings about values and test files: context and test case
+/// values against the schema, files that do not read, test files' keys.
+fn about_values(
+    project: &Project,
+    (tests, unreadable): (Vec<crate::context::validate::Source>, Vec<crate::error::Error>),
+) -> Vec<Finding> {
+    let mut findings = values(project, tests);
+    let unreadable = unreadable.into_iter().chain(values::unreadable_contexts(project));
+    findings.extend(unreadable.map(invalid));
+    findings.extend(test_keys::findings(project));
     findings
 }
 
@@ -114,7 +161,7 @@ fn unknown_fields(project: &Project) -> Vec<Finding> {
 struct File {
     name: String,
     text: String,
-    doc: Value,
+    doc: Arc<Value>,
     /// Where its paths are, read at the first finding.
     located: std::cell::OnceCell<Option<Located>>,
 }
@@ -122,6 +169,8 @@ struct File {
 /// One check of a project.
 struct Run<'p> {
     project: &'p Project,
+    /// The files the project was loaded from, parsed.
+    load: &'p crate::load::reuse::Reuse,
     v09: bool,
     compiler: Compiler,
     checker: Checker,
@@ -135,11 +184,12 @@ struct Run<'p> {
 }
 
 impl<'p> Run<'p> {
-    fn new(project: &'p Project) -> Run<'p> {
+    fn new(project: &'p Project, load: &'p crate::load::reuse::Reuse) -> Run<'p> {
         let v09 = matches!(project.format, Format::V09);
         let compiler = compiler_for(v09);
         Run {
             project,
+            load,
             v09,
             compiler,
             checker: Checker::new(compiler),
@@ -159,7 +209,10 @@ impl<'p> Run<'p> {
             .into_iter()
             .filter_map(|name| {
                 let text = root.read_string(root.dir(), &name).ok()?;
-                let doc = Value::from_yaml_as(&text, bpvm_runtime::Typing::GoYaml).ok()?;
+                let doc = match self.load.kept_document(&name, &text) {
+                    Some(doc) => doc,
+                    None => Arc::new(Value::from_yaml_as(&text, bpvm_runtime::Typing::GoYaml).ok()?),
+                };
                 Some(File {
                     name,
                     text,

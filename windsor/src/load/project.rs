@@ -6,10 +6,12 @@ use crate::error::{Error, Errors};
 use crate::format::Format;
 use crate::load::facet::{self, Facet};
 pub use crate::load::files::files_under;
+use crate::load::reuse::Reuse;
 use bpvm_runtime::root::{Kind, Root};
 use bpvm_runtime::{PathTable, Value};
 use foldhash::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A loaded project.
 #[derive(Debug, Clone)]
@@ -66,6 +68,20 @@ pub fn read_yaml(root: &Root, rel: &str) -> Result<Option<Value>, Error> {
         .map_err(|e| Error::in_text(rel, &text, &format!("invalid YAML: {e}")))
 }
 
+/// [`read_yaml`], the document taken from `reuse` when the file's text
+/// is the one it read last.
+fn yaml_reusing(root: &Root, rel: &str, reuse: &mut Reuse) -> Result<Option<Arc<Value>>, Error> {
+    let text = match root.read_string(root.dir(), rel) {
+        Ok(t) => t,
+        Err(e) if e.is_missing() => return Ok(None),
+        Err(e) => return Err(Error::new(Some(rel), "", format!("cannot read: {e}"))),
+    };
+    reuse
+        .document(rel, text)
+        .map(Some)
+        .map_err(|(text, e)| Error::in_text(rel, &text, &format!("invalid YAML: {e}")))
+}
+
 impl Project {
     /// Loads and compiles the project in `root`, by the rules its facets'
     /// forms select (W10). Every problem found is reported,
@@ -77,30 +93,54 @@ impl Project {
     /// [`Project::load`], by the rules of `format` when given instead of
     /// the ones the facets select.
     pub fn load_as(root: &Path, format: Option<Format>) -> Result<Project, Errors> {
-        let paths = PathTable::new();
+        Project::load_keeping(root, format, &mut Reuse::default())
+    }
+
+    /// [`Project::load`], taking from `reuse` each file whose bytes did
+    /// not change since the load that filled it (its document, and the
+    /// facet it is, parsed and compiled), and keeping this load's files
+    /// in it for the next. The project is the one [`Project::load`]
+    /// gives; a project edited in one facet parses and compiles that
+    /// facet only.
+    pub fn load_reusing(root: &Path, reuse: &mut Reuse) -> Result<Project, Errors> {
+        Project::load_keeping(root, None, reuse)
+    }
+
+    /// [`Project::load_as`] through `reuse`.
+    fn load_keeping(root: &Path, format: Option<Format>, reuse: &mut Reuse) -> Result<Project, Errors> {
+        let paths = reuse.paths.clone();
+        reuse.start();
         // Governed like a render (D10): its documents add up to one limit.
         bpvm_runtime::govern::govern(|| {
-            crate::template::numbering::while_loading(&paths, || Project::read(root, format, paths.clone()))
+            crate::template::numbering::while_loading(&paths, || Project::read(root, format, paths.clone(), reuse))
         })
     }
 
-    /// [`Project::load_as`], with every expression's paths numbered in `paths`.
-    fn read(root: &Path, format: Option<Format>, paths: PathTable) -> Result<Project, Errors> {
+    /// [`Project::load_as`], with every expression's paths numbered in
+    /// `paths`, the files unchanged since the last load through `reuse`
+    /// taken from it.
+    fn read(root: &Path, format: Option<Format>, paths: PathTable, reuse: &mut Reuse) -> Result<Project, Errors> {
         let root = &Root::new(root, "project")
             .map_err(|e| Error::new(None, "", format!("cannot open project {}: {e}", root.display())))?;
         let config = project_file(root)?;
         let mut errors = Vec::new();
-        let mut read = |rel: &str| match read_yaml(root, rel) {
-            Ok(v) => v,
-            Err(e) => {
-                errors.push(e);
-                None
+        let mut names = Vec::new();
+        let mut read = |rel: &str| {
+            names.push(rel.to_string());
+            match yaml_reusing(root, rel, reuse) {
+                Ok(v) => v.map(|d| Value::clone(&d)),
+                Err(e) => {
+                    errors.push(e);
+                    None
+                }
             }
         };
         let windsor = read(config).unwrap_or(Value::Null);
         let blueprint = read(&format!("{TEMPLATE}/blueprint.yaml")).unwrap_or(Value::Null);
         let schema = read(&format!("{TEMPLATE}/schema.yaml"));
-        let documents = facet_documents(root, &mut errors);
+        let documents = facet_documents(root, reuse, &mut errors);
+        names.extend(documents.iter().map(|(f, _)| f.clone()));
+        reuse.keep_only(&names);
         // Facets of both formats would only add errors of the rules not
         // meant: the mix is the one thing to report.
         let (format, format_reason) = match crate::load::rules::select(root, format, &documents) {
@@ -125,6 +165,7 @@ impl Project {
         };
         let mut facets = facets(
             root,
+            reuse,
             &documents,
             matches!(format, Format::V09),
             &mut errors,
@@ -282,7 +323,7 @@ fn project_file(root: &Root) -> Result<&'static str, Errors> {
 
 /// Every facet file of the template's `facets/` (and `features/`)
 /// folder with its document, in name order; problems go to `errors`.
-fn facet_documents(root: &Root, errors: &mut Vec<Error>) -> Vec<(String, Value)> {
+fn facet_documents(root: &Root, reuse: &mut Reuse, errors: &mut Vec<Error>) -> Vec<(String, Arc<Value>)> {
     let mut files = Vec::new();
     for dir in ["facets", "features"] {
         if let Err(e) = files_under(root, &format!("{TEMPLATE}/{dir}"), &[".yaml", ".yml"], &mut files) {
@@ -291,7 +332,7 @@ fn facet_documents(root: &Root, errors: &mut Vec<Error>) -> Vec<(String, Value)>
     }
     let mut documents = Vec::new();
     for file in files {
-        match read_yaml(root, &file) {
+        match yaml_reusing(root, &file, reuse) {
             Ok(Some(doc)) => documents.push((file, doc)),
             Ok(None) => errors.push(Error::new(
                 Some(&file),
@@ -309,7 +350,8 @@ fn facet_documents(root: &Root, errors: &mut Vec<Error>) -> Vec<(String, Value)>
 /// a newer Windsor go to `warnings`.
 fn facets(
     root: &Root,
-    documents: &[(String, Value)],
+    reuse: &mut Reuse,
+    documents: &[(String, Arc<Value>)],
     v09: bool,
     errors: &mut Vec<Error>,
     warnings: &mut Vec<Error>,
@@ -317,14 +359,8 @@ fn facets(
     let mut facets: Vec<Facet> = Vec::new();
     let mut named: HashMap<String, usize> = HashMap::default();
     for (file, doc) in documents {
-        let warned = warnings.len();
-        match facet::parse(doc, file, v09, warnings) {
-            Ok(mut f) => {
-                // What a render that leaves it out depends on, noted now
-                // from the document at hand (a warning: the file counts whole).
-                if warnings.len() == warned {
-                    f.left_out = Some(facet::left_out(doc, &f, v09));
-                }
+        match reuse.facet(file, doc, v09, warnings) {
+            Ok(f) => {
                 match named.get(&f.name) {
                     Some(&first) => errors.push(Error::new(
                         Some(file),

@@ -6,15 +6,20 @@ use crate::format::{self, Form, Format};
 use crate::texts::Texts;
 use bpvm_runtime::Value;
 use bpvm_runtime::root::Root;
+use std::sync::Arc;
 
 /// The rules, and why: `forced` when given, else what `docs` (each facet
 /// file with its document) select. Mixing both formats is an error naming
 /// one place of each.
-pub(crate) fn select(root: &Root, forced: Option<Format>, docs: &[(String, Value)]) -> Result<(Format, String), Error> {
+pub(crate) fn select(
+    root: &Root,
+    forced: Option<Format>,
+    docs: &[(String, Arc<Value>)],
+) -> Result<(Format, String), Error> {
     if let Some(format) = forced {
         return Ok((format, "given".to_string()));
     }
-    let docs: Vec<(String, &Value)> = docs.iter().map(|(f, d)| (f.clone(), d)).collect();
+    let docs: Vec<(String, &Value)> = docs.iter().map(|(f, d)| (f.clone(), &**d)).collect();
     let mut texts = Texts::new(root);
     match format::detect(&docs) {
         Ok(found) => {

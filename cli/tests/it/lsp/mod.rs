@@ -5,6 +5,7 @@
 
 mod client;
 mod completion;
+mod core;
 mod diagnostics;
 mod expected;
 mod hover;
@@ -13,4 +14,3 @@ mod navigate;
 mod neovim;
 mod session;
 mod symbols;
-mod timing;
