@@ -11,7 +11,7 @@ mod state;
 
 pub use capabilities::{SELECT_CONTEXT, capabilities};
 use lsp_server::{Connection, Message};
-pub use pending::{DEBOUNCE, Pending};
+pub use pending::{BURST, DEBOUNCE, Pending};
 use state::State;
 
 /// Serves the language server protocol on stdin and stdout until the
