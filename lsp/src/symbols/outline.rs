@@ -64,11 +64,13 @@ pub fn symbols(name: &str, text: &str) -> Vec<DocumentSymbol> {
     }
     let end = lines.position(text, text.len());
     let starts: Vec<Position> = found.iter().map(|f| f.at).collect();
+    let text_lines: Vec<&str> = text.split('\n').collect();
     found
         .into_iter()
         .enumerate()
         .map(|(i, f)| {
             let next = starts.get(i + 1).copied().filter(|n| *n > f.at).unwrap_or(end);
+            let next = last_content_before(&text_lines, f.at, next);
             let name_end = Position::new(f.at.line, f.at.character + f.name.encode_utf16().count() as u32);
             DocumentSymbol {
                 name: f.name,
@@ -82,6 +84,32 @@ pub fn symbols(name: &str, text: &str) -> Vec<DocumentSymbol> {
             }
         })
         .collect()
+}
+
+/// Where the entry starting at `from` ends, when the next starts at
+/// `next`: the end of its last line before `next` that is indented
+/// deeper than its first (blank lines and comments aside: a comment above
+/// the next entry is about that one, and a shallower line starts
+/// something else).
+fn last_content_before(lines: &[&str], from: Position, next: Position) -> Position {
+    if next.line == from.line {
+        return next;
+    }
+    let text = |line: u32| lines.get(line as usize).map_or("", |l| l.trim_end_matches('\r'));
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let own = indent(text(from.line));
+    let mut last = from.line;
+    for line in from.line + 1..next.line {
+        let content = text(line).trim_start();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        if indent(text(line)) <= own {
+            break;
+        }
+        last = line;
+    }
+    Position::new(last, text(last).encode_utf16().count() as u32)
 }
 
 /// The entries of `section`, whose value is `value`: a mapping's keys, or

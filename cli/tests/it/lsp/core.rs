@@ -61,3 +61,17 @@ fn hover_on_a_substitution_of_the_core_template() {
     let hover = s.at("textDocument/hover", GATEWAY, line, character + 6);
     expected::matches("core-hover", &hover, &s.root);
 }
+
+#[test]
+fn the_outline_of_a_facet_of_the_core_template() {
+    let Some(mut s) = Session::over_core_template() else {
+        return;
+    };
+    let text = s.text(CNI);
+    s.open(CNI, &text);
+    let uri = super::client::uri(&s.path(CNI));
+    let found = s
+        .client
+        .request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    expected::matches("core-symbols", &found, &s.root);
+}
