@@ -23,7 +23,7 @@ pub use fields::{Offered, fields_at};
 pub use functions::{function_items, predicate_items};
 pub use key::{KeyAt, Nest, key_at};
 pub use project::{Block, Declared, declared};
-pub use schema::properties_at;
+pub use schema::{default_of, description_of, properties_at, type_of};
 
 use item::item;
 
