@@ -3,7 +3,7 @@
 
 use super::capabilities::SELECT_CONTEXT;
 use super::state::State;
-use crate::complete::declared;
+use crate::complete::schema_of;
 use crate::diagnose::{Template, template_of};
 use crate::hover::{evaluate, expression_at, key_shown, shown, substitution_shown, values_key_at};
 use crate::symbols::symbols;
@@ -31,7 +31,7 @@ impl State {
                     && context.file_name()? == "values.yaml"
                     && !context.starts_with("_template");
                 let key = values_key_at(&doc.text, &doc.lines, at.position).filter(|_| is_values)?;
-                let text = key_shown(declared(&dir).schema.as_ref()?, &key)?;
+                let text = key_shown(&schema_of(&dir)?, &key)?;
                 return Some(markdown(text, key.range));
             }
             (Template::Bluelink(_), None) => return None,
