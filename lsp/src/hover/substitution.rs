@@ -12,30 +12,28 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// The hover of `expression` in the blueprint at `path` whose text (as
-/// the editor holds it) is `text`.
-pub fn substitution_shown(path: &Path, text: &str, expression: &Expression) -> String {
+/// the editor holds it) is `text`; `None` when the blueprint renders and
+/// has no substitution there (a `${…}` in a comment).
+pub fn substitution_shown(path: &Path, text: &str, expression: &Expression) -> Option<String> {
     let mut out = format!("```\n{}\n```\n\n", expression.source);
     let render = rendered(path, text);
     let (Some(bp), Ok(doc)) = (&render.blueprint, &render.rendered) else {
         let why = render.rendered.err().unwrap_or_default();
         let _ = writeln!(out, "The blueprint does not render:\n\n```\n{}\n```", why.trim_end());
-        return out;
+        return Some(out);
     };
     let with = match render.given.as_slice() {
         [] => "the variables' defaults (no variables file beside the blueprint)".to_string(),
         given => given.join(", "),
     };
     let line = expression.range.start.line + 1;
-    let Some(sub) = written_at(&bp.subs(), line, &expression.source) else {
-        let _ = writeln!(out, "Not a substitution the blueprint resolves.");
-        return out;
-    };
+    let sub = written_at(&bp.subs(), line, &expression.source)?;
     let (asked, item) = explained_path(&sub.path, &doc.document);
     let explanation = match explain(bp, doc, &asked) {
         Ok(e) => e,
         Err(e) => {
             let _ = writeln!(out, "{e}");
-            return out;
+            return Some(out);
         }
     };
     let whole = sub
@@ -72,7 +70,7 @@ pub fn substitution_shown(path: &Path, text: &str, expression: &Expression) -> S
         let _ = writeln!(out, "- {}", read_shown(read));
     }
     let _ = writeln!(out, "\nRendered with {with}.");
-    out
+    Some(out)
 }
 
 /// The substitution written at `line` (from 1) holding `source`, the last

@@ -21,7 +21,7 @@ impl State {
         let expression = expression_at(&doc.text, &doc.lines, at.position);
         let (dir, expression) = match (template_of(&doc.path, &doc.text)?, expression) {
             (Template::Bluelink(_), Some(e)) => {
-                return Some(markdown(substitution_shown(&doc.path, &doc.text, &e), e.range));
+                return Some(markdown(substitution_shown(&doc.path, &doc.text, &e)?, e.range));
             }
             (Template::Windsor(dir), Some(e)) => (dir, e),
             (Template::Windsor(dir), None) => {

@@ -76,8 +76,16 @@ fn hover_on_a_blueprint_substitution_shows_its_rendered_value_or_why_it_has_none
         shown.contains("blueprint.vars.yaml: expected a mapping of variable names to values, found list"),
         "{shown}"
     );
-    // A key, not a substitution: nothing.
+    // A key, not a substitution: nothing; nor a `${…}` in a comment.
     assert_eq!(s.at("textDocument/hover", BLUEPRINT, 6, 2), Value::Null);
+    std::fs::write(
+        s.path("blueprint.vars.yaml"),
+        "environment: production\ndatabasePassword: x\n",
+    )
+    .unwrap();
+    let commented = format!("# reads ${{variables.region}}\n{text}");
+    s.change(BLUEPRINT, &commented);
+    assert_eq!(s.at("textDocument/hover", BLUEPRINT, 0, 12), Value::Null);
 }
 
 #[test]
