@@ -57,7 +57,11 @@ pub fn substitution_shown(path: &Path, text: &str, expression: &Expression) -> O
             let _ = writeln!(out, "At {place}, the string renders as **{}**\n", v.to_json());
         }
         None => {
-            let _ = writeln!(out, "At {place}, the render leaves nothing.\n");
+            let _ = writeln!(
+                out,
+                "The rendered blueprint has nothing at {place}: the render uses it without keeping it \
+                 (`each`, `condition`), or leaves out the resource it is in.\n"
+            );
         }
     }
     let reads = explanation
@@ -91,12 +95,17 @@ fn explained_path(path: &str, document: &bpvm::Value) -> (String, &'static str) 
     let (Some("resources"), Some(name)) = (parts.next(), parts.next()) else {
         return (path.to_string(), "");
     };
+    let rest = parts.next();
+    // `each` and `condition` are the resource's, not an item's.
+    if rest.is_some_and(|r| r == "each" || r == "condition") {
+        return (path.to_string(), "");
+    }
     let first = format!("{name}[0]");
     let resources = document.as_map().and_then(|m| m.get("resources")?.as_map());
     if resources.is_none_or(|r| r.get(first.as_str()).is_none()) {
         return (path.to_string(), "");
     }
-    let asked = match parts.next() {
+    let asked = match rest {
         Some(rest) => format!("resources.{first}.{rest}"),
         None => format!("resources.{first}"),
     };

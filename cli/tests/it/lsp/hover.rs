@@ -58,6 +58,12 @@ fn hover_on_a_blueprint_substitution_shows_its_rendered_value_or_why_it_has_none
     let (line, character) = place_of(&text, "values.prefix}-save-order");
     let value = s.at("textDocument/hover", BLUEPRINT, line, character + 2);
     expected::matches("hover-blueprint-value", &value, &s.root);
+    // In a resource with `each`: its first item; the `each` itself.
+    let (line, character) = place_of(&text, "elem}");
+    let item = s.at("textDocument/hover", BLUEPRINT, line, character);
+    let (line, character) = place_of(&text, "values.events}");
+    let each = s.at("textDocument/hover", BLUEPRINT, line, character + 2);
+    expected::matches("hover-blueprint-each", &json!([item, each]), &s.root);
     // A child's export the provider sets: no value before deployment.
     let (line, character) = place_of(&text, "children.storage.endpoint}");
     let deferred = s.at("textDocument/hover", BLUEPRINT, line, character + 2);
