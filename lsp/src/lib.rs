@@ -8,9 +8,10 @@
 //!
 //! Rooms, each importing only those before it: `text` (documents and
 //! positions), then `diagnose` (checks as diagnostics, quick fixes),
-//! `hover` (expressions evaluated in a context), `symbols` (what a
-//! file declares) and `complete` (what may be written at a place), then
-//! `navigate` (definitions and references), then
+//! `symbols` (what a file declares) and `complete` (what may be written
+//! at a place), then `hover` (expressions evaluated in a context, keys
+//! described by their schema), then `navigate` (definitions and
+//! references), then
 //! `server` (the protocol's loop). The protocol runs on plain threads and
 //! channels (`lsp-server`): the engine is synchronous, and a check runs
 //! on the loop's thread between messages.

@@ -152,8 +152,8 @@ mod why;
 pub use affected::{Changes, Depends, affected};
 pub use cache::Cache;
 pub use discover::{
-    Discovery, MANIFEST, Problem, SKIPPED, Search, discover, discover_except, discover_with, parse_exclude,
-    unmatched_exclude, what_is,
+    Discovery, MANIFEST, Problem, SKIPPED, Search, discover, discover_except, discover_with, files_beside,
+    parse_exclude, unmatched_exclude, what_is,
 };
 pub use manifest::{LeftOut, Manifest, Read};
 pub use rendered::{RENDERED, RENDERED_FOLDER, RENDERED_FOLDER_TEXT, is_rendered, rendered_header};

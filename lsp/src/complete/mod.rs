@@ -22,8 +22,8 @@ pub use expression::{Step, Typed, expression_before, path_before};
 pub use fields::{Offered, fields_at};
 pub use functions::{function_items, predicate_items};
 pub use key::{KeyAt, Nest, key_at};
-pub use project::{Block, Declared, declared};
-pub use schema::properties_at;
+pub use project::{Block, Declared, declared, schema_of};
+pub use schema::{default_of, description_of, properties_at, type_of};
 
 use item::item;
 

@@ -51,6 +51,22 @@ pub fn declared(dir: &Path) -> Declared {
     bpvm::runtime::govern::govern(|| read(dir))
 }
 
+/// The schema of the Windsor project at `dir` alone
+/// (`contexts/_template/schema.yaml`), as [`declared`] reads it; `None`
+/// when it has none or it does not parse.
+///
+/// ```
+/// let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/windsor");
+/// assert!(bpvm_lsp::complete::schema_of(&dir).is_some());
+/// assert!(bpvm_lsp::complete::schema_of(std::path::Path::new("/nonexistent")).is_none());
+/// ```
+pub fn schema_of(dir: &Path) -> Option<Value> {
+    bpvm::runtime::govern::govern(|| {
+        let root = Root::new(dir, "project").ok()?;
+        yaml(&root, &format!("{TEMPLATE}/schema.yaml"))
+    })
+}
+
 /// [`declared`], not governed.
 fn read(dir: &Path) -> Declared {
     let Ok(root) = Root::new(dir, "project") else {

@@ -124,6 +124,12 @@ pub fn description_of<'s>(root: &'s Value, schema: &'s Value) -> Option<&'s str>
     own.or_else(|| followed(root, schema, 0)?.get("description").and_then(Value::as_str))
 }
 
+/// A property's `default`, its `$ref` followed when it gives none itself.
+pub fn default_of<'s>(root: &'s Value, schema: &'s Value) -> Option<&'s Value> {
+    let own = schema.as_map()?.get("default");
+    own.or_else(|| followed(root, schema, 0)?.get("default"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,5 +180,11 @@ mod tests {
         let (_, c) = properties_at(&root, &[])[0];
         assert_eq!(type_of(&root, c).as_deref(), Some("integer | null"));
         assert_eq!(description_of(&root, c), Some("A count."));
+        assert_eq!(default_of(&root, c), None);
+        let with = Value::from_yaml("$defs: {n: {default: 2}}\nproperties: {c: {$ref: '#/$defs/n'}, d: {default: x}}")
+            .unwrap();
+        let found = properties_at(&with, &[]);
+        assert_eq!(default_of(&with, found[0].1), Some(&Value::Int(2)));
+        assert_eq!(default_of(&with, found[1].1), Some(&Value::Str("x".into())));
     }
 }

@@ -3,23 +3,38 @@
 
 use super::capabilities::SELECT_CONTEXT;
 use super::state::State;
+use crate::complete::schema_of;
 use crate::diagnose::{Template, template_of};
-use crate::hover::{evaluate, expression_at, shown};
+use crate::hover::{evaluate, expression_at, key_shown, shown, substitution_shown, values_key_at};
 use crate::symbols::symbols;
 use lsp_types::{
     DocumentSymbolParams, DocumentSymbolResponse, ExecuteCommandParams, Hover, HoverContents, HoverParams,
-    MarkupContent, MarkupKind,
+    MarkupContent, MarkupKind, Range,
 };
 
 impl State {
     /// The hover at a place of an open document: `None` where there is
-    /// no expression, or in a document that is not open.
+    /// nothing to explain, or in a document that is not open.
     pub fn hover(&mut self, p: HoverParams) -> Option<Hover> {
         let at = p.text_document_position_params;
         let doc = self.documents.get(&at.text_document.uri)?;
-        let expression = expression_at(&doc.text, &doc.lines, at.position)?;
-        let Some(Template::Windsor(dir)) = template_of(&doc.path, &doc.text) else {
-            return None;
+        let expression = expression_at(&doc.text, &doc.lines, at.position);
+        let (dir, expression) = match (template_of(&doc.path, &doc.text)?, expression) {
+            (Template::Bluelink(_), Some(e)) => {
+                return Some(markdown(substitution_shown(&doc.path, &doc.text, &e)?, e.range));
+            }
+            (Template::Windsor(dir), Some(e)) => (dir, e),
+            (Template::Windsor(dir), None) => {
+                let relative = doc.path.strip_prefix(&dir).ok()?;
+                let context = relative.strip_prefix("contexts").ok()?;
+                let is_values = context.components().count() == 2
+                    && context.file_name()? == "values.yaml"
+                    && !context.starts_with("_template");
+                let key = values_key_at(&doc.text, &doc.lines, at.position).filter(|_| is_values)?;
+                let text = key_shown(&schema_of(&dir)?, &key)?;
+                return Some(markdown(text, key.range));
+            }
+            (Template::Bluelink(_), None) => return None,
         };
         let relative = doc.path.strip_prefix(&dir).ok()?.to_string_lossy().into_owned();
         let facet = relative
@@ -34,13 +49,7 @@ impl State {
             Ok(evaluated) => shown(evaluated, &expression, facet),
             Err(e) => format!("The project cannot be evaluated:\n\n```\n{e}\n```\n"),
         };
-        Some(Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: text,
-            }),
-            range: Some(expression.range),
-        })
+        Some(markdown(text, expression.range))
     }
 
     /// The symbols of an open document; none for one that is not open.
@@ -65,5 +74,16 @@ impl State {
         self.context = Some(name);
         self.evaluated.clear();
         Ok(())
+    }
+}
+
+/// A hover of Markdown `text` over `range`.
+fn markdown(text: String, range: Range) -> Hover {
+    Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: text,
+        }),
+        range: Some(range),
     }
 }

@@ -23,6 +23,7 @@ pub(crate) use exclude::path_glob;
 pub(crate) use layout::is_project;
 pub use layout::{MANIFEST, SKIPPED};
 pub use problem::{Problem, what_is};
+pub use siblings::files_beside;
 pub(crate) use sniff::every_include;
 
 use super::target::{Kind, Target};

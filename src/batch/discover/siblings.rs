@@ -2,7 +2,7 @@
 
 use super::layout::{self, Role, owner, role};
 use super::problem::Problem;
-use crate::batch::target::{Files, Target, join, stem};
+use crate::batch::target::{Files, Kind, Target, join, stem};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -114,6 +114,41 @@ impl<'a> Siblings<'a> {
             })
             .collect()
     }
+}
+
+/// The files `bpvm batch` gives the render of the blueprint at
+/// `blueprint` with its variables file `<stem>.vars.<ext>` (not a named
+/// set), each found beside it by the rules of discovery: its variables,
+/// data sources and resource state. A folder that cannot be listed gives
+/// none.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// for name in ["app.yaml", "app.vars.yaml", "app.prod.vars.yaml", "app.datasources.yaml"] {
+///     std::fs::write(dir.path().join(name), "").unwrap();
+/// }
+/// let files = bpvm::batch::files_beside(&dir.path().join("app.yaml"));
+/// assert_eq!(files.vars, Some(dir.path().join("app.vars.yaml")));
+/// assert_eq!(files.datasources, Some(dir.path().join("app.datasources.yaml")));
+/// assert_eq!(files.resource_state, None);
+/// ```
+pub fn files_beside(blueprint: &Path) -> Files {
+    let (Some(folder), Some(name)) = (blueprint.parent(), blueprint.file_name()) else {
+        return Files::default();
+    };
+    let name = name.to_string_lossy();
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .map(|entries| entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
+        .unwrap_or_default();
+    names.sort();
+    let siblings = Siblings::of("", &names);
+    let mut problems = Vec::new();
+    let targets = siblings.targets(folder, &name, &mut problems);
+    let own = targets.into_iter().find_map(|t| match t.kind {
+        Kind::Bluelink { set: None, files } => Some(files),
+        _ => None,
+    });
+    own.unwrap_or_default()
 }
 
 #[cfg(test)]
