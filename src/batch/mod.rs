@@ -136,6 +136,7 @@
 
 mod affected;
 mod cache;
+mod cache_entry;
 mod cache_key;
 pub(crate) mod discover;
 mod manifest;

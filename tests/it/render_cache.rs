@@ -3,7 +3,8 @@
 //! and a file read by `jsonnet()`), a Bluelink blueprint with an include
 //! and a data file. A cached run writes what a fresh render writes, byte
 //! for byte; each kind of change misses exactly the targets that read
-//! it; a damaged entry is rendered again; two batches share one cache.
+//! it; a damaged, truncated or misplaced entry, or one of the old layout,
+//! is rendered again; two batches share one cache.
 //!
 //! Run through the `bpvm` binary, as users run it (its worker processes,
 //! and Jsonnet in a worker of its own); the bpvm version, which the
@@ -243,34 +244,177 @@ fn each_change_misses_exactly_the_targets_that_read_it() {
     misses(root, "again", |_| {}, &["-o", "json"], "b", none);
 }
 
-#[test]
-fn a_damaged_entry_is_rendered_again_and_written_over() {
-    let dir = Scratch::new("cache-damaged");
-    let root = dir.0.as_path();
+/// The entries of the cache in `root`: path and bytes, in name order.
+fn entries(root: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut all: Vec<_> = std::fs::read_dir(root.join("cache/entries"))
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let bytes = std::fs::read(&path).unwrap();
+            (path, bytes)
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+/// An entry's parts: its first line's words, manifest, notes and text.
+fn parts(bytes: &[u8]) -> (Vec<String>, &[u8], &[u8], &[u8]) {
+    let end = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let head: Vec<String> = std::str::from_utf8(&bytes[..end])
+        .unwrap()
+        .split(' ')
+        .map(str::to_string)
+        .collect();
+    assert_eq!((head.len(), head[0].as_str()), (5, "bpvm-cache-entry-2"), "{head:?}");
+    let body = &bytes[end + 1..];
+    let (manifest, rest) = body.split_at(head[3].parse().unwrap());
+    let (notes, text) = rest.split_at(head[4].parse().unwrap());
+    (head, manifest, notes, text)
+}
+
+/// A cached run after `damage`: every target renders again and what is
+/// written is what a fresh render writes; the run after it takes every
+/// target from the cache (the entries were written over).
+fn rendered_again_after(root: &Path, damage: impl FnOnce(&Path)) {
     monorepo(root);
     cached(root, "cold", &[], "a");
-    let objects = root.join("cache/objects");
-    for entry in std::fs::read_dir(&objects).unwrap() {
-        let path = entry.unwrap().path();
-        let mut bytes = std::fs::read(&path).unwrap();
-        let last = bytes.len() - 3;
-        bytes[last] ^= 0x20;
-        std::fs::write(&path, bytes).unwrap();
-    }
-    // A truncated index entry is no entry either.
-    let index = std::fs::read_dir(root.join("cache/index"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    std::fs::write(&index, b"{\"key\":").unwrap();
+    damage(root);
     let again = cached(root, "again", &[], "a");
     assert!(again.records.iter().all(|r| !r.cached), "{again:?}");
     same_as_fresh(root, "again", &[], "a");
     let third = cached(root, "third", &[], "a");
     assert!(third.records.iter().all(|r| r.cached), "{third:?}");
     same_as_fresh(root, "third", &[], "a");
+}
+
+#[test]
+fn one_file_per_target_holds_its_manifest_and_raw_output() {
+    let dir = Scratch::new("cache-layout");
+    let root = dir.0.as_path();
+    monorepo(root);
+    let cold = cached(root, "cold", &[], "a");
+    let mut subs: Vec<_> = std::fs::read_dir(root.join("cache"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    subs.sort();
+    assert_eq!(subs, ["entries", "key", "tmp"]);
+    let entries = entries(root);
+    assert_eq!(entries.len(), cold.records.len());
+    for (path, bytes) in &entries {
+        let (head, manifest, _, text) = parts(bytes);
+        // Named by the target's identity, which the entry repeats.
+        assert_eq!(path.file_name().unwrap().to_str().unwrap(), head[2]);
+        let manifest: bpvm::batch::Manifest = serde_json::from_slice(manifest).unwrap();
+        let record = cold.records.iter().find(|r| r.id == manifest.target).unwrap();
+        assert_eq!(record.manifest.as_ref(), Some(&manifest));
+        // The output as rendered, raw: the written file is it after the
+        // line that marks it as rendered.
+        let written = std::fs::read_to_string(root.join("cold").join(format!("{}.yaml", manifest.target))).unwrap();
+        let (mark, render) = written.split_once('\n').unwrap();
+        assert!(mark.starts_with("# Rendered by bpvm from "), "{written}");
+        assert_eq!(std::str::from_utf8(text).unwrap(), render, "{}", manifest.target);
+    }
+}
+
+#[test]
+fn a_damaged_entry_is_rendered_again_and_written_over() {
+    let dir = Scratch::new("cache-damaged");
+    rendered_again_after(&dir.0, |root| {
+        for (path, mut bytes) in entries(root) {
+            let last = bytes.len() - 3;
+            bytes[last] ^= 0x20;
+            std::fs::write(&path, bytes).unwrap();
+        }
+    });
+}
+
+#[test]
+fn a_truncated_entry_is_rendered_again() {
+    let dir = Scratch::new("cache-truncated");
+    rendered_again_after(&dir.0, |root| {
+        let entries = entries(root);
+        assert_eq!(entries.len(), 5);
+        for (n, (path, bytes)) in entries.iter().enumerate() {
+            let (head, manifest, notes, _) = parts(bytes);
+            let line = head.join(" ").len() + 1;
+            // Empty, in the first line, in the manifest, in the text, the
+            // last byte gone.
+            let cut = [
+                0,
+                10,
+                line + manifest.len() / 2,
+                line + manifest.len() + notes.len() + 1,
+                bytes.len() - 1,
+            ][n];
+            std::fs::write(path, &bytes[..cut]).unwrap();
+        }
+    });
+}
+
+#[test]
+fn an_entry_under_another_targets_name_is_not_served() {
+    let dir = Scratch::new("cache-foreign");
+    let root = dir.0.as_path();
+    monorepo(root);
+    cached(root, "cold", &[], "a");
+    let entries = entries(root);
+    let target = |bytes: &[u8]| {
+        serde_json::from_slice::<bpvm::batch::Manifest>(parts(bytes).1)
+            .unwrap()
+            .target
+    };
+    let local = |bytes: &[u8]| target(bytes) == WINDSOR[0];
+    let (_, own) = entries.iter().find(|(_, bytes)| local(bytes)).unwrap();
+    for (path, bytes) in &entries {
+        if !local(bytes) {
+            std::fs::write(path, own).unwrap();
+        }
+    }
+    let again = cached(root, "again", &[], "a");
+    let mut others = ids(&[WINDSOR[1], LEGACY[0], LEGACY[1], ORDERS]);
+    assert_eq!(rendered(&again), others, "{again:?}");
+    same_as_fresh(root, "again", &[], "a");
+    let third = cached(root, "third", &[], "a");
+    others.clear();
+    assert_eq!(rendered(&third), others, "{third:?}");
+}
+
+#[test]
+fn entries_of_the_old_layout_miss_and_are_removed() {
+    let dir = Scratch::new("cache-old-layout");
+    let root = dir.0.as_path();
+    monorepo(root);
+    cached(root, "cold", &[], "a");
+    // Layout 1: the manifest in `index/<identity>.json`, the output in
+    // `objects/<manifest key>` after a checksum line. Every output here
+    // is one no render writes: served, it would show.
+    for sub in ["index", "objects"] {
+        std::fs::create_dir(root.join("cache").join(sub)).unwrap();
+    }
+    for (path, bytes) in entries(root) {
+        let (head, manifest, _, _) = parts(&bytes);
+        let index = root.join("cache/index").join(format!("{}.json", head[2]));
+        std::fs::write(index, manifest).unwrap();
+        let key = serde_json::from_slice::<serde_json::Value>(manifest).unwrap()["key"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let body = br#"{"text":"stale: layout 1\n","notes":[]}"#;
+        let mut object = format!("bpvm-cache-object-1 {}\n", blake3::hash(body).to_hex()).into_bytes();
+        object.extend_from_slice(body);
+        std::fs::write(root.join("cache/objects").join(key), object).unwrap();
+        std::fs::remove_file(path).unwrap();
+    }
+    let again = cached(root, "again", &[], "a");
+    assert!(again.records.iter().all(|r| !r.cached), "{again:?}");
+    same_as_fresh(root, "again", &[], "a");
+    for sub in ["index", "objects"] {
+        assert!(!root.join("cache").join(sub).exists(), "{sub} is removed");
+    }
+    let third = cached(root, "third", &[], "a");
+    assert!(third.records.iter().all(|r| r.cached), "{third:?}");
 }
 
 #[test]
@@ -327,7 +471,7 @@ fn eviction_keeps_the_cache_under_its_bound() {
     let root = dir.0.as_path();
     monorepo(root);
     cached(root, "cold", &["--cache-max-mb", "0"], "a");
-    let left = std::fs::read_dir(root.join("cache/objects")).unwrap().count();
+    let left = std::fs::read_dir(root.join("cache/entries")).unwrap().count();
     assert_eq!(left, 0, "a bound of 0 MB keeps nothing");
     let again = cached(root, "again", &[], "a");
     assert!(again.records.iter().all(|r| !r.cached));
