@@ -109,6 +109,12 @@ pub struct LeftOut {
     pub rules: String,
     /// [`bpvm_windsor::facet_left_out`] of the file, in hex.
     pub hash: String,
+    /// The BLAKE3 hash (hex) of the file's bytes when the entry was made:
+    /// while they are the same, checking the entry needs no parse of the
+    /// facet. Not part of the manifest's key (an edit the render does not
+    /// depend on changes it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<String>,
 }
 
 impl LeftOut {
@@ -121,20 +127,29 @@ impl LeftOut {
     /// let file = "contexts/_template/facets/a.yaml";
     /// let one = LeftOut::of(file, b"kind: Facet\nmetadata: {name: a}\nwhen: x == 1\nconfig: [{name: c, k: 1}]\n", false);
     /// let two = LeftOut::of(file, b"kind: Facet\nmetadata: {name: a}\nwhen: x == 1\nconfig: [{name: c, k: 2}]\n", false);
-    /// assert_eq!(one, two);
+    /// assert!(one.decides_as(&two));
+    /// assert_ne!(one.bytes, two.bytes);
     /// assert_eq!(one.rules, "seed");
     /// ```
     pub fn of(file: &str, bytes: &[u8], v09: bool) -> LeftOut {
-        LeftOut::hashed(&bpvm_windsor::facet_left_out(file, bytes, v09), v09)
+        let hash = bpvm_windsor::facet_left_out(file, bytes, v09);
+        LeftOut::hashed(&hash, &inputs::hash_value(bytes), v09)
     }
 
     /// The entry of a facet whose [`bpvm_windsor::facet_left_out`] hash
-    /// is `hash`.
-    pub(crate) fn hashed(hash: &Hash, v09: bool) -> LeftOut {
+    /// is `hash`, of a file whose bytes hash as `bytes`.
+    pub(crate) fn hashed(hash: &Hash, bytes: &Hash, v09: bool) -> LeftOut {
         LeftOut {
             rules: rules_name(v09).to_string(),
             hash: hex(hash),
+            bytes: Some(hex(bytes)),
         }
+    }
+
+    /// Whether a render that leaves out the facet of `self` is the same as
+    /// one that leaves out that of `other` (the same rules and hash).
+    pub fn decides_as(&self, other: &LeftOut) -> bool {
+        self.rules == other.rules && self.hash == other.hash
     }
 
     /// The entry of `facet` of `project` (loaded by the v0.9 rules when
@@ -148,8 +163,8 @@ impl LeftOut {
         v09: bool,
     ) -> Option<(PathBuf, LeftOut)> {
         let path = project.root.dir().join(&facet.file);
-        if let Some(hash) = facet.left_out {
-            return Some((path, LeftOut::hashed(&hash, v09)));
+        if let (Some(hash), Some(Seen::File(bytes))) = (facet.left_out, load_read.files.get(&path)) {
+            return Some((path, LeftOut::hashed(&hash, bytes, v09)));
         }
         let bytes = project.root.read(project.root.dir(), &facet.file).ok()?;
         (load_read.files.get(&path) == Some(&Seen::File(inputs::hash_value(&bytes))))
@@ -305,6 +320,16 @@ impl Manifest {
         self.inputs.facets_left_out.iter().all(|(rel, entry)| {
             let path = root.dir().join(rel);
             let Some(v09) = entry.v09() else { return false };
+            // Bytes as they were: nothing to parse.
+            if let Some(bytes) = entry.bytes.as_deref().and_then(unhex) {
+                let before = Seen::File(bytes);
+                let now = seen
+                    .entry((path.clone(), 0))
+                    .or_insert_with_key(|(path, _)| root.seen_again(path, &before));
+                if *now == before {
+                    return true;
+                }
+            }
             let sort = if v09 { 4 } else { 3 };
             let now = seen.entry((path, sort)).or_insert_with_key(|(path, _)| {
                 let Ok(file) = path.strip_prefix(&project) else {

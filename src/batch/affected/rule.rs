@@ -144,7 +144,7 @@ fn condition_changed(basis: &Basis, base: &Path, rel: &str, entry: &LeftOut, kno
         return true;
     };
     match before.read(top) {
-        Ok(Some(bytes)) => LeftOut::of(&file, &bytes, v09) != *entry,
+        Ok(Some(bytes)) => !LeftOut::of(&file, &bytes, v09).decides_as(entry),
         _ => true,
     }
 }

@@ -18,16 +18,11 @@ pub(super) fn put_manifest(out: &mut impl Write, m: &Manifest) -> io::Result<()>
     put_map(out, &read.files, |out, v| put(out, v.as_bytes()))?;
     put_map(out, &read.folders, |out, v| put(out, v.as_bytes()))?;
     put_map(out, &read.paths, |out, v| put(out, v.as_bytes()))?;
-    put_map(out, &read.env, |out, v| match v {
-        None => put(out, b"0"),
-        Some(hash) => {
-            put(out, b"1")?;
-            put(out, hash.as_bytes())
-        }
-    })?;
+    put_map(out, &read.env, |out, v| put_text_option(out, v.as_deref()))?;
     put_map(out, &read.facets_left_out, |out, v| {
         put(out, v.rules.as_bytes())?;
-        put(out, v.hash.as_bytes())
+        put(out, v.hash.as_bytes())?;
+        put_text_option(out, v.bytes.as_deref())
     })
 }
 
@@ -42,19 +37,34 @@ pub(super) fn manifest(input: &mut impl Read) -> io::Result<Manifest> {
             files: map(input, text)?,
             folders: map(input, text)?,
             paths: map(input, text)?,
-            env: map(input, |input| match field(input)?.as_slice() {
-                b"0" => Ok(None),
-                b"1" => text(input).map(Some),
-                _ => Err(broken("an option that is neither")),
-            })?,
+            env: map(input, text_option)?,
             facets_left_out: map(input, |input| {
                 Ok(LeftOut {
                     rules: text(input)?,
                     hash: text(input)?,
+                    bytes: text_option(input)?,
                 })
             })?,
         },
     })
+}
+
+fn put_text_option(out: &mut impl Write, text: Option<&str>) -> io::Result<()> {
+    match text {
+        None => put(out, b"0"),
+        Some(text) => {
+            put(out, b"1")?;
+            put(out, text.as_bytes())
+        }
+    }
+}
+
+fn text_option(input: &mut impl Read) -> io::Result<Option<String>> {
+    match field(input)?.as_slice() {
+        b"0" => Ok(None),
+        b"1" => text(input).map(Some),
+        _ => Err(broken("an option that is neither")),
+    }
 }
 
 fn put_map<W: Write, V>(
@@ -98,6 +108,7 @@ mod tests {
                     LeftOut {
                         rules: "v0.9".into(),
                         hash: "ee".into(),
+                        bytes: Some("ff".into()),
                     },
                 )]),
             },
