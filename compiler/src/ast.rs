@@ -96,7 +96,7 @@ pub(crate) fn predicate(name: &str) -> Option<Loop> {
 }
 
 /// The builtins that take a predicate, each with the fewest and most
-/// arguments a call gives it (the predicate counted): what [`predicate`]
+/// arguments a call gives it (the predicate counted): what `predicate`
 /// recognises, for an editor to offer. The parser checks a call's
 /// arguments against the same counts (a test holds them together).
 ///
