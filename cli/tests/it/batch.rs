@@ -263,3 +263,42 @@ fn a_cache_whose_key_cannot_be_read_is_refused_before_anything_is_written() {
     );
     assert!(!root.join("out").exists());
 }
+
+/// Workers send each target's manifest back only when the run needs it:
+/// a JSON report has one per target, from a render or from the cache.
+#[test]
+fn a_json_report_has_each_targets_manifest_with_or_without_the_cache() {
+    let root = scratch_dir("batch-manifests");
+    write(&root, "repo/a.yaml", &good("a"));
+    write(&root, "repo/b.yaml", &good("b"));
+    let report = |args: &[&str]| -> serde_json::Value {
+        let out = bpvm()
+            .args(["batch", "repo", "--report", "r.json"])
+            .args(args)
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_str(&std::fs::read_to_string(root.join("r.json")).unwrap()).unwrap()
+    };
+    // Each record's manifest names the blueprint it rendered.
+    let files = |r: &serde_json::Value| -> Vec<Vec<String>> {
+        let records = r["records"].as_array().unwrap();
+        let names = |rec: &serde_json::Value| {
+            rec["manifest"]["inputs"]["files"]
+                .as_object()
+                .map(|f| f.keys().cloned().collect())
+        };
+        records.iter().map(|rec| names(rec).unwrap_or_default()).collect()
+    };
+    let plain = report(&[]);
+    let cold = report(&["--cache", "cache"]);
+    let warm = report(&["--cache", "cache"]);
+    assert_eq!(files(&plain), [["a.yaml"], ["b.yaml"]]);
+    assert_eq!(files(&cold), files(&plain));
+    assert_eq!(files(&warm), files(&plain));
+    assert!(
+        warm["records"].as_array().unwrap().iter().all(|r| r["cached"] == true),
+        "{warm}"
+    );
+}

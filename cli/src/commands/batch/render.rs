@@ -134,6 +134,7 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
 
 /// The job each template's worker is given: what to render and how.
 fn job(args: &Args, format: Format, texts: bool, cache: Option<&batch::Cache>) -> Job {
+    let json_report = args.report.is_some() && matches!(args.report_format, ReportFormat::Json);
     Job {
         format,
         texts,
@@ -141,9 +142,8 @@ fn job(args: &Args, format: Format, texts: bool, cache: Option<&batch::Cache>) -
         strict: args.strict,
         // A JUnit report has no place for manifests: nothing to track for.
         // `--watch` runs again what a change affects: what each target read.
-        track: args.watch
-            || cache.is_some()
-            || (args.report.is_some() && matches!(args.report_format, ReportFormat::Json)),
+        track: args.watch || cache.is_some() || json_report,
+        manifests: args.watch || json_report,
         cache: cache.map(|c| absolute(c.dir())),
         // Without a cache, hashes of variables in this run's report are
         // comparable within it and with nothing else.

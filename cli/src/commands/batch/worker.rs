@@ -31,6 +31,7 @@ pub fn work(_: WorkerArgs) -> ExitCode {
         };
         let sink = Messages {
             texts: job.texts,
+            manifests: job.manifests,
             out: Mutex::new(BufWriter::new(std::io::stdout())),
         };
         let options = Options {
@@ -55,6 +56,8 @@ pub fn work(_: WorkerArgs) -> ExitCode {
 /// The sink that tells the parent.
 struct Messages {
     texts: bool,
+    /// Whether records go with their manifests.
+    manifests: bool,
     out: Mutex<BufWriter<Stdout>>,
 }
 
@@ -86,6 +89,10 @@ impl Sink for Messages {
     }
 
     fn done(&self, record: &Record) {
-        self.send(&Message::Done(Box::new(record.clone())));
+        let mut record = Box::new(record.clone());
+        if !self.manifests {
+            record.manifest = None;
+        }
+        self.send(&Message::Done(record));
     }
 }

@@ -28,6 +28,9 @@ pub struct Job {
     pub strict: bool,
     /// Record each target's manifest.
     pub track: bool,
+    /// Send each manifest back (a JSON report or `--watch` needs them;
+    /// a cache alone only tracks).
+    pub manifests: bool,
     /// The render cache's folder.
     pub cache: Option<PathBuf>,
     /// The key this run hashes environment variables' values under when
@@ -111,6 +114,7 @@ impl Job {
                 u8::from(self.fail_fast),
                 u8::from(self.strict),
                 u8::from(self.track),
+                u8::from(self.manifests),
             ],
         )?;
         put_option(out, self.cache.as_ref().map(|c| c.as_os_str().as_bytes()))?;
@@ -153,6 +157,7 @@ impl Job {
             fail_fast: flags.get(1) == Some(&1),
             strict: flags.get(2) == Some(&1),
             track: flags.get(3) == Some(&1),
+            manifests: flags.get(4) == Some(&1),
             cache,
             env_key,
             shard,
@@ -275,6 +280,7 @@ mod tests {
             fail_fast: false,
             strict: true,
             track: true,
+            manifests: true,
             cache: Some("c".into()),
             env_key: [9; 32],
             shard: Some((2, 3)),
@@ -297,7 +303,7 @@ mod tests {
             (Format::Json, true, true, Some((2, 3)))
         );
         assert_eq!((back.suite, back.skip), (job.suite, job.skip));
-        assert_eq!((back.track, back.cache), (true, Some("c".into())));
+        assert_eq!((back.track, back.manifests, back.cache), (true, true, Some("c".into())));
         assert_eq!(back.env_key, [9; 32]);
 
         let mut bytes = Vec::new();
