@@ -7,7 +7,7 @@
 //! process: the parent gives the target a failed record and goes on with
 //! a new worker (see `pool`).
 
-use super::wire::{Job, Message};
+use super::wire::{self, Job, Message};
 use bpvm::batch::{self, Options, Output, Record, Sink, Target, Verdict};
 use std::io::{BufReader, BufWriter, Stdout, Write};
 use std::process::ExitCode;
@@ -69,10 +69,15 @@ impl Messages {
     /// Sends `message` at once: should the next target hang or crash, the
     /// parent must already know what came before.
     fn send(&self, message: &Message) {
+        self.write(|out| message.send(out));
+    }
+
+    /// Writes with `put` and flushes at once.
+    fn write(&self, put: impl FnOnce(&mut BufWriter<Stdout>) -> std::io::Result<()>) {
         let mut out = lock(&self.out);
         // A parent that is gone reads nothing more; the worker ends when
         // its stdin does.
-        let _ = message.send(&mut *out).and_then(|()| out.flush());
+        let _ = put(&mut out).and_then(|()| out.flush());
     }
 }
 
@@ -89,10 +94,6 @@ impl Sink for Messages {
     }
 
     fn done(&self, record: &Record) {
-        let mut record = Box::new(record.clone());
-        if !self.manifests {
-            record.manifest = None;
-        }
-        self.send(&Message::Done(record));
+        self.write(|out| wire::put_done(out, record, self.manifests));
     }
 }

@@ -90,6 +90,14 @@ pub(super) fn option(input: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
     }
 }
 
+/// Reads what [`put_option`] wrote, as text.
+pub(super) fn text_option(input: &mut impl Read) -> io::Result<Option<String>> {
+    option(input)?
+        .map(String::from_utf8)
+        .transpose()
+        .map_err(|_| broken("text that is not UTF-8"))
+}
+
 pub(super) fn list(input: &mut impl Read) -> io::Result<Vec<Vec<u8>>> {
     let n = number(input)?;
     (0..n).map(|_| field(input)).collect()

@@ -3,7 +3,7 @@
 //! parent, manifests cost 9 M instructions in a batch of 120 targets
 //! (callgrind, 2026-11-28), a sixth of what tracking added to it.
 
-use super::frame::{broken, field, number, put, put_number, text};
+use super::frame::{number, put, put_number, put_option, text, text_option};
 use bpvm::batch::{LeftOut, Manifest, Read as Inputs};
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
@@ -18,11 +18,13 @@ pub(super) fn put_manifest(out: &mut impl Write, m: &Manifest) -> io::Result<()>
     put_map(out, &read.files, |out, v| put(out, v.as_bytes()))?;
     put_map(out, &read.folders, |out, v| put(out, v.as_bytes()))?;
     put_map(out, &read.paths, |out, v| put(out, v.as_bytes()))?;
-    put_map(out, &read.env, |out, v| put_text_option(out, v.as_deref()))?;
+    put_map(out, &read.env, |out, v| {
+        put_option(out, v.as_deref().map(str::as_bytes))
+    })?;
     put_map(out, &read.facets_left_out, |out, v| {
         put(out, v.rules.as_bytes())?;
         put(out, v.hash.as_bytes())?;
-        put_text_option(out, v.bytes.as_deref())
+        put_option(out, v.bytes.as_deref().map(str::as_bytes))
     })
 }
 
@@ -47,24 +49,6 @@ pub(super) fn manifest(input: &mut impl Read) -> io::Result<Manifest> {
             })?,
         },
     })
-}
-
-fn put_text_option(out: &mut impl Write, text: Option<&str>) -> io::Result<()> {
-    match text {
-        None => put(out, b"0"),
-        Some(text) => {
-            put(out, b"1")?;
-            put(out, text.as_bytes())
-        }
-    }
-}
-
-fn text_option(input: &mut impl Read) -> io::Result<Option<String>> {
-    match field(input)?.as_slice() {
-        b"0" => Ok(None),
-        b"1" => text(input).map(Some),
-        _ => Err(broken("an option that is neither")),
-    }
 }
 
 fn put_map<W: Write, V>(

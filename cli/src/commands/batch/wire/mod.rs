@@ -11,6 +11,7 @@ mod manifest;
 use bpvm::batch::{Files, Format, Kind, Record, RecordKind, Status, Suite, Target};
 use frame::{
     broken, field, number, option, path, put, put_list, put_number, put_option, put_path, strings, take, text,
+    text_option,
 };
 use std::io::{self, Read, Write};
 use std::os::unix::ffi::OsStrExt;
@@ -145,8 +146,7 @@ impl Job {
             .map(|s| bpvm::batch::parse_shard(&String::from_utf8_lossy(&s)))
             .transpose()
             .map_err(|e| broken(&e))?;
-        let suite_id = option(input)?.map(String::from_utf8).transpose();
-        let suite_id = suite_id.map_err(|_| broken("text that is not UTF-8"))?;
+        let suite_id = text_option(input)?;
         let project = option(input)?.map(path);
         let skip = strings(input)?;
         let n = number(input)?;
@@ -197,23 +197,7 @@ impl Message {
                 put(out, id.as_bytes())?;
                 put(out, text.as_bytes())
             }
-            Message::Done(r) => {
-                put(out, b"done")?;
-                put(out, r.id.as_bytes())?;
-                put(out, kind_code(r.kind))?;
-                put(out, status_code(r.status))?;
-                put_number(out, r.seconds.to_bits())?;
-                put_list(out, r.diagnostics.iter().map(String::as_bytes))?;
-                put_list(out, r.notes.iter().map(String::as_bytes))?;
-                put(out, &[u8::from(r.cached)])?;
-                match &r.manifest {
-                    None => put(out, b"0"),
-                    Some(m) => {
-                        put(out, b"1")?;
-                        manifest::put_manifest(out, m)
-                    }
-                }
-            }
+            Message::Done(r) => put_done(out, r, true),
             Message::End => put(out, b"end"),
         }
     }
@@ -231,6 +215,27 @@ impl Message {
             _ => return Err(broken("an unknown message")),
         };
         Ok(Some(message))
+    }
+}
+
+/// Writes the message that `r` is done, with its manifest when
+/// `manifest` (a worker whose parent needs none sends the record
+/// without, and need not copy it first).
+pub fn put_done(out: &mut impl Write, r: &Record, manifest: bool) -> io::Result<()> {
+    put(out, b"done")?;
+    put(out, r.id.as_bytes())?;
+    put(out, kind_code(r.kind))?;
+    put(out, status_code(r.status))?;
+    put_number(out, r.seconds.to_bits())?;
+    put_list(out, r.diagnostics.iter().map(String::as_bytes))?;
+    put_list(out, r.notes.iter().map(String::as_bytes))?;
+    put(out, &[u8::from(r.cached)])?;
+    match r.manifest.as_ref().filter(|_| manifest) {
+        None => put(out, b"0"),
+        Some(m) => {
+            put(out, b"1")?;
+            manifest::put_manifest(out, m)
+        }
     }
 }
 
