@@ -256,13 +256,7 @@ pub fn run_with(project: &Project, case: &Case, defaults: bool, secrets: Secrets
         Ok(c) => c,
         Err(e) => return vec![format!("context: {}", e.described())],
     };
-    let opts = Options {
-        outputs: case.outputs.clone(),
-        environment: Some(case.environment.clone()),
-        operator: Some(case.values.clone()),
-        secrets: compared(secrets),
-        ..Default::default()
-    };
+    let opts = case_options(case, secrets);
     let result = render(project, "test", ctx.clone(), &opts)
         .map_err(|e| described(&e))
         .and_then(|r| mocked_reads_composed(&r).map(|()| r));
@@ -286,6 +280,18 @@ pub fn run_with(project: &Project, case: &Case, defaults: bool, secrets: Secrets
     }
 }
 
+/// The render options of `case`: its mocked outputs and environment, its
+/// values as the operator's, secrets as `secrets` compares them.
+fn case_options(case: &Case, secrets: Secrets) -> Options {
+    Options {
+        outputs: case.outputs.clone(),
+        environment: Some(case.environment.clone()),
+        operator: Some(case.values.clone()),
+        secrets: compared(secrets),
+        ..Default::default()
+    }
+}
+
 /// Each of `errors` inside a case's failure, without a severity.
 fn described(errors: &Errors) -> String {
     errors.0.iter().map(Error::described).collect::<Vec<_>>().join("\n")
@@ -295,13 +301,7 @@ fn described(errors: &Errors) -> String {
 /// and `exclude` by its matching rules; a case that mocks terraform
 /// outputs fails when a mocked read names a component that is not composed.
 fn run_v09(project: &Project, case: &Case, secrets: Secrets) -> Vec<String> {
-    let opts = Options {
-        outputs: case.outputs.clone(),
-        environment: Some(case.environment.clone()),
-        operator: Some(case.values.clone()),
-        secrets: compared(secrets),
-        ..Default::default()
-    };
+    let opts = case_options(case, secrets);
     let ctx = match context(project, "test", Values::Given(case.values.clone()), case.apply_defaults) {
         Ok(c) => c,
         Err(e) => return vec![format!("context: {}", e.described())],
