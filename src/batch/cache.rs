@@ -16,8 +16,8 @@
 //!   the manifests (see `cache_key`).
 //! - `tmp`: files being written.
 //!
-//! Reading an entry sets its modification time, so [`Cache::evict`]
-//! removes the least recently used first.
+//! Taking an entry sets its modification time (when it is over an hour
+//! old), so [`Cache::evict`] removes the least recently used first.
 //!
 //! Layout 1 kept each target in two files, `index/<identity>.json` (the
 //! manifest) and `objects/<manifest key>` (the output); a profile of a
@@ -54,12 +54,17 @@ use super::target::{Kind, Target};
 use super::template::Output;
 use bpvm_runtime::root::inputs::Hash;
 use std::collections::BTreeMap;
-use std::io::{self, BufWriter};
+use std::fs::File;
+use std::io::{self, BufWriter, Read};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 /// The folders of layout 1, removed by [`Cache::evict`].
 const OLD_LAYOUT: [&str; 2] = ["index", "objects"];
+
+/// How old an entry's modification time must be for a hit to set it
+/// again: eviction tells entries used within the hour apart no more.
+const USED_AGAIN_AFTER: Duration = Duration::from_secs(3600);
 
 /// A render cache folder.
 ///
@@ -81,6 +86,8 @@ const OLD_LAYOUT: [&str; 2] = ["index", "objects"];
 pub struct Cache {
     dir: PathBuf,
     key: Hash,
+    /// Whether a batch takes outputs from it (see [`Cache::storing_only`]).
+    lookups: bool,
 }
 
 // Not derived: the key stays out of anything printed.
@@ -100,7 +107,24 @@ impl Cache {
         Ok(Cache {
             dir: dir.to_path_buf(),
             key: cache_key(dir)?,
+            lookups: true,
         })
+    }
+
+    /// The same cache, but a batch given it only stores what it renders:
+    /// for the renders of targets whose outputs were already looked for
+    /// (see [`take_cached`](super::take_cached)), which would only read
+    /// their entries again.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("bpvm-storing-doc-{}", std::process::id()));
+    /// let cache = bpvm::batch::Cache::open(&dir).unwrap();
+    /// assert_eq!(cache.clone().storing_only().key(), cache.key());
+    /// assert_ne!(cache.clone().storing_only(), cache);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn storing_only(self) -> Cache {
+        Cache { lookups: false, ..self }
     }
 
     /// The key environment variables' values are hashed under in the
@@ -145,13 +169,18 @@ impl Cache {
         self.dir.join("entries").join(identity)
     }
 
-    /// `target`'s entry, when it has a whole one: its path, manifest and
-    /// output.
-    fn read(&self, target: &Target) -> Option<(PathBuf, Manifest, Output)> {
+    /// `target`'s entry, when it has a whole one: the open file, when it
+    /// was last used, its manifest and output.
+    fn read(&self, target: &Target) -> Option<(File, SystemTime, Manifest, Output)> {
         let identity = self.identity(target);
-        let path = self.entry(&identity);
-        let (manifest, output) = read_entry(&std::fs::read(&path).ok()?, &identity)?;
-        Some((path, manifest, output))
+        let mut file = File::open(self.entry(&identity)).ok()?;
+        let meta = file.metadata().ok()?;
+        // Entries are renamed into place whole, never written in place:
+        // its length now is its length.
+        let mut bytes = vec![0; usize::try_from(meta.len()).ok()?];
+        file.read_exact(&mut bytes).ok()?;
+        let (manifest, output) = read_entry(&bytes, &identity)?;
+        Some((file, meta.modified().ok()?, manifest, output))
     }
 
     /// `target`'s last manifest, when every input of it is as it was (a
@@ -163,7 +192,7 @@ impl Cache {
         options: &BTreeMap<String, String>,
         seen: &mut Checked,
     ) -> Option<Manifest> {
-        let (_, manifest, _) = self.read(target)?;
+        let (_, _, manifest, _) = self.read(target)?;
         manifest
             .unchanged(target, version, options, &self.key, seen)
             .then_some(manifest)
@@ -178,15 +207,20 @@ impl Cache {
         options: &BTreeMap<String, String>,
         seen: &mut Checked,
     ) -> Option<(Manifest, Output)> {
-        let (path, manifest, output) = self.read(target)?;
+        if !self.lookups {
+            return None;
+        }
+        let (file, used, manifest, output) = self.read(target)?;
         if !manifest.unchanged(target, version, options, &self.key, seen) {
             return None;
         }
-        // Used: not the least recently used.
-        let _ = std::fs::File::options()
-            .append(true)
-            .open(&path)
-            .and_then(|f| f.set_modified(SystemTime::now()));
+        // Used: not the least recently used. Once an hour at most: setting
+        // the time on every hit was three of a hit's twenty-odd system
+        // calls.
+        let now = SystemTime::now();
+        if now.duration_since(used).is_ok_and(|age| age > USED_AGAIN_AFTER) {
+            let _ = file.set_modified(now);
+        }
         Some((manifest, output))
     }
 
@@ -244,7 +278,7 @@ impl Cache {
     /// Removes temporary files a killed batch left (a write under way
     /// takes seconds, not an hour).
     fn clear_abandoned(&self) -> io::Result<()> {
-        let hour_ago = SystemTime::now() - std::time::Duration::from_secs(3600);
+        let hour_ago = SystemTime::now() - Duration::from_secs(3600);
         for entry in std::fs::read_dir(self.dir.join("tmp"))? {
             let entry = entry?;
             let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t < hour_ago);

@@ -281,9 +281,10 @@ impl Manifest {
         if self.target != target.id || self.bpvm != version || &self.options != options || self.key != self.hash() {
             return false;
         }
-        let Ok(root) = Root::new(&target.base, "batch folder") else {
+        let Some(root) = seen.root(&target.base) else {
             return false;
         };
+        let seen = &mut seen.paths;
         let mut same = |rel: &str, before: Seen| {
             let path = root.dir().join(rel);
             let sort = match before {
@@ -312,11 +313,10 @@ impl Manifest {
     }
 
     /// Whether each facet file left out still hashes as it did.
-    fn facets_unchanged(&self, target: &Target, root: &Root, seen: &mut Checked) -> bool {
-        if self.inputs.facets_left_out.is_empty() {
-            return true;
-        }
-        let project = real(&target.template);
+    fn facets_unchanged(&self, target: &Target, root: &Root, seen: &mut HashMap<(PathBuf, u8), Seen>) -> bool {
+        // Resolved only for a facet whose bytes changed (it costs a system
+        // call for each part of the path).
+        let project = std::cell::OnceCell::new();
         self.inputs.facets_left_out.iter().all(|(rel, entry)| {
             let path = root.dir().join(rel);
             let Some(v09) = entry.v09() else { return false };
@@ -332,7 +332,7 @@ impl Manifest {
             }
             let sort = if v09 { 4 } else { 3 };
             let now = seen.entry((path, sort)).or_insert_with_key(|(path, _)| {
-                let Ok(file) = path.strip_prefix(&project) else {
+                let Ok(file) = path.strip_prefix(project.get_or_init(|| real(&target.template))) else {
                     return Seen::Missing;
                 };
                 match root.read_os(path, &path.to_string_lossy()) {
@@ -364,10 +364,31 @@ impl Feed {
     }
 }
 
-/// What paths hold now, by absolute path and the way they were seen (0
-/// read, 1 listed, 2 looked at, 3 and 4 a facet left out by the seed and
-/// the v0.9 rules).
-pub(crate) type Checked = HashMap<(PathBuf, u8), Seen>;
+/// What the manifests of one batch found when checked: what paths hold
+/// now, by absolute path and the way they were seen (0 read, 1 listed, 2
+/// looked at, 3 and 4 a facet left out by the seed and the v0.9 rules),
+/// and the batch folder last opened (the targets of a template share it:
+/// opening it took a system call for each part of its path, and two
+/// more).
+#[derive(Default)]
+pub(crate) struct Checked {
+    paths: HashMap<(PathBuf, u8), Seen>,
+    root: Option<(PathBuf, Root)>,
+}
+
+impl Checked {
+    /// The batch folder `base`, opened once while it is the same.
+    fn root(&mut self, base: &Path) -> Option<Root> {
+        match &self.root {
+            Some((given, root)) if given == base => Some(root.clone()),
+            _ => {
+                let root = Root::new(base, "batch folder").ok()?;
+                self.root = Some((base.to_path_buf(), root.clone()));
+                Some(root)
+            }
+        }
+    }
+}
 
 /// The hash (hex) of the environment variable `name`'s value now, under
 /// `key`.

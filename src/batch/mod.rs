@@ -159,7 +159,7 @@ pub use discover::{
 pub use manifest::{LeftOut, Manifest, Read};
 pub use rendered::{RENDERED, RENDERED_FOLDER, RENDERED_FOLDER_TEXT, is_rendered, rendered_header};
 pub use report::{Counts, Record, RecordKind, Report, Status};
-pub use run::{Options, Sink, Suite, Verdict, run, suites};
+pub use run::{Options, Sink, Suite, Verdict, run, suites, take_cached};
 pub use shard::{parse_shard, parse_shard_index, shard, shard_of};
 pub use target::{Files, Kind, Target};
 pub use template::{Format, Output};

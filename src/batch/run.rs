@@ -190,10 +190,6 @@ impl Sink for () {}
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn run(targets: &[Target], options: &Options, sink: &dyn Sink) -> Vec<Record> {
-    let threads = match options.jobs {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
     let batch = Batch {
         options,
         key: options.run_key(),
@@ -203,10 +199,71 @@ pub fn run(targets: &[Target], options: &Options, sink: &dyn Sink) -> Vec<Record
     };
     let groups = groups(targets, &options.tests);
     let jobs = groups.iter().map(Job::Load).collect();
-    queue::drain(threads, jobs, |job| batch.work(job));
+    queue::drain(threads(options), jobs, |job| batch.work(job));
     let mut records = batch.records.into_inner().unwrap_or_else(PoisonError::into_inner);
     records.sort_by(|a, b| a.id.cmp(&b.id));
     records
+}
+
+/// Takes from `options.cache` what [`run`] would, and only that: the
+/// output of each target whose inputs did not change since it was
+/// stored, handed to `sink`, on `options.jobs` threads. No template is
+/// loaded or evaluated, so a host that renders in other processes (as
+/// `bpvm batch` does) takes the cache's outputs in its own first, and
+/// sends only the rest (with a cache that stores but does not look up:
+/// see [`Cache::storing_only`]). Returns the records, sorted by id, and
+/// the targets left, in their order. Without a cache every target is
+/// left.
+///
+/// ```
+/// use bpvm::batch::{Cache, Options, Target, run, take_cached};
+/// let dir = std::env::temp_dir().join(format!("bpvm-take-cached-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("q.yaml"), "version: 2023-04-20\nresources:\n  q:\n    type: aws/sqs/queue\n    spec: {name: orders}\n").unwrap();
+/// let targets = [Target::bluelink(&dir, "q.yaml", None, Default::default())];
+/// let options = Options { cache: Some(Cache::open(&dir.join(".cache")).unwrap()), ..Options::default() };
+/// let (hits, left) = take_cached(&targets, &options, &());
+/// assert!(hits.is_empty() && left == targets);
+/// run(&targets, &options, &());
+/// let (hits, left) = take_cached(&targets, &options, &());
+/// assert!(hits[0].cached && left.is_empty());
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn take_cached(targets: &[Target], options: &Options, sink: &dyn Sink) -> (Vec<Record>, Vec<Target>) {
+    if options.cache.is_none() {
+        return (Vec::new(), targets.to_vec());
+    }
+    let batch = Batch {
+        options,
+        key: options.run_key(),
+        sink,
+        records: Mutex::new(Vec::new()),
+        stop: AtomicBool::new(false),
+    };
+    let groups = groups(targets, &[]);
+    let left: Mutex<Vec<&Target>> = Mutex::default();
+    queue::drain(threads(options), groups.iter().collect(), |group: &Group| {
+        let todo = group.targets.iter().filter(|t| !options.skip.contains(&t.id)).copied();
+        let misses = batch.take_cached(todo.collect());
+        left.lock().unwrap_or_else(PoisonError::into_inner).extend(misses);
+        Vec::new()
+    });
+    let left = left.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let mut records = batch.records.into_inner().unwrap_or_else(PoisonError::into_inner);
+    records.sort_by(|a, b| a.id.cmp(&b.id));
+    // In the targets' order; a batch stopped by a failure leaves nothing.
+    let left: std::collections::HashSet<&str> = left.iter().map(|t| t.id.as_str()).collect();
+    let stopped = batch.stop.load(Ordering::Relaxed);
+    let left = targets.iter().filter(|t| !stopped && left.contains(t.id.as_str()));
+    (records, left.cloned().collect())
+}
+
+/// The threads `options` asks for (0: one per core).
+fn threads(options: &Options) -> usize {
+    match options.jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
 }
 
 /// A template and what the batch does with it: its targets, and its

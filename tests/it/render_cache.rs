@@ -13,7 +13,7 @@
 use super::batch::{bpvm, copy_tree, examples, tree};
 use crate::support::files::write;
 use crate::support::scratch::Scratch;
-use bpvm::batch::{Cache, Options, Report, Target, discover, run};
+use bpvm::batch::{Cache, Options, Report, Target, discover, run, take_cached};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -475,4 +475,94 @@ fn eviction_keeps_the_cache_under_its_bound() {
     assert_eq!(left, 0, "a bound of 0 MB keeps nothing");
     let again = cached(root, "again", &[], "a");
     assert!(again.records.iter().all(|r| !r.cached));
+}
+
+#[test]
+fn taking_from_the_cache_leaves_exactly_the_targets_to_render() {
+    let dir = Scratch::new("cache-take");
+    monorepo(&dir.0);
+    let targets: Vec<Target> = discover(&[dir.0.join("repo")]).into_result().unwrap();
+    let cache = Cache::open(&dir.0.join("cache")).unwrap();
+    let options = |cache: Cache| Options {
+        cache: Some(cache),
+        ..Options::default()
+    };
+    let ids = |left: &[Target]| left.iter().map(|t| t.id.clone()).collect::<BTreeSet<_>>();
+    let (hits, left) = take_cached(&targets, &options(cache.clone()), &());
+    assert!(hits.is_empty(), "an empty cache has nothing: {hits:?}");
+    assert_eq!(left, targets, "every target is left, in its order");
+
+    // A cache that only stores renders and stores, but never serves.
+    let stored = run(&targets, &options(cache.clone().storing_only()), &());
+    assert!(stored.iter().all(|r| !r.cached && r.manifest.is_some()));
+    assert!(
+        run(&targets, &options(cache.clone().storing_only()), &())
+            .iter()
+            .all(|r| !r.cached)
+    );
+
+    edit(
+        &dir.0,
+        "repo/platform/contexts/prod/values.yaml",
+        "count: 6",
+        "count: 7",
+    );
+    let (hits, left) = take_cached(&targets, &options(cache.clone()), &());
+    assert_eq!(
+        ids(&left),
+        ids(&targets
+            .iter()
+            .filter(|t| t.id == "platform/prod")
+            .cloned()
+            .collect::<Vec<_>>())
+    );
+    assert_eq!(hits.len(), targets.len() - 1);
+    assert!(hits.iter().all(|r| r.cached && r.manifest.is_some()));
+    let fresh: Vec<_> = run(&targets, &Options::default(), &())
+        .into_iter()
+        .filter(|r| r.id != "platform/prod")
+        .collect();
+    let statuses =
+        |records: &[bpvm::batch::Record]| records.iter().map(|r| (r.id.clone(), r.status)).collect::<Vec<_>>();
+    assert_eq!(statuses(&hits), statuses(&fresh));
+}
+
+#[test]
+fn a_hit_marks_an_entry_used_once_an_hour_at_most() {
+    let dir = Scratch::new("cache-used");
+    monorepo(&dir.0);
+    let targets: Vec<Target> = discover(&[dir.0.join("repo")]).into_result().unwrap();
+    let options = Options {
+        cache: Some(Cache::open(&dir.0.join("cache")).unwrap()),
+        ..Options::default()
+    };
+    run(&targets, &options, &());
+    let now = std::time::SystemTime::now();
+    let ago = |minutes: u64| now - std::time::Duration::from_secs(minutes * 60);
+    let entries: Vec<_> = std::fs::read_dir(dir.0.join("cache/entries"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), targets.len());
+    let set = |path: &Path, time| std::fs::File::open(path).unwrap().set_modified(time).unwrap();
+    let time = |path: &Path| std::fs::metadata(path).unwrap().modified().unwrap();
+    let (old, recent) = entries.split_at(entries.len() / 2);
+    old.iter().for_each(|p| set(p, ago(61)));
+    recent.iter().for_each(|p| set(p, ago(59)));
+    assert!(run(&targets, &options, &()).iter().all(|r| r.cached));
+    for path in old {
+        assert!(
+            time(path) >= now,
+            "an entry over an hour old is marked used: {}",
+            path.display()
+        );
+    }
+    for path in recent {
+        assert_eq!(
+            time(path),
+            ago(59),
+            "an entry used within the hour is left: {}",
+            path.display()
+        );
+    }
 }

@@ -41,6 +41,9 @@ pub fn run(args: Args) -> ExitCode {
     match &args.action {
         Some(Action::MergeReports(merge)) => exit::passed(merge::merge(merge)),
         None if args.watch => watching::watch(&args),
-        None => exit::passed(render::render(&args)),
+        None => {
+            crate::alloc::keep_freed();
+            exit::passed(render::render(&args))
+        }
     }
 }

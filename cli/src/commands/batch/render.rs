@@ -101,11 +101,7 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
         out_real,
     };
     let job = job(args, format, !matches!(sink.mode, Mode::Render), cache.as_ref());
-    let workers = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        usize::from,
-    );
-    let records = Pool::new(jobs(targets, suites, &job), limits, &sink, args.fail_fast).run(workers);
+    let records = render_all(args, (targets, suites), cache.as_ref(), &job, limits, &sink);
     progress.finish();
     if let Some(cache) = &cache {
         let max = args.cache_max_mb.saturating_mul(1024 * 1024);
@@ -130,6 +126,39 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
         found: found.targets,
         records: report.records,
     }))
+}
+
+/// The records of `targets` and `suites`: outputs the cache has taken
+/// here (no template is evaluated for them: a worker process per target
+/// only made a warm run slower), the rest rendered and tested by worker
+/// processes.
+fn render_all(
+    args: &Args,
+    (targets, suites): (&[Target], Vec<Suite>),
+    cache: Option<&batch::Cache>,
+    job: &Job,
+    limits: Limits,
+    sink: &Files,
+) -> Vec<Record> {
+    let workers = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let options = batch::Options {
+        jobs: workers,
+        format: job.format,
+        fail_fast: job.fail_fast,
+        strict: job.strict,
+        cache: cache.cloned(),
+        ..batch::Options::default()
+    };
+    let (mut records, left) = batch::take_cached(targets, &options, sink);
+    if args.fail_fast && records.iter().any(|r| r.status != batch::Status::Ok) {
+        return records;
+    }
+    records.extend(Pool::new(jobs(&left, suites, job), limits, sink, args.fail_fast).run(workers));
+    records.sort_by(|a, b| a.id.cmp(&b.id));
+    records
 }
 
 /// The job each template's worker is given: what to render and how.

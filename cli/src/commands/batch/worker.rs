@@ -9,7 +9,9 @@
 
 use super::wire::{self, Job, Message};
 use bpvm::batch::{self, Options, Output, Record, Sink, Target, Verdict};
-use std::io::{BufReader, BufWriter, Stdout, Write};
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::os::fd::AsFd;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
@@ -20,6 +22,16 @@ pub struct WorkerArgs {}
 /// Works jobs until stdin ends.
 pub fn work(_: WorkerArgs) -> ExitCode {
     let mut input = BufReader::new(std::io::stdin().lock());
+    // Stdout as a file: the standard handle buffers by lines and split a
+    // message at its newlines into several writes.
+    let out = match std::io::stdout().as_fd().try_clone_to_owned() {
+        Ok(fd) => Mutex::new(File::from(fd)),
+        Err(e) => {
+            eprintln!("error: bpvm batch-worker: stdout: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut cache = Opened::default();
     loop {
         let job = match Job::receive(&mut input) {
             Ok(Some(job)) => job,
@@ -32,7 +44,7 @@ pub fn work(_: WorkerArgs) -> ExitCode {
         let sink = Messages {
             texts: job.texts,
             manifests: job.manifests,
-            out: Mutex::new(BufWriter::new(std::io::stdout())),
+            out: &out,
         };
         let options = Options {
             jobs: 1,
@@ -40,8 +52,7 @@ pub fn work(_: WorkerArgs) -> ExitCode {
             fail_fast: job.fail_fast,
             strict: job.strict,
             track: job.track,
-            // The parent made the folder: one that is gone now is no cache.
-            cache: job.cache.and_then(|dir| batch::Cache::open(&dir).ok()),
+            cache: cache.take(job.cache.as_deref()),
             env_key: Some(job.env_key),
             bpvm_version: None,
             tests: job.suite.into_iter().collect(),
@@ -54,34 +65,38 @@ pub fn work(_: WorkerArgs) -> ExitCode {
 }
 
 /// The sink that tells the parent.
-struct Messages {
+struct Messages<'a> {
     texts: bool,
     /// Whether records go with their manifests.
     manifests: bool,
-    out: Mutex<BufWriter<Stdout>>,
+    out: &'a Mutex<File>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-impl Messages {
+impl Messages<'_> {
     /// Sends `message` at once: should the next target hang or crash, the
     /// parent must already know what came before.
     fn send(&self, message: &Message) {
         self.write(|out| message.send(out));
     }
 
-    /// Writes with `put` and flushes at once.
-    fn write(&self, put: impl FnOnce(&mut BufWriter<Stdout>) -> std::io::Result<()>) {
-        let mut out = lock(&self.out);
+    /// Writes what `put` makes with one write: a message the parent reads
+    /// whole, not field by field.
+    fn write(&self, put: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) {
+        let mut bytes = Vec::with_capacity(256);
+        if put(&mut bytes).is_err() {
+            return;
+        }
         // A parent that is gone reads nothing more; the worker ends when
         // its stdin does.
-        let _ = put(&mut out).and_then(|()| out.flush());
+        let _ = lock(self.out).write_all(&bytes);
     }
 }
 
-impl Sink for Messages {
+impl Sink for Messages<'_> {
     fn started(&self, id: &str) {
         self.send(&Message::Started(id.to_string()));
     }
@@ -95,5 +110,23 @@ impl Sink for Messages {
 
     fn done(&self, record: &Record) {
         self.write(|out| wire::put_done(out, record, self.manifests));
+    }
+}
+
+/// The render cache the last job named, opened once for all of the jobs
+/// that name it (opening it makes sure of its folders and reads its key:
+/// eleven system calls).
+#[derive(Default)]
+struct Opened(Option<batch::Cache>);
+
+impl Opened {
+    /// The cache in `dir`, to store renders in: the parent took what it
+    /// had. The parent made the folder: one that is gone now is no cache.
+    fn take(&mut self, dir: Option<&std::path::Path>) -> Option<batch::Cache> {
+        let dir = dir?;
+        if self.0.as_ref().is_none_or(|c| c.dir() != dir) {
+            self.0 = batch::Cache::open(dir).ok().map(batch::Cache::storing_only);
+        }
+        self.0.clone()
     }
 }
