@@ -41,11 +41,15 @@ extern "C" fn configure() {
     }
 }
 
-/// Keeps freed memory for reuse instead of giving it back at once, for
-/// a process that renders nothing itself (`bpvm batch`'s parent): given
-/// back at once, each of its threads' frees asked every core to drop the
-/// pages from its view, and a warm batch of 1,200 targets spent 8 % of
-/// its time there (perf, 2026-11-28).
+/// Keeps freed memory for reuse for a second instead of giving it back at
+/// once, for a process that renders many targets one after another (a
+/// batch worker: what one target frees, the next takes) or none (`bpvm
+/// batch`'s parent). Given back at once, each target's memory was asked
+/// for again, page by page: 60 ms of system time in a batch of 1,200
+/// targets, 8 % of its wall time; and each free of the parent's threads
+/// asked every core to drop the pages from its view, 8 % of a warm
+/// batch (perf, 2026-11-28). A single render's peak is what the limit
+/// holds it to either way.
 #[cfg(target_os = "linux")]
 pub fn keep_freed() {
     // SAFETY: an option may be set at any time; the delay is read at each

@@ -2,7 +2,7 @@
 //! each template loaded once and dropped when its last target is done.
 
 use super::cache::Cache;
-use super::manifest::{LeftOut, LeftOuts, Manifest, output_options};
+use super::manifest::{LeftOut, LeftOuts, Manifest, Named, output_options};
 use super::queue;
 use super::report::{Record, RecordKind, Status};
 use super::shard::shard_of;
@@ -318,6 +318,8 @@ enum Job<'a> {
 struct Loaded {
     template: Arc<Template>,
     read: Arc<Inputs>,
+    /// `read` as the targets' manifests name it, when inputs are tracked.
+    named: Option<Named>,
     /// By the facet file (relative to the project); `None` when the file
     /// is no longer what the load read.
     left_out: Mutex<HashMap<String, Option<(PathBuf, LeftOut)>>>,
@@ -339,7 +341,7 @@ impl Loaded {
                 LeftOut::loaded(project, facet, &self.read, v09)
             });
             if let Some((path, left)) = entry
-                && !rendered.files.contains_key(path)
+                && !rendered.files.contains_key(path.as_os_str())
             {
                 out.push((path.clone(), left.clone()));
             }
@@ -407,6 +409,11 @@ impl<'a> Batch<'a> {
             None => guarded(|| Template::project(group.template)),
         });
         let read = Arc::new(read.inputs());
+        // Named once for the manifests of all of the template's targets.
+        let named = match (self.options.tracking(), todo.first()) {
+            (true, Some(t)) => Some(Named::of(t, &read)),
+            _ => None,
+        };
         let template = match loaded {
             Ok(t) => Arc::new(t),
             Err(e) => {
@@ -414,7 +421,7 @@ impl<'a> Batch<'a> {
                     let mut record = Record::new(t.id.clone(), kind(t), Status::Failed);
                     record.seconds = start.elapsed().as_secs_f64();
                     record.diagnostics = vec![e.clone()];
-                    record.manifest = self.manifest(t, &[&read], &LeftOuts::new());
+                    record.manifest = self.manifest(t, named.as_ref(), &Inputs::default(), &LeftOuts::new());
                     self.finish(record);
                 }
                 if let Some(suite) = group.suite {
@@ -426,6 +433,7 @@ impl<'a> Batch<'a> {
         let shared = Arc::new(Loaded {
             template: Arc::clone(&template),
             read: Arc::clone(&read),
+            named,
             left_out: Mutex::default(),
         });
         let mut jobs: Vec<Job<'g>> = todo.into_iter().map(|t| Job::Render(t, Arc::clone(&shared))).collect();
@@ -454,7 +462,7 @@ impl<'a> Batch<'a> {
             _ => LeftOuts::new(),
         };
         let rendered = rendered.map(|r| r.output);
-        let manifest = self.manifest(target, &[&loaded.read, &read], &left_out);
+        let manifest = self.manifest(target, loaded.named.as_ref(), &read, &left_out);
         if let (Some(cache), Some(m), Ok(output)) = (&self.options.cache, &manifest, &rendered) {
             // A cache that cannot be written is only slower next time.
             let _ = cache.store(target, m, output);
@@ -527,12 +535,18 @@ impl<'a> Batch<'a> {
         }
     }
 
-    /// `target`'s manifest, when inputs are tracked: what its template's
-    /// load read and what its render read (`reads`).
-    fn manifest(&self, target: &Target, reads: &[&Inputs], left_out: &LeftOuts) -> Option<Manifest> {
-        self.options
-            .tracking()
-            .then(|| Manifest::new(target, reads, left_out, self.options.version(), self.output_options()))
+    /// `target`'s manifest, when inputs are tracked (`load` is then what
+    /// its template's load read): with what its render read.
+    fn manifest(
+        &self,
+        target: &Target,
+        load: Option<&Named>,
+        render: &Inputs,
+        left_out: &LeftOuts,
+    ) -> Option<Manifest> {
+        let load = load?;
+        let (version, options) = (self.options.version(), self.output_options());
+        Some(Manifest::new(target, load, render, left_out, version, options))
     }
 
     /// A project's test cases (those of the shard).

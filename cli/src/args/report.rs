@@ -1,7 +1,8 @@
 //! The formats of a `--report` file, which `bpvm batch` and `bpvm test`
 //! write alike.
 
-use bpvm::batch::Report;
+use bpvm::batch::{Record, Report};
+use serde_json::value::RawValue;
 
 /// The formats of `--report`.
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -18,6 +19,25 @@ impl ReportFormat {
         match self {
             ReportFormat::Json => report.to_json(),
             ReportFormat::Junit => report.to_junit(),
+        }
+    }
+
+    /// Writes `report` in this format to `path` (named by `flag`),
+    /// atomically; a JSON report as it is made, with the manifests
+    /// `given` for records that have none (see
+    /// [`Report::write_json_with`]).
+    pub fn write<'a>(
+        self,
+        flag: &str,
+        path: &std::path::Path,
+        report: &'a Report,
+        given: &'a dyn Fn(&Record) -> Option<&'a RawValue>,
+    ) -> Result<(), String> {
+        match self {
+            ReportFormat::Json => {
+                crate::write::atomically_streamed(flag, path, |out| report.write_json_with(out, given))
+            }
+            ReportFormat::Junit => crate::write::atomically(flag, path, &report.to_junit()),
         }
     }
 }

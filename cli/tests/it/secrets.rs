@@ -181,7 +181,7 @@ fn batch_outputs_reports_and_cache_hold_masked_text_only() {
     }
     let report = std::fs::read_to_string(root.join("report.json")).unwrap();
     assert!(
-        report.contains("\"secrets\": \"masked\"") && !report.contains(SECRET),
+        report.contains("\"secrets\":\"masked\"") && !report.contains(SECRET),
         "{report}"
     );
     // A failing target's message in the report is masked too.

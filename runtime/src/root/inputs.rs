@@ -40,9 +40,9 @@
 use super::listing::{Kind, Listing};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
 pub use super::env_key::{hash_env, random_key};
@@ -78,12 +78,16 @@ impl Seen {
 /// Paths are hashed, not ordered: ordering paths compares them component
 /// by component, which took 31 M of the 68 M instructions tracking added
 /// to a batch of 120 targets (callgrind, 2026-11-28); a manifest sorts
-/// them once, as text. The hasher is foldhash's, which the file layer's
-/// notes need at each read (the standard one spent 2.5 M more there).
+/// them once, as text. They are hashed as bytes (`OsString`s, as the file
+/// layer joins them), not as `Path`s, whose hash splits them into
+/// components again: 2.5 M instructions of the same batch. The hasher is
+/// foldhash's, which the file layer's notes need at each read (the
+/// standard one spent 2.5 M more there).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Inputs {
-    /// Paths inside a root, absolute, and what was there.
-    pub files: foldhash::HashMap<PathBuf, Seen>,
+    /// Paths inside a root, absolute (look one up by
+    /// `path.as_os_str()`), and what was there.
+    pub files: foldhash::HashMap<OsString, Seen>,
     /// Variable names and the keyed hashes of their values.
     pub env: BTreeMap<String, Option<Hash>>,
 }
@@ -97,12 +101,12 @@ impl Inputs {
         self.env.extend(other.env.iter().map(|(k, v)| (k.clone(), *v)));
     }
 
-    fn note(&mut self, path: &Path, seen: Seen) {
+    fn note(&mut self, path: &OsStr, seen: Seen) {
         match self.files.get_mut(path) {
             Some(old) if seen.stronger(old) => *old = seen,
             Some(_) => {}
             None => {
-                self.files.insert(path.to_path_buf(), seen);
+                self.files.insert(path.to_os_string(), seen);
             }
         }
     }
@@ -129,7 +133,7 @@ impl Inputs {
                 Seen::Kind(Kind::Other) => (b'O', [0; 32]),
                 Seen::Missing => (b'm', [0; 32]),
             };
-            record(&mut out, tag, &hash, path.as_os_str().as_bytes());
+            record(&mut out, tag, &hash, path.as_bytes());
         }
         for (name, hash) in &self.env {
             let tag = if hash.is_some() { b'e' } else { b'u' };
@@ -147,7 +151,7 @@ impl Inputs {
             let len = u32::from_le_bytes(rest.get(32..36)?.try_into().ok()?) as usize;
             let name = rest.get(36..36 + len)?;
             bytes = &rest[36 + len..];
-            let path = || PathBuf::from(OsStr::from_bytes(name));
+            let path = || OsStr::from_bytes(name).to_os_string();
             let seen = match tag {
                 b'f' => Seen::File(hash),
                 b'd' => Seen::Folder(hash),
@@ -282,26 +286,26 @@ pub(super) fn file(path: &Path, bytes: &[u8]) {
             r.0.lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .files
-                .get(path)
+                .get(path.as_os_str())
                 .is_some_and(|s| matches!(s, Seen::File(_)))
         }
     });
     if !read_before {
         let hash = *blake3::hash(bytes).as_bytes();
-        active(|i| i.note(path, Seen::File(hash)));
+        active(|i| i.note(path.as_os_str(), Seen::File(hash)));
     }
 }
 
 /// Notes what was found at `path`.
 pub(super) fn seen(path: &Path, seen: Seen) {
-    active(|i| i.note(path, seen));
+    active(|i| i.note(path.as_os_str(), seen));
 }
 
 /// Notes a folder listed at `path`.
 pub(super) fn folder(path: &Path, listing: &Listing) {
     if tracking() {
         let hash = listing_hash(listing);
-        active(|i| i.note(path, Seen::Folder(hash)));
+        active(|i| i.note(path.as_os_str(), Seen::Folder(hash)));
     }
 }
 

@@ -204,11 +204,11 @@ fn a_tracked_listing_notes_the_folder_alone() {
     let root = Root::new(&inside, "project").unwrap();
     let recorder = inputs::Recorder::new();
     inputs::track(&recorder, || root.list(root.dir(), ".").unwrap().unwrap());
-    let noted: Vec<PathBuf> = recorder.inputs().files.into_keys().collect();
+    let noted: Vec<PathBuf> = recorder.inputs().files.into_keys().map(PathBuf::from).collect();
     assert_eq!(noted, [root.dir().to_path_buf()]);
     // The links' kinds are in the listing's hash: one leading elsewhere
     // changes it.
-    let before = recorder.inputs().files[root.dir()];
+    let before = recorder.inputs().files[root.dir().as_os_str()];
     std::fs::remove_file(inside.join("linked")).unwrap();
     symlink("a.txt", inside.join("linked")).unwrap();
     assert_ne!(root.seen_again(root.dir(), &before), before);

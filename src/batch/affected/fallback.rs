@@ -18,7 +18,7 @@
 
 use super::rule::Basis;
 use crate::batch::discover::every_include;
-use crate::batch::manifest::{LeftOut, LeftOuts, Manifest, base, real};
+use crate::batch::manifest::{LeftOut, LeftOuts, Manifest, Named, base, real};
 use crate::batch::target::{Kind, Target, slashed};
 use crate::batch::template::Template;
 use bpvm_runtime::root::inputs::{self, Inputs, Recorder, Seen};
@@ -46,7 +46,8 @@ pub(super) fn bases(targets: &[&Target]) -> Vec<Basis> {
 
 /// `read` as a manifest's inputs (paths relative to the target's base).
 fn as_read(target: &Target, read: &Inputs, left_out: &LeftOuts) -> crate::batch::manifest::Read {
-    Manifest::new(target, &[read], left_out, "", Default::default()).inputs
+    let none = Named::of(target, &Default::default());
+    Manifest::new(target, &none, read, left_out, "", Default::default()).inputs
 }
 
 /// `path` relative to the target's base, `/`-separated.
@@ -148,8 +149,9 @@ impl<'r> Scan<'r> {
         let files = read.files.iter().filter(|(_, s)| matches!(s, Seen::File(_)));
         let mut any = false;
         for (path, _) in files {
+            let path = Path::new(path);
             let root = self.root;
-            any |= *self.seen.entry(path.clone()).or_insert_with(|| {
+            any |= *self.seen.entry(path.to_path_buf()).or_insert_with(|| {
                 match root.read_os(path, &path.to_string_lossy()) {
                     Ok(bytes) => calls_reader(&String::from_utf8_lossy(&bytes)),
                     // Unreadable now: it may say anything.

@@ -37,7 +37,7 @@ impl Depends {
     pub fn from_inputs(inputs: &Inputs) -> Depends {
         let mut read = Read::default();
         for (path, seen) in &inputs.files {
-            let path = path.display().to_string();
+            let path = Path::new(path).display().to_string();
             match seen {
                 Seen::File(h) => read.files.insert(path, hex(h)),
                 Seen::Folder(h) => read.folders.insert(path, hex(h)),

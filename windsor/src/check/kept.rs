@@ -52,7 +52,12 @@ impl Kept {
         let v = self.values.take()?;
         let same = v.schema == project.schema && v.windsor == project.windsor && v.format == project.format;
         let root = &project.root;
-        let unchanged = same && v.read.env.is_empty() && v.read.files.iter().all(|(p, s)| root.seen_again(p, s) == *s);
+        let unchanged = same
+            && v.read.env.is_empty()
+            && v.read
+                .files
+                .iter()
+                .all(|(p, s)| root.seen_again(std::path::Path::new(p), s) == *s);
         unchanged.then(|| {
             let findings = v.findings.clone();
             self.values = Some(v);

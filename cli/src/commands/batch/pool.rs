@@ -8,7 +8,7 @@
 use super::crash;
 use super::limits::Limits;
 use super::process::{Heard, Worker};
-use super::wire::{Job, Message};
+use super::wire::{self, Job, Manifests, Message};
 use bpvm::batch::{Output, Record, RecordKind, Sink, Status, Suite, Target, Verdict};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,6 +22,7 @@ pub struct Pool<'a> {
     pub fail_fast: bool,
     queue: Mutex<VecDeque<Job>>,
     records: Mutex<Vec<Record>>,
+    manifests: Mutex<Manifests>,
     stop: AtomicBool,
 }
 
@@ -43,13 +44,14 @@ impl<'a> Pool<'a> {
             fail_fast,
             queue: Mutex::new(jobs.into()),
             records: Mutex::default(),
+            manifests: Mutex::default(),
             stop: AtomicBool::new(false),
         }
     }
 
     /// Runs every job on `workers` worker processes; the records, sorted
-    /// by id.
-    pub fn run(self, workers: usize) -> Vec<Record> {
+    /// by id, and the manifests the workers sent (the records have none).
+    pub fn run(self, workers: usize) -> (Vec<Record>, Manifests) {
         std::thread::scope(|scope| {
             for _ in 0..workers.max(1) {
                 scope.spawn(|| self.manage());
@@ -57,7 +59,10 @@ impl<'a> Pool<'a> {
         });
         let mut records = self.records.into_inner().unwrap_or_else(PoisonError::into_inner);
         records.sort_by(|a, b| a.id.cmp(&b.id));
-        records
+        (
+            records,
+            self.manifests.into_inner().unwrap_or_else(PoisonError::into_inner),
+        )
     }
 
     /// One worker's manager: takes jobs until none is left.
@@ -139,10 +144,17 @@ impl<'a> Pool<'a> {
                 Heard::Message(Message::Text(id, text)) => {
                     texts.insert(id, text);
                 }
-                Heard::Message(Message::Done(record)) => {
+                Heard::Message(Message::Done(finished)) => {
+                    let wire::Done { record, manifest } = *finished;
                     let text = texts.remove(&record.id);
                     done.insert(record.id.clone());
-                    self.finish(self.written(job, *record, text));
+                    if let Some(m) = manifest {
+                        self.manifests
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .insert(record.id.clone(), m);
+                    }
+                    self.finish(self.written(job, record, text));
                     on = None;
                     since = Instant::now();
                 }

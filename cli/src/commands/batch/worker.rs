@@ -21,6 +21,8 @@ pub struct WorkerArgs {}
 
 /// Works jobs until stdin ends.
 pub fn work(_: WorkerArgs) -> ExitCode {
+    // One target after another: what one frees, the next takes.
+    crate::alloc::keep_freed();
     let mut input = BufReader::new(std::io::stdin().lock());
     // Stdout as a file: the standard handle buffers by lines and split a
     // message at its newlines into several writes.

@@ -1,6 +1,8 @@
 //! What a batch did, one record per target and test case: as JSON that
 //! shards' reports merge from, and as JUnit XML that CI systems show.
 
+mod json;
+
 use super::manifest::Manifest;
 use super::why::Why;
 use serde::{Deserialize, Serialize};
@@ -54,7 +56,7 @@ pub enum Status {
 /// let r = Record::new("infra/dev", RecordKind::Windsor, Status::Ok);
 /// assert!(r.diagnostics.is_empty() && r.seconds == 0.0);
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Record {
     /// The target's id, or `<project>/<test file>::<case name>`.
     pub id: String,
@@ -113,7 +115,7 @@ impl Record {
 /// assert_eq!(back, report);
 /// assert_eq!(back.shard.as_deref(), Some("1/2"));
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Report {
     /// The version of bpvm that wrote it.
@@ -200,13 +202,6 @@ impl Report {
             }
         }
         c
-    }
-
-    /// The report as indented JSON, ending in a newline.
-    pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
-        s.push('\n');
-        s
     }
 
     /// Reads a report [`Report::to_json`] wrote.

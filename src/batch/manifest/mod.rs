@@ -11,6 +11,8 @@
 //! hashed under a key (the render cache's, or one made for the run: see
 //! [`Options::env_key`](super::Options::env_key)), never kept.
 
+mod json;
+
 use super::target::{Target, slashed};
 use super::template::Format;
 use bpvm_runtime::root::inputs::{self, Hash, Inputs, Seen};
@@ -19,6 +21,7 @@ use bpvm_windsor::{Facet, Project};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What a target's output depends on, and the key that hashes it.
 ///
@@ -81,6 +84,16 @@ pub struct Read {
 }
 
 impl Read {
+    /// Enters what `inputs` read, named relative to `base`.
+    fn add(&mut self, base: &Path, inputs: &Inputs) {
+        for (path, seen) in &inputs.files {
+            self.note(relative(base, Path::new(path)), seen);
+        }
+        for (name, value) in &inputs.env {
+            self.env.insert(name.clone(), value.as_ref().map(hex));
+        }
+    }
+
     /// Enters what was seen at `rel`; a read beats a look, and what was
     /// seen first stays.
     fn note(&mut self, rel: String, seen: &Seen) {
@@ -163,11 +176,11 @@ impl LeftOut {
         v09: bool,
     ) -> Option<(PathBuf, LeftOut)> {
         let path = project.root.dir().join(&facet.file);
-        if let (Some(hash), Some(Seen::File(bytes))) = (facet.left_out, load_read.files.get(&path)) {
+        if let (Some(hash), Some(Seen::File(bytes))) = (facet.left_out, load_read.files.get(path.as_os_str())) {
             return Some((path, LeftOut::hashed(&hash, bytes, v09)));
         }
         let bytes = project.root.read(project.root.dir(), &facet.file).ok()?;
-        (load_read.files.get(&path) == Some(&Seen::File(inputs::hash_value(&bytes))))
+        (load_read.files.get(path.as_os_str()) == Some(&Seen::File(inputs::hash_value(&bytes))))
             .then(|| (path, LeftOut::of(&facet.file, &bytes, v09)))
     }
 
@@ -202,29 +215,30 @@ pub(crate) fn output_options(format: Format, strict: bool) -> BTreeMap<String, S
 }
 
 impl Manifest {
-    /// The manifest of `target` that read each of `reads` (its template's
-    /// load, then its render), rendered by bpvm `version` with `options`.
-    /// The facet files of `left_out` are entered as such, not as files
-    /// read.
+    /// The manifest of `target` whose template's load read `load` (named
+    /// once for all of the template's targets) and whose render read
+    /// `render`, rendered by bpvm `version` with `options`. The facet
+    /// files of `left_out` are entered as such, not as files read.
     pub(crate) fn new(
         target: &Target,
-        reads: &[&Inputs],
+        load: &Named,
+        render: &Inputs,
         left_out: &LeftOuts,
         version: &str,
         options: BTreeMap<String, String>,
     ) -> Manifest {
-        let base = base(target);
-        let mut out = Read::default();
-        for read in reads {
-            for (path, seen) in &read.files {
-                out.note(relative(&base, path), seen);
-            }
-            for (name, value) in &read.env {
-                out.env.insert(name.clone(), value.as_ref().map(hex));
-            }
-        }
+        let again;
+        let load = if load.given == target.base {
+            load
+        } else {
+            again = Named::of(target, &load.inputs);
+            &again
+        };
+        let base = &load.base;
+        let mut out = load.read.clone();
+        out.add(base, render);
         for (path, entry) in left_out {
-            let rel = relative(&base, path);
+            let rel = relative(base, path);
             if out.files.remove(&rel).is_some() {
                 out.facets_left_out.insert(rel, entry.clone());
             }
@@ -342,6 +356,34 @@ impl Manifest {
             });
             unhex(&entry.hash).is_some_and(|h| *now == Seen::File(h))
         })
+    }
+}
+
+/// What a template's load read, named as its targets' manifests name it
+/// (relative to their base): named once, each manifest starts from a
+/// copy. Naming the load's thirty-odd inputs again for each target was
+/// a fifth of what making its manifest cost (callgrind, 2026-11-28).
+pub(crate) struct Named {
+    /// The base as the targets give it, and resolved.
+    given: PathBuf,
+    base: PathBuf,
+    inputs: Arc<Inputs>,
+    read: Read,
+}
+
+impl Named {
+    /// What `inputs` (the load of `target`'s template) read, named for
+    /// `target` and the targets of its template that share its base.
+    pub(crate) fn of(target: &Target, inputs: &Arc<Inputs>) -> Named {
+        let base = base(target);
+        let mut read = Read::default();
+        read.add(&base, inputs);
+        Named {
+            given: target.base.clone(),
+            base,
+            inputs: Arc::clone(inputs),
+            read,
+        }
     }
 }
 
