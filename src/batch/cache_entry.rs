@@ -22,7 +22,7 @@ const ENTRY: &str = "bpvm-cache-entry-2";
 
 /// Writes the entry of `identity` holding `manifest` and `output` to `to`.
 pub(super) fn write_entry(to: &mut impl Write, identity: &str, manifest: &Manifest, output: &Output) -> io::Result<()> {
-    let manifest = manifest.to_json();
+    let manifest = manifest.to_entry_json();
     let notes = serde_json::to_vec(&output.notes)?;
     let rest = format!("{identity} {} {}\n", manifest.len(), notes.len());
     let mut sum = blake3::Hasher::new();

@@ -308,7 +308,13 @@ fn one_file_per_target_holds_its_manifest_and_raw_output() {
         assert_eq!(path.file_name().unwrap().to_str().unwrap(), head[2]);
         let manifest: bpvm::batch::Manifest = serde_json::from_slice(manifest).unwrap();
         let record = cold.records.iter().find(|r| r.id == manifest.target).unwrap();
-        assert_eq!(record.manifest.as_ref(), Some(&manifest));
+        // The report's manifest is the entry's but for the hashes of the
+        // bytes of the facets left out, which the cache alone keeps.
+        let mut reported = manifest.clone();
+        for entry in reported.inputs.facets_left_out.values_mut() {
+            assert!(entry.bytes.take().is_some(), "{}", manifest.target);
+        }
+        assert_eq!(record.manifest.as_ref(), Some(&reported));
         // The output as rendered, raw: the written file is it after the
         // line that marks it as rendered.
         let written = std::fs::read_to_string(root.join("cold").join(format!("{}.yaml", manifest.target))).unwrap();

@@ -23,6 +23,16 @@ impl Manifest {
     /// # std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     pub fn to_json(&self) -> Vec<u8> {
+        self.json(false)
+    }
+
+    /// The manifest as the render cache keeps it: [`Manifest::to_json`],
+    /// with each facet left out's [`bytes`](LeftOut::bytes).
+    pub(crate) fn to_entry_json(&self) -> Vec<u8> {
+        self.json(true)
+    }
+
+    fn json(&self, bytes: bool) -> Vec<u8> {
         let mut out = Vec::with_capacity(4096);
         out.extend_from_slice(b"{\"key\":");
         text(&mut out, &self.key);
@@ -46,19 +56,19 @@ impl Manifest {
         });
         if !read.facets_left_out.is_empty() {
             out.extend_from_slice(b",\"facets_left_out\":");
-            map(&mut out, &read.facets_left_out, left_out);
+            map(&mut out, &read.facets_left_out, |out, v| left_out(out, v, bytes));
         }
         out.extend_from_slice(b"}}");
         out
     }
 }
 
-fn left_out(out: &mut Vec<u8>, entry: &LeftOut) {
+fn left_out(out: &mut Vec<u8>, entry: &LeftOut, with_bytes: bool) {
     out.extend_from_slice(b"{\"rules\":");
     text(out, &entry.rules);
     out.extend_from_slice(b",\"hash\":");
     text(out, &entry.hash);
-    if let Some(bytes) = &entry.bytes {
+    if let Some(bytes) = entry.bytes.as_ref().filter(|_| with_bytes) {
         out.extend_from_slice(b",\"bytes\":");
         text(out, bytes);
     }
@@ -132,6 +142,10 @@ mod tests {
             options: BTreeMap::new(),
             ..full.clone()
         };
+        let entry: Manifest = serde_json::from_slice(&full.to_entry_json()).unwrap();
+        assert_eq!(entry, full, "the cache's form keeps every field");
+        let report: Manifest = serde_json::from_slice(&full.to_json()).unwrap();
+        assert!(report.inputs.facets_left_out.values().all(|e| e.bytes.is_none()));
         for m in [full, empty] {
             assert_eq!(
                 String::from_utf8(m.to_json()).unwrap(),

@@ -125,8 +125,10 @@ pub struct LeftOut {
     /// The BLAKE3 hash (hex) of the file's bytes when the entry was made:
     /// while they are the same, checking the entry needs no parse of the
     /// facet. Not part of the manifest's key (an edit the render does not
-    /// depend on changes it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// depend on changes it), and kept only where the render cache keeps
+    /// the manifest: written as JSON (in a report), a manifest leaves it
+    /// out (a sixth of a report's bytes).
+    #[serde(default, skip_serializing)]
     pub bytes: Option<String>,
 }
 
