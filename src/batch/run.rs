@@ -336,11 +336,12 @@ impl Loaded {
         let mut memo = self.left_out.lock().unwrap_or_else(PoisonError::into_inner);
         let mut out = LeftOuts::new();
         for file in files {
-            let entry = memo.entry(file.clone()).or_insert_with(|| {
-                let facet = project.facets.iter().find(|f| f.file == *file)?;
-                LeftOut::loaded(project, facet, &self.read, v09)
-            });
-            if let Some((path, left)) = entry
+            if !memo.contains_key(file) {
+                let facet = project.facets.iter().find(|f| f.file == *file);
+                let entry = facet.and_then(|facet| LeftOut::loaded(project, facet, &self.read, v09));
+                memo.insert(file.clone(), entry);
+            }
+            if let Some(Some((path, left))) = memo.get(file)
                 && !rendered.files.contains_key(path.as_os_str())
             {
                 out.push((path.clone(), left.clone()));
@@ -408,7 +409,7 @@ impl<'a> Batch<'a> {
             Some(t) => guarded(|| Template::load(t)),
             None => guarded(|| Template::project(group.template)),
         });
-        let read = Arc::new(read.inputs());
+        let read = Arc::new(read.take());
         // Named once for the manifests of all of the template's targets.
         let named = match (self.options.tracking(), todo.first()) {
             (true, Some(t)) => Some(Named::of(t, &read)),
@@ -456,7 +457,7 @@ impl<'a> Batch<'a> {
         let rendered = self.tracked(&read, || {
             guarded(|| loaded.template.render(target, format, self.options.strict))
         });
-        let read = read.inputs();
+        let read = read.take();
         let left_out = match (&rendered, self.options.tracking()) {
             (Ok(r), true) => loaded.left_out(&r.left_out, &read),
             _ => LeftOuts::new(),

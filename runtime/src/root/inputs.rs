@@ -223,6 +223,20 @@ impl Recorder {
         self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
+    /// What was noted so far, leaving the recorder empty (a recorder done
+    /// with is not copied).
+    ///
+    /// ```
+    /// use bpvm_runtime::root::inputs::{self, Recorder};
+    /// let r = Recorder::new();
+    /// inputs::track(&r, || inputs::env("HOME", None));
+    /// assert_eq!(r.take().env.len(), 1);
+    /// assert!(r.take().env.is_empty());
+    /// ```
+    pub fn take(&self) -> Inputs {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
     fn with(&self, f: impl FnOnce(&mut Inputs)) {
         f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner));
     }
