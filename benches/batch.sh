@@ -30,6 +30,8 @@
 #   4. affected-by: `bpvm batch --affected-by HEAD --list` on a git copy
 #      of the monorepo with one file changed, without and with a warm
 #      render cache (skipped without git).
+#   5. incremental: benches/cache.sh over the monorepo — input tracking's
+#      cost, cold and warm render cache runs (CACHE=0 skips it).
 # Parts 2 and 3 are skipped when GNU time (/usr/bin/time) is missing or
 # the binary has no `batch` subcommand.
 #
@@ -263,6 +265,16 @@ if [[ -n $J2_SECS ]]; then
     echo "- batch --jobs 1 / batch --jobs 2: $(ratio "$J1_SECS" "$J2_SECS")"
 else
     echo "- ratios: no batch measurement (see above)"
+fi
+
+# --- 5. Input tracking and the render cache --------------------------------
+# `benches/cache.sh` over the same monorepo (its own table): runs without
+# and with input tracking, and with a cold and a warm render cache.
+# Skipped with CACHE=0.
+
+if [[ ${CACHE:-1} != 0 ]] && (( HAVE_BATCH )); then
+    echo
+    BPVM="$BPVM" RUNS="$RUNS" "$(dirname "$0")/cache.sh" "$ROOT" || FAILED=$(( FAILED + 1 ))
 fi
 if (( FAILED )); then
     echo "$FAILED failure(s): a render or a batch run did not succeed" >&2

@@ -14,7 +14,8 @@
 #   1. tracking: runs with a JUnit report (no input tracking: JUnit has no
 #      place for manifests) and with a JSON report (every input tracked,
 #      each manifest written), interleaved A, B, A, B…, so that a machine
-#      that slows down or speeds up weighs on both alike.
+#      that slows down or speeds up weighs on both alike; the ratio is
+#      given of the medians and as the median of each pair's.
 #   2. cache: a cold run (`--cache` of an emptied folder: renders and
 #      stores every target) then a warm run (nothing changed: every target
 #      from the cache), RUNS times.
@@ -55,6 +56,17 @@ timed() {
 }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f %%", 100 * a / b }'; }
+# The median of the ratios of each pair of runs made one after the other
+# (A[i] / B[i]): a machine that is busy for a while slows both runs of a
+# pair, so this varies less than the ratio of the medians.
+paired() {
+    local -n a=$1 b=$2
+    local i r=()
+    for ((i = 0; i < ${#a[@]}; i++)); do
+        r+=("$(awk -v x="${a[i]}" -v y="${b[i]}" 'BEGIN { printf "%.4f", x / y }')")
+    done
+    awk -v m="$(median "${r[@]}")" 'BEGIN { printf "%.1f %%", 100 * m }'
+}
 
 # A first run, not counted: it warms the page cache and counts the targets.
 timed --report "$WORK/count.json" >/dev/null
@@ -86,8 +98,8 @@ echo "| tracked (JSON report with manifests) | $B | ${tracked[*]} |"
 echo "| cold cache | $C | ${cold[*]} |"
 echo "| warm cache | $W | ${warm[*]} |"
 echo
-echo "- tracked / untracked: $(ratio "$B" "$A")"
-echo "- warm / cold cache: $(ratio "$W" "$C"); warm / untracked: $(ratio "$W" "$A")"
+echo "- tracked / untracked: $(ratio "$B" "$A") (median of the pairs' ratios: $(paired tracked untracked))"
+echo "- warm / cold cache: $(ratio "$W" "$C") (pairs: $(paired warm cold)); warm / untracked: $(ratio "$W" "$A")"
 
 # Instructions of every process of one `bpvm batch --jobs 1` run.
 instructions() {

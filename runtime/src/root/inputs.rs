@@ -13,12 +13,14 @@
 //! Cost: instructions (callgrind, release build, every process of `bpvm
 //! batch --jobs 1` over 120 targets of the `examples/monorepo.rs`
 //! monorepo, 2026-11-28): a run with a JSON report (every input tracked,
-//! each manifest sent to the parent and written) 830.8 M against 792.7 M
-//! with a JUnit report (nothing tracked): +4.8 %, of which writing the
-//! manifests into the report is 1.9 %. It was +24.8 % before paths were
-//! hashed rather than ordered, facets left out were hashed from the
-//! load's own parse, and manifests crossed the pipe as fields rather
-//! than JSON. `benches/cache.sh` measures the same in wall time.
+//! each manifest sent to the parent and written) 815.6 M against 796.1 M
+//! with a JUnit report (nothing tracked): +2.5 %, most of it hashing
+//! what is read (BLAKE3) and making each target's manifest. It was
+//! +24.8 %, then +4.8 %, before paths were hashed rather than ordered
+//! (and then as bytes), facets left out were hashed from the load's own
+//! parse, a load's inputs were named once for all of its targets, and
+//! manifests went to the report as the workers wrote them. In wall time
+//! (`benches/cache.sh`, 1,200 targets) the whole run is +4.8 %.
 //!
 //! ```
 //! use bpvm_runtime::root::{Root, inputs};
