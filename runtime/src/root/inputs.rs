@@ -32,7 +32,7 @@
 //! inputs::track(&recorder, || root.read(root.dir(), "a.txt").unwrap());
 //! let seen = recorder.inputs();
 //! let hash = *blake3::hash(b"hello").as_bytes();
-//! assert_eq!(seen.files[&root.dir().join("a.txt")], inputs::Seen::File(hash));
+//! assert_eq!(seen.files[root.dir().join("a.txt").as_os_str()], inputs::Seen::File(hash));
 //! // Not active any more: nothing is noted.
 //! root.read(root.dir(), "a.txt").unwrap();
 //! assert_eq!(recorder.inputs().files.len(), 1);

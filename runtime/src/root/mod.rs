@@ -272,6 +272,7 @@ impl Root {
     /// let r = inputs::Recorder::new();
     /// inputs::track(&r, || root.read(root.dir(), "a.txt").unwrap());
     /// let (path, before) = r.inputs().files.into_iter().next().unwrap();
+    /// let path = std::path::PathBuf::from(path);
     /// assert_eq!(root.seen_again(&path, &before), before);
     /// std::fs::write(dir.join("a.txt"), "two").unwrap();
     /// assert_ne!(root.seen_again(&path, &before), before);
