@@ -322,7 +322,7 @@ struct Loaded {
     named: Option<Named>,
     /// By the facet file (relative to the project); `None` when the file
     /// is no longer what the load read.
-    left_out: Mutex<HashMap<String, Option<(PathBuf, LeftOut)>>>,
+    left_out: Mutex<foldhash::HashMap<String, Option<(PathBuf, LeftOut)>>>,
 }
 
 impl Loaded {
@@ -336,12 +336,15 @@ impl Loaded {
         let mut memo = self.left_out.lock().unwrap_or_else(PoisonError::into_inner);
         let mut out = LeftOuts::new();
         for file in files {
-            if !memo.contains_key(file) {
-                let facet = project.facets.iter().find(|f| f.file == *file);
-                let entry = facet.and_then(|facet| LeftOut::loaded(project, facet, &self.read, v09));
-                memo.insert(file.clone(), entry);
-            }
-            if let Some(Some((path, left))) = memo.get(file)
+            let entry = match memo.get(file) {
+                Some(entry) => entry,
+                None => {
+                    let facet = project.facets.iter().find(|f| f.file == *file);
+                    let entry = facet.and_then(|facet| LeftOut::loaded(project, facet, &self.read, v09));
+                    memo.entry(file.clone()).or_insert(entry)
+                }
+            };
+            if let Some((path, left)) = entry
                 && !rendered.files.contains_key(path.as_os_str())
             {
                 out.push((path.clone(), left.clone()));
