@@ -13,8 +13,8 @@
 //! Cost: instructions (callgrind, release build, every process of `bpvm
 //! batch --jobs 1` over 120 targets of the `examples/monorepo.rs`
 //! monorepo, 2026-11-28): a run with a JSON report (every input tracked,
-//! each manifest sent to the parent and written) 815.6 M against 796.1 M
-//! with a JUnit report (nothing tracked): +2.5 %, most of it hashing
+//! each manifest sent to the parent and written) 815.1 M against 796.1 M
+//! with a JUnit report (nothing tracked): +2.4 %, most of it hashing
 //! what is read (BLAKE3) and making each target's manifest. It was
 //! +24.8 %, then +4.8 %, before paths were hashed rather than ordered
 //! (and then as bytes), facets left out were hashed from the load's own
