@@ -16,6 +16,7 @@
 //! Run: `cargo bench --bench tracking`.
 
 use bpvm::batch::{Options, Output, Sink, Target, Verdict, discover, run};
+use bpvm_harness::copy_tree;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::Path;
 
@@ -32,35 +33,22 @@ impl Sink for Discard {
     }
 }
 
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// The monorepo the benchmark renders, in `root`.
 fn monorepo(root: &Path) {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     for p in 0..8 {
         let kind = if p % 2 == 0 { "windsor-v0.9" } else { "windsor" };
         let project = root.join(format!("windsor/p{p}"));
-        copy(&examples.join(kind), &project);
+        copy_tree(&examples.join(kind), &project);
         for c in 0..10 {
-            copy(&project.join("contexts/local"), &project.join(format!("contexts/c{c}")));
+            copy_tree(&project.join("contexts/local"), &project.join(format!("contexts/c{c}")));
         }
         for extra in ["local", "staging"] {
             let _ = std::fs::remove_dir_all(project.join("contexts").join(extra));
         }
     }
     for b in 0..20 {
-        copy(&examples.join("bluelink"), &root.join(format!("bluelink/b{b}")));
+        copy_tree(&examples.join("bluelink"), &root.join(format!("bluelink/b{b}")));
     }
 }
 

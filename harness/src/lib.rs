@@ -26,6 +26,7 @@
 mod bless;
 mod case;
 mod discover;
+mod fixture;
 mod naming;
 mod report;
 mod spans;
@@ -34,5 +35,6 @@ mod yaml_text;
 
 pub use case::{Case, CaseFile, Difference, Failure, Fix, pretty};
 pub use discover::yaml_files;
+pub use fixture::copy_tree;
 pub use report::diff;
 pub use suite::{Runner, Suite};

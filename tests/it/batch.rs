@@ -12,6 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+/// Copies the files under `from` to `to`.
+pub(crate) use bpvm_harness::copy_tree;
+
 /// The `bpvm` binary of this build, built once if this test runs alone.
 pub(crate) fn bpvm() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
@@ -37,19 +40,6 @@ fn run(args: &[&str], cwd: &Path) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-pub(crate) fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &dest);
-        } else {
-            std::fs::copy(entry.path(), dest).unwrap();
-        }
-    }
 }
 
 pub(crate) fn examples() -> PathBuf {

@@ -25,20 +25,6 @@ const EDITS: &[(&str, Edit)] = &[
     ("text that is not YAML", |t| format!("{t}\n: [\n")),
 ];
 
-/// `from` copied into `to`, folders and files.
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// The files of the project at `dir` an edit is tried on.
 fn files(dir: &Path) -> Vec<String> {
     let root = Root::new(dir, "project").unwrap();
@@ -80,7 +66,7 @@ fn agree(dir: &Path, kept: &mut Kept, step: &str) {
 fn try_project(from: &Path, edits: &[(&str, Edit)], facets_only: bool) {
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path();
-    copy(from, dir);
+    bpvm_harness::copy_tree(from, dir);
     let mut kept = Kept::default();
     agree(dir, &mut kept, "first check");
     let facets = Project::load(dir).unwrap().facets.len();
