@@ -190,19 +190,11 @@ impl Sink for () {}
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn run(targets: &[Target], options: &Options, sink: &dyn Sink) -> Vec<Record> {
-    let batch = Batch {
-        options,
-        key: options.run_key(),
-        sink,
-        records: Mutex::new(Vec::with_capacity(targets.len())),
-        stop: AtomicBool::new(false),
-    };
+    let batch = Batch::new(options, sink, targets.len());
     let groups = groups(targets, &options.tests);
     let jobs = groups.iter().map(Job::Load).collect();
     queue::drain(threads(options), jobs, |job| batch.work(job));
-    let mut records = batch.records.into_inner().unwrap_or_else(PoisonError::into_inner);
-    records.sort_by(|a, b| a.id.cmp(&b.id));
-    records
+    batch.records()
 }
 
 /// Takes from `options.cache` what [`run`] would, and only that: the
@@ -233,29 +225,21 @@ pub fn take_cached(targets: &[Target], options: &Options, sink: &dyn Sink) -> (V
     if options.cache.is_none() {
         return (Vec::new(), targets.to_vec());
     }
-    let batch = Batch {
-        options,
-        key: options.run_key(),
-        sink,
-        records: Mutex::new(Vec::new()),
-        stop: AtomicBool::new(false),
-    };
+    let batch = Batch::new(options, sink, targets.len());
     let groups = groups(targets, &[]);
     let left: Mutex<Vec<&Target>> = Mutex::default();
     queue::drain(threads(options), groups.iter().collect(), |group: &Group| {
-        let todo = group.targets.iter().filter(|t| !options.skip.contains(&t.id)).copied();
-        let misses = batch.take_cached(todo.collect());
+        let misses = batch.take_cached(batch.to_do(group));
         left.lock().unwrap_or_else(PoisonError::into_inner).extend(misses);
         Vec::new()
     });
     let left = left.into_inner().unwrap_or_else(PoisonError::into_inner);
-    let mut records = batch.records.into_inner().unwrap_or_else(PoisonError::into_inner);
-    records.sort_by(|a, b| a.id.cmp(&b.id));
     // In the targets' order; a batch stopped by a failure leaves nothing.
     let left: std::collections::HashSet<&str> = left.iter().map(|t| t.id.as_str()).collect();
     let stopped = batch.stop.load(Ordering::Relaxed);
     let left = targets.iter().filter(|t| !stopped && left.contains(t.id.as_str()));
-    (records, left.cloned().collect())
+    let left = left.cloned().collect();
+    (batch.records(), left)
 }
 
 /// The threads `options` asks for (0: one per core).
@@ -372,6 +356,35 @@ struct Batch<'a> {
 }
 
 impl<'a> Batch<'a> {
+    /// A batch of `targets` targets with `options`, writing to `sink`.
+    fn new(options: &'a Options, sink: &'a dyn Sink, targets: usize) -> Batch<'a> {
+        Batch {
+            options,
+            key: options.run_key(),
+            sink,
+            records: Mutex::new(Vec::with_capacity(targets)),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// The records so far, sorted by id.
+    fn records(self) -> Vec<Record> {
+        let mut records = self.records.into_inner().unwrap_or_else(PoisonError::into_inner);
+        records.sort_by(|a, b| a.id.cmp(&b.id));
+        records
+    }
+
+    /// The targets of `group` to run (those not skipped).
+    fn to_do<'g>(&self, group: &Group<'g>) -> Vec<&'g Target> {
+        let skip = &self.options.skip;
+        group
+            .targets
+            .iter()
+            .filter(|t| !skip.contains(&t.id))
+            .copied()
+            .collect()
+    }
+
     /// Does `job`; returns the jobs it starts.
     fn work<'g>(&self, job: Job<'g>) -> Vec<Job<'g>> {
         if self.stop.load(Ordering::Relaxed) {
@@ -395,13 +408,7 @@ impl<'a> Batch<'a> {
     /// the reason.
     fn load<'g>(&self, group: &'g Group<'g>) -> Vec<Job<'g>> {
         let start = Instant::now();
-        let todo: Vec<&'g Target> = group
-            .targets
-            .iter()
-            .filter(|t| !self.options.skip.contains(&t.id))
-            .copied()
-            .collect();
-        let todo = self.take_cached(todo);
+        let todo = self.take_cached(self.to_do(group));
         if todo.is_empty() && group.suite.is_none() {
             return Vec::new();
         }
