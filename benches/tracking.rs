@@ -6,8 +6,10 @@
 //! copied 20 times — 100 targets, each small, so that what tracking
 //! costs per target weighs more than in a real monorepo.
 //!
-//! 2026-11-28, 2-core machine, two runs: untracked 14.02 / 14.21 ms,
-//! tracked 15.43 / 15.64 ms (+10 %; +19 % earlier the same day). The
+//! 2026-11-28, 2-core machine, one session, two runs each, interleaved
+//! with the build of the day before (e87aa75): untracked 14.24 / 14.42
+//! ms, tracked 15.61 / 15.89 ms (+10 %); before, 14.41 / 14.30 and
+//! 16.34 / 16.05 ms (+13 %). The
 //! target, +5 %, is for a whole `bpvm batch` run (`benches/cache.sh`:
 //! +4.8 %), where targets are larger: here each is small, so what
 //! tracking costs per target (hashing each file read and each manifest's
