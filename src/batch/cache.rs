@@ -224,9 +224,10 @@ impl Cache {
         Some((manifest, output))
     }
 
-    /// Makes `manifest` and `output` `target`'s entry, written whole: a
+    /// Makes `manifest` (its JSON as an entry keeps it, with each facet
+    /// left out's bytes) and `output` `target`'s entry, written whole: a
     /// temporary file renamed into place.
-    pub(crate) fn store(&self, target: &Target, manifest: &Manifest, output: &Output) -> io::Result<()> {
+    pub(crate) fn store(&self, target: &Target, manifest: &[u8], output: &Output) -> io::Result<()> {
         let identity = self.identity(target);
         let mut tmp = BufWriter::new(tempfile::NamedTempFile::new_in(self.dir.join("tmp"))?);
         write_entry(&mut tmp, &identity, manifest, output)?;

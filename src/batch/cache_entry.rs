@@ -20,17 +20,17 @@ use std::io::{self, Write};
 /// The first word of an entry: the layout version is its last number.
 const ENTRY: &str = "bpvm-cache-entry-2";
 
-/// Writes the entry of `identity` holding `manifest` and `output` to `to`.
-pub(super) fn write_entry(to: &mut impl Write, identity: &str, manifest: &Manifest, output: &Output) -> io::Result<()> {
-    let manifest = manifest.to_entry_json();
+/// Writes the entry of `identity` holding the manifest `manifest` (its
+/// JSON as the cache keeps it) and `output` to `to`.
+pub(super) fn write_entry(to: &mut impl Write, identity: &str, manifest: &[u8], output: &Output) -> io::Result<()> {
     let notes = serde_json::to_vec(&output.notes)?;
     let rest = format!("{identity} {} {}\n", manifest.len(), notes.len());
     let mut sum = blake3::Hasher::new();
-    for part in [rest.as_bytes(), &manifest, &notes, output.text.as_bytes()] {
+    for part in [rest.as_bytes(), manifest, &notes, output.text.as_bytes()] {
         sum.update(part);
     }
     write!(to, "{ENTRY} {} {rest}", sum.finalize().to_hex())?;
-    for part in [&manifest, &notes, output.text.as_bytes()] {
+    for part in [manifest, &notes, output.text.as_bytes()] {
         to.write_all(part)?;
     }
     Ok(())
@@ -79,7 +79,7 @@ mod tests {
             notes: vec!["a note\nof two lines".to_string()],
         };
         let mut bytes = Vec::new();
-        write_entry(&mut bytes, identity, &manifest, &output).unwrap();
+        write_entry(&mut bytes, identity, &manifest.to_entry_json(), &output).unwrap();
         bytes
     }
 

@@ -2,7 +2,7 @@
 //! each template loaded once and dropped when its last target is done.
 
 use super::cache::Cache;
-use super::manifest::{LeftOut, LeftOuts, Manifest, Named, output_options};
+use super::manifest::{LeftOut, LeftOuts, Made, Named, output_options};
 use super::queue;
 use super::report::{Record, RecordKind, Status};
 use super::shard::shard_of;
@@ -147,6 +147,14 @@ pub trait Sink: Sync {
     /// A target or test case is done (for progress).
     fn done(&self, record: &Record) {
         let _ = record;
+    }
+
+    /// Whether this sink takes each record's manifest as JSON text
+    /// ([`Record::manifest_json`]) rather than as a [`Manifest`]: a
+    /// manifest is made as its text, and made into the struct by reading
+    /// that back (which a host that only passes it on need not pay for).
+    fn manifests_as_json(&self) -> bool {
+        false
     }
 }
 
@@ -432,7 +440,8 @@ impl<'a> Batch<'a> {
                     let mut record = Record::new(t.id.clone(), kind(t), Status::Failed);
                     record.seconds = start.elapsed().as_secs_f64();
                     record.diagnostics = vec![e.clone()];
-                    record.manifest = self.manifest(t, named.as_ref(), &Inputs::default(), &LeftOuts::new());
+                    let made = self.manifest(t, named.as_ref(), &Inputs::default(), &LeftOuts::new());
+                    self.attach(&mut record, made);
                     self.finish(record);
                 }
                 if let Some(suite) = group.suite {
@@ -473,10 +482,14 @@ impl<'a> Batch<'a> {
             _ => LeftOuts::new(),
         };
         let rendered = rendered.map(|r| r.output);
-        let manifest = self.manifest(target, loaded.named.as_ref(), &read, &left_out);
-        if let (Some(cache), Some(m), Ok(output)) = (&self.options.cache, &manifest, &rendered) {
+        let made = self.manifest(target, loaded.named.as_ref(), &read, &left_out);
+        if let (Some(cache), Some(entry), Ok(output)) = (
+            &self.options.cache,
+            made.as_ref().and_then(|m| m.entry.as_ref()),
+            &rendered,
+        ) {
             // A cache that cannot be written is only slower next time.
-            let _ = cache.store(target, m, output);
+            let _ = cache.store(target, entry, output);
         }
         let mut record = match rendered {
             Err(e) => {
@@ -487,7 +500,7 @@ impl<'a> Batch<'a> {
             Ok(output) => self.output(target, output),
         };
         record.seconds = start.elapsed().as_secs_f64();
-        record.manifest = manifest;
+        self.attach(&mut record, made);
         self.finish(record);
     }
 
@@ -546,18 +559,24 @@ impl<'a> Batch<'a> {
         }
     }
 
-    /// `target`'s manifest, when inputs are tracked (`load` is then what
-    /// its template's load read): with what its render read.
-    fn manifest(
-        &self,
-        target: &Target,
-        load: Option<&Named>,
-        render: &Inputs,
-        left_out: &LeftOuts,
-    ) -> Option<Manifest> {
-        let load = load?;
+    /// `target`'s manifest as JSON, when inputs are tracked (`load` is
+    /// then what its template's load read), with what its render read;
+    /// as the cache keeps it too when there is a cache or the sink takes
+    /// manifests as structs (which are read from it).
+    fn manifest(&self, target: &Target, load: Option<&Named>, render: &Inputs, left_out: &LeftOuts) -> Option<Made> {
         let (version, options) = (self.options.version(), self.output_options());
-        Some(Manifest::new(target, load, render, left_out, version, options))
+        let entry = self.options.cache.is_some() || !self.sink.manifests_as_json();
+        Some(load?.json(target, render, left_out, version, &options, entry))
+    }
+
+    /// `record` given its manifest `made`, as the sink takes it.
+    fn attach(&self, record: &mut Record, made: Option<Made>) {
+        let Some(made) = made else { return };
+        if self.sink.manifests_as_json() {
+            record.manifest_json = String::from_utf8(made.json).ok();
+        } else {
+            record.manifest = made.entry.and_then(|e| serde_json::from_slice(&e).ok());
+        }
     }
 
     /// A project's test cases (those of the shard).
@@ -608,31 +627,21 @@ impl<'a> Batch<'a> {
         let warned = refused.iter().filter(|_| !strict);
         let notes = warned.chain(&test.case.warnings);
         let notes: Vec<String> = notes.map(|w| bpvm_windsor::warning_line(w, false)).collect();
+        let status = if diffs.is_empty() { Status::Ok } else { Status::Failed };
         self.finish(Record {
-            id: test.id,
-            kind: RecordKind::Test,
-            status: if diffs.is_empty() { Status::Ok } else { Status::Failed },
             seconds: start.elapsed().as_secs_f64(),
             diagnostics: diffs,
             notes,
-            cached: false,
-            manifest: None,
-            affected_by: None,
+            ..Record::new(test.id, RecordKind::Test, status)
         });
     }
 
     /// A project's suite that could not even be listed: one failed record.
     fn suite_failed(&self, suite: &Suite, start: Instant, e: String) -> Vec<TestCase> {
         self.finish(Record {
-            id: format!("{}::tests", suite.id),
-            kind: RecordKind::Test,
-            status: Status::Failed,
             seconds: start.elapsed().as_secs_f64(),
             diagnostics: vec![e],
-            notes: Vec::new(),
-            cached: false,
-            manifest: None,
-            affected_by: None,
+            ..Record::new(format!("{}::tests", suite.id), RecordKind::Test, Status::Failed)
         });
         Vec::new()
     }

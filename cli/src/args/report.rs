@@ -1,8 +1,7 @@
 //! The formats of a `--report` file, which `bpvm batch` and `bpvm test`
 //! write alike.
 
-use bpvm::batch::{Record, Report};
-use serde_json::value::RawValue;
+use bpvm::batch::Report;
 
 /// The formats of `--report`.
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -23,20 +22,10 @@ impl ReportFormat {
     }
 
     /// Writes `report` in this format to `path` (named by `flag`),
-    /// atomically; a JSON report as it is made, with the manifests
-    /// `given` for records that have none (see
-    /// [`Report::write_json_with`]).
-    pub fn write<'a>(
-        self,
-        flag: &str,
-        path: &std::path::Path,
-        report: &'a Report,
-        given: &'a dyn Fn(&Record) -> Option<&'a RawValue>,
-    ) -> Result<(), String> {
+    /// atomically; a JSON report as it is made.
+    pub fn write(self, flag: &str, path: &std::path::Path, report: &Report) -> Result<(), String> {
         match self {
-            ReportFormat::Json => {
-                crate::write::atomically_streamed(flag, path, |out| report.write_json_with(out, given))
-            }
+            ReportFormat::Json => crate::write::atomically_streamed(flag, path, |out| report.write_json(out)),
             ReportFormat::Junit => crate::write::atomically(flag, path, &report.to_junit()),
         }
     }

@@ -24,7 +24,7 @@ use crate::batch::template::Template;
 use bpvm_runtime::root::inputs::{self, Inputs, Recorder, Seen};
 use bpvm_runtime::root::{Root, normalize};
 use bpvm_windsor::Project;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// The functions of a Windsor expression that read files.
@@ -47,7 +47,9 @@ pub(super) fn bases(targets: &[&Target]) -> Vec<Basis> {
 /// `read` as a manifest's inputs (paths relative to the target's base).
 fn as_read(target: &Target, read: &Inputs, left_out: &LeftOuts) -> crate::batch::manifest::Read {
     let none = Named::of(target, &Default::default());
-    Manifest::new(target, &none, read, left_out, "", Default::default()).inputs
+    Manifest::new(target, &none, read, left_out, "", &BTreeMap::new())
+        .map(|m| m.inputs)
+        .unwrap_or_default()
 }
 
 /// `path` relative to the target's base, `/`-separated.

@@ -1,122 +1,26 @@
-//! A report as JSON: indented, but each record's manifest on one line of
-//! its own (machine data: hashes and paths). Indented like the rest, the
-//! manifests of a 1,200-target report took 1.5 of its 7.6 MB in
-//! indentation, and writing it was 16 ms of the run's end (2026-11-28).
+//! A report as JSON, written by hand: indented as `serde_json` indents,
+//! but each record's manifest on one line of its own (machine data:
+//! hashes and paths). Indented like the rest, the manifests of a
+//! 1,200-target report took 1.5 of its 7.6 MB in indentation, and
+//! writing it was 16 ms of the run's end (2026-11-28).
 //!
-//! A manifest comes from its record, or, from a caller that has it as
-//! JSON already (a worker process sent it so), as given: written as it
-//! is, never parsed and written again.
+//! A record's manifest is written from the struct, or from its JSON text
+//! ([`Record::manifest_json`], which a worker process wrote) as it is:
+//! copied, never parsed. Checked as JSON on its way into the report
+//! (serde's only way to write a text as it is), the manifests of a
+//! 1,200-target batch cost the parent about 35 M instructions
+//! (callgrind, 2026-11-28).
 
 use super::{Record, Report};
-use serde::ser::{Error as _, SerializeSeq, SerializeStruct};
-use serde::{Serialize, Serializer};
-use serde_json::value::RawValue;
-
-/// Each record's manifest as JSON, when the caller has it so.
-type Given<'a> = &'a dyn Fn(&Record) -> Option<&'a RawValue>;
-
-/// A report to write, with its given manifests.
-struct ReportJson<'a> {
-    report: &'a Report,
-    given: Given<'a>,
-}
-
-impl Serialize for ReportJson<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let r = self.report;
-        let mut out = s.serialize_struct("Report", 4)?;
-        out.serialize_field("bpvm", &r.bpvm)?;
-        if let Some(shard) = &r.shard {
-            out.serialize_field("shard", shard)?;
-        }
-        out.serialize_field("records", &Records(self))?;
-        if let Some(n) = r.unaffected {
-            out.serialize_field("unaffected", &n)?;
-        }
-        out.end()
-    }
-}
-
-struct Records<'a, 'b>(&'b ReportJson<'a>);
-
-impl Serialize for Records<'_, '_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.0.report.records.len()))?;
-        for record in &self.0.report.records {
-            seq.serialize_element(&RecordJson {
-                record,
-                given: (self.0.given)(record),
-            })?;
-        }
-        seq.end()
-    }
-}
-
-/// A record to write, with its manifest as JSON if given.
-struct RecordJson<'a> {
-    record: &'a Record,
-    given: Option<&'a RawValue>,
-}
-
-impl Serialize for RecordJson<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let r = self.record;
-        let mut out = s.serialize_struct("Record", 9)?;
-        out.serialize_field("id", &r.id)?;
-        out.serialize_field("kind", &r.kind)?;
-        out.serialize_field("status", &r.status)?;
-        out.serialize_field("seconds", &r.seconds)?;
-        if !r.diagnostics.is_empty() {
-            out.serialize_field("diagnostics", &r.diagnostics)?;
-        }
-        if !r.notes.is_empty() {
-            out.serialize_field("notes", &r.notes)?;
-        }
-        if r.cached {
-            out.serialize_field("cached", &true)?;
-        }
-        match (&r.manifest, self.given) {
-            (Some(m), _) => {
-                let json = String::from_utf8(m.to_json()).map_err(S::Error::custom)?;
-                let line = RawValue::from_string(json).map_err(S::Error::custom)?;
-                out.serialize_field("manifest", &line)?;
-            }
-            (None, Some(given)) => out.serialize_field("manifest", given)?,
-            (None, None) => {}
-        }
-        if let Some(why) = &r.affected_by {
-            out.serialize_field("affected_by", why)?;
-        }
-        out.end()
-    }
-}
-
-impl Serialize for Record {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        RecordJson {
-            record: self,
-            given: None,
-        }
-        .serialize(s)
-    }
-}
-
-impl Serialize for Report {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        ReportJson {
-            report: self,
-            given: &|_| None,
-        }
-        .serialize(s)
-    }
-}
+use serde::Serialize;
+use std::io::{self, Write};
 
 impl Report {
     /// The report as indented JSON (each manifest on one line), ending in
     /// a newline.
     pub fn to_json(&self) -> String {
         let mut out = Vec::new();
-        // Writing to memory fails only on a manifest serde cannot write.
+        // Writing to memory cannot fail.
         let _ = self.write_json(&mut out);
         String::from_utf8(out).unwrap_or_default()
     }
@@ -131,40 +35,139 @@ impl Report {
     /// report.write_json(&mut out).unwrap();
     /// assert_eq!(out, report.to_json().as_bytes());
     /// ```
-    pub fn write_json(&self, out: impl std::io::Write) -> std::io::Result<()> {
-        self.write_json_with(out, &|_| None)
+    pub fn write_json(&self, out: impl Write) -> io::Result<()> {
+        let mut w = Indented {
+            out,
+            scratch: Vec::new(),
+        };
+        let mut report = w.open(0)?;
+        w.field(&mut report, "bpvm", &self.bpvm)?;
+        if let Some(shard) = &self.shard {
+            w.field(&mut report, "shard", shard)?;
+        }
+        w.key(&mut report, "records")?;
+        w.records(&self.records)?;
+        if let Some(n) = self.unaffected {
+            w.field(&mut report, "unaffected", &n)?;
+        }
+        w.close(report)?;
+        w.out.write_all(b"\n")
+    }
+}
+
+/// A writer of indented JSON (two spaces a level, as serde's pretty form).
+struct Indented<W> {
+    out: W,
+    /// A value written before it is indented (reused).
+    scratch: Vec<u8>,
+}
+
+/// An object or array being written: its depth, and whether it has an
+/// entry yet.
+struct Open {
+    depth: usize,
+    empty: bool,
+}
+
+impl<W: Write> Indented<W> {
+    fn records(&mut self, records: &[Record]) -> io::Result<()> {
+        let depth = 1;
+        if records.is_empty() {
+            return self.out.write_all(b"[]");
+        }
+        self.out.write_all(b"[")?;
+        for (i, record) in records.iter().enumerate() {
+            self.out.write_all(if i == 0 { b"\n" } else { b",\n" })?;
+            self.indent(depth + 1)?;
+            self.record(record, depth + 1)?;
+        }
+        self.out.write_all(b"\n")?;
+        self.indent(depth)?;
+        self.out.write_all(b"]")
     }
 
-    /// [`Report::write_json`], the manifest of each record that has none
-    /// taken from `manifest` when it gives one: the manifest's JSON as is
-    /// (a host whose worker processes sent each manifest as JSON writes
-    /// it without parsing it first).
-    ///
-    /// ```
-    /// use bpvm::batch::{Manifest, Record, RecordKind, Report, Status};
-    /// let json = r#"{"key":"k","target":"a","bpvm":"1","options":{},"inputs":{}}"#;
-    /// let manifest: Manifest = serde_json::from_str(json).unwrap();
-    /// let raw = String::from_utf8(manifest.to_json()).unwrap();
-    /// let raw = serde_json::value::RawValue::from_string(raw).unwrap();
-    /// let mut with = Record::new("a", RecordKind::Windsor, Status::Ok);
-    /// with.manifest = Some(manifest);
-    /// let without = Record { manifest: None, ..with.clone() };
-    /// let (mut one, mut two) = (Vec::new(), Vec::new());
-    /// Report::new(vec![with], None).write_json(&mut one).unwrap();
-    /// Report::new(vec![without], None).write_json_with(&mut two, &|_| Some(&*raw)).unwrap();
-    /// assert_eq!(String::from_utf8(one).unwrap(), String::from_utf8(two).unwrap());
-    /// ```
-    pub fn write_json_with<'a>(
-        &'a self,
-        mut out: impl std::io::Write,
-        manifest: &'a dyn Fn(&Record) -> Option<&'a serde_json::value::RawValue>,
-    ) -> std::io::Result<()> {
-        let json = ReportJson {
-            report: self,
-            given: manifest,
-        };
-        serde_json::to_writer_pretty(&mut out, &json)?;
-        out.write_all(b"\n")
+    fn record(&mut self, r: &Record, depth: usize) -> io::Result<()> {
+        let mut o = self.open(depth)?;
+        self.field(&mut o, "id", &r.id)?;
+        self.field(&mut o, "kind", &r.kind)?;
+        self.field(&mut o, "status", &r.status)?;
+        self.field(&mut o, "seconds", &r.seconds)?;
+        if !r.diagnostics.is_empty() {
+            self.field(&mut o, "diagnostics", &r.diagnostics)?;
+        }
+        if !r.notes.is_empty() {
+            self.field(&mut o, "notes", &r.notes)?;
+        }
+        if r.cached {
+            self.field(&mut o, "cached", &true)?;
+        }
+        match (&r.manifest, &r.manifest_json) {
+            (Some(m), _) => {
+                self.key(&mut o, "manifest")?;
+                self.out.write_all(&m.to_json())?;
+            }
+            (None, Some(text)) => {
+                self.key(&mut o, "manifest")?;
+                self.out.write_all(text.as_bytes())?;
+            }
+            (None, None) => {}
+        }
+        if let Some(why) = &r.affected_by {
+            self.field(&mut o, "affected_by", why)?;
+        }
+        self.close(o)
+    }
+
+    fn open(&mut self, depth: usize) -> io::Result<Open> {
+        self.out.write_all(b"{")?;
+        Ok(Open { depth, empty: true })
+    }
+
+    /// Starts the entry `name` of `o`, up to its value.
+    fn key(&mut self, o: &mut Open, name: &str) -> io::Result<()> {
+        self.out.write_all(if o.empty { b"\n" } else { b",\n" })?;
+        o.empty = false;
+        self.indent(o.depth + 1)?;
+        serde_json::to_writer(&mut self.out, name)?;
+        self.out.write_all(b": ")
+    }
+
+    /// The entry `name` of `o`: `value` indented as serde indents it
+    /// there (its lines after the first moved in to `o`'s entries' depth;
+    /// a text's line breaks are escaped, so each break is the layout's).
+    fn field(&mut self, o: &mut Open, name: &str, value: &impl Serialize) -> io::Result<()> {
+        self.key(o, name)?;
+        self.scratch.clear();
+        serde_json::to_writer_pretty(&mut self.scratch, value)?;
+        let scratch = std::mem::take(&mut self.scratch);
+        for (i, line) in scratch.split(|&b| b == b'\n').enumerate() {
+            if i > 0 {
+                self.out.write_all(b"\n")?;
+                self.indent(o.depth + 1)?;
+            }
+            self.out.write_all(line)?;
+        }
+        self.scratch = scratch;
+        Ok(())
+    }
+
+    fn close(&mut self, o: Open) -> io::Result<()> {
+        if !o.empty {
+            self.out.write_all(b"\n")?;
+            self.indent(o.depth)?;
+        }
+        self.out.write_all(b"}")
+    }
+
+    fn indent(&mut self, depth: usize) -> io::Result<()> {
+        const SPACES: &[u8] = &[b' '; 64];
+        let mut n = 2 * depth;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            self.out.write_all(&SPACES[..k])?;
+            n -= k;
+        }
+        Ok(())
     }
 }
 
@@ -179,20 +182,32 @@ mod tests {
         serde_json::from_str(json).unwrap()
     }
 
-    #[test]
-    fn a_report_reads_back_as_written_with_each_manifest_on_one_line() {
+    fn full() -> Report {
         let mut a = Record::new("a", RecordKind::Windsor, Status::Drift);
-        a.diagnostics = vec!["--- x\n+++ y".into()];
+        a.seconds = 0.002057316;
+        a.diagnostics = vec!["--- x\n+++ y".into(), "two\tlines\r\n\"q\"".into()];
         a.notes = vec!["a note".into()];
         a.cached = true;
         a.manifest = Some(manifest());
         a.affected_by = Some(Why::new("a.yaml", crate::batch::How::Read));
         let mut report = Report::new(vec![a, Record::new("b", RecordKind::Test, Status::Ok)], Some((1, 2)));
         report.unaffected = Some(3);
+        report
+    }
+
+    #[test]
+    fn a_report_reads_back_as_written_with_each_manifest_on_one_line() {
+        let report = full();
         let text = report.to_json();
         assert_eq!(Report::from_json(&text).unwrap(), report);
         let line = text.lines().find(|l| l.contains("\"manifest\"")).unwrap();
-        assert!(line.ends_with("}}},"), "{line}");
+        assert_eq!(
+            line,
+            format!(
+                "      \"manifest\": {},",
+                String::from_utf8(manifest().to_json()).unwrap()
+            )
+        );
         assert!(
             text.contains("\n      \"affected_by\": {\n        \"path\": \"a.yaml\","),
             "{text}"
@@ -200,30 +215,35 @@ mod tests {
     }
 
     #[test]
-    fn a_given_manifest_is_written_where_the_records_own_would_be() {
+    fn a_report_is_laid_out_as_serde_lays_it_out_but_for_the_manifests() {
+        let mut report = full();
+        for r in &mut report.records {
+            r.manifest = None;
+        }
+        let empty = Report::new(Vec::new(), None);
+        for r in [report, empty] {
+            assert_eq!(r.to_json(), serde_json::to_string_pretty(&r).unwrap() + "\n");
+        }
+    }
+
+    #[test]
+    fn a_manifest_as_text_is_written_where_the_struct_would_be() {
         let mut with = Record::new("a", RecordKind::Windsor, Status::Ok);
         with.manifest = Some(manifest());
         with.affected_by = Some(Why::new("a.yaml", crate::batch::How::Read));
-        let without = Record {
+        let text = Record {
+            manifest: None,
+            manifest_json: Some(String::from_utf8(manifest().to_json()).unwrap()),
+            ..with.clone()
+        };
+        let none = Record {
             manifest: None,
             ..with.clone()
         };
-        let raw = RawValue::from_string(String::from_utf8(manifest().to_json()).unwrap()).unwrap();
-        let mut given = Vec::new();
-        Report::new(vec![without.clone()], None)
-            .write_json_with(&mut given, &|r| (r.id == "a").then_some(&*raw))
-            .unwrap();
         assert_eq!(
-            String::from_utf8(given).unwrap(),
+            Report::new(vec![text], None).to_json(),
             Report::new(vec![with], None).to_json()
         );
-        let mut none = Vec::new();
-        Report::new(vec![without.clone()], None)
-            .write_json_with(&mut none, &|_| None)
-            .unwrap();
-        assert_eq!(
-            String::from_utf8(none).unwrap(),
-            Report::new(vec![without], None).to_json()
-        );
+        assert!(!Report::new(vec![none], None).to_json().contains("manifest"));
     }
 }

@@ -56,7 +56,7 @@ pub enum Status {
 /// let r = Record::new("infra/dev", RecordKind::Windsor, Status::Ok);
 /// assert!(r.diagnostics.is_empty() && r.seconds == 0.0);
 /// ```
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     /// The target's id, or `<project>/<test file>::<case name>`.
     pub id: String,
@@ -82,6 +82,14 @@ pub struct Record {
     /// (see [`Manifest`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manifest: Option<Manifest>,
+    /// The manifest as JSON text ([`Manifest::to_json`]'s), instead of
+    /// [`manifest`](Record::manifest), from a batch whose sink takes
+    /// manifests so ([`Sink::manifests_as_json`](crate::batch::Sink::manifests_as_json)):
+    /// a host that passes records on (to another process, into a report)
+    /// writes it as it is. Not a field of a report's record: written
+    /// there as its `manifest`.
+    #[serde(skip)]
+    pub manifest_json: Option<String>,
     /// Why it ran, when the batch ran the targets a change affects
     /// (`--affected-by`, `--changed-files`): the changed path, and how
     /// the target depends on it.
@@ -101,6 +109,7 @@ impl Record {
             notes: Vec::new(),
             cached: false,
             manifest: None,
+            manifest_json: None,
             affected_by: None,
         }
     }
@@ -115,7 +124,7 @@ impl Record {
 /// assert_eq!(back, report);
 /// assert_eq!(back.shard.as_deref(), Some("1/2"));
 /// ```
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Report {
     /// The version of bpvm that wrote it.

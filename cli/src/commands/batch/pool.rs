@@ -8,7 +8,7 @@
 use super::crash;
 use super::limits::Limits;
 use super::process::{Heard, Worker};
-use super::wire::{self, Job, Manifests, Message};
+use super::wire::{Job, Message};
 use bpvm::batch::{Output, Record, RecordKind, Sink, Status, Suite, Target, Verdict};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,7 +22,6 @@ pub struct Pool<'a> {
     pub fail_fast: bool,
     queue: Mutex<VecDeque<Job>>,
     records: Mutex<Vec<Record>>,
-    manifests: Mutex<Manifests>,
     stop: AtomicBool,
 }
 
@@ -44,14 +43,13 @@ impl<'a> Pool<'a> {
             fail_fast,
             queue: Mutex::new(jobs.into()),
             records: Mutex::default(),
-            manifests: Mutex::default(),
             stop: AtomicBool::new(false),
         }
     }
 
     /// Runs every job on `workers` worker processes; the records, sorted
-    /// by id, and the manifests the workers sent (the records have none).
-    pub fn run(self, workers: usize) -> (Vec<Record>, Manifests) {
+    /// by id (with the manifests the workers sent, as JSON).
+    pub fn run(self, workers: usize) -> Vec<Record> {
         std::thread::scope(|scope| {
             for _ in 0..workers.max(1) {
                 scope.spawn(|| self.manage());
@@ -59,10 +57,7 @@ impl<'a> Pool<'a> {
         });
         let mut records = self.records.into_inner().unwrap_or_else(PoisonError::into_inner);
         records.sort_by(|a, b| a.id.cmp(&b.id));
-        (
-            records,
-            self.manifests.into_inner().unwrap_or_else(PoisonError::into_inner),
-        )
+        records
     }
 
     /// One worker's manager: takes jobs until none is left.
@@ -144,17 +139,10 @@ impl<'a> Pool<'a> {
                 Heard::Message(Message::Text(id, text)) => {
                     texts.insert(id, text);
                 }
-                Heard::Message(Message::Done(finished)) => {
-                    let wire::Done { record, manifest } = *finished;
+                Heard::Message(Message::Done(record)) => {
                     let text = texts.remove(&record.id);
                     done.insert(record.id.clone());
-                    if let Some(m) = manifest {
-                        self.manifests
-                            .lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .insert(record.id.clone(), m);
-                    }
-                    self.finish(self.written(job, record, text));
+                    self.finish(self.written(job, *record, text));
                     on = None;
                     since = Instant::now();
                 }
@@ -224,15 +212,9 @@ impl<'a> Pool<'a> {
 
 fn failure(id: &str, kind: RecordKind, since: Instant, why: &str) -> Record {
     Record {
-        id: id.to_string(),
-        kind,
-        status: Status::Failed,
         seconds: since.elapsed().as_secs_f64(),
         diagnostics: vec![format!("error: {why}")],
-        notes: Vec::new(),
-        cached: false,
-        manifest: None,
-        affected_by: None,
+        ..Record::new(id, kind, Status::Failed)
     }
 }
 

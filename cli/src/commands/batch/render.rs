@@ -9,7 +9,7 @@ use super::pool::Pool;
 use super::progress::Progress;
 use super::results;
 use super::select::affected;
-use super::wire::{Job, Manifests};
+use super::wire::Job;
 use crate::args::{Format as OutputFormat, ReportFormat};
 use bpvm::batch::{self, Discovery, Format, Record, Report, Search, Suite, Target};
 use std::collections::{BTreeSet, HashMap};
@@ -105,7 +105,7 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
         out_real,
     };
     let job = job(args, format, !matches!(sink.mode, Mode::Render), cache.as_ref());
-    let (records, manifests) = render_all(args, (targets, suites), cache.as_ref(), &job, limits, &sink);
+    let records = render_all(args, (targets, suites), cache.as_ref(), &job, limits, &sink);
     progress.finish();
     if let Some(cache) = &cache {
         let max = args.cache_max_mb.saturating_mul(1024 * 1024);
@@ -121,18 +121,13 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
     let stale = stale(&sink.mode, all, format, args.shard());
     results::print(&report, &stale, args.out.as_deref());
     if let Some(path) = &args.report {
-        let given = |r: &Record| manifests.get(&r.id).map(|m| &**m);
-        args.report_format.write("--report", path, &report, &given)?;
+        args.report_format.write("--report", path, &report)?;
     }
     eprintln!("{}", results::summary(args, &report, stale.len(), targets.len(), start));
     let passed = report.counts().clean() && stale.is_empty() && found.problems.is_empty();
     let mut records = report.records;
     if args.watch {
-        with_manifests(&mut records, &manifests);
-    } else {
-        // The process ends after this run, and its memory with it, at
-        // once (see `render`).
-        std::mem::forget(manifests);
+        with_manifests(&mut records);
     }
     Ok(Some(Ran {
         passed,
@@ -141,11 +136,12 @@ pub fn render_picked(args: &Args, pick: &mut dyn FnMut(&[Target]) -> Option<Pick
     }))
 }
 
-/// Each record given its manifest (`--watch` follows what they read).
-fn with_manifests(records: &mut [Record], manifests: &Manifests) {
+/// Each record given its manifest as the struct, read from the JSON a
+/// worker sent (`--watch` follows what they read).
+fn with_manifests(records: &mut [Record]) {
     for r in records {
-        if let Some(json) = manifests.get(&r.id) {
-            r.manifest = r.manifest.take().or_else(|| serde_json::from_str(json.get()).ok());
+        if let Some(json) = r.manifest_json.take() {
+            r.manifest = r.manifest.take().or_else(|| serde_json::from_str(&json).ok());
         }
     }
 }
@@ -161,7 +157,7 @@ fn render_all(
     job: &Job,
     limits: Limits,
     sink: &Files,
-) -> (Vec<Record>, Manifests) {
+) -> Vec<Record> {
     let workers = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
@@ -176,12 +172,11 @@ fn render_all(
     };
     let (mut records, left) = batch::take_cached(targets, &options, sink);
     if args.fail_fast && records.iter().any(|r| r.status != batch::Status::Ok) {
-        return (records, Manifests::new());
+        return records;
     }
-    let (rendered, manifests) = Pool::new(jobs(&left, suites, job), limits, sink, args.fail_fast).run(workers);
-    records.extend(rendered);
+    records.extend(Pool::new(jobs(&left, suites, job), limits, sink, args.fail_fast).run(workers));
     records.sort_by(|a, b| a.id.cmp(&b.id));
-    (records, manifests)
+    records
 }
 
 /// The job each template's worker is given: what to render and how.

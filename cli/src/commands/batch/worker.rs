@@ -82,13 +82,13 @@ impl Messages<'_> {
     /// Sends `message` at once: should the next target hang or crash, the
     /// parent must already know what came before.
     fn send(&self, message: &Message) {
-        self.write(|out| message.send(out));
+        self.write(0, |out| message.send(out));
     }
 
-    /// Writes what `put` makes with one write: a message the parent reads
-    /// whole, not field by field.
-    fn write(&self, put: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) {
-        let mut bytes = Vec::with_capacity(256);
+    /// Writes what `put` makes (about `size` bytes) with one write: a
+    /// message the parent reads whole, not field by field.
+    fn write(&self, size: usize, put: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) {
+        let mut bytes = Vec::with_capacity(size + 256);
         if put(&mut bytes).is_err() {
             return;
         }
@@ -111,7 +111,12 @@ impl Sink for Messages<'_> {
     }
 
     fn done(&self, record: &Record) {
-        self.write(|out| wire::put_done(out, record, self.manifests));
+        let size = record.manifest_json.as_ref().map_or(0, String::len);
+        self.write(size, |out| wire::put_done(out, record, self.manifests));
+    }
+
+    fn manifests_as_json(&self) -> bool {
+        true
     }
 }
 

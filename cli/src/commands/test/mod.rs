@@ -85,7 +85,7 @@ fn test(args: &Args) -> Result<bool, String> {
     failures::print(&project, &chosen, &records);
     let report = Report::new(records, None);
     if let Some(path) = &args.report {
-        args.report_format.write("--report", path, &report, &|_| None)?;
+        args.report_format.write("--report", path, &report)?;
     }
     Ok(failed == 0)
 }
