@@ -7,6 +7,7 @@
 mod destination;
 mod interrupt;
 mod mode;
+mod writeback;
 
 pub use interrupt::{TrackedDir, interrupted};
 
@@ -29,7 +30,8 @@ pub fn atomically(flag: &str, path: &Path, text: &str) -> Result<(), String> {
 /// [`atomically`], with the text written by `write` as it makes it: a
 /// large file is never whole in memory (a 7.6 MB batch report took 16 ms
 /// to make as one text, most of it the memory's first touch, and 8 ms
-/// written as it went).
+/// written as it went), and its parts go to disk as they are written
+/// (see `writeback`).
 pub fn atomically_streamed(
     flag: &str,
     path: &Path,
@@ -39,7 +41,7 @@ pub fn atomically_streamed(
         flag,
         path,
         |file| {
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, writeback::Writeback::new(file));
             write(&mut out)?;
             out.flush()
         },
