@@ -2,7 +2,7 @@
 //! each template loaded once and dropped when its last target is done.
 
 use super::cache::Cache;
-use super::manifest::{LeftOut, LeftOuts, Made, Named, output_options};
+use super::manifest::{LeftOut, LeftOutAt, LeftOuts, Made, Named, output_options};
 use super::queue;
 use super::report::{Record, RecordKind, Status};
 use super::shard::shard_of;
@@ -314,7 +314,7 @@ struct Loaded {
     named: Option<Named>,
     /// By the facet file (relative to the project); `None` when the file
     /// is no longer what the load read.
-    left_out: Mutex<foldhash::HashMap<String, Option<(PathBuf, LeftOut)>>>,
+    left_out: Mutex<foldhash::HashMap<String, Option<LeftOutAt>>>,
 }
 
 impl Loaded {
@@ -333,13 +333,14 @@ impl Loaded {
                 None => {
                     let facet = project.facets.iter().find(|f| f.file == *file);
                     let entry = facet.and_then(|facet| LeftOut::loaded(project, facet, &self.read, v09));
+                    let entry = entry.map(Arc::new);
                     memo.entry(file.clone()).or_insert(entry)
                 }
             };
-            if let Some((path, left)) = entry
-                && !rendered.files.contains_key(path.as_os_str())
+            if let Some(left) = entry
+                && !rendered.files.contains_key(left.0.as_os_str())
             {
-                out.push((path.clone(), left.clone()));
+                out.push(Arc::clone(left));
             }
         }
         out

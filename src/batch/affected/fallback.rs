@@ -129,6 +129,7 @@ fn left_out(project: &Project, took: &[usize], load_read: &Inputs, v09: bool) ->
     facets
         .filter(|(i, _)| !took.contains(i))
         .filter_map(|(_, f)| LeftOut::loaded(project, f, load_read, v09))
+        .map(std::sync::Arc::new)
         .collect()
 }
 

@@ -24,6 +24,7 @@ use bpvm_windsor::{Facet, Project};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What a target's output depends on, and the key that hashes it.
 ///
@@ -203,8 +204,12 @@ fn rules_name(v09: bool) -> &'static str {
     if v09 { "v0.9" } else { "seed" }
 }
 
-/// Facet files a render left out, by absolute path, and their entries.
-pub(crate) type LeftOuts = Vec<(PathBuf, LeftOut)>;
+/// A facet file left out, by absolute path, and its entry (shared: a
+/// template's renders leave out the same facets, each entry made once).
+pub(crate) type LeftOutAt = Arc<(PathBuf, LeftOut)>;
+
+/// The facet files a render left out.
+pub(crate) type LeftOuts = Vec<LeftOutAt>;
 
 /// The options of a batch that change a target's output, as a manifest
 /// names them. `secrets: masked` says the stored output masks what is

@@ -110,7 +110,7 @@ impl Named {
         }
         let mut own = Read::default();
         own.add(&self.base, render);
-        let mut left: Vec<(Cow<str>, &LeftOut)> = left_out.iter().map(|(path, e)| (self.name(path), e)).collect();
+        let mut left: Vec<(Cow<str>, &LeftOut)> = left_out.iter().map(|e| (self.name(&e.0), &e.1)).collect();
         left.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let left_names: Vec<&str> = left.iter().map(|(name, _)| &**name).collect();
         let loaded = |name: &str| has(&self.files, name) || has(&self.folders, name);
@@ -364,7 +364,8 @@ mod tests {
         let mut read = Read::default();
         read.add(base, load);
         read.add(base, render);
-        for (path, entry) in left_out {
+        for left in left_out {
+            let (path, entry) = &**left;
             let rel = relative(base, path);
             if read.files.remove(&rel).is_some() {
                 read.facets_left_out.insert(rel, entry.clone());
@@ -386,7 +387,8 @@ mod tests {
             for name in ["a.yaml", "b/d", "e", "i"] {
                 if dice.roll(2) == 0 {
                     let hash = [dice.roll(3) as u8; 32];
-                    left_out.push((base.join(name), LeftOut::hashed(&hash, &[9; 32], round % 2 == 0)));
+                    let entry = LeftOut::hashed(&hash, &[9; 32], round % 2 == 0);
+                    left_out.push(Arc::new((base.join(name), entry)));
                 }
             }
             let made = Named::of(&target, &load).json(&target, &render, &left_out, "1.0", &options, true);
