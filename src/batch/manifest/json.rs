@@ -5,7 +5,7 @@
 //! copied as they are. Measured 2026-11-28 (callgrind, a batch of 120
 //! targets, every manifest written once): serde 6.3 M instructions.
 
-use super::{LeftOut, Manifest, hex};
+use super::{LeftOut, Manifest};
 use std::collections::BTreeMap;
 
 /// The context a key is derived in (BLAKE3's key derivation mode): what
@@ -73,10 +73,11 @@ impl Manifest {
 
     /// The hash (hex) of everything but the key: of the JSON after it
     /// (that of [`Manifest::to_json`]).
+    #[cfg(test)]
     pub(super) fn hash(&self) -> String {
         let mut body = Vec::with_capacity(4096);
         self.body(&mut body, false);
-        hex(&key_of(&body))
+        super::hex(&key_of(&body))
     }
 }
 
