@@ -266,7 +266,7 @@ fn parts(bytes: &[u8]) -> (Vec<String>, &[u8], &[u8], &[u8]) {
         .split(' ')
         .map(str::to_string)
         .collect();
-    assert_eq!((head.len(), head[0].as_str()), (5, "bpvm-cache-entry-2"), "{head:?}");
+    assert_eq!((head.len(), head[0].as_str()), (5, "bpvm-cache-entry-3"), "{head:?}");
     let body = &bytes[end + 1..];
     let (manifest, rest) = body.split_at(head[3].parse().unwrap());
     let (notes, text) = rest.split_at(head[4].parse().unwrap());
