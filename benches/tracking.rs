@@ -26,12 +26,20 @@ use std::path::Path;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Takes each output and keeps nothing (a host would write it).
-struct Discard;
+/// Takes each output and keeps nothing (a host would write it); takes
+/// manifests as JSON text when `json` (as `bpvm batch`'s workers do),
+/// else as structs.
+struct Discard {
+    json: bool,
+}
 
 impl Sink for Discard {
     fn output(&self, _: &Target, _: &Output) -> Verdict {
         Verdict::Ok
+    }
+
+    fn manifests_as_json(&self) -> bool {
+        self.json
     }
 }
 
@@ -59,19 +67,30 @@ fn tracking(c: &mut Criterion) {
     monorepo(dir.path());
     let targets = discover(&[dir.path()]).into_result().unwrap();
     let mut group = c.benchmark_group("batch tracking");
-    for track in [false, true] {
+    for (name, track, json) in [
+        ("untracked", false, false),
+        ("tracked", true, false),
+        ("tracked, JSON", true, true),
+    ] {
         let options = Options {
             jobs: 1,
             track,
             ..Options::default()
         };
+        let sink = Discard { json };
         // Once first: a batch that fails is not a measurement.
-        let records = run(&targets, &options, &Discard);
+        let records = run(&targets, &options, &sink);
         assert!(records.iter().all(|r| r.diagnostics.is_empty()), "{records:?}");
-        assert_eq!(records.iter().all(|r| r.manifest.is_some()), track);
-        let name = if track { "tracked" } else { "untracked" };
+        let made = |r: &bpvm::batch::Record| {
+            if json {
+                r.manifest_json.is_some()
+            } else {
+                r.manifest.is_some()
+            }
+        };
+        assert_eq!(records.iter().all(made), track);
         group.bench_function(format!("{name} ({} targets)", targets.len()), |b| {
-            b.iter(|| run(&targets, &options, &Discard))
+            b.iter(|| run(&targets, &options, &sink))
         });
     }
     group.finish();

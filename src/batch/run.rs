@@ -362,6 +362,8 @@ struct Batch<'a> {
     sink: &'a dyn Sink,
     records: Mutex<Vec<Record>>,
     stop: AtomicBool,
+    /// The options that change output, as manifests name them.
+    output_options: BTreeMap<String, String>,
 }
 
 impl<'a> Batch<'a> {
@@ -373,6 +375,7 @@ impl<'a> Batch<'a> {
             sink,
             records: Mutex::new(Vec::with_capacity(targets)),
             stop: AtomicBool::new(false),
+            output_options: output_options(options.format, options.strict),
         }
     }
 
@@ -524,7 +527,7 @@ impl<'a> Batch<'a> {
         let Some(cache) = &self.options.cache else {
             return todo;
         };
-        let options = self.output_options();
+        let options = &self.output_options;
         let mut misses = Vec::new();
         let mut seen = Default::default();
         for target in todo {
@@ -532,7 +535,7 @@ impl<'a> Batch<'a> {
                 break;
             }
             let start = Instant::now();
-            match cache.lookup(target, self.options.version(), &options, &mut seen) {
+            match cache.lookup(target, self.options.version(), options, &mut seen) {
                 None => misses.push(target),
                 Some((manifest, output)) => {
                     self.sink.started(&target.id);
@@ -547,9 +550,6 @@ impl<'a> Batch<'a> {
         misses
     }
 
-    fn output_options(&self) -> BTreeMap<String, String> {
-        output_options(self.options.format, self.options.strict)
-    }
 
     /// `f`, noting what it reads in `recorder` when inputs are tracked.
     fn tracked<T>(&self, recorder: &Arc<Recorder>, f: impl FnOnce() -> T) -> T {
@@ -565,9 +565,10 @@ impl<'a> Batch<'a> {
     /// as the cache keeps it too when there is a cache or the sink takes
     /// manifests as structs (which are read from it).
     fn manifest(&self, target: &Target, load: Option<&Named>, render: &Inputs, left_out: &LeftOuts) -> Option<Made> {
-        let (version, options) = (self.options.version(), self.output_options());
+        let load = load?;
+        let (version, options) = (self.options.version(), &self.output_options);
         let entry = self.options.cache.is_some() || !self.sink.manifests_as_json();
-        Some(load?.json(target, render, left_out, version, &options, entry))
+        Some(load.json(target, render, left_out, version, options, entry))
     }
 
     /// `record` given its manifest `made`, as the sink takes it.
