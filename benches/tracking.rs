@@ -1,19 +1,21 @@
 //! What tracking inputs costs a cold batch: `batch::run` over the same
 //! targets with input tracking off and on (each target's manifest made:
-//! every file read hashed, facets left out noted), in one process, no
-//! report written. The targets: the Windsor examples (both formats)
-//! copied as 8 projects of 10 contexts each, and the Bluelink example
-//! copied 20 times — 100 targets, each small, so that what tracking
-//! costs per target weighs more than in a real monorepo.
+//! every file read hashed, facets left out noted), taken as JSON (as
+//! `bpvm batch`'s workers take them) and as structs (read back from the
+//! JSON), in one process, no report written. The targets: the Windsor
+//! examples (both formats) copied as 8 projects of 10 contexts each, and
+//! the Bluelink example copied 20 times — 100 targets, each small, so
+//! that what tracking costs per target weighs more than in a real
+//! monorepo.
 //!
 //! 2026-11-28, 2-core machine, one session, two runs each, interleaved
-//! with the build of the day before (e87aa75): untracked 14.24 / 14.42
-//! ms, tracked 15.61 / 15.89 ms (+10 %); before, 14.41 / 14.30 and
-//! 16.34 / 16.05 ms (+13 %). The
-//! target, +5 %, is for a whole `bpvm batch` run (`benches/cache.sh`:
-//! +4.8 %), where targets are larger: here each is small, so what
-//! tracking costs per target (hashing each file read and each manifest's
-//! key) weighs more.
+//! with the build of the morning (89a2f63): untracked 14.34 / 14.39 ms,
+//! tracked 15.43 / 15.42 ms as JSON (+7.4 %), 15.94 / 15.99 ms as
+//! structs (+11.2 %); the morning's, 14.09 / 14.08 ms untracked and
+//! 15.61 / 15.67 ms tracked (+11 %, structs). The target, +5 %, is for a
+//! whole `bpvm batch` run (`benches/cache.sh`: +2.8 to +4.5 %), where
+//! targets are larger: here each is small, so what tracking costs per
+//! target (hashing each file read and each manifest's key) weighs more.
 //!
 //! Run: `cargo bench --bench tracking`.
 

@@ -13,14 +13,15 @@
 //! Cost: instructions (callgrind, release build, every process of `bpvm
 //! batch --jobs 1` over 120 targets of the `examples/monorepo.rs`
 //! monorepo, 2026-11-28): a run with a JSON report (every input tracked,
-//! each manifest sent to the parent and written) 815.1 M against 796.1 M
-//! with a JUnit report (nothing tracked): +2.4 %, most of it hashing
+//! each manifest sent to the parent and written) 804.1 M against 792.4 M
+//! with a JUnit report (nothing tracked): +1.5 %, most of it hashing
 //! what is read (BLAKE3) and making each target's manifest. It was
-//! +24.8 %, then +4.8 %, before paths were hashed rather than ordered
-//! (and then as bytes), facets left out were hashed from the load's own
-//! parse, a load's inputs were named once for all of its targets, and
-//! manifests went to the report as the workers wrote them. In wall time
-//! (`benches/cache.sh`, 1,200 targets) the whole run is +4.8 %.
+//! +24.8 %, then +4.8 %, then +2.4 %, before paths were hashed rather
+//! than ordered (and then as bytes), facets left out were hashed from
+//! the load's own parse, a load's inputs were named once for all of its
+//! targets, manifests went to the report as the workers wrote them, and
+//! manifests were made as JSON from the load's entries. In wall time
+//! (`benches/cache.sh`, 1,200 targets) the whole run is +2.8 to +4.5 %.
 //!
 //! ```
 //! use bpvm_runtime::root::{Root, inputs};
