@@ -550,7 +550,6 @@ impl<'a> Batch<'a> {
         misses
     }
 
-
     /// `f`, noting what it reads in `recorder` when inputs are tracked.
     fn tracked<T>(&self, recorder: &Arc<Recorder>, f: impl FnOnce() -> T) -> T {
         if self.options.tracking() {
