@@ -150,9 +150,10 @@ pub trait Sink: Sync {
     }
 
     /// Whether this sink takes each record's manifest as JSON text
-    /// ([`Record::manifest_json`]) rather than as a [`Manifest`]: a
-    /// manifest is made as its text, and made into the struct by reading
-    /// that back (which a host that only passes it on need not pay for).
+    /// ([`Record::manifest_json`]) rather than as a
+    /// [`Manifest`](crate::batch::Manifest): a manifest is made as its
+    /// text, and made into the struct by reading that back (which a host
+    /// that only passes it on need not pay for).
     fn manifests_as_json(&self) -> bool {
         false
     }
