@@ -18,13 +18,13 @@
 
 use super::rule::Basis;
 use crate::batch::discover::every_include;
-use crate::batch::manifest::{LeftOut, LeftOuts, Manifest, Named, base, real};
+use crate::batch::manifest::{LeftOut, LeftOuts, Read, base, real};
 use crate::batch::target::{Kind, Target, slashed};
 use crate::batch::template::Template;
 use bpvm_runtime::root::inputs::{self, Inputs, Recorder, Seen};
 use bpvm_runtime::root::{Root, normalize};
 use bpvm_windsor::Project;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// The functions of a Windsor expression that read files.
@@ -45,11 +45,8 @@ pub(super) fn bases(targets: &[&Target]) -> Vec<Basis> {
 }
 
 /// `read` as a manifest's inputs (paths relative to the target's base).
-fn as_read(target: &Target, read: &Inputs, left_out: &LeftOuts) -> crate::batch::manifest::Read {
-    let none = Named::of(target, &Default::default());
-    Manifest::new(target, &none, read, left_out, "", &BTreeMap::new())
-        .map(|m| m.inputs)
-        .unwrap_or_default()
+fn as_read(target: &Target, read: &Inputs, left_out: &LeftOuts) -> Read {
+    Read::of(&base(target), &[read], left_out)
 }
 
 /// `path` relative to the target's base, `/`-separated.

@@ -88,6 +88,26 @@ pub struct Read {
 }
 
 impl Read {
+    /// What `reads` read, one after the other, named relative to `base`,
+    /// the facet files of `left_out` entered as left out rather than as
+    /// read (those among the files read). Made this way, entry by entry,
+    /// for one render; a batch's manifests are made as JSON from their
+    /// template's load, which a test checks against this.
+    pub(crate) fn of(base: &Path, reads: &[&Inputs], left_out: &LeftOuts) -> Read {
+        let mut read = Read::default();
+        for inputs in reads {
+            read.add(base, inputs);
+        }
+        for left in left_out {
+            let (path, entry) = &**left;
+            let rel = relative(base, path);
+            if read.files.remove(&rel).is_some() {
+                read.facets_left_out.insert(rel, entry.clone());
+            }
+        }
+        read
+    }
+
     /// Enters what `inputs` read, named relative to `base`.
     fn add(&mut self, base: &Path, inputs: &Inputs) {
         for (path, seen) in &inputs.files {

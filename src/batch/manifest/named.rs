@@ -5,13 +5,13 @@
 //! out: the load's thirty-odd entries are each written once, and a
 //! target's manifest copies those it keeps between the few its render
 //! adds. A host that passes manifests on as JSON (a worker process) never
-//! has the struct made; [`Manifest::new`] reads it back from the text.
+//! has the struct made; a host that wants it reads it back from the text.
 //! Made as a struct (each name and hash a string, copied into sorted maps
 //! for each target), hashed and then written, a manifest cost about
 //! 86,000 instructions a target (callgrind, 2026-11-28, a batch of 120).
 
 use super::json::{self, text};
-use super::{LeftOut, LeftOuts, Manifest, Read, base, hex, relative};
+use super::{LeftOut, LeftOuts, Read, base, hex, relative};
 use crate::batch::target::Target;
 use bpvm_runtime::root::inputs::Inputs;
 use std::borrow::Cow;
@@ -159,26 +159,6 @@ impl Named {
     }
 }
 
-impl Manifest {
-    /// The manifest of `target` whose template's load read `load` (named
-    /// once for all of the template's targets) and whose render read
-    /// `render`, rendered by bpvm `version` with `options`. The facet
-    /// files of `left_out` are entered as such, not as files read. Read
-    /// from its JSON ([`Named::json`]): `None` only if that did not read
-    /// back.
-    pub(crate) fn new(
-        target: &Target,
-        load: &Named,
-        render: &Inputs,
-        left_out: &LeftOuts,
-        version: &str,
-        options: &BTreeMap<String, String>,
-    ) -> Option<Manifest> {
-        let made = load.json(target, render, left_out, version, options, true);
-        serde_json::from_slice(made.entry.as_deref()?).ok()
-    }
-}
-
 fn entries<V>(map: &BTreeMap<String, V>, value: impl Fn(&mut Vec<u8>, &V)) -> Vec<Entry> {
     map.iter()
         .map(|(name, v)| {
@@ -320,6 +300,7 @@ impl ToJson for Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::manifest::Manifest;
     use bpvm_runtime::root::Kind;
     use bpvm_runtime::root::inputs::Seen;
 
@@ -357,23 +338,6 @@ mod tests {
         i
     }
 
-    /// What a manifest reads as, made the plain way: the load's inputs
-    /// entered, then the render's, then each facet left out taken from
-    /// the files read.
-    fn plainly(base: &Path, load: &Inputs, render: &Inputs, left_out: &LeftOuts) -> Read {
-        let mut read = Read::default();
-        read.add(base, load);
-        read.add(base, render);
-        for left in left_out {
-            let (path, entry) = &**left;
-            let rel = relative(base, path);
-            if read.files.remove(&rel).is_some() {
-                read.facets_left_out.insert(rel, entry.clone());
-            }
-        }
-        read
-    }
-
     #[test]
     fn a_manifest_made_from_the_named_load_is_the_one_made_plainly() {
         let base = Path::new("/bpvm-named-test/repo");
@@ -397,7 +361,7 @@ mod tests {
                 target: target.id.clone(),
                 bpvm: "1.0".into(),
                 options: options.clone(),
-                inputs: plainly(base, &load, &render, &left_out),
+                inputs: Read::of(base, &[&load, &render], &left_out),
             };
             plain.key = plain.hash();
             let (json, entry) = (String::from_utf8(made.json).unwrap(), made.entry.unwrap());
