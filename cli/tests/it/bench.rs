@@ -1,10 +1,11 @@
 //! `bpvm bench`: one JSON row per expression, bound or (`--unbound`) not,
 //! by either rules, and the errors it stops on.
 
-use crate::support::bpvm;
+use crate::support::{bpvm, scratch_dir};
 
 fn bench(args: &[&str]) -> std::process::Output {
-    let env = std::env::temp_dir().join(format!("bpvm-cli-bench-{}.yaml", std::process::id()));
+    let scratch = scratch_dir("bench");
+    let env = scratch.join("env.yaml");
     std::fs::write(&env, "provider: aws\ncluster: {name: prod}\n").unwrap();
     bpvm()
         .args(["bench", "--seconds", "0.02", "--json", "--env"])

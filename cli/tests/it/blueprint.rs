@@ -2,7 +2,7 @@
 //! formats, deferred references on stderr, exit status, secrets, and that
 //! a failed render never touches an existing output file.
 
-use crate::support::{self, bpvm};
+use crate::support::{self, Scratch, bpvm};
 use std::path::PathBuf;
 use std::process::Output;
 
@@ -24,7 +24,7 @@ fn render_example(extra: &[&str]) -> Output {
         .unwrap()
 }
 
-fn scratch(name: &str, blueprint: &str) -> PathBuf {
+fn scratch(name: &str, blueprint: &str) -> Scratch {
     let dir = support::scratch_dir(&format!("bp-{name}"));
     std::fs::write(dir.join("blueprint.yaml"), blueprint).unwrap();
     dir
@@ -221,7 +221,7 @@ fn file_reads_the_same_wherever_bpvm_runs_from() {
     std::fs::create_dir_all(&elsewhere).unwrap();
     std::fs::write(elsewhere.join("data.txt"), "beside the process").unwrap();
     let mut outputs = Vec::new();
-    for cwd in [dir.clone(), elsewhere.clone(), std::env::temp_dir()] {
+    for cwd in [dir.to_path_buf(), elsewhere.clone(), std::env::temp_dir()] {
         let out = bpvm()
             .current_dir(&cwd)
             .arg("render")

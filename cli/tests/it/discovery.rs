@@ -4,7 +4,7 @@
 //! taken for a template, so that committed rendered output needs no
 //! ignore file.
 
-use crate::support::{bpvm, copy_tree, examples, scratch_dir, text};
+use crate::support::{Scratch, bpvm, copy_tree, examples, scratch_dir, text};
 use std::path::Path;
 use std::process::Output;
 
@@ -27,7 +27,7 @@ const BLUEPRINT: &str = "version: 2023-04-20\nresources: {q: {type: aws/sqs/queu
 
 /// `apps/api.yaml`, `legacy/old.yaml` and `apps/x/fixtures/f.yaml`: three
 /// blueprints, of which only the first is wanted.
-fn three_blueprints(name: &str) -> std::path::PathBuf {
+fn three_blueprints(name: &str) -> Scratch {
     let dir = scratch_dir(name);
     for rel in ["apps/api.yaml", "legacy/old.yaml", "apps/x/fixtures/f.yaml"] {
         write(&dir, rel, BLUEPRINT);
@@ -160,7 +160,7 @@ fn mistakes_in_the_manifests_exclude_are_placed() {
 
 /// A repository with the example Windsor project (one context) and the
 /// example Bluelink blueprint (one variable file).
-fn repository(name: &str) -> std::path::PathBuf {
+fn repository(name: &str) -> Scratch {
     let dir = scratch_dir(name);
     copy_tree(&examples().join("windsor"), &dir.join("platform"));
     copy_tree(&examples().join("bluelink"), &dir.join("apps"));

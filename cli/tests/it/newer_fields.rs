@@ -2,12 +2,11 @@
 //! per field on stderr (`batch` a note on the target) and pass it through; `--strict` makes each an
 //! error; a field within two edits of a known one is always an error.
 
-use crate::support::{bpvm, run_in_project, scratch_dir};
-use std::path::PathBuf;
+use crate::support::{Scratch, bpvm, run_in_project, scratch_dir};
 
 /// A project whose facet is `facet`, with context `local` and a test
 /// file of one case.
-fn project(name: &str, facet: &str) -> PathBuf {
+fn project(name: &str, facet: &str) -> Scratch {
     let dir = scratch_dir(name);
     let template = dir.join("contexts/_template");
     std::fs::create_dir_all(template.join("facets")).unwrap();

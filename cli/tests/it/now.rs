@@ -2,14 +2,13 @@
 //! eval`, `bpvm render` and `bpvm test`, so that their output is the
 //! same every run; a value that is no RFC 3339 instant is refused.
 
-use crate::support::{self, bpvm, run_in_project, text};
-use std::path::PathBuf;
+use crate::support::{self, Scratch, bpvm, run_in_project, text};
 
 const NOW: &str = "2024-05-06T07:08:09Z";
 
 /// A project whose one facet stamps an input with the day `now()` gives,
 /// and whose one test expects the day of [`NOW`].
-fn project(name: &str) -> PathBuf {
+fn project(name: &str) -> Scratch {
     let dir = support::scratch_dir(name);
     let template = dir.join("contexts/_template");
     std::fs::create_dir_all(template.join("facets")).unwrap();

@@ -1,10 +1,9 @@
 //! `bpvm render` and `bpvm test` as scripts use them: output, exit status,
 //! and that a failed render never touches an existing output file.
 
-use crate::support::{self, bpvm};
-use std::path::PathBuf;
+use crate::support::{self, Scratch, bpvm};
 
-fn project(name: &str, facet: &str) -> PathBuf {
+fn project(name: &str, facet: &str) -> Scratch {
     let dir = support::scratch_dir(name);
     std::fs::create_dir_all(dir.join("contexts/_template/facets")).unwrap();
     std::fs::create_dir_all(dir.join("contexts/local")).unwrap();

@@ -4,14 +4,14 @@
 //! `batch` outputs, reports and cache, and `bpvm test` failures, unless
 //! `--show-secrets`; a test compares the real values.
 
-use crate::support::{bpvm, run_in_project, scratch_dir, text};
-use std::path::{Path, PathBuf};
+use crate::support::{Scratch, bpvm, run_in_project, scratch_dir, text};
+use std::path::Path;
 
 const SECRET: &str = "hunter2secret";
 
 /// The project of the reproduction: a sensitive `token` read whole and
 /// inside a string.
-fn project(name: &str) -> PathBuf {
+fn project(name: &str) -> Scratch {
     let dir = scratch_dir(name);
     let files = [
         ("windsor.yaml", "version: v1alpha1\n"),

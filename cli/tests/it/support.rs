@@ -63,13 +63,35 @@ pub fn scratch_examples() -> tempfile::TempDir {
     scratch
 }
 
-/// An empty folder `bpvm-cli-<name>-<pid>` in the temporary folder: the
-/// process id keeps runs apart, `name` the tests of one run.
-pub fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpvm-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// An empty scratch folder `bpvm-cli-<name>-<random>` in the temporary
+/// folder, removed with everything in it when dropped: a test run leaves
+/// nothing behind.
+pub fn scratch_dir(name: &str) -> Scratch {
+    let prefix = format!("bpvm-cli-{name}-");
+    Scratch(tempfile::Builder::new().prefix(&prefix).tempdir().unwrap())
+}
+
+/// A scratch folder, used as the [`Path`] it is; removed when dropped.
+pub struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.path().as_os_str()
+    }
 }
 
 /// Adds to the project in `dir` a facet in a form only Windsor v0.9 has

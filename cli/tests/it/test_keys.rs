@@ -1,11 +1,10 @@
 //! `bpvm test` and `bpvm check` on test files that could pass by
 //! accident: misspelt keys, ignored expectation keys, names given twice.
 
-use crate::support::{self, bpvm, run_in_project, text};
-use std::path::PathBuf;
+use crate::support::{self, Scratch, bpvm, run_in_project, text};
 
 /// A seed-format project whose one test file is `tests`.
-fn project(name: &str, tests: &str) -> PathBuf {
+fn project(name: &str, tests: &str) -> Scratch {
     let dir = support::scratch_dir(name);
     let template = dir.join("contexts/_template");
     std::fs::create_dir_all(template.join("facets")).unwrap();

@@ -4,12 +4,12 @@
 //! document may be, however it is built. Each input here ran for hours,
 //! took gigabytes or crashed before the limit it meets.
 
-use crate::support::{self, bpvm};
-use std::path::PathBuf;
+use crate::support::{self, Scratch, bpvm};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// A Windsor project whose facets are `facets` (name, text).
-fn project(name: &str, facets: &[(&str, String)]) -> PathBuf {
+fn project(name: &str, facets: &[(&str, String)]) -> Scratch {
     let dir = support::scratch_dir(name);
     std::fs::create_dir_all(dir.join("contexts/_template/facets")).unwrap();
     std::fs::create_dir_all(dir.join("contexts/local")).unwrap();
@@ -27,7 +27,7 @@ fn facet(name: &str, value: &str) -> String {
 }
 
 /// Runs `bpvm render` on `dir` with `env`; its exit code and stderr.
-fn render(dir: &PathBuf, env: &[(&str, &str)], flags: &[&str]) -> (Option<i32>, String, Duration) {
+fn render(dir: &Path, env: &[(&str, &str)], flags: &[&str]) -> (Option<i32>, String, Duration) {
     let started = Instant::now();
     let out = bpvm()
         .envs(env.iter().copied())

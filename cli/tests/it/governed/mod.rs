@@ -6,12 +6,12 @@ mod evaluation;
 mod jsonnet;
 mod memory;
 
-use crate::support;
-use std::path::{Path, PathBuf};
+use crate::support::{self, Scratch};
+use std::path::Path;
 
 /// A project whose one facet's input is `expression`, with `files` (path
 /// under `contexts/_template`, text) beside it.
-fn project(name: &str, expression: &str, files: &[(&str, &str)]) -> PathBuf {
+fn project(name: &str, expression: &str, files: &[(&str, &str)]) -> Scratch {
     let dir = support::scratch_dir(name);
     let template = dir.join("contexts/_template");
     std::fs::create_dir_all(template.join("facets")).unwrap();
