@@ -174,26 +174,9 @@ fn entries<V>(map: &BTreeMap<String, V>, value: impl Fn(&mut Vec<u8>, &V)) -> Ve
         .collect()
 }
 
-/// Whether `name` is in `sorted` (names in order).
-fn has(sorted: &[impl Name], name: &str) -> bool {
-    sorted.binary_search_by(|e| e.name().cmp(name)).is_ok()
-}
-
-/// What has a name to be found by.
-trait Name {
-    fn name(&self) -> &str;
-}
-
-impl Name for Entry {
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
-
-impl Name for &str {
-    fn name(&self) -> &str {
-        self
-    }
+/// Whether `name` is in `sorted` (entries in order of name).
+fn has(sorted: &[Entry], name: &str) -> bool {
+    sorted.binary_search_by(|e| e.name.as_str().cmp(name)).is_ok()
 }
 
 /// Names in order, asked about in order: each question moves on from the
